@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { JOB_STATUSES } from "../../db/schema";
+import { customerTabOf, inCustomerTab } from "./job-status";
+
+describe("customer dashboard groupings", () => {
+  it.each([
+    ["draft", "drafts"],
+    ["submitted", "active"],
+    ["confirmed", "active"],
+    ["printing", "active"],
+    ["completed", "active"],
+    ["ready_for_pickup", "completed"],
+    ["shipped", "completed"],
+    ["cancelled", null],
+    ["rejected", null],
+  ] as const)("%s belongs to %s", (status, tab) => {
+    expect(customerTabOf(status)).toBe(tab);
+  });
+
+  it("All Orders holds every status", () => {
+    for (const status of JOB_STATUSES) expect(inCustomerTab(status, "all")).toBe(true);
+  });
+});

@@ -1,0 +1,46 @@
+// Job statuses and the groupings the dashboards show (document 001 section 4, DECISIONS section 3).
+import type { JobStatus } from "../../db/schema";
+
+export const CUSTOMER_COMPLETED: readonly JobStatus[] = ["ready_for_pickup", "ready_for_shipping", "picked_up", "shipped"];
+export const CUSTOMER_ACTIVE: readonly JobStatus[] = ["submitted", "confirmed", "accepted", "printing", "completed"];
+/** Statuses whose payment went through (confirmed onwards, not cancelled or rejected). */
+export const PAID_STATUSES: readonly JobStatus[] = [
+  "confirmed", "accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping", "picked_up", "shipped",
+];
+export const OWNER_PENDING: readonly JobStatus[] = ["confirmed"];
+export const OWNER_ACTIVE: readonly JobStatus[] = ["accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping"];
+export const OWNER_COMPLETED: readonly JobStatus[] = ["picked_up", "shipped"];
+
+export type CustomerTab = "drafts" | "active" | "completed" | "all";
+export const CUSTOMER_TABS: { id: CustomerTab; label: string }[] = [
+  { id: "drafts", label: "Drafts" },
+  { id: "active", label: "Active Orders" },
+  { id: "completed", label: "Completed" },
+  { id: "all", label: "All Orders" },
+];
+
+export function customerTabOf(status: JobStatus): CustomerTab | null {
+  if (status === "draft") return "drafts";
+  if (CUSTOMER_COMPLETED.includes(status)) return "completed";
+  if (CUSTOMER_ACTIVE.includes(status)) return "active";
+  return null;
+}
+
+export function inCustomerTab(status: JobStatus, tab: CustomerTab): boolean {
+  return tab === "all" ? true : customerTabOf(status) === tab;
+}
+
+export const STATUS_LABELS: Record<JobStatus, string> = {
+  draft: "Draft",
+  submitted: "Awaiting payment",
+  confirmed: "Paid, awaiting printer",
+  accepted: "Accepted",
+  printing: "Printing",
+  completed: "Print complete",
+  ready_for_pickup: "Ready for pickup",
+  ready_for_shipping: "Ready to ship",
+  picked_up: "Picked up",
+  shipped: "Shipped",
+  cancelled: "Cancelled",
+  rejected: "Rejected",
+};

@@ -1,0 +1,362 @@
+// Print weight and time from the mesh itself: a light slicer that measures each layer's area and outline per body.
+
+import type { BasicMetrics, Topology } from "./metrics";
+import type { SupportsMode } from "./types";
+
+export interface PrintSettings {
+  /** millimetres */
+  layerHeight: number;
+  /** percent, 0-100 */
+  infill: number;
+  /** grams per cm3 */
+  density: number;
+  supports: SupportsMode;
+}
+
+/**
+ * Constants of the reference profile (PrusaSlicer 2.5, 0.4 mm nozzle, 0.45 mm lines, 2 perimeters,
+ * 3 top and 3 bottom layers, gyroid) plus the factors fitted by scripts/calibrate.ts.
+ */
+export interface Calibration {
+  extrusionWidth: number;
+  perimeters: number;
+  topLayers: number;
+  bottomLayers: number;
+  /** mm2: sparse regions smaller than this are printed solid (solid_infill_below_area) */
+  solidBelowArea: number;
+  /** sparse infill material per unit of nominal density (gyroid lines, anchors and overlap) */
+  infillFactor: number;
+  /** extra material of a bridging layer over air or sparse infill (thick bridges) */
+  bridgeFactor: number;
+  /** perimeter material per mm of outline, relative to perimeters x line spacing */
+  shellFactor: number;
+  /** mm/s */
+  speeds: {
+    externalPerimeter: number;
+    perimeter: number;
+    infill: number;
+    solidInfill: number;
+    topSolid: number;
+    bridge: number;
+    firstLayer: number;
+    travel: number;
+  };
+  /** share of the nominal speed reached on average once acceleration is counted, per feature */
+  speedEfficiency: { perimeter: number; infill: number; solid: number };
+  /** seconds per layer per body for travel, retraction and layer change */
+  layerOverhead: number;
+  /** slowdown_below_layer_time: layers are stretched to at least this many seconds */
+  minLayerTime: number;
+  /** min_print_speed, mm/s: the cooling slowdown stops here */
+  minPrintSpeed: number;
+  /** support lines' share of the volume under an overhang */
+  supportDensity: number;
+}
+
+export const DEFAULT_CALIBRATION: Calibration = {
+  extrusionWidth: 0.45,
+  perimeters: 2,
+  topLayers: 3,
+  bottomLayers: 3,
+  solidBelowArea: 70,
+  infillFactor: 1.0,
+  bridgeFactor: 1.0,
+  shellFactor: 1.0,
+  speeds: {
+    externalPerimeter: 25,
+    perimeter: 45,
+    infill: 80,
+    solidInfill: 80,
+    topSolid: 40,
+    bridge: 30,
+    firstLayer: 20,
+    travel: 150,
+  },
+  speedEfficiency: { perimeter: 0.9, infill: 0.8, solid: 0.8 },
+  layerOverhead: 0.5,
+  minLayerTime: 5,
+  minPrintSpeed: 10,
+  supportDensity: 0.2,
+};
+
+export interface PrintEstimate {
+  grams: number;
+  minutes: number;
+  /** mm3 of plastic, supports included */
+  materialVolume: number;
+  /** mm3 of plastic in supports */
+  supportVolume: number;
+  layers: number;
+  /** false when the mesh was not watertight and a surface-based formula was used instead of layer slices */
+  sliced: boolean;
+}
+
+/**
+ * Slices every body at the middle of each layer (as PrusaSlicer does): the cross-section area comes
+ * from the shoelace sum of the triangle/plane segments, its outline length from their lengths, with
+ * no polygon assembly. Up- and down-facing area decides where top and bottom skins go.
+ */
+export function estimatePrint(
+  topo: Topology,
+  basic: BasicMetrics,
+  settings: PrintSettings,
+  cal: Calibration = DEFAULT_CALIBRATION,
+): PrintEstimate {
+  const h = settings.layerHeight;
+  const pos = topo.positions;
+  const idx = topo.indices;
+  const nTri = idx.length / 3;
+  const nBodies = topo.bodies;
+  const z0 = basic.min[2];
+  const height = basic.max[2] - z0;
+  const N = Math.max(1, Math.ceil(height / h - 1e-6));
+  const infillFraction = Math.min(1, Math.max(0, settings.infill / 100));
+  const spacing = cal.extrusionWidth - h * (1 - Math.PI / 4);
+  const wall = cal.perimeters * spacing;
+
+  // per-body orientation and z-range, so inverted or floating bodies are handled on their own
+  const bodyVol = new Float64Array(nBodies);
+  const bodyZMin = new Float64Array(nBodies).fill(Infinity);
+  const bodyZMax = new Float64Array(nBodies).fill(-Infinity);
+  const bodyCount = new Uint32Array(nBodies + 1);
+  const bot = topo.bodyOfTriangle;
+  for (let t = 0; t < nTri; t++) {
+    const a = idx[3 * t] * 3;
+    const b = idx[3 * t + 1] * 3;
+    const c = idx[3 * t + 2] * 3;
+    const body = bot[t];
+    const ax = pos[a], ay = pos[a + 1], az = pos[a + 2] - z0;
+    const bx = pos[b], by = pos[b + 1], bz = pos[b + 2] - z0;
+    const cx = pos[c], cy = pos[c + 1], cz = pos[c + 2] - z0;
+    bodyVol[body] += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
+    const lo = az < bz ? (az < cz ? az : cz) : bz < cz ? bz : cz;
+    const hi = az > bz ? (az > cz ? az : cz) : bz > cz ? bz : cz;
+    if (lo < bodyZMin[body]) bodyZMin[body] = lo;
+    if (hi > bodyZMax[body]) bodyZMax[body] = hi;
+    bodyCount[body + 1]++;
+  }
+  // counting sort of triangles by body
+  for (let b = 0; b < nBodies; b++) bodyCount[b + 1] += bodyCount[b];
+  const order = new Uint32Array(nTri);
+  const fillAt = bodyCount.slice(0, nBodies);
+  for (let t = 0; t < nTri; t++) order[fillAt[bot[t]]++] = t;
+
+  const area = new Float64Array(N);
+  const outline = new Float64Array(N);
+  const skin = new Float64Array(N);
+  const bridge = new Float64Array(N);
+  const support = new Float64Array(N);
+  const layerSeconds = new Float64Array(N);
+  const layerLength = new Float64Array(N);
+  let material = 0;
+  let supportVolume = 0;
+  let slicedVolume = 0;
+  const supportsOn = settings.supports !== "no";
+  // auto supports overhangs steeper than 45 degrees from vertical; "yes" everything facing down by more than ~25 degrees
+  const overhangNz = settings.supports === "yes" ? 0.42 : 0.7071;
+
+  for (let body = 0; body < nBodies; body++) {
+    const first = bodyCount[body];
+    const last = bodyCount[body + 1];
+    const sign = bodyVol[body] < 0 ? -1 : 1;
+    const kLo = Math.max(0, Math.floor(bodyZMin[body] / h - 0.5) - 1);
+    const kHi = Math.min(N - 1, Math.ceil(bodyZMax[body] / h) + 1);
+    for (let k = kLo; k <= kHi; k++) area[k] = outline[k] = skin[k] = bridge[k] = support[k] = 0;
+
+    for (let o = first; o < last; o++) {
+      const t = order[o];
+      const a = idx[3 * t] * 3;
+      const b = idx[3 * t + 1] * 3;
+      const c = idx[3 * t + 2] * 3;
+      const ax = pos[a], ay = pos[a + 1], az = pos[a + 2] - z0;
+      const bx = pos[b], by = pos[b + 1], bz = pos[b + 2] - z0;
+      const cx = pos[c], cy = pos[c + 1], cz = pos[c + 2] - z0;
+      const ux = bx - ax, uy = by - ay, uz = bz - az;
+      const vx = cx - ax, vy = cy - ay, vz = cz - az;
+      const nx = (uy * vz - uz * vy) * sign;
+      const ny = (uz * vx - ux * vz) * sign;
+      const nz = (ux * vy - uy * vx) * sign;
+      const n2 = Math.sqrt(nx * nx + ny * ny + nz * nz);
+      if (n2 === 0) continue;
+
+      // order corners by height
+      let lx = ax, ly = ay, lz = az, mx = bx, my = by, mz = bz, hx = cx, hy = cy, hz = cz, s: number;
+      if (lz > mz) { s = lx; lx = mx; mx = s; s = ly; ly = my; my = s; s = lz; lz = mz; mz = s; }
+      if (mz > hz) { s = mx; mx = hx; hx = s; s = my; my = hy; hy = s; s = mz; mz = hz; hz = s; }
+      if (lz > mz) { s = lx; lx = mx; mx = s; s = ly; ly = my; my = s; s = lz; lz = mz; mz = s; }
+
+      // cross-sections at the middle of every layer this triangle spans
+      const kStart = Math.max(0, Math.floor(lz / h - 0.5) + 1);
+      const kEnd = Math.min(N - 1, Math.ceil(hz / h - 0.5) - 1);
+      for (let k = kStart; k <= kEnd; k++) {
+        const z = (k + 0.5) * h;
+        const f = (z - lz) / (hz - lz);
+        let px = lx + (hx - lx) * f;
+        let py = ly + (hy - ly) * f;
+        let qx: number, qy: number;
+        if (z < mz) {
+          const g = (z - lz) / (mz - lz);
+          qx = lx + (mx - lx) * g;
+          qy = ly + (my - ly) * g;
+        } else {
+          const g = (z - mz) / (hz - mz);
+          qx = mx + (hx - mx) * g;
+          qy = my + (hy - my) * g;
+        }
+        const dx = qx - px;
+        const dy = qy - py;
+        // walk the outline counter-clockwise seen from above: the outward normal must be on the right
+        if (dy * nx - dx * ny < 0) {
+          s = px; px = qx; qx = s; s = py; py = qy; qy = s;
+        }
+        area[k] += (px * qy - qx * py) * 0.5;
+        outline[k] += Math.sqrt(dx * dx + dy * dy);
+      }
+
+      // top and bottom skins: exposed horizontal area, and how much of it lies inside the perimeters
+      const cosT = nz / n2;
+      const absCos = cosT < 0 ? -cosT : cosT;
+      if (absCos < 1e-4) continue;
+      const projected = (n2 * absCos) / 2;
+      const sinT = Math.sqrt(Math.max(0, 1 - absCos * absCos));
+      // exposed strip per layer is h*cos/sin wide; the part within `wall` of the edge is printed as perimeter
+      const ratio = (wall * sinT) / (h * absCos);
+      const up = cosT > 0;
+      const layers = up ? cal.topLayers : cal.bottomLayers;
+      const offset = up ? -0.5 : 0.5;
+      const u0 = lz / h + offset;
+      const u1 = hz / h + offset;
+      const span = u1 - u0;
+      const k0 = Math.floor(u0);
+      const k1 = Math.floor(u1);
+      for (let k = k0; k <= k1; k++) {
+        const w = span > 1e-9 ? (Math.min(u1, k + 1) - Math.max(u0, k)) / span : 1;
+        if (w <= 0) continue;
+        const part = projected * w;
+        const kk = k < 0 ? 0 : k >= N ? N - 1 : k;
+        for (let j = 0; j < layers; j++) {
+          const inside = j + 1 - ratio;
+          if (inside <= 0) continue;
+          const share = part * (inside > 1 ? 1 : inside);
+          const layer = up ? kk - j : kk + j;
+          if (layer < 0 || layer >= N) continue;
+          skin[layer] += share;
+          // the lowest top layer sits on sparse infill and the first layer over air is a bridge
+          if ((up && j === layers - 1) || (!up && j === 0 && kk > 0)) bridge[layer] += share;
+        }
+        if (supportsOn && !up && kk > 0 && absCos >= overhangNz) support[kk] += part;
+      }
+    }
+
+    for (let k = kLo; k <= kHi; k++) {
+      const A = area[k];
+      if (A <= 1e-9) continue;
+      slicedVolume += A * h;
+      const L = outline[k];
+      let ring = L * wall * cal.shellFactor - Math.PI * wall * wall;
+      if (ring < L * wall * 0.5) ring = L * wall * 0.5;
+      if (ring > A) ring = A;
+      const inner = A - ring;
+      let solid = Math.min(inner, skin[k]);
+      let sparse = inner - solid;
+      if (infillFraction >= 1 || (infillFraction > 0 && sparse < cal.solidBelowArea)) {
+        solid += sparse;
+        sparse = 0;
+      }
+      const bridged = Math.min(solid, bridge[k]);
+      const sparseMat = sparse * Math.min(1, infillFraction * cal.infillFactor);
+      const layerMat = (ring + solid + bridged * (cal.bridgeFactor - 1) + sparseMat) * h;
+      material += layerMat;
+
+      // time: extrusion length per feature = area / line spacing
+      const perimLen = ring / spacing;
+      const extLen = Math.min(L, perimLen);
+      const innerLen = perimLen - extLen;
+      const solidLen = solid / spacing;
+      const sparseLen = sparseMat / spacing;
+      let sec: number;
+      if (k === 0) {
+        sec = (perimLen + solidLen + sparseLen) / (cal.speeds.firstLayer * cal.speedEfficiency.perimeter);
+      } else {
+        const topShare = Math.min(solidLen, (skin[k] - bridge[k]) / spacing) * 0.3;
+        sec =
+          extLen / (cal.speeds.externalPerimeter * cal.speedEfficiency.perimeter) +
+          innerLen / (cal.speeds.perimeter * cal.speedEfficiency.perimeter) +
+          (solidLen - topShare) / (cal.speeds.solidInfill * cal.speedEfficiency.solid) +
+          topShare / (cal.speeds.topSolid * cal.speedEfficiency.solid) +
+          sparseLen / (cal.speeds.infill * cal.speedEfficiency.infill);
+      }
+      layerSeconds[k] += sec + cal.layerOverhead;
+      layerLength[k] += perimLen + solidLen + sparseLen;
+    }
+    if (supportsOn) {
+      // each supported overhang patch needs a column down to the bed: lines plus 3 denser interface layers
+      for (let k = kLo; k <= kHi; k++) {
+        const s = support[k];
+        if (s <= 0) continue;
+        const column = s * k * h * cal.supportDensity + s * 3 * h * 0.5;
+        supportVolume += column;
+        const len = column / (spacing * h);
+        for (let j = 0; j < k; j++) layerSeconds[j] += len / k / 60;
+      }
+    }
+  }
+
+  let seconds = 0;
+  for (let k = 0; k < N; k++) {
+    let sec = layerSeconds[k];
+    if (sec <= 0) continue;
+    // cooling: short layers are slowed to the minimum layer time, but never below the minimum print speed
+    const slowest = layerLength[k] / cal.minPrintSpeed;
+    if (sec < cal.minLayerTime) sec = Math.max(sec, Math.min(cal.minLayerTime, slowest));
+    seconds += sec;
+  }
+
+  let sliced = true;
+  // an open or self-intersecting mesh gives cross-sections that do not add up to its volume
+  if (!topo.closed || Math.abs(slicedVolume - basic.volume) > 0.1 * basic.volume + 1) {
+    sliced = false;
+    material = surfaceEstimate(basic, topo, settings, cal, wall, infillFraction);
+    seconds = (material / (spacing * h) / (cal.speeds.perimeter * cal.speedEfficiency.perimeter)) + N * cal.layerOverhead;
+  }
+  const total = material + supportVolume;
+  return {
+    grams: (total * settings.density) / 1000,
+    minutes: seconds / 60,
+    materialVolume: total,
+    supportVolume,
+    layers: N,
+    sliced,
+  };
+}
+
+/** Fallback for meshes that cannot be sliced: shells over the surface, infill in what is left of the volume. */
+function surfaceEstimate(
+  basic: BasicMetrics,
+  topo: Topology,
+  settings: PrintSettings,
+  cal: Calibration,
+  wall: number,
+  infillFraction: number,
+): number {
+  const pos = topo.positions;
+  const idx = topo.indices;
+  let side = 0;
+  let flat = 0;
+  for (let t = 0; t < idx.length / 3; t++) {
+    const a = idx[3 * t] * 3, b = idx[3 * t + 1] * 3, c = idx[3 * t + 2] * 3;
+    const ux = pos[b] - pos[a], uy = pos[b + 1] - pos[a + 1], uz = pos[b + 2] - pos[a + 2];
+    const vx = pos[c] - pos[a], vy = pos[c + 1] - pos[a + 1], vz = pos[c + 2] - pos[a + 2];
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const n2 = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (n2 === 0) continue;
+    const cz = Math.abs(nz) / n2;
+    side += (n2 / 2) * Math.sqrt(1 - cz * cz);
+    flat += (n2 / 2) * cz;
+  }
+  const shells = side * wall + (flat * (cal.topLayers + cal.bottomLayers) * settings.layerHeight) / 2;
+  const vol = basic.volume;
+  if (vol <= 0) return shells;
+  const rest = Math.max(0, vol - shells);
+  return Math.min(vol, shells) + rest * Math.min(1, infillFraction * cal.infillFactor);
+}

@@ -1,0 +1,524 @@
+// 3MF reader: validates the ZIP directory, inflates only the XML parts as a stream and scans them as bytes.
+
+import { Unzip, UnzipInflate, type UnzipFile } from "fflate";
+import { MeshError, MAX_TRIANGLES, badNumber, tooManyTriangles } from "./errors";
+import { GrowF32, GrowU32, numberEnd, readInt, readNumber } from "./bytes";
+import { XmlTagScanner, attrIs, decodeValue, forEachAttribute, localName, nameEquals } from "./xml-scan";
+import type { Mesh } from "./types";
+
+export const MAX_ZIP_ENTRIES = 1000;
+export const MAX_INFLATED_BYTES = 500 * 1024 * 1024;
+export const MAX_INFLATE_RATIO = 100;
+const MODEL_REL_TYPE = "http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel";
+/** Compressed bytes fed to the inflater per step; bounds how far one step can overshoot the inflate limit. */
+const FEED_CHUNK = 16 * 1024;
+
+const UNIT_MM: Record<string, number> = {
+  micron: 0.001,
+  millimeter: 1,
+  centimeter: 10,
+  inch: 25.4,
+  foot: 304.8,
+  meter: 1000,
+};
+
+function notAPackage(why: string): MeshError {
+  return new MeshError(`This 3MF file is not a valid package: ${why}.`, "bad-package");
+}
+
+interface ZipEntryInfo {
+  name: string;
+  compressedSize: number;
+  size: number;
+}
+
+/** Reads the end-of-central-directory record and the directory itself, refusing oversized or lying archives early. */
+export function readZipDirectory(bytes: Uint8Array): ZipEntryInfo[] {
+  const len = bytes.length;
+  if (len < 22 || bytes[0] !== 0x50 || bytes[1] !== 0x4b || bytes[2] !== 3 || bytes[3] !== 4) {
+    throw notAPackage("it is not a ZIP archive");
+  }
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let eocd = -1;
+  for (let i = len - 22; i >= Math.max(0, len - 22 - 65535); i--) {
+    if (dv.getUint32(i, true) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw notAPackage("its ZIP directory is missing (the file may be truncated)");
+  let entries = dv.getUint16(eocd + 10, true);
+  let cdSize = dv.getUint32(eocd + 12, true);
+  let cdOffset = dv.getUint32(eocd + 16, true);
+  if (entries === 0xffff || cdOffset === 0xffffffff) {
+    // ZIP64: the real counts sit in the ZIP64 end record named by the locator just before the classic one
+    const loc = eocd - 20;
+    if (loc < 0 || dv.getUint32(loc, true) !== 0x07064b50) throw notAPackage("its ZIP64 directory is missing");
+    const rec = Number(dv.getBigUint64(loc + 8, true));
+    if (rec + 56 > len || dv.getUint32(rec, true) !== 0x06064b50) throw notAPackage("its ZIP64 directory is damaged");
+    const e64 = Number(dv.getBigUint64(rec + 32, true));
+    if (e64 > MAX_ZIP_ENTRIES) throw tooManyEntries(e64);
+    entries = e64;
+    cdSize = Number(dv.getBigUint64(rec + 40, true));
+    cdOffset = Number(dv.getBigUint64(rec + 48, true));
+  }
+  if (entries > MAX_ZIP_ENTRIES) throw tooManyEntries(entries);
+  if (cdOffset + cdSize > eocd) throw notAPackage("its ZIP directory points outside the file (the file may be truncated)");
+  const out: ZipEntryInfo[] = [];
+  const decoder = new TextDecoder();
+  let p = cdOffset;
+  let declaredTotal = 0;
+  for (let k = 0; k < entries; k++) {
+    if (p + 46 > len || dv.getUint32(p, true) !== 0x02014b50) throw notAPackage("its ZIP directory is damaged");
+    let compressedSize = dv.getUint32(p + 20, true);
+    let size = dv.getUint32(p + 24, true);
+    const nameLen = dv.getUint16(p + 28, true);
+    const extraLen = dv.getUint16(p + 30, true);
+    const commentLen = dv.getUint16(p + 32, true);
+    if (size === 0xffffffff || compressedSize === 0xffffffff) {
+      // look for the ZIP64 extra field carrying the real sizes
+      let e = p + 46 + nameLen;
+      const eEnd = e + extraLen;
+      while (e + 4 <= eEnd) {
+        const id = dv.getUint16(e, true);
+        const sz = dv.getUint16(e + 2, true);
+        if (id === 1) {
+          let f = e + 4;
+          if (size === 0xffffffff && f + 8 <= e + 4 + sz) {
+            size = Number(dv.getBigUint64(f, true));
+            f += 8;
+          }
+          if (compressedSize === 0xffffffff && f + 8 <= e + 4 + sz) compressedSize = Number(dv.getBigUint64(f, true));
+          break;
+        }
+        e += 4 + sz;
+      }
+    }
+    const name = decoder.decode(bytes.subarray(p + 46, p + 46 + nameLen));
+    declaredTotal += size;
+    out.push({ name, compressedSize, size });
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  if (declaredTotal > inflateLimit(len)) throw zipBomb();
+  return out;
+}
+
+function inflateLimit(packageBytes: number): number {
+  return Math.min(MAX_INFLATED_BYTES, MAX_INFLATE_RATIO * packageBytes);
+}
+
+function tooManyEntries(n: number): MeshError {
+  return new MeshError(
+    `This 3MF file declares ${n.toLocaleString("en-US")} entries; at most ${MAX_ZIP_ENTRIES} are allowed.`,
+    "too-many-entries",
+  );
+}
+
+function zipBomb(): MeshError {
+  return new MeshError(
+    `This 3MF file expands to more than ${MAX_INFLATE_RATIO} times its size (or past 500 MB) and was refused.`,
+    "zip-bomb",
+  );
+}
+
+// ---------- model XML ----------
+
+interface ComponentRef {
+  objectId: number;
+  /** 12 numbers, row-vector 3MF convention; null means identity */
+  transform: Float64Array | null;
+  path: string | null;
+}
+
+interface ObjectDef {
+  id: number;
+  verts: GrowF32 | null;
+  tris: GrowU32 | null;
+  components: ComponentRef[];
+  /** colour key from pid/pindex, resolved after the part is read */
+  pid: number;
+  pindex: number;
+}
+
+interface ModelPart {
+  name: string;
+  unit: number;
+  objects: Map<number, ObjectDef>;
+  items: ComponentRef[];
+  /** property group id -> colour strings in order */
+  colorGroups: Map<number, string[]>;
+}
+
+const enum Where {
+  Other,
+  Vertices,
+  Triangles,
+  Components,
+  Build,
+  ColorGroup,
+}
+
+/** Parses one model part from streamed chunks into per-object typed arrays. */
+class ModelPartReader {
+  readonly part: ModelPart;
+  private readonly scanner: XmlTagScanner;
+  private current: ObjectDef | null = null;
+  private where = Where.Other;
+  private group: string[] | null = null;
+  private triangleTotal = 0;
+  // scratch for the hot vertex/triangle attributes
+  private ax = NaN;
+  private ay = NaN;
+  private az = NaN;
+
+  constructor(name: string) {
+    this.part = { name, unit: 1, objects: new Map(), items: [], colorGroups: new Map() };
+    this.scanner = new XmlTagScanner((b, s, e) => this.tag(b, s, e));
+  }
+
+  push(chunk: Uint8Array): void {
+    this.scanner.push(chunk);
+  }
+
+  finish(): void {
+    this.scanner.finish();
+  }
+
+  private tag(b: Uint8Array, s: number, e: number): void {
+    const closing = b[s] === 47;
+    const [ns, ne] = localName(b, closing ? s + 1 : s, e);
+    const n = ne - ns;
+    if (closing) {
+      if (n === 6 && nameEquals(b, ns, ne, "object")) this.current = null;
+      else if (
+        nameEquals(b, ns, ne, "vertices") ||
+        nameEquals(b, ns, ne, "triangles") ||
+        nameEquals(b, ns, ne, "components") ||
+        nameEquals(b, ns, ne, "build")
+      )
+        this.where = Where.Other;
+      else if (nameEquals(b, ns, ne, "colorgroup") || nameEquals(b, ns, ne, "basematerials")) {
+        this.where = Where.Other;
+        this.group = null;
+      }
+      return;
+    }
+    // hot path first: vertices and triangles are nearly every tag in a model
+    if (this.where === Where.Vertices && n === 6 && nameEquals(b, ns, ne, "vertex")) return this.vertex(b, s, e);
+    if (this.where === Where.Triangles && n === 8 && nameEquals(b, ns, ne, "triangle")) return this.triangle(b, s, e);
+    const selfClosing = b[e - 1] === 47;
+    if (nameEquals(b, ns, ne, "model")) {
+      forEachAttribute(b, s, e, (as, ae, vs, ve) => {
+        if (attrIs(b, as, ae, "unit")) {
+          const unit = decodeValue(b, vs, ve).trim().toLowerCase();
+          const scale = UNIT_MM[unit];
+          if (scale === undefined) throw new MeshError(`This 3MF file uses an unknown unit "${unit}".`, "malformed");
+          this.part.unit = scale;
+        }
+      });
+    } else if (nameEquals(b, ns, ne, "object")) {
+      let id = NaN;
+      let pid = -1;
+      let pindex = 0;
+      forEachAttribute(b, s, e, (as, ae, vs) => {
+        if (attrIs(b, as, ae, "id")) id = readInt(b, vs, e);
+        else if (attrIs(b, as, ae, "pid")) pid = readInt(b, vs, e);
+        else if (attrIs(b, as, ae, "pindex")) pindex = readInt(b, vs, e);
+      });
+      if (!Number.isInteger(id)) throw new MeshError("This 3MF file has an object without a numeric id.", "malformed");
+      const obj: ObjectDef = { id, verts: null, tris: null, components: [], pid, pindex: Number.isInteger(pindex) ? pindex : 0 };
+      this.part.objects.set(id, obj);
+      this.current = selfClosing ? null : obj;
+    } else if (nameEquals(b, ns, ne, "vertices")) {
+      if (this.current && !selfClosing) {
+        this.current.verts ??= new GrowF32(3 * 1024);
+        this.where = Where.Vertices;
+      }
+    } else if (nameEquals(b, ns, ne, "triangles")) {
+      if (this.current && !selfClosing) {
+        this.current.tris ??= new GrowU32(3 * 1024);
+        this.where = Where.Triangles;
+      }
+    } else if (nameEquals(b, ns, ne, "components")) {
+      if (this.current && !selfClosing) this.where = Where.Components;
+    } else if (nameEquals(b, ns, ne, "component")) {
+      if (this.current && this.where === Where.Components) this.current.components.push(this.reference(b, s, e, "component"));
+    } else if (nameEquals(b, ns, ne, "build")) {
+      if (!selfClosing) this.where = Where.Build;
+    } else if (nameEquals(b, ns, ne, "item")) {
+      if (this.where === Where.Build) this.part.items.push(this.reference(b, s, e, "build item"));
+    } else if (nameEquals(b, ns, ne, "basematerials") || nameEquals(b, ns, ne, "colorgroup")) {
+      let id = NaN;
+      forEachAttribute(b, s, e, (as, ae, vs) => {
+        if (attrIs(b, as, ae, "id")) id = readInt(b, vs, e);
+      });
+      if (Number.isInteger(id) && !selfClosing) {
+        this.group = [];
+        this.part.colorGroups.set(id, this.group);
+        this.where = Where.ColorGroup;
+      }
+    } else if (this.where === Where.ColorGroup && this.group && (nameEquals(b, ns, ne, "base") || nameEquals(b, ns, ne, "color"))) {
+      let colour = "";
+      forEachAttribute(b, s, e, (as, ae, vs, ve) => {
+        if (attrIs(b, as, ae, "displaycolor") || attrIs(b, as, ae, "color")) colour = decodeValue(b, vs, ve).trim().toUpperCase();
+      });
+      this.group.push(colour);
+    }
+  }
+
+  private vertex(b: Uint8Array, s: number, e: number): void {
+    this.ax = this.ay = this.az = NaN;
+    forEachAttribute(b, s, e, (as, ae, vs) => {
+      if (ae - as !== 1) return;
+      const c = b[as];
+      if (c === 120) this.ax = readNumber(b, vs, e);
+      else if (c === 121) this.ay = readNumber(b, vs, e);
+      else if (c === 122) this.az = readNumber(b, vs, e);
+    });
+    const { ax, ay, az } = this;
+    if (ax - ax !== 0 || ay - ay !== 0 || az - az !== 0) throw badNumber("3MF", "in a <vertex>");
+    (this.current as ObjectDef).verts?.push3(ax, ay, az);
+  }
+
+  private triangle(b: Uint8Array, s: number, e: number): void {
+    let v1 = -1;
+    let v2 = -1;
+    let v3 = -1;
+    forEachAttribute(b, s, e, (as, ae, vs, ve) => {
+      if (ae - as !== 2 || b[as] !== 118) return;
+      const v = readInt(b, vs, ve);
+      if (numberEnd !== ve || !(v >= 0)) throw new MeshError("This 3MF file has a triangle with an unreadable vertex index.", "malformed");
+      const c = b[as + 1];
+      if (c === 49) v1 = v;
+      else if (c === 50) v2 = v;
+      else if (c === 51) v3 = v;
+    });
+    if (v1 < 0 || v2 < 0 || v3 < 0) throw new MeshError("This 3MF file has a triangle without its three vertex indices.", "malformed");
+    if (++this.triangleTotal > MAX_TRIANGLES) throw tooManyTriangles();
+    (this.current as ObjectDef).tris?.push3(v1, v2, v3);
+  }
+
+  private reference(b: Uint8Array, s: number, e: number, what: string): ComponentRef {
+    let objectId = NaN;
+    let transform: Float64Array | null = null;
+    let path: string | null = null;
+    forEachAttribute(b, s, e, (as, ae, vs, ve) => {
+      if (attrIs(b, as, ae, "objectid")) objectId = readInt(b, vs, ve);
+      else if (attrIs(b, as, ae, "transform")) transform = parseTransform(b, vs, ve);
+      else if (attrIs(b, as, ae, "path")) path = decodeValue(b, vs, ve);
+    });
+    if (!Number.isInteger(objectId)) throw new MeshError(`This 3MF file has a ${what} without a numeric objectid.`, "malformed");
+    return { objectId, transform, path };
+  }
+}
+
+function parseTransform(b: Uint8Array, s: number, e: number): Float64Array {
+  const m = new Float64Array(12);
+  let i = s;
+  for (let k = 0; k < 12; k++) {
+    while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 10 || b[i] === 13)) i++;
+    const v = readNumber(b, i, e);
+    if (v - v !== 0) throw new MeshError("This 3MF file has a transform that is not 12 finite numbers.", "malformed");
+    m[k] = v;
+    i = numberEnd;
+  }
+  return m;
+}
+
+/** a then b, both in the 3MF row-vector convention (p' = p * M). */
+function compose(a: Float64Array | null, b: Float64Array | null): Float64Array | null {
+  if (!a) return b;
+  if (!b) return a;
+  const r = new Float64Array(12);
+  for (let row = 0; row < 4; row++) {
+    for (let col = 0; col < 3; col++) {
+      let v = row === 3 ? b[9 + col] : 0;
+      for (let k = 0; k < 3; k++) v += a[row * 3 + k] * b[k * 3 + col];
+      r[row * 3 + col] = v;
+    }
+  }
+  return r;
+}
+
+// ---------- relationships ----------
+
+function readRootTarget(relsXml: Uint8Array): string | null {
+  let target: string | null = null;
+  const scanner = new XmlTagScanner((b, s, e) => {
+    const [ns, ne] = localName(b, s, e);
+    if (!nameEquals(b, ns, ne, "Relationship")) return;
+    let type = "";
+    let t = "";
+    forEachAttribute(b, s, e, (as, ae, vs, ve) => {
+      if (attrIs(b, as, ae, "Type")) type = decodeValue(b, vs, ve).trim();
+      else if (attrIs(b, as, ae, "Target")) t = decodeValue(b, vs, ve).trim();
+    });
+    if (type === MODEL_REL_TYPE && target === null && t) target = t;
+  });
+  scanner.push(relsXml);
+  scanner.finish();
+  return target;
+}
+
+function normalisePartName(name: string): string {
+  let n = name.replace(/\\/g, "/");
+  try {
+    n = decodeURIComponent(n);
+  } catch {
+    // keep the raw name when it is not valid percent-encoding
+  }
+  return n.replace(/^\/+/, "").toLowerCase();
+}
+
+// ---------- entry ----------
+
+export async function parse3mf(bytes: Uint8Array): Promise<Mesh> {
+  const directory = readZipDirectory(bytes);
+  const limit = inflateLimit(bytes.length);
+  let inflated = 0;
+  let failure: unknown = null;
+  const parts = new Map<string, ModelPartReader>();
+  const relsChunks: Uint8Array[] = [];
+  let relsBytes = 0;
+  const active: UnzipFile[] = [];
+
+  const unzip = new Unzip((file) => {
+    if (failure) return;
+    const key = normalisePartName(file.name);
+    const isRels = key === "_rels/.rels";
+    const isModel = key.endsWith(".model");
+    if (!isRels && !isModel) return; // thumbnails, textures and print tickets are never inflated
+    let reader: ModelPartReader | null = null;
+    if (isModel) {
+      reader = new ModelPartReader(key);
+      parts.set(key, reader);
+    }
+    file.ondata = (err, data, final) => {
+      if (failure) return;
+      try {
+        if (err) throw notAPackage(`the part ${file.name} cannot be decompressed`);
+        inflated += data.length;
+        if (inflated > limit) throw zipBomb();
+        if (isRels) {
+          relsBytes += data.length;
+          if (relsBytes > 1 << 20) throw notAPackage("its relationships part is larger than 1 MB");
+          relsChunks.push(data);
+        } else reader?.push(data);
+        if (final) reader?.finish();
+      } catch (e) {
+        failure = e;
+        file.terminate();
+      }
+    };
+    active.push(file);
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+
+  try {
+    for (let off = 0; off < bytes.length && !failure; off += FEED_CHUNK) {
+      const end = Math.min(bytes.length, off + FEED_CHUNK);
+      unzip.push(bytes.subarray(off, end), end === bytes.length);
+    }
+  } catch (e) {
+    if (!failure) failure = e instanceof MeshError ? e : notAPackage("its ZIP data is damaged or truncated");
+  }
+  if (failure) throw failure;
+
+  // find the root model part through the package relationships
+  let rootKey: string | null = null;
+  if (relsChunks.length > 0) {
+    const rels = concat(relsChunks, relsBytes);
+    const target = readRootTarget(rels);
+    if (target) rootKey = normalisePartName(target);
+  } else if (!directory.some((d) => normalisePartName(d.name) === "_rels/.rels")) {
+    throw notAPackage("it has no _rels/.rels relationships part");
+  }
+  if (!rootKey) throw notAPackage("its relationships do not name a 3D model part");
+  const root = parts.get(rootKey);
+  if (!root) throw notAPackage(`its 3D model part ${rootKey} is missing`);
+  return buildMesh(root.part, parts);
+}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
+}
+
+function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>): Mesh {
+  if (root.items.length === 0) throw new MeshError("This 3MF file has no objects on its build plate.", "empty");
+  const positions = new GrowF32(1024);
+  const indices = new GrowU32(1024);
+  const colours = new Set<string>();
+  const scale = root.unit;
+  const unitMatrix = scale === 1 ? null : new Float64Array([scale, 0, 0, 0, scale, 0, 0, 0, scale, 0, 0, 0]);
+
+  const partFor = (path: string | null, from: ModelPart): ModelPart => {
+    if (!path) return from;
+    const p = parts.get(normalisePartName(path));
+    if (!p) throw notAPackage(`a component refers to the missing part ${path}`);
+    return p.part;
+  };
+
+  const emit = (part: ModelPart, objectId: number, transform: Float64Array | null, depth: number): void => {
+    if (depth > 32) throw new MeshError("This 3MF file nests components too deeply (or in a loop).", "malformed");
+    const obj = part.objects.get(objectId);
+    if (!obj) throw new MeshError(`This 3MF file refers to object ${objectId}, which it does not define.`, "malformed");
+    if (obj.pid >= 0) {
+      const group = part.colorGroups.get(obj.pid);
+      const c = group?.[obj.pindex];
+      if (c) colours.add(c);
+    }
+    if (obj.verts && obj.tris && obj.tris.length > 0) {
+      const vCount = obj.verts.length / 3;
+      const base = positions.length / 3;
+      if (indices.length / 3 + obj.tris.length / 3 > MAX_TRIANGLES) throw tooManyTriangles();
+      const src = obj.verts.data;
+      const m = transform;
+      for (let k = 0; k < obj.verts.length; k += 3) {
+        const x = src[k];
+        const y = src[k + 1];
+        const z = src[k + 2];
+        if (m) {
+          positions.push3(
+            x * m[0] + y * m[3] + z * m[6] + m[9],
+            x * m[1] + y * m[4] + z * m[7] + m[10],
+            x * m[2] + y * m[5] + z * m[8] + m[11],
+          );
+        } else positions.push3(x, y, z);
+      }
+      const t = obj.tris.data;
+      for (let k = 0; k < obj.tris.length; k++) {
+        const v = t[k];
+        if (v >= vCount) {
+          throw new MeshError(
+            `This 3MF file has a triangle that refers to vertex ${v}, but object ${objectId} has only ${vCount} vertices.`,
+            "missing-vertex",
+          );
+        }
+        indices.push(base + v);
+      }
+    }
+    for (const c of obj.components) emit(partFor(c.path, part), c.objectId, compose(c.transform, transform), depth + 1);
+  };
+
+  for (const item of root.items) emit(partFor(item.path, root), item.objectId, compose(item.transform, unitMatrix), 0);
+  const triangleCount = indices.length / 3;
+  if (triangleCount === 0) throw new MeshError("This 3MF file holds no triangles.", "empty");
+  const pos = positions.toArray();
+  for (let k = 0; k < pos.length; k++) {
+    if (pos[k] - pos[k] !== 0) throw badNumber("3MF", "after applying its transforms");
+  }
+  return {
+    positions: pos,
+    indices: indices.toArray(),
+    triangleCount,
+    format: "3mf",
+    numberOfColors: Math.max(1, colours.size),
+  };
+}

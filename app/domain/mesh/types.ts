@@ -1,0 +1,60 @@
+// Shapes shared by the parsers, the metrics, the estimator and the preview.
+
+export type MeshFormat = "stl" | "obj" | "3mf";
+export type SupportsMode = "no" | "auto" | "yes";
+
+/** A triangle mesh in millimetres, stored in flat typed arrays only. */
+export interface Mesh {
+  /** x, y, z per vertex */
+  positions: Float32Array;
+  /** three vertex indices per triangle, or null when positions is a triangle soup (nine floats per triangle) */
+  indices: Uint32Array | null;
+  triangleCount: number;
+  format: MeshFormat;
+  /** distinct colours the file assigns to printed objects (3MF only); 1 otherwise */
+  numberOfColors: number;
+}
+
+export interface Vec3Box {
+  x: number;
+  y: number;
+  z: number;
+}
+
+export interface AnalysisOptions {
+  material?: string;
+  /** percent, 0-100 */
+  infill?: number;
+  /** millimetres */
+  layerHeight?: number;
+  supports?: SupportsMode;
+}
+
+export interface AnalysisResult {
+  /** grams, rounded to 0.1 */
+  estimatedWeight: number;
+  /** whole minutes */
+  estimatedTimeMinutes: number;
+  numberOfColors: number;
+  /** millimetres */
+  boundingBox: Vec3Box;
+  /** mm3 */
+  volume: number;
+  /** mm2 */
+  surfaceArea: number;
+  /** percent */
+  infillDensity: number;
+  /** millimetres */
+  layerHeight: number;
+  /** mm/s, the nominal speed quoted to customers */
+  printSpeed: number;
+  /** true when the estimate includes support material */
+  supportMaterial: boolean;
+  supports: SupportsMode;
+  material: string;
+  fileFormat: MeshFormat;
+  triangles: number;
+  bodies: number;
+  closed: boolean;
+  openEdges: number;
+}

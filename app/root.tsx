@@ -1,0 +1,113 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { HoneypotProvider } from "remix-utils/honeypot/react";
+import { SiteFooter } from "./components/site-footer";
+import { SiteHeader } from "./components/site-header";
+import { Toaster } from "./components/toaster";
+import stylesheet from "./tailwind.css?url";
+import { publicUser } from "./utils/api.server";
+import { mocksEnabled } from "./utils/env.server";
+import { getHoneypot } from "./utils/honeypot.server";
+import { countUnreadMessages, countUnreadNotifications, listNotifications } from "./utils/notifications.server";
+import { getSessionUser } from "./utils/session.server";
+import { getToast } from "./utils/toast.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "Printnear: 3D prints from printers near you" },
+  { name: "description", content: "Upload a design or pick a model, get an instant, honest quote and have it printed by a local printer owner." },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const sessionUser = await getSessionUser(request);
+  const { toast, headers } = await getToast(request);
+  const user = sessionUser
+    ? {
+        ...publicUser(sessionUser),
+        notifications: await listNotifications(sessionUser.id, 5),
+        unreadNotifications: await countUnreadNotifications(sessionUser.id),
+        unreadMessages: await countUnreadMessages(sessionUser.id),
+      }
+    : null;
+  return data(
+    { user, toast, honeypot: getHoneypot().getInputProps(), mocks: mocksEnabled },
+    { headers: headers ?? undefined },
+  );
+}
+
+export type RootUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["user"]>;
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en" className="h-full">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1f57d0" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-full flex-col bg-white font-sans text-slate-900 antialiased">
+        {root?.mocks ? (
+          <p className="bg-amber-100 px-4 py-1 text-center text-xs text-amber-900" data-testid="mock-mode">
+            Demo mode: payments, the model catalogue and other outside services are answered by built-in test providers. No real charge, no real calls.
+          </p>
+        ) : null}
+        <SiteHeader user={root?.user ?? null} />
+        <main className="flex-1">{children}</main>
+        <SiteFooter />
+        <Toaster toast={root?.toast ?? null} />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { honeypot } = useLoaderData<typeof loader>();
+  return (
+    <HoneypotProvider {...honeypot}>
+      <Outlet />
+    </HoneypotProvider>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return (
+    <div className="container-page py-24 text-center">
+      <p className="text-5xl font-bold text-brand-600">{notFound ? "404" : "Oops"}</p>
+      <h1 className="mt-4 text-2xl font-semibold">{notFound ? "Page not found" : "Something went wrong"}</h1>
+      <p className="mt-2 text-slate-600">
+        {notFound
+          ? "We couldn't find the page you're looking for. It may have moved, or the address may be mistyped."
+          : "An unexpected error happened on our side. Please try again in a moment; nothing you saved was lost."}
+      </p>
+      <div className="mt-8 flex justify-center gap-3">
+        <Link to="/" className="btn-primary">Go to the home page</Link>
+        <Link to="/models" className="btn-secondary">Browse models</Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,174 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { z } from "zod";
+import { authenticator, AuthFailure } from "~/utils/auth.server";
+import { checkHoneypot } from "~/utils/honeypot.server";
+import { createUserSession, getSessionUser, safeRedirect } from "~/utils/session.server";
+import { combineHeaders, createToastHeader } from "~/utils/toast.server";
+
+// Client-side hints only; the server's messages (auth.server.ts) are the ones that count.
+const SignInSchema = z.object({
+  email: z.string({ required_error: "Email is required" }).email("Enter a valid email address"),
+  password: z.string({ required_error: "Password is required" }),
+});
+const SignUpSchema = z.object({
+  username: z.string({ required_error: "Username is required" }).min(3, "Username must be at least 3 characters"),
+  email: z.string({ required_error: "Email is required" }).email("Enter a valid email address"),
+  password: z.string({ required_error: "Password is required" }).min(8, "Password must be at least 8 characters"),
+  newsletterSubscribed: z.boolean().optional(),
+});
+
+export const meta: MetaFunction = () => [{ title: "Sign in | Printnear" }];
+
+function tabFrom(url: URL) {
+  const tab = url.searchParams.get("tab");
+  return tab === "register" || tab === "signup" ? "signup" : "signin";
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  if (await getSessionUser(request)) throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.clone().formData();
+  checkHoneypot(form);
+  const intent = form.get("intent") === "signup" ? "signup" : "signin";
+  const redirectTo = safeRedirect(form.get("redirectTo"));
+  try {
+    const user = await authenticator.authenticate(intent === "signup" ? "register" : "password", request);
+    const headers = combineHeaders(
+      { "set-cookie": await createUserSession(user.id) },
+      {
+        "set-cookie": await createToastHeader(
+          intent === "signup"
+            ? { title: "Account Created!", description: "Welcome to Printnear. You can now start using the platform." }
+            : { title: "Welcome back!", description: "You have been successfully logged in." },
+        ),
+      },
+    );
+    return redirect(redirectTo, { headers });
+  } catch (error) {
+    if (!(error instanceof AuthFailure)) throw error;
+    const fields = { email: String(form.get("email") ?? ""), username: String(form.get("username") ?? "") };
+    return data(
+      { intent, title: error.title, message: error.message, fieldErrors: error.fieldErrors, fields },
+      {
+        status: error.status,
+        headers: { "set-cookie": await createToastHeader({ title: error.title, description: error.message, variant: "destructive" }) },
+      },
+    );
+  }
+}
+
+export default function AuthPage() {
+  const [searchParams] = useSearchParams();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submittingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const tab = actionData?.intent ?? tabFrom(new URL(`http://x/?${searchParams}`));
+  const redirectTo = searchParams.get("redirectTo") ?? "";
+  const tabLink = (name: "signin" | "signup") => {
+    const next = new URLSearchParams(searchParams);
+    if (name === "signup") next.set("tab", "register");
+    else next.delete("tab");
+    const query = next.toString();
+    return query ? `?${query}` : "/auth";
+  };
+
+  const [signInForm, signInFields] = useForm<z.input<typeof SignInSchema>>({
+    id: "signin",
+    constraint: getZodConstraint(SignInSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
+    shouldValidate: "onSubmit",
+    defaultValue: { email: actionData?.intent === "signin" ? actionData.fields.email : "" },
+  });
+  const [signUpForm, signUpFields] = useForm<z.input<typeof SignUpSchema>>({
+    id: "signup",
+    constraint: getZodConstraint(SignUpSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
+    shouldValidate: "onSubmit",
+    defaultValue: actionData?.intent === "signup" ? { email: actionData.fields.email, username: actionData.fields.username } : undefined,
+  });
+
+  const serverError = (field: string) => actionData?.fieldErrors?.[field]?.[0];
+  const tabClass = (active: boolean) =>
+    `flex-1 rounded-md px-3 py-2 text-center text-sm font-medium ${active ? "bg-white shadow text-slate-900" : "text-slate-600 hover:text-slate-900"}`;
+
+  return (
+    <div className="container-page flex justify-center py-12">
+      <div className="w-full max-w-md">
+        <h1 className="text-center text-2xl font-bold">{tab === "signup" ? "Create your account" : "Welcome back"}</h1>
+        {redirectTo ? <p className="mt-2 text-center text-sm text-slate-600">Please sign in to continue.</p> : null}
+        <div className="mt-6 flex gap-1 rounded-lg bg-slate-100 p-1" role="tablist">
+          <Link to={tabLink("signin")} role="tab" aria-selected={tab === "signin"} className={tabClass(tab === "signin")} preventScrollReset replace>
+            Sign In
+          </Link>
+          <Link to={tabLink("signup")} role="tab" aria-selected={tab === "signup"} className={tabClass(tab === "signup")} preventScrollReset replace>
+            Sign Up
+          </Link>
+        </div>
+        {actionData ? (
+          <div role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+            <p className="font-semibold">{actionData.title}</p>
+            <p>{actionData.message}</p>
+          </div>
+        ) : null}
+        {tab === "signin" ? (
+          <Form method="post" {...getFormProps(signInForm)} noValidate={false} className="card mt-4 space-y-4 p-6">
+            <HoneypotInputs />
+            <input type="hidden" name="intent" value="signin" />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <div>
+              <label className="label" htmlFor={signInFields.email.id}>Email</label>
+              <input className="input" {...getInputProps(signInFields.email, { type: "email" })} autoComplete="email" />
+              <p className="field-error">{signInFields.email.errors?.[0] ?? serverError("email")}</p>
+            </div>
+            <div>
+              <label className="label" htmlFor={signInFields.password.id}>Password</label>
+              <input className="input" {...getInputProps(signInFields.password, { type: "password" })} autoComplete="current-password" />
+              <p className="field-error">{signInFields.password.errors?.[0]}</p>
+            </div>
+            <button className="btn-primary w-full" disabled={submittingIntent === "signin"}>
+              {submittingIntent === "signin" ? "Signing In..." : "Sign In"}
+            </button>
+          </Form>
+        ) : (
+          <Form method="post" {...getFormProps(signUpForm)} noValidate={false} className="card mt-4 space-y-4 p-6">
+            <HoneypotInputs />
+            <input type="hidden" name="intent" value="signup" />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <div>
+              <label className="label" htmlFor={signUpFields.username.id}>Username</label>
+              <input className="input" {...getInputProps(signUpFields.username, { type: "text" })} autoComplete="username" />
+              <p className="field-error">{signUpFields.username.errors?.[0] ?? serverError("username")}</p>
+            </div>
+            <div>
+              <label className="label" htmlFor={signUpFields.email.id}>Email</label>
+              <input className="input" {...getInputProps(signUpFields.email, { type: "email" })} autoComplete="email" />
+              <p className="field-error">{signUpFields.email.errors?.[0] ?? serverError("email")}</p>
+            </div>
+            <div>
+              <label className="label" htmlFor={signUpFields.password.id}>Password</label>
+              <input className="input" {...getInputProps(signUpFields.password, { type: "password" })} autoComplete="new-password" />
+              <p className="mt-1 text-xs text-slate-500">At least 8 characters.</p>
+              <p className="field-error">{signUpFields.password.errors?.[0] ?? serverError("password")}</p>
+            </div>
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              <input {...getInputProps(signUpFields.newsletterSubscribed, { type: "checkbox" })} className="h-4 w-4 rounded border-slate-300" />
+              Send me the Printnear newsletter
+            </label>
+            <button className="btn-primary w-full" disabled={submittingIntent === "signup"}>
+              {submittingIntent === "signup" ? "Creating Account..." : "Create Account"}
+            </button>
+          </Form>
+        )}
+      </div>
+    </div>
+  );
+}

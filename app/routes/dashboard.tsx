@@ -1,0 +1,133 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { desc, eq } from "drizzle-orm";
+import { printers, printJobs } from "../../db/schema";
+import { CUSTOMER_TABS, inCustomerTab, PAID_STATUSES, STATUS_LABELS, customerTabOf, type CustomerTab } from "~/domain/job-status";
+import { formatCents } from "~/domain/money";
+import { getDb } from "~/utils/db.server";
+import { formatDate } from "~/utils/format";
+import { requireUser } from "~/utils/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Dashboard | Printnear" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const requested = url.searchParams.get("tab");
+  const tab: CustomerTab = CUSTOMER_TABS.some((t) => t.id === requested) ? (requested as CustomerTab) : "active";
+  const db = await getDb();
+  const jobs = await db
+    .select({
+      id: printJobs.id,
+      fileName: printJobs.fileName,
+      status: printJobs.status,
+      material: printJobs.material,
+      filamentColor: printJobs.filamentColor,
+      amountDueCents: printJobs.amountDueCents,
+      totalCostCents: printJobs.totalCostCents,
+      createdAt: printJobs.createdAt,
+      printerName: printers.name,
+    })
+    .from(printJobs)
+    .leftJoin(printers, eq(printers.id, printJobs.printerId))
+    .where(eq(printJobs.customerId, user.id))
+    .orderBy(desc(printJobs.createdAt), desc(printJobs.id));
+
+  const orders = jobs.filter((j) => j.status !== "draft");
+  const stats = {
+    totalOrders: orders.length,
+    active: jobs.filter((j) => customerTabOf(j.status) === "active").length,
+    completed: jobs.filter((j) => customerTabOf(j.status) === "completed").length,
+    totalSpentCents: jobs.filter((j) => PAID_STATUSES.includes(j.status)).reduce((sum, j) => sum + j.amountDueCents, 0),
+  };
+  const counts = Object.fromEntries(CUSTOMER_TABS.map((t) => [t.id, jobs.filter((j) => inCustomerTab(j.status, t.id)).length]));
+  return {
+    name: user.firstName || user.username,
+    tab,
+    stats,
+    counts,
+    jobs: jobs.filter((j) => inCustomerTab(j.status, tab)),
+  };
+}
+
+const STAT_CARDS = [
+  { key: "totalOrders", label: "Total Orders" },
+  { key: "active", label: "Active" },
+  { key: "completed", label: "Completed" },
+  { key: "totalSpentCents", label: "Total Spent" },
+] as const;
+
+export default function Dashboard() {
+  const { name, tab, stats, counts, jobs } = useLoaderData<typeof loader>();
+  return (
+    <div className="container-page py-8">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">Welcome back, {name}</h1>
+          <p className="text-slate-600">Your designs, orders and prints in one place.</p>
+        </div>
+        <Link to="/upload" className="btn-primary">Upload Design</Link>
+      </div>
+
+      <dl className="mt-6 grid grid-cols-2 gap-4 lg:grid-cols-4">
+        {STAT_CARDS.map((card) => (
+          <div key={card.key} className="card p-4">
+            <dt className="text-sm text-slate-500">{card.label}</dt>
+            <dd className="mt-1 text-2xl font-semibold" data-testid={`stat-${card.key}`}>
+              {card.key === "totalSpentCents" ? formatCents(stats.totalSpentCents) : stats[card.key]}
+            </dd>
+          </div>
+        ))}
+      </dl>
+
+      <nav aria-label="Order tabs" className="mt-8 flex gap-1 overflow-x-auto border-b border-slate-200">
+        {CUSTOMER_TABS.map((t) => (
+          <Link
+            key={t.id}
+            to={`?tab=${t.id}`}
+            aria-current={t.id === tab ? "page" : undefined}
+            className={`whitespace-nowrap border-b-2 px-4 py-2 text-sm font-medium ${t.id === tab ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
+          >
+            {t.label} <span className="text-slate-400">({counts[t.id]})</span>
+          </Link>
+        ))}
+      </nav>
+
+      {jobs.length === 0 ? (
+        <div className="card mt-6 p-10 text-center text-slate-600">
+          <p>{tab === "drafts" ? "No saved drafts yet." : "No orders here yet."}</p>
+          <Link to="/upload" className="btn-primary mt-4">Upload a design</Link>
+        </div>
+      ) : (
+        <ul className="mt-6 grid gap-4 md:grid-cols-2">
+          {jobs.map((job) => (
+            <li key={job.id} className="card p-4" data-testid="job-card">
+              <div className="flex items-start justify-between gap-2">
+                <div>
+                  <p className="font-medium">{job.fileName}</p>
+                  <p className="text-sm text-slate-500">
+                    {job.material} · {job.filamentColor}
+                    {job.printerName ? ` · ${job.printerName}` : ""}
+                  </p>
+                </div>
+                <span className="badge bg-slate-100 text-slate-700">{STATUS_LABELS[job.status]}</span>
+              </div>
+              <div className="mt-3 flex items-center justify-between text-sm">
+                <span className="text-slate-500">{formatDate(job.createdAt)}</span>
+                <span className="font-semibold">{formatCents(job.amountDueCents || job.totalCostCents)}</span>
+              </div>
+              {job.status === "printing" ? <p className="mt-2 text-sm text-slate-600">Estimated completion in 6-12 hours</p> : null}
+              <div className="mt-3 flex flex-wrap gap-2">
+                {job.status === "draft" ? (
+                  <Link to={`/upload?draft=${job.id}`} className="btn-secondary">Edit Draft</Link>
+                ) : (
+                  <Link to={`/order/${job.id}`} className="btn-secondary">View Order</Link>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+// JSON API helpers: errors are { "message": "..." } with the status that says why.
+import type { User } from "../../db/schema";
+import { getSessionUser } from "./session.server";
+
+export function apiError(status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503, message: string, headers?: HeadersInit) {
+  return Response.json({ message }, { status, headers });
+}
+
+/** API calls: the signed-in user, or a thrown 401. */
+export async function requireApiUser(request: Request): Promise<User> {
+  const user = await getSessionUser(request);
+  if (!user) throw apiError(401, "Not authenticated");
+  return user;
+}
+
+export async function requireApiAdmin(request: Request): Promise<User> {
+  const user = await requireApiUser(request);
+  if (!user.isAdmin) throw apiError(403, "Admin access required");
+  return user;
+}
+
+/** The JSON body of an API call, or a thrown 400. */
+export async function readJson(request: Request): Promise<unknown> {
+  try {
+    const text = await request.text();
+    return text ? JSON.parse(text) : {};
+  } catch {
+    throw apiError(400, "The request body is not valid JSON.");
+  }
+}
+
+/** A route param that must be a positive integer id, or a thrown 404. */
+export function idParam(value: string | undefined): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id <= 0) throw apiError(404, "Not found");
+  return id;
+}
+
+/** The fields of a user that the API and pages may show (never the password hash). */
+export function publicUser(user: User) {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    profileImageUrl: user.profileImageUrl,
+    userType: user.userType,
+    zipCode: user.zipCode,
+    stripeAccountId: user.stripeAccountId,
+    isAdmin: user.isAdmin,
+  };
+}
+export type PublicUser = ReturnType<typeof publicUser>;

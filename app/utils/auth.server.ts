@@ -1,0 +1,163 @@
+// Accounts: sign-in and sign-up through remix-auth's form strategy, shared by the pages and the JSON API.
+import { randomBytes } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { z } from "zod";
+import { newsletterSubscribers, users, type User } from "../../db/schema";
+import { getDb } from "./db.server";
+import { hashPassword, verifyPassword } from "./password.server";
+import { clearRateLimit, clientIp, hitRateLimit, minutesText } from "./rate-limit.server";
+
+/** A sign-in or sign-up that did not go through, with the toast the user sees. */
+export class AuthFailure extends Error {
+  constructor(
+    readonly status: 400 | 401 | 409 | 429,
+    readonly title: string,
+    message: string,
+    readonly fieldErrors: Record<string, string[]> = {},
+  ) {
+    super(message);
+  }
+}
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const ONE_HOUR = 60 * 60 * 1000;
+export const LIMITS = {
+  loginPerIp: 30,
+  loginPerEmail: 10,
+  signupPerIp: 10,
+  signupPerEmail: 5,
+};
+
+const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+
+export const LoginSchema = z.object({
+  email: z.string({ required_error: "Email is required" }).trim().email("Enter a valid email address").max(254),
+  password: z.string({ required_error: "Password is required" }).min(1, "Password is required").max(128),
+});
+
+export const RegisterSchema = z.object({
+  username: z
+    .string({ required_error: "Username is required" })
+    .trim()
+    .min(3, "Username must be at least 3 characters")
+    .max(30, "Username must be at most 30 characters")
+    .regex(/^[A-Za-z0-9_.-]+$/, "Username may use letters, numbers, dots, dashes and underscores"),
+  email: z.string({ required_error: "Email is required" }).trim().email("Enter a valid email address").max(254),
+  password: z
+    .string({ required_error: "Password is required" })
+    .min(8, "Password must be at least 8 characters")
+    .max(128, "Password must be at most 128 characters"),
+  newsletterSubscribed: z.boolean().default(false),
+});
+export type RegisterInput = z.input<typeof RegisterSchema>;
+
+async function limit(key: string, max: number, windowMs: number, what: string) {
+  const result = await hitRateLimit(key, max, windowMs);
+  if (!result.allowed) {
+    throw new AuthFailure(429, "Too Many Attempts", `Too many ${what} attempts. Please wait ${minutesText(result.retryAfterSeconds)} and try again.`);
+  }
+}
+
+function flattenIssues(error: z.ZodError) {
+  return error.flatten().fieldErrors as Record<string, string[]>;
+}
+
+export async function loginWithPassword(input: { email?: unknown; password?: unknown }, request: Request): Promise<User> {
+  const email = text(input.email).toLowerCase();
+  const password = typeof input.password === "string" ? input.password : "";
+  if (!email || !password) throw new AuthFailure(400, "Missing Information", "Please fill in all fields");
+  const parsed = LoginSchema.safeParse({ email, password });
+  if (!parsed.success) throw new AuthFailure(400, "Login Failed", "Enter a valid email address", flattenIssues(parsed.error));
+
+  await limit(`login:ip:${clientIp(request)}`, LIMITS.loginPerIp, FIFTEEN_MINUTES, "sign-in");
+  await limit(`login:email:${email}`, LIMITS.loginPerEmail, FIFTEEN_MINUTES, "sign-in");
+
+  const db = await getDb();
+  const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+  if (!user || !(await verifyPassword(user.passwordHash, password))) {
+    throw new AuthFailure(401, "Login Failed", "Invalid email or password");
+  }
+  await clearRateLimit(`login:email:${email}`);
+  return user;
+}
+
+export async function registerAccount(input: Record<string, unknown>, request: Request): Promise<User> {
+  if (!text(input.username) || !text(input.email) || !input.password) {
+    throw new AuthFailure(400, "Missing Information", "Please fill in all required fields");
+  }
+  const parsed = RegisterSchema.safeParse({
+    username: input.username,
+    email: input.email,
+    password: input.password,
+    newsletterSubscribed: input.newsletterSubscribed === true || input.newsletterSubscribed === "on" || input.newsletterSubscribed === "true",
+  });
+  if (!parsed.success) {
+    const fieldErrors = flattenIssues(parsed.error);
+    const first = Object.values(fieldErrors).flat()[0] ?? "Please check the form";
+    throw new AuthFailure(400, "Registration Failed", first, fieldErrors);
+  }
+  const { username, password, newsletterSubscribed } = parsed.data;
+  const email = parsed.data.email.toLowerCase();
+
+  await limit(`signup:ip:${clientIp(request)}`, LIMITS.signupPerIp, ONE_HOUR, "sign-up");
+  await limit(`signup:email:${email}`, LIMITS.signupPerEmail, ONE_HOUR, "sign-up");
+
+  const db = await getDb();
+  const [emailTaken] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+  if (emailTaken) {
+    throw new AuthFailure(409, "Registration Failed", "An account with this email already exists", { email: ["An account with this email already exists"] });
+  }
+  const [nameTaken] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.username}) = ${username.toLowerCase()}`)
+    .limit(1);
+  if (nameTaken) {
+    throw new AuthFailure(409, "Registration Failed", "That username is already taken", { username: ["That username is already taken"] });
+  }
+
+  const passwordHash = await hashPassword(password);
+  let user: User;
+  try {
+    [user] = await db.insert(users).values({ username, email, passwordHash, newsletterSubscribed }).returning();
+  } catch (error) {
+    // two sign-ups racing for the same e-mail or username: the unique index decides
+    if (String(error).includes("UNIQUE")) throw new AuthFailure(409, "Registration Failed", "An account with this email or username already exists");
+    throw error;
+  }
+  if (newsletterSubscribed) {
+    await db
+      .insert(newsletterSubscribers)
+      .values({ email, userId: user.id, unsubscribeToken: randomBytes(24).toString("base64url") })
+      .onConflictDoUpdate({ target: sql`lower(${newsletterSubscribers.email})`, set: { userId: user.id, unsubscribedAt: null } });
+  }
+  return user;
+}
+
+export const authenticator = new Authenticator<User>();
+authenticator.use(
+  new FormStrategy(async ({ form, request }) => loginWithPassword({ email: form.get("email"), password: form.get("password") }, request)),
+  "password",
+);
+authenticator.use(
+  new FormStrategy(async ({ form, request }) =>
+    registerAccount(
+      {
+        username: form.get("username"),
+        email: form.get("email"),
+        password: form.get("password"),
+        newsletterSubscribed: form.get("newsletterSubscribed"),
+      },
+      request,
+    ),
+  ),
+  "register",
+);
+
+export async function findUserById(id: number) {
+  const db = await getDb();
+  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return user ?? null;
+}

@@ -1,0 +1,44 @@
+// Fixed-window rate limits kept in the database, so every server instance counts together.
+import { getClient } from "./db.server";
+
+export interface RateLimitResult {
+  allowed: boolean;
+  retryAfterSeconds: number;
+}
+
+/** Counts one attempt for `key`; allowed while at most `limit` attempts fall in the window. */
+export async function hitRateLimit(key: string, limit: number, windowMs: number, now = Date.now()): Promise<RateLimitResult> {
+  const client = await getClient();
+  const stale = now - windowMs;
+  // one statement: concurrent attempts cannot both see the old count
+  const result = await client.execute({
+    sql: `INSERT INTO rate_limits (key, count, window_start) VALUES (?1, 1, ?2)
+          ON CONFLICT(key) DO UPDATE SET
+            count = CASE WHEN window_start <= ?3 THEN 1 ELSE count + 1 END,
+            window_start = CASE WHEN window_start <= ?3 THEN ?2 ELSE window_start END
+          RETURNING count, window_start`,
+    args: [key, now, stale],
+  });
+  const row = result.rows[0];
+  const count = Number(row.count);
+  const windowStart = Number(row.window_start);
+  const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+  return { allowed: count <= limit, retryAfterSeconds };
+}
+
+/** Forgets a key's attempts (a successful sign-in clears its e-mail's failures). */
+export async function clearRateLimit(key: string) {
+  const client = await getClient();
+  await client.execute({ sql: "DELETE FROM rate_limits WHERE key = ?", args: [key] });
+}
+
+export function clientIp(request: Request): string {
+  const forwarded = request.headers.get("fly-client-ip") ?? request.headers.get("x-forwarded-for")?.split(",")[0];
+  return (forwarded ?? request.headers.get("x-real-ip") ?? "local").trim();
+}
+
+export function minutesText(seconds: number) {
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+}
+

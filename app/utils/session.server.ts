@@ -1,0 +1,88 @@
+// Database sessions: the cookie holds only a random session id; the row says who it is.
+import { randomBytes } from "node:crypto";
+import { createCookie, redirect } from "@remix-run/node";
+import { and, eq, gt } from "drizzle-orm";
+import { sessions, users, type User } from "../../db/schema";
+import { getDb } from "./db.server";
+import { secureCookies, sessionSecret } from "./env.server";
+
+export const SESSION_DAYS = 30;
+const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+function sessionCookie() {
+  cookie ??= createCookie("pn_session", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: secureCookies,
+    secrets: [sessionSecret()],
+    maxAge: SESSION_DAYS * 24 * 60 * 60,
+  });
+  return cookie;
+}
+
+async function readSessionId(request: Request): Promise<string | null> {
+  const value = await sessionCookie().parse(request.headers.get("cookie"));
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+const cache = new WeakMap<Request, Promise<User | null>>();
+
+/** The signed-in user of this request, or null. Looked up once per request. */
+export function getSessionUser(request: Request): Promise<User | null> {
+  let pending = cache.get(request);
+  if (!pending) {
+    pending = (async () => {
+      const sessionId = await readSessionId(request);
+      if (!sessionId) return null;
+      const db = await getDb();
+      const [row] = await db
+        .select({ user: users })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
+        .limit(1);
+      return row?.user ?? null;
+    })();
+    cache.set(request, pending);
+  }
+  return pending;
+}
+
+/** Starts a brand-new session (a new id on every sign-in) and returns its Set-Cookie header. */
+export async function createUserSession(userId: number): Promise<string> {
+  const db = await getDb();
+  const id = randomBytes(32).toString("base64url");
+  await db.insert(sessions).values({ id, userId, expiresAt: new Date(Date.now() + SESSION_MS) });
+  return sessionCookie().serialize(id);
+}
+
+/** Deletes this request's session row and returns the Set-Cookie header that clears the cookie. */
+export async function destroyUserSession(request: Request): Promise<string> {
+  const sessionId = await readSessionId(request);
+  if (sessionId) {
+    const db = await getDb();
+    await db.delete(sessions).where(eq(sessions.id, sessionId));
+  }
+  return sessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
+}
+
+/** Only same-site paths: never an absolute URL or a protocol-relative one. */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/dashboard"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}
+
+/** Pages: the signed-in user, or a redirect to the sign-in screen that comes back here after. */
+export async function requireUser(request: Request): Promise<User> {
+  const user = await getSessionUser(request);
+  if (user) return user;
+  const url = new URL(request.url);
+  const back = request.method === "GET" ? `${url.pathname}${url.search}` : url.pathname;
+  throw redirect(`/auth?${new URLSearchParams({ redirectTo: back })}`);
+}
+
+export async function requireAnonymous(request: Request) {
+  if (await getSessionUser(request)) throw redirect("/dashboard");
+}

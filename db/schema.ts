@@ -1,0 +1,594 @@
+// The whole product's data model: both documents, settled by DECISIONS.md.
+// Money is integer cents; times are UTC epoch milliseconds; booleans are 0/1 integers.
+import { sql } from "drizzle-orm";
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
+const updatedAt = () => integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now);
+const stamp = (name: string) => integer(name, { mode: "timestamp_ms" });
+const bool = (name: string) => integer(name, { mode: "boolean" });
+/** CHECK (column IN (...)) for an enum column. */
+const oneOf = (column: string, values: readonly string[]) =>
+  sql.raw(`"${column}" IN (${values.map((v) => `'${v}'`).join(", ")})`);
+
+export const USER_TYPES = ["customer", "printer_owner", "both"] as const;
+export const JOB_STATUSES = [
+  "draft",
+  "submitted",
+  "confirmed",
+  "accepted",
+  "printing",
+  "completed",
+  "ready_for_pickup",
+  "ready_for_shipping",
+  "picked_up",
+  "shipped",
+  "cancelled",
+  "rejected",
+] as const;
+export const DELIVERY_METHODS = ["pickup", "delivery", "shipping"] as const;
+export const SUPPORT_MODES = ["no", "auto", "yes"] as const;
+export const DIFFICULTIES = ["beginner", "intermediate", "advanced"] as const;
+export const LICENSES = [
+  "CC BY",
+  "CC BY-SA",
+  "CC BY-NC",
+  "CC BY-ND",
+  "CC BY-NC-SA",
+  "CC BY-NC-ND",
+  "CC0",
+  "GPL",
+  "All Rights Reserved",
+  "Other",
+] as const;
+export const NEWSLETTER_SEGMENTS = ["all", "buyers", "printer_owners", "investors", "unknown"] as const;
+export const SUBSCRIBER_INTERESTS = ["buyer", "printer_owner", "investor", "unknown"] as const;
+export const PAYMENT_STATUSES = [
+  "requires_payment",
+  "authorized",
+  "captured",
+  "released",
+  "refunded",
+  "failed",
+] as const;
+export const TASK_STATUSES = ["queued", "running", "done", "failed"] as const;
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    username: text("username").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    profileImageUrl: text("profile_image_url"),
+    userType: text("user_type", { enum: USER_TYPES }).notNull().default("customer"),
+    isAdmin: bool("is_admin").notNull().default(false),
+    zipCode: text("zip_code"),
+    stripeAccountId: text("stripe_account_id"),
+    newsletterSubscribed: bool("newsletter_subscribed").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
+    uniqueIndex("users_username_unique").on(sql`lower(${t.username})`),
+    check("users_user_type_check", oneOf("user_type", USER_TYPES)),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** random, unguessable; the only thing the cookie holds */
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: stamp("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+/** Fixed-window counters for rate limits; in the database so every instance shares them. */
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  windowStart: stamp("window_start").notNull(),
+});
+
+export const printers = sqliteTable(
+  "printers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    model: text("model").notNull(),
+    description: text("description"),
+    buildVolumeX: integer("build_volume_x").notNull(),
+    buildVolumeY: integer("build_volume_y").notNull(),
+    buildVolumeZ: integer("build_volume_z").notNull(),
+    /** the build volume's sides sorted ascending, so "fits in some orientation" is an indexed test */
+    fitSmall: integer("fit_small").notNull(),
+    fitMid: integer("fit_mid").notNull(),
+    fitLarge: integer("fit_large").notNull(),
+    /** JSON array of material names */
+    materials: text("materials", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** the owner's price, as cents per kilogram (a $0.12/g printer is 12000) */
+    ratePerKgCents: integer("rate_per_kg_cents").notNull(),
+    location: text("location").notNull(),
+    city: text("city"),
+    state: text("state"),
+    zip: text("zip"),
+    latitude: real("latitude"),
+    longitude: real("longitude"),
+    isAvailable: bool("is_available").notNull().default(true),
+    imageKey: text("image_key"),
+    rating: real("rating"),
+    totalReviews: integer("total_reviews").notNull().default(0),
+    totalJobs: integer("total_jobs").notNull().default(0),
+    hourlyRateCents: integer("hourly_rate_cents"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("printers_owner_idx").on(t.ownerId),
+    index("printers_geo_idx").on(t.latitude, t.longitude),
+    index("printers_available_idx").on(t.isAvailable, t.latitude, t.longitude),
+    index("printers_fit_idx").on(t.fitSmall, t.fitMid, t.fitLarge),
+    check("printers_build_volume_check", sql`build_volume_x > 0 AND build_volume_y > 0 AND build_volume_z > 0`),
+    check("printers_rate_check", sql`rate_per_kg_cents >= 0`),
+  ],
+);
+
+export const filamentInventory = sqliteTable(
+  "filament_inventory",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    printerId: integer("printer_id")
+      .notNull()
+      .references(() => printers.id, { onDelete: "cascade" }),
+    material: text("material").notNull(),
+    color: text("color").notNull(),
+    grams: integer("grams").notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("filament_inventory_unique").on(t.printerId, t.material, t.color),
+    index("filament_inventory_lookup_idx").on(t.material, t.color, t.grams),
+    check("filament_inventory_grams_check", sql`grams >= 0`),
+  ],
+);
+
+export const categories = sqliteTable("categories", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  slug: text("slug").notNull().unique(),
+});
+
+export const libraryModels = sqliteTable(
+  "library_models",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    creatorId: integer("creator_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    difficulty: text("difficulty", { enum: DIFFICULTIES }).notNull().default("beginner"),
+    printTimeMinutes: integer("print_time_minutes").notNull().default(0),
+    filamentWeightGrams: real("filament_weight_grams").notNull().default(0),
+    supportRequired: bool("support_required").notNull().default(false),
+    license: text("license", { enum: LICENSES }).notNull().default("CC BY"),
+    /** JSON array of trimmed tags */
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    featured: bool("featured").notNull().default(false),
+    imageKey: text("image_key"),
+    likeCount: integer("like_count").notNull().default(0),
+    downloadCount: integer("download_count").notNull().default(0),
+    viewCount: integer("view_count").notNull().default(0),
+    ratingSum: integer("rating_sum").notNull().default(0),
+    ratingCount: integer("rating_count").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("library_models_category_idx").on(t.categoryId, t.createdAt),
+    index("library_models_created_idx").on(t.createdAt),
+    index("library_models_popular_idx").on(t.likeCount),
+    index("library_models_featured_idx").on(t.featured, t.createdAt),
+    index("library_models_creator_idx").on(t.creatorId),
+    check("library_models_difficulty_check", oneOf("difficulty", DIFFICULTIES)),
+    check("library_models_license_check", oneOf("license", LICENSES)),
+    check("library_models_counts_check", sql`print_time_minutes >= 0 AND filament_weight_grams >= 0`),
+  ],
+);
+
+/** Models of the model-sharing site seen through its API, kept so pages serve from our data. */
+export const catalogueModels = sqliteTable(
+  "catalogue_models",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    source: text("source", { enum: ["thingiverse"] }).notNull().default("thingiverse"),
+    sourceId: integer("source_id").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    creatorName: text("creator_name").notNull().default(""),
+    creatorUrl: text("creator_url"),
+    thumbnailUrl: text("thumbnail_url"),
+    imageUrls: text("image_urls", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    publicUrl: text("public_url"),
+    likeCount: integer("like_count").notNull().default(0),
+    downloadCount: integer("download_count").notNull().default(0),
+    viewCount: integer("view_count").notNull().default(0),
+    license: text("license").notNull().default("Other"),
+    categoryName: text("category_name"),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    featured: bool("featured").notNull().default(false),
+    /** weight cache: computed from the printable file by the analysis engine */
+    estimatedWeightGrams: real("estimated_weight_grams"),
+    printTimeMinutes: integer("print_time_minutes"),
+    weightComputedAt: stamp("weight_computed_at"),
+    sourceCreatedAt: stamp("source_created_at"),
+    fetchedAt: stamp("fetched_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("catalogue_models_source_unique").on(t.source, t.sourceId),
+    index("catalogue_models_newest_idx").on(t.sourceCreatedAt),
+    index("catalogue_models_popular_idx").on(t.likeCount),
+    index("catalogue_models_featured_idx").on(t.featured, t.likeCount),
+  ],
+);
+
+/** Printable files of library models (stored by us) and of catalogue models (linked at the source). */
+export const modelFiles = sqliteTable(
+  "model_files",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    libraryModelId: integer("library_model_id").references(() => libraryModels.id, { onDelete: "cascade" }),
+    catalogueModelId: integer("catalogue_model_id").references(() => catalogueModels.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    sizeBytes: integer("size_bytes").notNull().default(0),
+    format: text("format").notNull(),
+    storageKey: text("storage_key"),
+    sourceFileId: integer("source_file_id"),
+    downloadUrl: text("download_url"),
+    /** the analysis engine's result as JSON */
+    analysis: text("analysis", { mode: "json" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("model_files_library_idx").on(t.libraryModelId),
+    index("model_files_catalogue_idx").on(t.catalogueModelId),
+    check(
+      "model_files_owner_check",
+      sql`(library_model_id IS NULL) <> (catalogue_model_id IS NULL)`,
+    ),
+  ],
+);
+
+export const modelLikes = sqliteTable(
+  "model_likes",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    libraryModelId: integer("library_model_id")
+      .notNull()
+      .references(() => libraryModels.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.libraryModelId] }), index("model_likes_model_idx").on(t.libraryModelId)],
+);
+
+export const modelComments = sqliteTable(
+  "model_comments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    libraryModelId: integer("library_model_id")
+      .notNull()
+      .references(() => libraryModels.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    comment: text("comment").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("model_comments_model_idx").on(t.libraryModelId, t.createdAt),
+    check("model_comments_not_blank", sql`length(trim(comment)) > 0`),
+  ],
+);
+
+export const modelRatings = sqliteTable(
+  "model_ratings",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    libraryModelId: integer("library_model_id")
+      .notNull()
+      .references(() => libraryModels.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rating: integer("rating").notNull(),
+    review: text("review"),
+    hasPrinted: bool("has_printed").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("model_ratings_one_per_user").on(t.libraryModelId, t.userId),
+    check("model_ratings_range", sql`rating BETWEEN 1 AND 5`),
+  ],
+);
+
+/** Drafts and orders: one row per print job, its status says which (document 001 section 4). */
+export const printJobs = sqliteTable(
+  "print_jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    printerId: integer("printer_id").references(() => printers.id, { onDelete: "set null" }),
+    status: text("status", { enum: JOB_STATUSES }).notNull().default("draft"),
+    fileName: text("file_name").notNull(),
+    fileSize: integer("file_size").notNull().default(0),
+    fileFormat: text("file_format"),
+    /** our own storage key for the design file; never the uploaded name */
+    fileKey: text("file_key"),
+    previewKey: text("preview_key"),
+    /** where the design came from */
+    sourceKind: text("source_kind", { enum: ["upload", "library", "catalogue"] }).notNull().default("upload"),
+    sourceModelId: integer("source_model_id"),
+    /** the analysis engine's full result as JSON */
+    analysis: text("analysis", { mode: "json" }),
+    material: text("material").notNull().default("PLA"),
+    filamentColor: text("filament_color").notNull().default("Black"),
+    deliveryMethod: text("delivery_method", { enum: DELIVERY_METHODS }).notNull().default("pickup"),
+    specialInstructions: text("special_instructions"),
+    quality: text("quality"),
+    layerHeight: real("layer_height").notNull().default(0.2),
+    infillPercent: integer("infill_percent").notNull().default(20),
+    supports: text("supports", { enum: SUPPORT_MODES }).notNull().default("auto"),
+    numberOfColors: integer("number_of_colors").notNull().default(1),
+    printTimeMinutes: integer("print_time_minutes").notNull().default(60),
+    estimatedWeightGrams: real("estimated_weight_grams").notNull().default(25),
+    boundingBoxX: real("bounding_box_x"),
+    boundingBoxY: real("bounding_box_y"),
+    boundingBoxZ: real("bounding_box_z"),
+    /** the print's price (printer profit + platform fee), computed on the server */
+    totalCostCents: integer("total_cost_cents").notNull().default(0),
+    printerProfitCents: integer("printer_profit_cents").notNull().default(0),
+    platformFeeCents: integer("platform_fee_cents").notNull().default(0),
+    deliveryFeeCents: integer("delivery_fee_cents").notNull().default(0),
+    /** what the customer is charged: totalCost + delivery */
+    amountDueCents: integer("amount_due_cents").notNull().default(0),
+    shippingCarrier: text("shipping_carrier"),
+    shippingService: text("shipping_service"),
+    deliveryZip: text("delivery_zip"),
+    trackingNumber: text("tracking_number"),
+    ownerMessage: text("owner_message"),
+    cancelReason: text("cancel_reason"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    submittedAt: stamp("submitted_at"),
+    confirmedAt: stamp("confirmed_at"),
+    acceptedAt: stamp("accepted_at"),
+    rejectedAt: stamp("rejected_at"),
+    printingStartedAt: stamp("printing_started_at"),
+    completedAt: stamp("completed_at"),
+    readyAt: stamp("ready_at"),
+    pickedUpAt: stamp("picked_up_at"),
+    shippedAt: stamp("shipped_at"),
+    cancelledAt: stamp("cancelled_at"),
+  },
+  (t) => [
+    index("print_jobs_customer_idx").on(t.customerId, t.status, t.createdAt),
+    index("print_jobs_printer_idx").on(t.printerId, t.status, t.createdAt),
+    index("print_jobs_status_idx").on(t.status, t.createdAt),
+    check("print_jobs_status_check", oneOf("status", JOB_STATUSES)),
+    check("print_jobs_delivery_check", oneOf("delivery_method", DELIVERY_METHODS)),
+    check("print_jobs_supports_check", oneOf("supports", SUPPORT_MODES)),
+    check("print_jobs_source_check", oneOf("source_kind", ["upload", "library", "catalogue"])),
+    check(
+      "print_jobs_money_check",
+      sql`total_cost_cents >= 0 AND printer_profit_cents >= 0 AND platform_fee_cents >= 0 AND delivery_fee_cents >= 0 AND amount_due_cents >= 0`,
+    ),
+    check("print_jobs_colors_check", sql`number_of_colors BETWEEN 1 AND 8`),
+  ],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    jobId: integer("job_id")
+      .notNull()
+      .references(() => printJobs.id, { onDelete: "cascade" }),
+    senderId: integer("sender_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    senderType: text("sender_type", { enum: ["customer", "printer"] }).notNull(),
+    content: text("content").notNull(),
+    sentAt: stamp("sent_at").notNull().default(now),
+    readAt: stamp("read_at"),
+  },
+  (t) => [
+    index("messages_job_idx").on(t.jobId, t.sentAt),
+    check("messages_sender_type_check", oneOf("sender_type", ["customer", "printer"])),
+    check("messages_not_blank", sql`length(trim(content)) > 0`),
+  ],
+);
+
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    message: text("message").notNull(),
+    link: text("link"),
+    isRead: bool("is_read").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("notifications_user_idx").on(t.userId, t.createdAt),
+    index("notifications_unread_idx").on(t.userId, t.isRead),
+  ],
+);
+
+export const newsletterSubscribers = sqliteTable(
+  "newsletter_subscribers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    interest: text("interest", { enum: SUBSCRIBER_INTERESTS }).notNull().default("unknown"),
+    unsubscribeToken: text("unsubscribe_token").notNull().unique(),
+    subscribedAt: stamp("subscribed_at").notNull().default(now),
+    unsubscribedAt: stamp("unsubscribed_at"),
+  },
+  (t) => [
+    uniqueIndex("newsletter_subscribers_email_unique").on(sql`lower(${t.email})`),
+    check("newsletter_subscribers_interest_check", oneOf("interest", SUBSCRIBER_INTERESTS)),
+  ],
+);
+
+export const newsletterCampaigns = sqliteTable(
+  "newsletter_campaigns",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subject: text("subject").notNull(),
+    /** sanitised HTML */
+    content: text("content").notNull(),
+    segment: text("segment", { enum: NEWSLETTER_SEGMENTS }).notNull(),
+    recipientCount: integer("recipient_count").notNull().default(0),
+    sentById: integer("sent_by_id").references(() => users.id, { onDelete: "set null" }),
+    sentAt: stamp("sent_at").notNull().default(now),
+  },
+  (t) => [
+    index("newsletter_campaigns_sent_idx").on(t.sentAt),
+    check("newsletter_campaigns_segment_check", oneOf("segment", NEWSLETTER_SEGMENTS)),
+  ],
+);
+
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    jobId: integer("job_id")
+      .notNull()
+      .references(() => printJobs.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["test", "stripe"] }).notNull(),
+    providerPaymentId: text("provider_payment_id").notNull().unique(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull().default("usd"),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("requires_payment"),
+    failureMessage: text("failure_message"),
+    authorizedAt: stamp("authorized_at"),
+    capturedAt: stamp("captured_at"),
+    releasedAt: stamp("released_at"),
+    refundedAt: stamp("refunded_at"),
+    /** card authorisations lapse (7 days); the job is cancelled before then */
+    authorizationExpiresAt: stamp("authorization_expires_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("payments_job_idx").on(t.jobId),
+    index("payments_status_idx").on(t.status, t.authorizationExpiresAt),
+    check("payments_status_check", oneOf("status", PAYMENT_STATUSES)),
+    check("payments_amount_check", sql`amount_cents >= 0`),
+  ],
+);
+
+export const payouts = sqliteTable(
+  "payouts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** unique: each job is paid out at most once */
+    jobId: integer("job_id")
+      .notNull()
+      .unique()
+      .references(() => printJobs.id, { onDelete: "cascade" }),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    amountCents: integer("amount_cents").notNull(),
+    provider: text("provider", { enum: ["test", "stripe"] }).notNull(),
+    providerTransferId: text("provider_transfer_id"),
+    status: text("status", { enum: ["pending", "paid", "failed"] }).notNull().default("pending"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("payouts_owner_idx").on(t.ownerId, t.createdAt),
+    check("payouts_status_check", oneOf("status", ["pending", "paid", "failed"])),
+    check("payouts_amount_check", sql`amount_cents >= 0`),
+  ],
+);
+
+/** Webhook events already handled, so a delivery that arrives twice changes nothing twice. */
+export const webhookEvents = sqliteTable("webhook_events", {
+  id: text("id").primaryKey(),
+  provider: text("provider").notNull(),
+  type: text("type").notNull(),
+  processedAt: stamp("processed_at").notNull().default(now),
+});
+
+/** Slow work (imports, weight caching, newsletters, authorisation expiry) queued for a worker. */
+export const backgroundTasks = sqliteTable(
+  "background_tasks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind").notNull(),
+    payload: text("payload", { mode: "json" }),
+    status: text("status", { enum: TASK_STATUSES }).notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    runAt: stamp("run_at").notNull().default(now),
+    lockedAt: stamp("locked_at"),
+    lastError: text("last_error"),
+    result: text("result", { mode: "json" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("background_tasks_due_idx").on(t.status, t.runAt),
+    check("background_tasks_status_check", oneOf("status", TASK_STATUSES)),
+  ],
+);
+
+/** The contact form's messages (stored and acknowledged). */
+export const contactMessages = sqliteTable("contact_messages", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  subject: text("subject").notNull(),
+  message: text("message").notNull(),
+  createdAt: createdAt(),
+});
+
+export type User = typeof users.$inferSelect;
+export type Printer = typeof printers.$inferSelect;
+export type PrintJob = typeof printJobs.$inferSelect;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export type UserType = (typeof USER_TYPES)[number];

@@ -1,0 +1,244 @@
+// Demo data: categories, users of every role, printers around Berthoud, Loveland and Fort Collins CO,
+// library and catalogue models, and a customer's jobs in several states.
+//   npm run db:seed              seed (refuses a database that already has users)
+//   npm run db:seed -- --if-empty  seed only an empty database (the demo command)
+import { fileURLToPath } from "node:url";
+import { count } from "drizzle-orm";
+import { quotePrice } from "../app/domain/pricing";
+import { openDatabase, type Database } from "../app/utils/db.server";
+import { hashPassword } from "../app/utils/password.server";
+import { migrateDatabase } from "./migrate";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoLoginsText } from "./demo-accounts";
+import * as s from "./schema";
+
+export const CATEGORIES = [
+  { id: 1, name: "Toys & Games", slug: "toys-games" },
+  { id: 2, name: "Home & Garden", slug: "home-garden" },
+  { id: 3, name: "Tools & Parts", slug: "tools-parts" },
+  { id: 4, name: "Art & Decoration", slug: "art-decoration" },
+  { id: 5, name: "Organization", slug: "organization" },
+  { id: 6, name: "Tech & Gadgets", slug: "tech-gadgets" },
+];
+
+const DEMO_PRINTERS = [
+  {
+    owner: "bella", name: "Berthoud Print Shop", model: "Bambu Lab P1S", x: 256, y: 256, z: 256, rate: 12000,
+    materials: ["PLA", "PETG", "ABS", "ASA", "TPU"], location: "345 Mountain Ave, Berthoud, CO 80513",
+    city: "Berthoud", state: "CO", zip: "80513", lat: 40.3083, lon: -105.0811, available: true, rating: 4.9, reviews: 31,
+    description: "Enclosed CoreXY printer, fast and tidy. Pickup on Mountain Ave.",
+    stock: [["PLA", "Black", 1000], ["PLA", "White", 800], ["PETG", "Red", 750], ["PETG", "Black", 500], ["ABS", "Gray", 400]],
+  },
+  {
+    owner: "leo", name: "Loveland Makerspace MK4", model: "Prusa MK4", x: 250, y: 210, z: 220, rate: 10000,
+    materials: ["PLA", "PETG", "TPU"], location: "500 E 3rd St, Loveland, CO 80537",
+    city: "Loveland", state: "CO", zip: "80537", lat: 40.3953, lon: -105.0717, available: true, rating: 4.8, reviews: 12,
+    description: "Reliable Prusa in the makerspace; great surface finish.",
+    stock: [["PLA", "Red", 900], ["PLA", "Blue", 600], ["PETG", "Red", 300], ["TPU", "Black", 300]],
+  },
+  {
+    owner: "leo", name: "Loveland Mini", model: "Bambu Lab A1 mini", x: 180, y: 180, z: 180, rate: 9000,
+    materials: ["PLA"], location: "Loveland, CO 80538", city: "Loveland", state: "CO", zip: "80538",
+    lat: 40.4231, lon: -105.0643, available: false, rating: null, reviews: 0,
+    description: "Small parts and keychains.", stock: [["PLA", "White", 500]],
+  },
+  {
+    owner: "fran", name: "Fort Collins Fab Lab", model: "Qidi X-Max 3", x: 325, y: 325, z: 315, rate: 15000,
+    materials: ["PLA", "PETG", "ABS", "ASA", "PC", "Nylon"], location: "215 N College Ave, Fort Collins, CO 80524",
+    city: "Fort Collins", state: "CO", zip: "80524", lat: 40.5880, lon: -105.0770, available: true, rating: 4.7, reviews: 22,
+    description: "Large enclosed printer for engineering materials.",
+    stock: [["PETG", "Red", 2000], ["ASA", "Black", 1000], ["PLA", "White", 1000], ["Nylon", "Natural", 750]],
+  },
+  {
+    owner: "fran", name: "Old Town Ender", model: "Creality Ender 3 S1", x: 220, y: 220, z: 270, rate: 8000,
+    materials: ["PLA", "PETG"], location: "Fort Collins, CO 80521", city: "Fort Collins", state: "CO", zip: "80521",
+    lat: 40.5853, lon: -105.1016, available: true, rating: null, reviews: 0,
+    description: "Budget-friendly PLA prints near campus.",
+    stock: [["PLA", "Green", 500], ["PETG", "Red", 1000], ["PLA", "Black", 800]],
+  },
+] as const;
+
+const DEMO_LIBRARY_MODELS = [
+  { name: "Articulated Dragon", description: "A print-in-place articulated dragon that wiggles on your desk.", categoryId: 1, difficulty: "intermediate", printTimeMinutes: 310, grams: 62, license: "CC BY", tags: ["dragon", "articulated", "print-in-place"], featured: true },
+  { name: "Self-Watering Planter", description: "Two-part planter with a water reservoir for herbs on a windowsill.", categoryId: 2, difficulty: "beginner", printTimeMinutes: 420, grams: 118, license: "CC BY-SA", tags: ["planter", "garden", "kitchen"], featured: true },
+  { name: "Cable Clip Set", description: "Snap-on cable clips for desk edges from 10 to 25 mm thick.", categoryId: 5, difficulty: "beginner", printTimeMinutes: 45, grams: 9, license: "CC BY", tags: ["cable", "desk", "organizer"], featured: false },
+  { name: "Phone Stand Pro", description: "Adjustable phone stand with a charging cable slot, prints without supports.", categoryId: 6, difficulty: "beginner", printTimeMinutes: 150, grams: 38, license: "CC BY-NC", tags: ["phone stand", "desk", "gadget"], featured: false },
+  { name: "Hex Key Holder", description: "Wall-mounted holder for a metric hex key set, labelled sizes.", categoryId: 3, difficulty: "beginner", printTimeMinutes: 95, grams: 27, license: "CC BY", tags: ["tool", "workshop", "hex"], featured: false },
+] as const;
+
+const DEMO_CATALOGUE_MODELS = [
+  { sourceId: 3495390, name: "Flexi Rex", creator: "DrLex", likes: 48210, downloads: 210450, views: 880120, license: "CC BY", category: "Toys & Games", grams: 21, minutes: 95 },
+  { sourceId: 2187167, name: "Modular Desk Organizer", creator: "Zacharia", likes: 12004, downloads: 56001, views: 210330, license: "CC BY-SA", category: "Organization", grams: 140, minutes: 480 },
+  { sourceId: 4734271, name: "Low-Poly Planter", creator: "Roman_Hegglin", likes: 9321, downloads: 40112, views: 150870, license: "CC BY-NC", category: "Home & Garden", grams: 85, minutes: 300 },
+  { sourceId: 763622, name: "Calibration Cube", creator: "iDig3Dprinting", likes: 22900, downloads: 610220, views: 1200300, license: "CC BY", category: "Tools & Parts", grams: 8, minutes: 20 },
+  { sourceId: 2806295, name: "Geared Heart", creator: "emmett", likes: 15620, downloads: 70110, views: 300450, license: "CC BY-SA", category: "Art & Decoration", grams: 34, minutes: 210 },
+  { sourceId: 1015238, name: "Headphone Stand", creator: "MakeItLab", likes: 7110, downloads: 33090, views: 120660, license: "CC BY", category: "Tech & Gadgets", grams: 96, minutes: 360 },
+] as const;
+
+function sortedSides(x: number, y: number, z: number) {
+  return [x, y, z].sort((a, b) => a - b);
+}
+
+export async function seedDatabase(db: Database, { log = console.log }: { log?: (line: string) => void } = {}) {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await db.insert(s.categories).values(CATEGORIES).onConflictDoNothing();
+
+  const userIds = new Map<string, number>();
+  for (const account of DEMO_ACCOUNTS) {
+    const isOwner = account.role.startsWith("printer owner");
+    const [row] = await db
+      .insert(s.users)
+      .values({
+        email: account.email,
+        username: account.username,
+        firstName: account.firstName,
+        lastName: account.lastName,
+        passwordHash,
+        isAdmin: account.role === "admin",
+        userType: isOwner ? "printer_owner" : "customer",
+        zipCode: account.username === "casey" ? "80537" : null,
+      })
+      .returning({ id: s.users.id });
+    userIds.set(account.username, row.id);
+  }
+
+  const printerIds: number[] = [];
+  for (const p of DEMO_PRINTERS) {
+    const [small, mid, large] = sortedSides(p.x, p.y, p.z);
+    const [row] = await db
+      .insert(s.printers)
+      .values({
+        ownerId: userIds.get(p.owner)!,
+        name: p.name,
+        model: p.model,
+        description: p.description,
+        buildVolumeX: p.x,
+        buildVolumeY: p.y,
+        buildVolumeZ: p.z,
+        fitSmall: small,
+        fitMid: mid,
+        fitLarge: large,
+        materials: [...p.materials],
+        ratePerKgCents: p.rate,
+        location: p.location,
+        city: p.city,
+        state: p.state,
+        zip: p.zip,
+        latitude: p.lat,
+        longitude: p.lon,
+        isAvailable: p.available,
+        rating: p.rating,
+        totalReviews: p.reviews,
+      })
+      .returning({ id: s.printers.id });
+    printerIds.push(row.id);
+    await db.insert(s.filamentInventory).values(
+      p.stock.map(([material, color, grams]) => ({ printerId: row.id, material, color, grams })),
+    );
+  }
+
+  const creatorId = userIds.get("casey")!;
+  for (const m of DEMO_LIBRARY_MODELS) {
+    await db.insert(s.libraryModels).values({
+      creatorId,
+      categoryId: m.categoryId,
+      name: m.name,
+      description: m.description,
+      difficulty: m.difficulty,
+      printTimeMinutes: m.printTimeMinutes,
+      filamentWeightGrams: m.grams,
+      license: m.license,
+      tags: [...m.tags],
+      featured: m.featured,
+    });
+  }
+
+  const day = 24 * 60 * 60 * 1000;
+  for (const [i, m] of DEMO_CATALOGUE_MODELS.entries()) {
+    await db.insert(s.catalogueModels).values({
+      sourceId: m.sourceId,
+      name: m.name,
+      description: `${m.name} by ${m.creator}, a favourite on the model-sharing site.`,
+      creatorName: m.creator,
+      thumbnailUrl: `/demo/models/${m.sourceId}.svg`,
+      imageUrls: [`/demo/models/${m.sourceId}.svg`],
+      publicUrl: `https://www.thingiverse.com/thing:${m.sourceId}`,
+      likeCount: m.likes,
+      downloadCount: m.downloads,
+      viewCount: m.views,
+      license: m.license,
+      categoryName: m.category,
+      featured: true,
+      estimatedWeightGrams: m.grams,
+      printTimeMinutes: m.minutes,
+      weightComputedAt: new Date(),
+      sourceCreatedAt: new Date(Date.now() - (i + 1) * 30 * day),
+    });
+  }
+
+  // Casey's jobs: a draft, an order awaiting payment, one being printed, one picked up.
+  const customerId = userIds.get("casey")!;
+  const jobs = [
+    { status: "draft", fileName: "bracket.stl", grams: 42, minutes: 120, printer: null },
+    { status: "submitted", fileName: "gear-set.3mf", grams: 85, minutes: 240, printer: 1 },
+    { status: "printing", fileName: "lamp-shade.stl", grams: 160, minutes: 540, printer: 0 },
+    { status: "picked_up", fileName: "name-tag.obj", grams: 12, minutes: 35, printer: 3 },
+  ] as const;
+  for (const job of jobs) {
+    const printerIndex = job.printer;
+    const rate = printerIndex === null ? undefined : DEMO_PRINTERS[printerIndex].rate;
+    const quote = quotePrice({ weightGrams: job.grams, printTimeMinutes: job.minutes, ratePerKgCents: rate });
+    const placed = job.status !== "draft" ? new Date(Date.now() - 3 * day) : null;
+    await db.insert(s.printJobs).values({
+      customerId,
+      printerId: printerIndex === null ? null : printerIds[printerIndex],
+      status: job.status,
+      fileName: job.fileName,
+      fileSize: 150_000,
+      fileFormat: job.fileName.split(".").pop(),
+      estimatedWeightGrams: job.grams,
+      printTimeMinutes: job.minutes,
+      totalCostCents: quote.customerPays,
+      printerProfitCents: quote.printerProfit,
+      platformFeeCents: quote.platformFee,
+      amountDueCents: quote.customerPays,
+      submittedAt: placed,
+      confirmedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
+      acceptedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
+      printingStartedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
+      completedAt: job.status === "picked_up" ? new Date(Date.now() - day) : null,
+      pickedUpAt: job.status === "picked_up" ? new Date() : null,
+    });
+  }
+
+  await db.insert(s.notifications).values([
+    { userId: customerId, title: "Printing started", message: "Berthoud Print Shop started printing lamp-shade.stl.", link: "/dashboard" },
+    { userId: customerId, title: "Order picked up", message: "Thanks for collecting name-tag.obj!", isRead: true, link: "/dashboard" },
+  ]);
+
+  log(`Seeded ${DEMO_ACCOUNTS.length} users, ${DEMO_PRINTERS.length} printers, ${DEMO_LIBRARY_MODELS.length} library models, ${DEMO_CATALOGUE_MODELS.length} catalogue models.`);
+  log(demoLoginsText());
+}
+
+async function main() {
+  const ifEmpty = process.argv.includes("--if-empty");
+  (await migrateDatabase()).close();
+  const { client, db } = await openDatabase();
+  try {
+    const [{ n }] = await db.select({ n: count() }).from(s.users);
+    if (n > 0) {
+      if (ifEmpty) {
+        console.log("The database already has data; leaving it as it is.");
+        console.log(demoLoginsText());
+        return;
+      }
+      throw new Error("The database already has users. Seed an empty database (delete data/app.db first).");
+    }
+    await seedDatabase(db);
+  } finally {
+    client.close();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await main();
+}

@@ -1,0 +1,75 @@
+// The HTTP server: applies pending migrations, then serves the Remix app (Vite middleware in
+// development, the built app in production) behind compression, security headers and the
+// cross-site post check. MOCKS=true answers third-party HTTP with the msw handlers.
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import { migrateDatabase } from "../db/migrate";
+import { isCrossSiteRequest } from "../app/utils/origin";
+
+const isDevelopment = process.env.NODE_ENV !== "production";
+const port = Number(process.env.PORT || 3000);
+
+if (process.env.MOCKS === "true") {
+  const { startMockServer } = await import("../tests/mocks/index");
+  startMockServer();
+  console.log("Mock mode: third-party services are answered by built-in msw mocks (no real calls).");
+}
+
+const migrationClient = await migrateDatabase();
+migrationClient.close();
+
+const viteDevServer = isDevelopment
+  ? await import("vite").then((vite) => vite.createServer({ server: { middlewareMode: true } }))
+  : undefined;
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", true);
+app.use(compression());
+
+app.use((req, res, next) => {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("X-Frame-Options", "DENY");
+  // map tiles are fetched from the tile server with our origin as referrer, as its policy asks
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  if (!isDevelopment) res.setHeader("Strict-Transport-Security", "max-age=31536000");
+  next();
+});
+
+// Page and API writes from another site are refused: cookies are SameSite=Lax, and this closes the rest.
+app.use((req, res, next) => {
+  const method = req.method.toUpperCase();
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
+  if (req.path.startsWith("/api/webhooks/")) return next();
+  const host = (req.get("x-forwarded-host") ?? req.get("host") ?? "").split(",")[0].trim();
+  if (isCrossSiteRequest({ origin: req.get("origin"), secFetchSite: req.get("sec-fetch-site"), host })) {
+    res.status(403).type("application/json").send(JSON.stringify({ message: "Cross-site requests are not allowed." }));
+    return;
+  }
+  next();
+});
+
+if (viteDevServer) {
+  app.use(viteDevServer.middlewares);
+} else {
+  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("build/client", { maxAge: "1h" }));
+}
+
+const build = viteDevServer
+  ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
+  : // @ts-expect-error the build exists once `npm run build` has run
+    ((await import("../build/server/index.js")) as ServerBuild);
+
+app.all("*", createRequestHandler({ build, mode: isDevelopment ? "development" : "production" }));
+
+const server = app.listen(port, async () => {
+  console.log(`Printnear is running at http://localhost:${port}`);
+  if (process.env.MOCKS === "true") console.log((await import("../db/demo-accounts")).demoLoginsText());
+});
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => server.close(() => process.exit(0)));
+}

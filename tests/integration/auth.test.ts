@@ -1,0 +1,137 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { newsletterSubscribers, sessions, users } from "../../db/schema";
+import { action as authAction, loader as authLoader } from "../../app/routes/auth";
+import { action as logoutAction } from "../../app/routes/logout";
+import { loader as dashboardLoader } from "../../app/routes/dashboard";
+import { LIMITS } from "../../app/utils/auth.server";
+import { getDb } from "../../app/utils/db.server";
+import { getHoneypot } from "../../app/utils/honeypot.server";
+import { args, createTestUser, formRequest, getRequest } from "../setup/requests";
+
+const honeypot = () => ({ [getHoneypot().getInputProps().nameFieldName]: "" });
+
+function cookieFrom(response: Response, name = "pn_session") {
+  const all = response.headers.getSetCookie?.() ?? [];
+  return all.find((c) => c.startsWith(`${name}=`))?.split(";")[0];
+}
+
+async function run(fn: () => Promise<unknown>): Promise<Response> {
+  try {
+    const result = await fn();
+    if (result instanceof Response) return result;
+    const data = result as { type?: string; data?: unknown; init?: ResponseInit | null };
+    if (data?.type === "DataWithResponseInit") {
+      return new Response(JSON.stringify(data.data), { ...(data.init ?? {}), headers: data.init?.headers });
+    }
+    return Response.json(result);
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+describe("sign up", () => {
+  it("creates the account, a session row, the newsletter subscription, and goes to /dashboard", async () => {
+    const res = await run(() =>
+      authAction(args(formRequest("/auth", { ...honeypot(), intent: "signup", username: "maker_jo", email: "Jo@Example.test", password: "long enough pw", newsletterSubscribed: "on" }))),
+    );
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/dashboard");
+    const db = await getDb();
+    const [user] = await db.select().from(users).where(eq(users.username, "maker_jo"));
+    expect(user.email).toBe("jo@example.test");
+    expect(user.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const rows = await db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(rows).toHaveLength(1);
+    expect(cookieFrom(res)).toBeTruthy();
+    const subs = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.userId, user.id));
+    expect(subs).toHaveLength(1);
+  });
+
+  it("refuses a taken e-mail with 409 and keeps what was typed", async () => {
+    const existing = await createTestUser();
+    const res = await run(() =>
+      authAction(args(formRequest("/auth", { ...honeypot(), intent: "signup", username: "someone_new", email: existing.email.toUpperCase(), password: "long enough pw" }))),
+    );
+    expect(res.status).toBe(409);
+    const body = await res.json();
+    expect(body.title).toBe("Registration Failed");
+    expect(body.fields.username).toBe("someone_new");
+  });
+
+  it("asks for the missing fields with the document's words", async () => {
+    const res = await run(() => authAction(args(formRequest("/auth", { ...honeypot(), intent: "signup", username: "", email: "", password: "" }))));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ title: "Missing Information", message: "Please fill in all required fields" });
+  });
+
+  it("drops a form whose honeypot was filled", async () => {
+    const res = await run(() =>
+      authAction(args(formRequest("/auth", { [getHoneypot().getInputProps().nameFieldName]: "bot", intent: "signup", username: "bot_user", email: "bot@example.test", password: "long enough pw" }))),
+    );
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("sign in", () => {
+  it("gives a new session on every sign-in and returns to a local redirect only", async () => {
+    const user = await createTestUser();
+    const first = await run(() =>
+      authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "correct horse battery", redirectTo: "/saved-prints" }))),
+    );
+    expect(first.headers.get("location")).toBe("/saved-prints");
+    const second = await run(() =>
+      authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "correct horse battery", redirectTo: "https://evil.example/" }))),
+    );
+    expect(second.headers.get("location")).toBe("/dashboard");
+    expect(cookieFrom(first)).not.toBe(cookieFrom(second));
+  });
+
+  it("answers a wrong password with 401 Login Failed", async () => {
+    const user = await createTestUser();
+    const res = await run(() => authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "wrong" }))));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ title: "Login Failed", message: "Invalid email or password" });
+  });
+
+  it("rate limits one e-mail after too many failures with 429", async () => {
+    const user = await createTestUser();
+    const statuses: number[] = [];
+    for (let i = 0; i <= LIMITS.loginPerEmail; i++) {
+      const res = await run(() => authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "wrong" }))));
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, LIMITS.loginPerEmail).every((s) => s === 401)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it("sends a signed-in visitor of /auth on to the dashboard", async () => {
+    const user = await createTestUser();
+    const res = await run(() => authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "correct horse battery" }))));
+    const cookie = cookieFrom(res)!;
+    const again = await run(() => authLoader(args(getRequest("/auth", cookie))));
+    expect(again.status).toBe(302);
+  });
+});
+
+describe("sessions", () => {
+  it("a protected page sends a visitor to sign in and back", async () => {
+    const res = await run(() => dashboardLoader(args(getRequest("/dashboard?tab=drafts"))));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/auth?redirectTo=%2Fdashboard%3Ftab%3Ddrafts");
+  });
+
+  it("sign out deletes the session row so the old cookie is worthless", async () => {
+    const user = await createTestUser();
+    const signIn = await run(() => authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "correct horse battery" }))));
+    const cookie = cookieFrom(signIn)!;
+    const before = await run(() => dashboardLoader(args(getRequest("/dashboard", cookie))));
+    expect(before.status).toBe(200);
+    await run(() => logoutAction(args(formRequest("/logout", {}, { cookie }))));
+    const db = await getDb();
+    expect(await db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
+    const after = await run(() => dashboardLoader(args(getRequest("/dashboard", cookie))));
+    expect(after.status).toBe(302);
+  });
+});

@@ -1,0 +1,57 @@
+// Helpers for integration tests: real users and sessions in the test's database, real Requests.
+import { users } from "../../db/schema";
+import { getDb } from "../../app/utils/db.server";
+import { hashPassword } from "../../app/utils/password.server";
+import { createUserSession } from "../../app/utils/session.server";
+
+let counter = 0;
+
+export async function createTestUser(overrides: Partial<typeof users.$inferInsert> = {}) {
+  counter += 1;
+  const db = await getDb();
+  const [user] = await db
+    .insert(users)
+    .values({
+      email: `user${counter}-${Date.now()}@example.test`,
+      username: `user${counter}_${Date.now()}`,
+      passwordHash: await hashPassword("correct horse battery"),
+      firstName: "Test",
+      lastName: `User${counter}`,
+      ...overrides,
+    })
+    .returning();
+  return user;
+}
+
+/** The Cookie header of a fresh session for this user. */
+export async function sessionCookieFor(userId: number): Promise<string> {
+  const setCookie = await createUserSession(userId);
+  return setCookie.split(";")[0];
+}
+
+export function formRequest(url: string, fields: Record<string, string | Blob>, init: { cookie?: string; method?: string } = {}) {
+  const body = new FormData();
+  for (const [key, value] of Object.entries(fields)) body.append(key, value);
+  return new Request(new URL(url, "http://localhost:3000"), {
+    method: init.method ?? "POST",
+    body,
+    headers: init.cookie ? { cookie: init.cookie } : {},
+  });
+}
+
+export function jsonRequest(url: string, body: unknown, init: { cookie?: string; method?: string } = {}) {
+  return new Request(new URL(url, "http://localhost:3000"), {
+    method: init.method ?? "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json", ...(init.cookie ? { cookie: init.cookie } : {}) },
+  });
+}
+
+export function getRequest(url: string, cookie?: string) {
+  return new Request(new URL(url, "http://localhost:3000"), { headers: cookie ? { cookie } : {} });
+}
+
+/** Route function args as Remix passes them. */
+export function args(request: Request, params: Record<string, string> = {}) {
+  return { request, params, context: {} };
+}
