@@ -2,7 +2,7 @@ import { defineConfig, devices } from "@playwright/test";
 
 // End-to-end tests drive the built server in Debian's Chromium, twice: JavaScript on and off.
 const PORT = Number(process.env.E2E_PORT || 3005);
-export const E2E_DB = "tests/.tmp/e2e.db";
+export const E2E_DB = process.env.E2E_DB || "tests/.tmp/e2e.db";
 process.env.DATABASE_URL = `file:${E2E_DB}`;
 process.env.SESSION_SECRET = "e2e-session-secret";
 

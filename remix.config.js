@@ -4,6 +4,8 @@
 
 /** @type {import("@remix-run/dev").VitePluginConfig & { ignoredRouteFiles: string[] }} */
 const remixConfig = {
+  // REMIX_BUILD_DIR lets parallel test runs build side by side; `build` otherwise
+  buildDirectory: process.env.REMIX_BUILD_DIR || "build",
   ignoredRouteFiles: ["**/.*", "**/*.test.ts", "**/*.test.tsx", "**/*.server.ts"],
   future: {
     v3_fetcherPersist: true,

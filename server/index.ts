@@ -5,11 +5,14 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { migrateDatabase } from "../db/migrate";
 import { isCrossSiteRequest } from "../app/utils/origin";
 
 const isDevelopment = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT || 3000);
+const buildDir = resolve(process.env.REMIX_BUILD_DIR || "build");
 
 if (process.env.MOCKS === "true") {
   const { startMockServer } = await import("../tests/mocks/index");
@@ -54,14 +57,13 @@ app.use((req, res, next) => {
 if (viteDevServer) {
   app.use(viteDevServer.middlewares);
 } else {
-  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("build/client", { maxAge: "1h" }));
+  app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
+  app.use(express.static(`${buildDir}/client`, { maxAge: "1h" }));
 }
 
 const build = viteDevServer
   ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
-  : // @ts-expect-error the build exists once `npm run build` has run
-    ((await import("../build/server/index.js")) as ServerBuild);
+  : ((await import(pathToFileURL(`${buildDir}/server/index.js`).href)) as ServerBuild);
 
 app.all("*", createRequestHandler({ build, mode: isDevelopment ? "development" : "production" }));
 

@@ -114,11 +114,13 @@ export function estimatePrint(
   const spacing = cal.extrusionWidth - h * (1 - Math.PI / 4);
   const wall = cal.perimeters * spacing;
 
-  // per-body orientation and z-range, so inverted or floating bodies are handled on their own
+  // per-body volume and box: cavities (inward-facing shells inside another body) are sliced with their host
   const bodyVol = new Float64Array(nBodies);
-  const bodyZMin = new Float64Array(nBodies).fill(Infinity);
-  const bodyZMax = new Float64Array(nBodies).fill(-Infinity);
-  const bodyCount = new Uint32Array(nBodies + 1);
+  const box = new Float64Array(nBodies * 6);
+  for (let b = 0; b < nBodies; b++) {
+    box[6 * b] = box[6 * b + 1] = box[6 * b + 2] = Infinity;
+    box[6 * b + 3] = box[6 * b + 4] = box[6 * b + 5] = -Infinity;
+  }
   const bot = topo.bodyOfTriangle;
   for (let t = 0; t < nTri; t++) {
     const a = idx[3 * t] * 3;
@@ -129,17 +131,31 @@ export function estimatePrint(
     const bx = pos[b], by = pos[b + 1], bz = pos[b + 2] - z0;
     const cx = pos[c], cy = pos[c + 1], cz = pos[c + 2] - z0;
     bodyVol[body] += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
-    const lo = az < bz ? (az < cz ? az : cz) : bz < cz ? bz : cz;
-    const hi = az > bz ? (az > cz ? az : cz) : bz > cz ? bz : cz;
-    if (lo < bodyZMin[body]) bodyZMin[body] = lo;
-    if (hi > bodyZMax[body]) bodyZMax[body] = hi;
-    bodyCount[body + 1]++;
+    const o = 6 * body;
+    box[o] = Math.min(box[o], ax, bx, cx);
+    box[o + 1] = Math.min(box[o + 1], ay, by, cy);
+    box[o + 2] = Math.min(box[o + 2], az, bz, cz);
+    box[o + 3] = Math.max(box[o + 3], ax, bx, cx);
+    box[o + 4] = Math.max(box[o + 4], ay, by, cy);
+    box[o + 5] = Math.max(box[o + 5], az, bz, cz);
   }
-  // counting sort of triangles by body
-  for (let b = 0; b < nBodies; b++) bodyCount[b + 1] += bodyCount[b];
+  const groupOf = groupCavities(nBodies, bodyVol, box);
+  const groupVol = new Float64Array(nBodies);
+  const zMin = new Float64Array(nBodies).fill(Infinity);
+  const zMax = new Float64Array(nBodies).fill(-Infinity);
+  const groupCount = new Uint32Array(nBodies + 1);
+  for (let b = 0; b < nBodies; b++) {
+    const g = groupOf[b];
+    groupVol[g] += bodyVol[b];
+    zMin[g] = Math.min(zMin[g], box[6 * b + 2]);
+    zMax[g] = Math.max(zMax[g], box[6 * b + 5]);
+  }
+  for (let t = 0; t < nTri; t++) groupCount[groupOf[bot[t]] + 1]++;
+  // counting sort of triangles by group
+  for (let g = 0; g < nBodies; g++) groupCount[g + 1] += groupCount[g];
   const order = new Uint32Array(nTri);
-  const fillAt = bodyCount.slice(0, nBodies);
-  for (let t = 0; t < nTri; t++) order[fillAt[bot[t]]++] = t;
+  const fillAt = groupCount.slice(0, nBodies);
+  for (let t = 0; t < nTri; t++) order[fillAt[groupOf[bot[t]]]++] = t;
 
   const area = new Float64Array(N);
   const outline = new Float64Array(N);
@@ -155,12 +171,13 @@ export function estimatePrint(
   // auto supports overhangs steeper than 45 degrees from vertical; "yes" everything facing down by more than ~25 degrees
   const overhangNz = settings.supports === "yes" ? 0.42 : 0.7071;
 
-  for (let body = 0; body < nBodies; body++) {
-    const first = bodyCount[body];
-    const last = bodyCount[body + 1];
-    const sign = bodyVol[body] < 0 ? -1 : 1;
-    const kLo = Math.max(0, Math.floor(bodyZMin[body] / h - 0.5) - 1);
-    const kHi = Math.min(N - 1, Math.ceil(bodyZMax[body] / h) + 1);
+  for (let group = 0; group < nBodies; group++) {
+    const first = groupCount[group];
+    const last = groupCount[group + 1];
+    if (first === last) continue;
+    const sign = groupVol[group] < 0 ? -1 : 1;
+    const kLo = Math.max(0, Math.floor(zMin[group] / h - 0.5) - 1);
+    const kHi = Math.min(N - 1, Math.ceil(zMax[group] / h) + 1);
     for (let k = kLo; k <= kHi; k++) area[k] = outline[k] = skin[k] = bridge[k] = support[k] = 0;
 
     for (let o = first; o < last; o++) {
@@ -328,6 +345,39 @@ export function estimatePrint(
     layers: N,
     sliced,
   };
+}
+
+/**
+ * Maps each body to the body it is a cavity of (opposite winding, smaller, inside its box), or to
+ * itself. Quadratic, so very fragmented meshes skip it and keep one group per body.
+ */
+function groupCavities(n: number, vol: Float64Array, box: Float64Array): Int32Array {
+  const parent = new Int32Array(n);
+  for (let b = 0; b < n; b++) parent[b] = b;
+  if (n < 2 || n > 2000) return parent;
+  const eps = 1e-4;
+  for (let b = 0; b < n; b++) {
+    let best = -1;
+    for (let c = 0; c < n; c++) {
+      if (c === b || vol[b] * vol[c] >= 0 || Math.abs(vol[b]) >= Math.abs(vol[c])) continue;
+      const ob = 6 * b, oc = 6 * c;
+      if (
+        box[ob] < box[oc] - eps || box[ob + 1] < box[oc + 1] - eps || box[ob + 2] < box[oc + 2] - eps ||
+        box[ob + 3] > box[oc + 3] + eps || box[ob + 4] > box[oc + 4] + eps || box[ob + 5] > box[oc + 5] + eps
+      )
+        continue;
+      if (best < 0 || Math.abs(vol[c]) < Math.abs(vol[best])) best = c;
+    }
+    if (best >= 0) parent[b] = best;
+  }
+  // follow chains (a solid inside a cavity inside a solid) to the outermost host
+  const root = new Int32Array(n);
+  for (let b = 0; b < n; b++) {
+    let r = b;
+    for (let guard = 0; parent[r] !== r && guard < n; guard++) r = parent[r];
+    root[b] = r;
+  }
+  return root;
 }
 
 /** Fallback for meshes that cannot be sliced: shells over the surface, infill in what is left of the volume. */

@@ -222,7 +222,7 @@ export function createThingiverseSource(opts: ThingiverseSourceOptions): Catalog
     try {
       res = await doFetch(url, {
         headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
-        
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
