@@ -1,8 +1,9 @@
 // msw for third-party HTTP: tests and the dev server's mock mode (MOCKS=true) share these handlers.
 import { setupServer } from "msw/node";
 import type { RequestHandler } from "msw";
+import { thingiverseHandlers } from "./thingiverse";
 
-export const handlers: RequestHandler[] = [];
+export const handlers: RequestHandler[] = [...thingiverseHandlers];
 
 let started = false;
 export function startMockServer(extra: RequestHandler[] = []) {

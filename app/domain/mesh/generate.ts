@@ -225,6 +225,15 @@ export function toBinaryStl(mesh: Mesh, header = "binary STL written by printnea
   const p = mesh.positions;
   for (let t = 0; t < n; t++) {
     const o = 84 + 50 * t;
+    // real unit normals: PrusaSlicer reads a file as ASCII when bytes 80-207 are all below 128
+    const a = corner(mesh, t, 0), b = corner(mesh, t, 1), c = corner(mesh, t, 2);
+    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
+    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const nl = Math.hypot(nx, ny, nz) || 1;
+    dv.setFloat32(o, nx / nl, true);
+    dv.setFloat32(o + 4, ny / nl, true);
+    dv.setFloat32(o + 8, nz / nl, true);
     for (let k = 0; k < 3; k++) {
       const c = corner(mesh, t, k);
       dv.setFloat32(o + 12 + 12 * k, p[c], true);
