@@ -1,0 +1,12 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { answerWithSession, methodNotAllowed } from "~/utils/api-auth.server";
+import { readJson } from "~/utils/api.server";
+import { loginWithPassword } from "~/utils/auth.server";
+
+// POST /api/login {email, password}: the user object, with a new session cookie.
+export async function action({ request }: ActionFunctionArgs) {
+  const body = (await readJson(request)) as Record<string, unknown>;
+  return answerWithSession(request, () => loginWithPassword({ email: body.email, password: body.password }, request));
+}
+
+export const loader = methodNotAllowed;

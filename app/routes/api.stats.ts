@@ -1,0 +1,15 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getSiteStats } from "~/services/stats.server";
+import { apiError } from "~/utils/api.server";
+
+// GET /api/stats: the four site statistics of document 000 as JSON.
+export async function loader({ request }: LoaderFunctionArgs) {
+  try {
+    const stats = await getSiteStats(request);
+    // printersNearby depends on the signed-in user's ZIP, so no shared cache may keep it
+    return Response.json(stats, { headers: { "cache-control": "private, max-age=60" } });
+  } catch (error) {
+    console.error("site stats failed", error);
+    return apiError(500, "Could not load the site statistics. Please try again later.");
+  }
+}

@@ -1,0 +1,22 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiError, idParam, publicUser, readJson, requireApiUser } from "~/utils/api.server";
+import { ApiUserPatchSchema, updateUser } from "~/utils/profile.server";
+
+// PATCH /api/users/{id}: userType, or username/firstName/lastName/profileImageUrl; only one's own.
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "PATCH") return apiError(400, "Use PATCH for this call.");
+  const user = await requireApiUser(request);
+  if (idParam(params.id) !== user.id) return apiError(403, "You can only change your own account.");
+  const parsed = ApiUserPatchSchema.safeParse(await readJson(request));
+  if (!parsed.success) {
+    const errors = parsed.error.flatten().fieldErrors;
+    return Response.json({ message: Object.values(errors).flat()[0] ?? "Invalid input", errors }, { status: 400 });
+  }
+  const result = await updateUser(user.id, parsed.data);
+  if ("fieldErrors" in result) return Response.json({ message: Object.values(result.fieldErrors).flat()[0], errors: result.fieldErrors }, { status: 409 });
+  return Response.json(publicUser(result.user));
+}
+
+export async function loader() {
+  return apiError(404, "Not found");
+}

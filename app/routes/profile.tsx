@@ -1,0 +1,111 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { UserAvatar } from "~/components/user-avatar";
+import { humanize } from "~/utils/format";
+import { PRESET_AVATARS, ProfileSchema, updateUser } from "~/utils/profile.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Profile | Printnear" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return {
+    avatars: PRESET_AVATARS,
+    profile: {
+      email: user.email,
+      username: user.username,
+      firstName: user.firstName ?? "",
+      lastName: user.lastName ?? "",
+      profileImageUrl: user.profileImageUrl ?? "",
+      zipCode: user.zipCode ?? "",
+      userType: user.userType,
+    },
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: ProfileSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const result = await updateUser(user.id, submission.value);
+  if ("fieldErrors" in result) return data(submission.reply({ fieldErrors: result.fieldErrors }), { status: 409 });
+  return redirectWithToast("/profile", { title: "Profile Updated", description: "Your profile changes are saved." });
+}
+
+export default function Profile() {
+  const { profile, avatars } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const saving = useNavigation().state === "submitting";
+  // The server's rules are the real ones; the browser only checks early.
+  const [form, fields] = useForm({
+    id: "profile",
+    lastResult,
+    defaultValue: profile,
+    constraint: getZodConstraint(ProfileSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+    shouldRevalidate: "onBlur",
+  });
+  return (
+    <div className="container-page max-w-2xl py-8">
+      <h1 className="text-2xl font-bold">Profile Settings</h1>
+      <Form method="post" {...getFormProps(form)} className="card mt-6 space-y-5 p-6">
+        <div className="flex items-center gap-4">
+          <UserAvatar user={profile} size={56} />
+          <div>
+            <p className="font-medium">{profile.email}</p>
+            <p className="text-sm text-slate-500">Account type: {humanize(profile.userType)}</p>
+          </div>
+        </div>
+        <div>
+          <label className="label" htmlFor="email">Email</label>
+          <input id="email" className="input bg-slate-50" value={profile.email} readOnly aria-describedby="email-hint" />
+          <p id="email-hint" className="mt-1 text-xs text-slate-500">Email cannot be changed.</p>
+        </div>
+        <div>
+          <label className="label" htmlFor={fields.username.id}>Username</label>
+          <input className="input" {...getInputProps(fields.username, { type: "text" })} />
+          <p className="field-error">{fields.username.errors?.[0]}</p>
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <label className="label" htmlFor={fields.firstName.id}>First name</label>
+            <input className="input" {...getInputProps(fields.firstName, { type: "text" })} />
+            <p className="field-error">{fields.firstName.errors?.[0]}</p>
+          </div>
+          <div>
+            <label className="label" htmlFor={fields.lastName.id}>Last name</label>
+            <input className="input" {...getInputProps(fields.lastName, { type: "text" })} />
+            <p className="field-error">{fields.lastName.errors?.[0]}</p>
+          </div>
+        </div>
+        <div>
+          <label className="label" htmlFor={fields.zipCode.id}>ZIP code (finds printers near you)</label>
+          <input className="input" {...getInputProps(fields.zipCode, { type: "text" })} inputMode="numeric" maxLength={5} />
+          <p className="field-error">{fields.zipCode.errors?.[0]}</p>
+        </div>
+        <fieldset>
+          <legend className="label">Avatar</legend>
+          <div className="flex flex-wrap gap-3">
+            <label className="flex cursor-pointer flex-col items-center gap-1 text-xs">
+              <input type="radio" name={fields.profileImageUrl.name} value="" defaultChecked={!profile.profileImageUrl} />
+              <UserAvatar user={{ ...profile, profileImageUrl: null }} size={40} />
+              Initials
+            </label>
+            {avatars.map((src, i) => (
+              <label key={src} className="flex cursor-pointer flex-col items-center gap-1 text-xs">
+                <input type="radio" name={fields.profileImageUrl.name} value={src} defaultChecked={profile.profileImageUrl === src} />
+                <img src={src} alt={`Avatar ${i + 1}`} width={40} height={40} />
+              </label>
+            ))}
+          </div>
+          <p className="field-error">{fields.profileImageUrl.errors?.[0]}</p>
+        </fieldset>
+        <button className="btn-primary" disabled={saving}>{saving ? "Saving..." : "Save Changes"}</button>
+      </Form>
+    </div>
+  );
+}
