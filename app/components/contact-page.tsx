@@ -1,0 +1,164 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { Form, Link, useActionData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { z } from "zod";
+import { PLATFORM_FEE_MINIMUM_CENTS, PLATFORM_FEE_PERCENT } from "~/domain/pricing";
+import { formatCents } from "~/domain/money";
+import type { loader as rootLoader } from "~/root";
+import { SUPPORT_EMAIL, SUPPORT_HOURS, SUPPORT_PHONE } from "./site-footer";
+
+/** Document 001: all four fields are required; the browser checks the e-mail's form too. */
+export const ContactSchema = z.object({
+  name: z.string({ required_error: "Name is required" }).trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
+  email: z.string({ required_error: "Email is required" }).trim().email("Enter a valid email address").max(254),
+  subject: z.string({ required_error: "Subject is required" }).trim().min(1, "Subject is required").max(200, "Subject must be at most 200 characters"),
+  message: z
+    .string({ required_error: "Message is required" })
+    .trim()
+    .min(1, "Message is required")
+    .max(5000, "Message must be at most 5000 characters"),
+});
+
+export const REPLY_PROMISE = "We reply within 24 hours.";
+
+const QUICK_HELP = [
+  {
+    title: "What does it cost?",
+    text: `Every quote shows the full price upfront. Our platform fee is ${PLATFORM_FEE_PERCENT}% (at least ${formatCents(PLATFORM_FEE_MINIMUM_CENTS)}), already included.`,
+    to: "/pricing",
+    link: "See pricing",
+  },
+  { title: "Where is my order?", text: "Your dashboard shows every order's status, and you can message the printer owner there.", to: "/dashboard", link: "Open my orders" },
+  { title: "Own a 3D printer?", text: "List it, set your price per gram and earn from jobs in your area.", to: "/add-printer", link: "List your printer" },
+];
+
+const RESOURCES = [
+  { title: "How it Works", text: "From file to finished print in four steps.", to: "/how-it-works" },
+  { title: "FAQ", text: "Quotes, materials, delivery, payments and more.", to: "/faq" },
+  { title: "Pricing", text: "Weight tiers and a price calculator.", to: "/pricing" },
+  { title: "Terms of Service", text: "The rules for customers and printer owners.", to: "/terms" },
+];
+
+/** The page behind both /help and /contact (document 000 route list). */
+export function ContactPage() {
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const user = root?.user ?? null;
+  const lastResult = useActionData<SubmissionResult<string[]>>();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const sending = navigation.state === "submitting" && navigation.formMethod === "POST";
+
+  const [form, fields] = useForm<z.input<typeof ContactSchema>>({
+    id: "contact",
+    lastResult,
+    constraint: getZodConstraint(ContactSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: user
+      ? { name: [user.firstName, user.lastName].filter(Boolean).join(" ") || user.username, email: user.email }
+      : undefined,
+  });
+
+  return (
+    <div className="container-page py-12">
+      <div className="max-w-2xl">
+        <h1 className="text-3xl font-bold">Contact &amp; Support</h1>
+        <p className="mt-2 text-slate-600">
+          Questions about an order, a quote or listing your printer? Send us a message. {REPLY_PROMISE}
+        </p>
+      </div>
+
+      <div className="mt-8 grid gap-8 lg:grid-cols-3">
+        {/* a successful send redirects to the same URL; the new location key empties the form */}
+        <Form
+          method="post"
+          key={lastResult ? "contact-retry" : location.key}
+          {...getFormProps(form)}
+          className="card space-y-4 p-6 lg:col-span-2"
+        >
+          <h2 className="text-xl font-semibold">Send us a message</h2>
+          <HoneypotInputs />
+          {form.errors?.length ? (
+            <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">{form.errors[0]}</p>
+          ) : null}
+          <div className="grid gap-4 sm:grid-cols-2">
+            <div>
+              <label className="label" htmlFor={fields.name.id}>Name</label>
+              <input className="input" {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
+              <p className="field-error" id={fields.name.errorId}>{fields.name.errors?.[0]}</p>
+            </div>
+            <div>
+              <label className="label" htmlFor={fields.email.id}>Email</label>
+              <input className="input" {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
+              <p className="field-error" id={fields.email.errorId}>{fields.email.errors?.[0]}</p>
+            </div>
+          </div>
+          <div>
+            <label className="label" htmlFor={fields.subject.id}>Subject</label>
+            <input className="input" {...getInputProps(fields.subject, { type: "text" })} />
+            <p className="field-error" id={fields.subject.errorId}>{fields.subject.errors?.[0]}</p>
+          </div>
+          <div>
+            <label className="label" htmlFor={fields.message.id}>Message</label>
+            <textarea className="input min-h-40" rows={6} {...getTextareaProps(fields.message)} />
+            <p className="field-error" id={fields.message.errorId}>{fields.message.errors?.[0]}</p>
+          </div>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <p className="text-sm text-slate-500">{REPLY_PROMISE}</p>
+            <button type="submit" className="btn-primary" disabled={sending}>
+              {sending ? "Sending..." : "Send Message"}
+            </button>
+          </div>
+        </Form>
+
+        <aside className="space-y-6">
+          <section className="card p-6" aria-labelledby="support-details">
+            <h2 id="support-details" className="text-lg font-semibold">Support</h2>
+            <dl className="mt-3 space-y-3 text-sm">
+              <div>
+                <dt className="text-slate-500">Email</dt>
+                <dd><a href={`mailto:${SUPPORT_EMAIL}`} className="font-medium text-brand-700 hover:underline">{SUPPORT_EMAIL}</a></dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">Phone</dt>
+                <dd><a href={`tel:+1${SUPPORT_PHONE.replace(/\D/g, "")}`} className="font-medium text-brand-700 hover:underline">{SUPPORT_PHONE}</a></dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">Hours</dt>
+                <dd className="font-medium">{SUPPORT_HOURS}</dd>
+              </div>
+            </dl>
+          </section>
+          <section className="card p-6" aria-labelledby="quick-help">
+            <h2 id="quick-help" className="text-lg font-semibold">Quick help</h2>
+            <ul className="mt-3 space-y-4 text-sm">
+              {QUICK_HELP.map((item) => (
+                <li key={item.title}>
+                  <p className="font-medium">{item.title}</p>
+                  <p className="text-slate-600">{item.text}</p>
+                  <Link to={item.to} className="text-brand-700 hover:underline">{item.link}</Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </aside>
+      </div>
+
+      <section className="mt-12" aria-labelledby="resources">
+        <h2 id="resources" className="text-xl font-semibold">Resources</h2>
+        <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {RESOURCES.map((r) => (
+            <li key={r.to}>
+              <Link to={r.to} className="card block h-full p-5 transition-shadow hover:shadow-md">
+                <p className="font-semibold text-slate-900">{r.title}</p>
+                <p className="mt-1 text-sm text-slate-600">{r.text}</p>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { contactMessages } from "../../db/schema";
+import { ContactPage, ContactSchema, REPLY_PROMISE } from "~/components/contact-page";
+import { getDb } from "~/utils/db.server";
+import { checkHoneypot } from "~/utils/honeypot.server";
+import { clientIp, hitRateLimit, minutesText } from "~/utils/rate-limit.server";
+import { getSessionUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+/** Messages one address may send per hour: plenty for people, a wall for scripts. */
+export const CONTACT_LIMIT_PER_HOUR = 10;
+
+export const meta: MetaFunction = () => [
+  { title: "Contact & Support | Printnear" },
+  { name: "description", content: `Questions about an order, a quote or listing your printer? ${REPLY_PROMISE}` },
+];
+
+// /help re-exports this action: DECISIONS says the contact form is stored, not just acknowledged.
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  checkHoneypot(formData);
+  const submission = parseWithZod(formData, { schema: ContactSchema });
+  if (submission.status !== "success") {
+    return data(submission.reply(), { status: 400 });
+  }
+
+  const limit = await hitRateLimit(`contact:${clientIp(request)}`, CONTACT_LIMIT_PER_HOUR, 60 * 60 * 1000);
+  if (!limit.allowed) {
+    return data(
+      submission.reply({ formErrors: [`You have sent several messages already. Please wait ${minutesText(limit.retryAfterSeconds)} or email us directly.`] }),
+      { status: 429, headers: { "retry-after": String(limit.retryAfterSeconds) } },
+    );
+  }
+
+  const user = await getSessionUser(request);
+  const db = await getDb();
+  await db.insert(contactMessages).values({ ...submission.value, userId: user?.id ?? null });
+
+  return redirectWithToast(new URL(request.url).pathname, {
+    title: "Message Sent",
+    description: `Thanks for getting in touch. ${REPLY_PROMISE}`,
+  });
+}
+
+export default ContactPage;

@@ -1,0 +1,12 @@
+import type { MetaFunction } from "@remix-run/node";
+import { ContactPage } from "~/components/contact-page";
+
+// /help shows the contact page (document 000), posting to its own URL with the same action.
+export { action } from "./contact";
+
+export const meta: MetaFunction = () => [
+  { title: "Help Center | Printnear" },
+  { name: "description", content: "Get help with quotes, orders and printer listings, or send the Printnear team a message." },
+];
+
+export default ContactPage;

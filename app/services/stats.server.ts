@@ -1,0 +1,72 @@
+// The landing page's statistics row and GET /api/stats (document 000: printersNearby, printsThisMonth, totalPrinters, totalOrders).
+import { and, between, count, eq, gte, inArray, notInArray } from "drizzle-orm";
+import { printers, printJobs } from "../../db/schema";
+import { boundingBox, haversineMiles, MAP_DEFAULT_CENTER, type LatLon } from "~/domain/geo";
+import { PAID_STATUSES } from "~/domain/job-status";
+import { lookupZip } from "~/services/gazetteer.server";
+import { getDb } from "~/utils/db.server";
+import { getSessionUser } from "~/utils/session.server";
+
+export const NEARBY_RADIUS_MILES = 25;
+
+export interface SiteStats {
+  printersNearby: number;
+  printsThisMonth: number;
+  totalPrinters: number;
+  totalOrders: number;
+}
+
+/** Midnight UTC on the 1st of the month that `now` falls in. */
+export function startOfMonthUtc(now: Date = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+/** The signed-in user's ZIP when it resolves, else the map's default centre. */
+async function statsCentre(request: Request | undefined): Promise<LatLon> {
+  const user = request ? await getSessionUser(request) : null;
+  const home = lookupZip(user?.zipCode);
+  return home ? { latitude: home.latitude, longitude: home.longitude } : MAP_DEFAULT_CENTER;
+}
+
+export async function getSiteStats(request?: Request, now: Date = new Date()): Promise<SiteStats> {
+  const db = await getDb();
+  const centre = await statsCentre(request);
+  const box = boundingBox(centre.latitude, centre.longitude, NEARBY_RADIUS_MILES);
+
+  const [candidates, [paid], [all], [orders]] = await Promise.all([
+    // the box is an indexed prefilter; the exact radius is checked below
+    db
+      .select({ latitude: printers.latitude, longitude: printers.longitude })
+      .from(printers)
+      .where(
+        and(
+          eq(printers.isAvailable, true),
+          between(printers.latitude, box.minLat, box.maxLat),
+          between(printers.longitude, box.minLon, box.maxLon),
+        ),
+      ),
+    db
+      .select({ n: count() })
+      .from(printJobs)
+      .where(and(inArray(printJobs.status, [...PAID_STATUSES]), gte(printJobs.submittedAt, startOfMonthUtc(now)))),
+    db.select({ n: count() }).from(printers),
+    db
+      .select({ n: count() })
+      .from(printJobs)
+      .where(notInArray(printJobs.status, ["draft", "cancelled"])),
+  ]);
+
+  const printersNearby = candidates.filter(
+    (p) =>
+      p.latitude !== null &&
+      p.longitude !== null &&
+      haversineMiles(centre, { latitude: p.latitude, longitude: p.longitude }) <= NEARBY_RADIUS_MILES,
+  ).length;
+
+  return {
+    printersNearby,
+    printsThisMonth: paid?.n ?? 0,
+    totalPrinters: all?.n ?? 0,
+    totalOrders: orders?.n ?? 0,
+  };
+}
