@@ -5,7 +5,8 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { UserAvatar } from "~/components/user-avatar";
 import { humanize } from "~/utils/format";
-import { PRESET_AVATARS, ProfileSchema, updateUser } from "~/utils/profile.server";
+import { PRESET_AVATARS, ProfileSchema } from "~/utils/profile-schema";
+import { updateUser } from "~/utils/profile.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 

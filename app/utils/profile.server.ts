@@ -2,38 +2,10 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { USER_TYPES, users, type User } from "../../db/schema";
+import { ProfileSchema } from "./profile-schema";
+
+export { PRESET_AVATARS, ProfileSchema } from "./profile-schema";
 import { getDb } from "./db.server";
-
-export const PRESET_AVATARS = Array.from({ length: 8 }, (_, i) => `/avatars/avatar-${i + 1}.svg`);
-
-const optionalName = z
-  .string()
-  .trim()
-  .max(50, "At most 50 characters")
-  .optional()
-  .transform((v) => (v ? v : null));
-
-export const ProfileSchema = z.object({
-  username: z
-    .string({ required_error: "Username is required" })
-    .trim()
-    .min(3, "Username must be at least 3 characters")
-    .max(30, "Username must be at most 30 characters")
-    .regex(/^[A-Za-z0-9_.-]+$/, "Username may use letters, numbers, dots, dashes and underscores"),
-  firstName: optionalName,
-  lastName: optionalName,
-  profileImageUrl: z
-    .string()
-    .optional()
-    .refine((v) => !v || PRESET_AVATARS.includes(v), "Choose one of the preset avatars")
-    .transform((v) => v || null),
-  zipCode: z
-    .string()
-    .trim()
-    .optional()
-    .refine((v) => !v || /^\d{5}$/.test(v), "ZIP must be 5 digits")
-    .transform((v) => v || null),
-});
 
 export const ApiUserPatchSchema = ProfileSchema.partial().extend({ userType: z.enum(USER_TYPES).optional() });
 

@@ -1,0 +1,34 @@
+// Profile rules, shared by the browser (early checks) and the server (the real ones).
+import { z } from "zod";
+
+export const PRESET_AVATARS = Array.from({ length: 8 }, (_, i) => `/avatars/avatar-${i + 1}.svg`);
+
+const optionalName = z
+  .string()
+  .trim()
+  .max(50, "At most 50 characters")
+  .optional()
+  .transform((v) => (v ? v : null));
+
+export const ProfileSchema = z.object({
+  username: z
+    .string({ required_error: "Username is required" })
+    .trim()
+    .min(3, "Username must be at least 3 characters")
+    .max(30, "Username must be at most 30 characters")
+    .regex(/^[A-Za-z0-9_.-]+$/, "Username may use letters, numbers, dots, dashes and underscores"),
+  firstName: optionalName,
+  lastName: optionalName,
+  profileImageUrl: z
+    .string()
+    .optional()
+    .refine((v) => !v || PRESET_AVATARS.includes(v), "Choose one of the preset avatars")
+    .transform((v) => v || null),
+  zipCode: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || /^\d{5}$/.test(v), "ZIP must be 5 digits")
+    .transform((v) => v || null),
+});
+

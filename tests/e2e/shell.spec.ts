@@ -1,0 +1,90 @@
+import { DEMO, expect, jsDisabled, signInAs, test } from "./fixtures";
+
+test.describe("the shell", () => {
+  test("signed-out header offers Sign In and Get Started", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/auth");
+    await expect(page.getByRole("link", { name: "Get Started" })).toHaveAttribute("href", "/auth?tab=register");
+    await expect(page.getByRole("contentinfo").getByRole("heading", { name: "Quick Links" })).toBeVisible();
+    await expect(page.getByRole("contentinfo").getByRole("heading", { name: "Get in Touch" })).toBeVisible();
+  });
+
+  test("signed-in header: links, unread badge, notifications dropdown and avatar menu", async ({ page }) => {
+    await signInAs(page, DEMO.customer);
+    await page.goto("/dashboard");
+    const main = page.getByRole("navigation", { name: "Main" });
+    await expect(main.getByRole("link", { name: "Browse Models" })).toBeVisible();
+    await expect(page.getByTestId("notification-badge")).toHaveText("1");
+    await page.getByLabel(/Notifications, 1 unread/).click();
+    await expect(page.getByRole("heading", { name: "Notifications" })).toBeVisible();
+    await expect(page.getByText("Berthoud Print Shop started printing lamp-shade.stl.")).toBeVisible();
+    await page.getByLabel("Account menu").click();
+    await expect(page.getByText("casey@printnear.test")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Profile Settings" })).toBeVisible();
+    // Casey is a customer: no Printer Dashboard entry
+    await expect(page.getByRole("link", { name: "Printer Dashboard" })).toHaveCount(0);
+  });
+
+  test("a printer owner's avatar menu has the Printer Dashboard", async ({ page }) => {
+    await signInAs(page, DEMO.lovelandOwner);
+    await page.goto("/dashboard");
+    await page.getByLabel("Account menu").click();
+    await expect(page.getByRole("link", { name: "Printer Dashboard" })).toBeVisible();
+  });
+
+  test("the mobile menu opens without JavaScript too", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto("/");
+    const mobile = page.getByRole("navigation", { name: "Mobile" });
+    await expect(mobile).toBeHidden();
+    await page.getByLabel("Menu", { exact: true }).click();
+    await expect(mobile.getByRole("link", { name: "Find Printers" })).toBeVisible();
+    await mobile.getByRole("link", { name: "Pricing" }).click();
+    await expect(page).toHaveURL(/\/pricing$/);
+  });
+
+  test("unknown paths get the 404 page with a 404 status", async ({ page }) => {
+    const response = await page.goto("/no/such/page");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  });
+
+  test("marking notifications read clears the badge", async ({ page }) => {
+    // the admin has no seeded notifications: give one through the API-independent page flow
+    const user = await signInAs(page, DEMO.fortCollinsOwner);
+    const { notify } = await import("../../app/utils/notifications.server");
+    await notify(user.id, "Test notice", `for ${jsDisabled() ? "no-js" : "js"}`);
+    await page.goto("/profile");
+    await expect(page.getByTestId("notification-badge")).toBeVisible();
+    await page.getByLabel(/Notifications, \d+ unread/).click();
+    await page.getByRole("button", { name: "Mark all as read" }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(page.getByTestId("notification-badge")).toHaveCount(0);
+  });
+
+  test("the JSON API knows the session cookie and answers 401 without it", async ({ page, request }) => {
+    await signInAs(page, DEMO.customer);
+    const cookies = await page.context().cookies();
+    const cookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+    const withCookie = await request.get("/api/auth/user", { headers: { cookie } });
+    expect(withCookie.status()).toBe(200);
+    expect((await withCookie.json()).email).toBe(DEMO.customer);
+    const without = await request.get("/api/auth/user", { headers: { cookie: "" } });
+    expect(without.status()).toBe(401);
+    expect((await request.get("/healthz")).status()).toBe(200);
+  });
+
+  test("a cross-site form post is refused", async ({ request }) => {
+    const res = await request.post("/logout", { headers: { origin: "https://evil.example" } });
+    expect(res.status()).toBe(403);
+  });
+
+  test("profile changes are saved", async ({ page }) => {
+    await signInAs(page, DEMO.admin);
+    await page.goto("/profile");
+    await page.getByLabel("First name").fill(jsDisabled() ? "Adele" : "Adaline");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Profile Updated");
+    await expect(page.getByLabel("First name")).toHaveValue(jsDisabled() ? "Adele" : "Adaline");
+  });
+});
