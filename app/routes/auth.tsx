@@ -1,27 +1,14 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { z } from "zod";
 import { authenticator, AuthFailure } from "~/utils/auth.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
 import { createUserSession, getSessionUser, safeRedirect } from "~/utils/session.server";
 import { combineHeaders, createToastHeader } from "~/utils/toast.server";
 
-// Client-side hints only; the server's messages (auth.server.ts) are the ones that count.
-const SignInSchema = z.object({
-  email: z.string({ required_error: "Email is required" }).email("Enter a valid email address"),
-  password: z.string({ required_error: "Password is required" }),
-});
-const SignUpSchema = z.object({
-  username: z.string({ required_error: "Username is required" }).min(3, "Username must be at least 3 characters"),
-  email: z.string({ required_error: "Email is required" }).email("Enter a valid email address"),
-  password: z.string({ required_error: "Password is required" }).min(8, "Password must be at least 8 characters"),
-  newsletterSubscribed: z.boolean().optional(),
-});
-
+// This page is one of the first a visitor meets: its JavaScript budget is tight, so the browser
+// checks with native constraints (required, type=email, minLength) and the server's rules decide.
 export const meta: MetaFunction = () => [{ title: "Sign in | Printnear" }];
 
 function tabFrom(url: URL) {
@@ -81,21 +68,7 @@ export default function AuthPage() {
     return query ? `?${query}` : "/auth";
   };
 
-  const [signInForm, signInFields] = useForm<z.input<typeof SignInSchema>>({
-    id: "signin",
-    constraint: getZodConstraint(SignInSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
-    shouldValidate: "onSubmit",
-    defaultValue: { email: actionData?.intent === "signin" ? actionData.fields.email : "" },
-  });
-  const [signUpForm, signUpFields] = useForm<z.input<typeof SignUpSchema>>({
-    id: "signup",
-    constraint: getZodConstraint(SignUpSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
-    shouldValidate: "onSubmit",
-    defaultValue: actionData?.intent === "signup" ? { email: actionData.fields.email, username: actionData.fields.username } : undefined,
-  });
-
+  const kept = actionData?.fields;
   const serverError = (field: string) => actionData?.fieldErrors?.[field]?.[0];
   const tabClass = (active: boolean) =>
     `flex-1 rounded-md px-3 py-2 text-center text-sm font-medium ${active ? "bg-white shadow text-slate-900" : "text-slate-600 hover:text-slate-900"}`;
@@ -120,47 +93,46 @@ export default function AuthPage() {
           </div>
         ) : null}
         {tab === "signin" ? (
-          <Form method="post" {...getFormProps(signInForm)} noValidate={false} className="card mt-4 space-y-4 p-6">
+          <Form method="post" className="card mt-4 space-y-4 p-6">
             <HoneypotInputs />
             <input type="hidden" name="intent" value="signin" />
             <input type="hidden" name="redirectTo" value={redirectTo} />
             <div>
-              <label className="label" htmlFor={signInFields.email.id}>Email</label>
-              <input className="input" {...getInputProps(signInFields.email, { type: "email" })} autoComplete="email" />
-              <p className="field-error">{signInFields.email.errors?.[0] ?? serverError("email")}</p>
+              <label className="label" htmlFor="signin-email">Email</label>
+              <input className="input" id="signin-email" name="email" type="email" required autoComplete="email" defaultValue={kept?.email} aria-invalid={serverError("email") ? true : undefined} />
+              <p className="field-error">{serverError("email")}</p>
             </div>
             <div>
-              <label className="label" htmlFor={signInFields.password.id}>Password</label>
-              <input className="input" {...getInputProps(signInFields.password, { type: "password" })} autoComplete="current-password" />
-              <p className="field-error">{signInFields.password.errors?.[0]}</p>
+              <label className="label" htmlFor="signin-password">Password</label>
+              <input className="input" id="signin-password" name="password" type="password" required autoComplete="current-password" />
             </div>
             <button className="btn-primary w-full" disabled={submittingIntent === "signin"}>
               {submittingIntent === "signin" ? "Signing In..." : "Sign In"}
             </button>
           </Form>
         ) : (
-          <Form method="post" {...getFormProps(signUpForm)} noValidate={false} className="card mt-4 space-y-4 p-6">
+          <Form method="post" className="card mt-4 space-y-4 p-6">
             <HoneypotInputs />
             <input type="hidden" name="intent" value="signup" />
             <input type="hidden" name="redirectTo" value={redirectTo} />
             <div>
-              <label className="label" htmlFor={signUpFields.username.id}>Username</label>
-              <input className="input" {...getInputProps(signUpFields.username, { type: "text" })} autoComplete="username" />
-              <p className="field-error">{signUpFields.username.errors?.[0] ?? serverError("username")}</p>
+              <label className="label" htmlFor="signup-username">Username</label>
+              <input className="input" id="signup-username" name="username" type="text" required minLength={3} maxLength={30} pattern="[A-Za-z0-9_.\-]+" title="Letters, numbers, dots, dashes and underscores" autoComplete="username" defaultValue={kept?.username} aria-invalid={serverError("username") ? true : undefined} />
+              <p className="field-error">{serverError("username")}</p>
             </div>
             <div>
-              <label className="label" htmlFor={signUpFields.email.id}>Email</label>
-              <input className="input" {...getInputProps(signUpFields.email, { type: "email" })} autoComplete="email" />
-              <p className="field-error">{signUpFields.email.errors?.[0] ?? serverError("email")}</p>
+              <label className="label" htmlFor="signup-email">Email</label>
+              <input className="input" id="signup-email" name="email" type="email" required maxLength={254} autoComplete="email" defaultValue={kept?.email} aria-invalid={serverError("email") ? true : undefined} />
+              <p className="field-error">{serverError("email")}</p>
             </div>
             <div>
-              <label className="label" htmlFor={signUpFields.password.id}>Password</label>
-              <input className="input" {...getInputProps(signUpFields.password, { type: "password" })} autoComplete="new-password" />
+              <label className="label" htmlFor="signup-password">Password</label>
+              <input className="input" id="signup-password" name="password" type="password" required minLength={8} maxLength={128} autoComplete="new-password" aria-invalid={serverError("password") ? true : undefined} />
               <p className="mt-1 text-xs text-slate-500">At least 8 characters.</p>
-              <p className="field-error">{signUpFields.password.errors?.[0] ?? serverError("password")}</p>
+              <p className="field-error">{serverError("password")}</p>
             </div>
             <label className="flex items-center gap-2 text-sm text-slate-700">
-              <input {...getInputProps(signUpFields.newsletterSubscribed, { type: "checkbox" })} className="h-4 w-4 rounded border-slate-300" />
+              <input type="checkbox" name="newsletterSubscribed" className="h-4 w-4 rounded border-slate-300" />
               Send me the Printnear newsletter
             </label>
             <button className="btn-primary w-full" disabled={submittingIntent === "signup"}>
