@@ -187,7 +187,7 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
     const printerIndex = job.printer;
     const rate = printerIndex === null ? undefined : DEMO_PRINTERS[printerIndex].rate;
     const quote = quotePrice({ weightGrams: job.grams, printTimeMinutes: job.minutes, ratePerKgCents: rate });
-    const placed = job.status !== "draft" ? new Date(Date.now() - 3 * day) : null;
+    const placed = job.status !== "draft" ? new Date(Date.now() - 2 * 60 * 60 * 1000) : null;
     await db.insert(s.printJobs).values({
       customerId,
       printerId: printerIndex === null ? null : printerIds[printerIndex],
@@ -205,7 +205,7 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
       confirmedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
       acceptedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
       printingStartedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
-      completedAt: job.status === "picked_up" ? new Date(Date.now() - day) : null,
+      completedAt: job.status === "picked_up" ? new Date(Date.now() - 60 * 60 * 1000) : null,
       pickedUpAt: job.status === "picked_up" ? new Date() : null,
     });
   }

@@ -1,24 +1,18 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form, Link, useActionData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { z } from "zod";
 import { PLATFORM_FEE_MINIMUM_CENTS, PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { formatCents } from "~/domain/money";
 import type { loader as rootLoader } from "~/root";
+import type { loader as contactLoader } from "~/routes/contact";
 import { SUPPORT_EMAIL, SUPPORT_HOURS, SUPPORT_PHONE } from "./site-footer";
 
-/** Document 001: all four fields are required; the browser checks the e-mail's form too. */
-export const ContactSchema = z.object({
-  name: z.string({ required_error: "Name is required" }).trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
-  email: z.string({ required_error: "Email is required" }).trim().email("Enter a valid email address").max(254),
-  subject: z.string({ required_error: "Subject is required" }).trim().min(1, "Subject is required").max(200, "Subject must be at most 200 characters"),
-  message: z
-    .string({ required_error: "Message is required" })
-    .trim()
-    .min(1, "Message is required")
-    .max(5000, "Message must be at most 5000 characters"),
-});
+export interface ContactFields {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+}
 
 export const REPLY_PROMISE = "We reply within 24 hours.";
 
@@ -40,26 +34,72 @@ const RESOURCES = [
   { title: "Terms of Service", text: "The rules for customers and printer owners.", to: "/terms" },
 ];
 
+type ContactConstraint = ReturnType<typeof useLoaderData<typeof contactLoader>>["constraint"];
+
+function ContactForm({
+  constraint,
+  defaultValue,
+  lastResult,
+}: {
+  constraint: ContactConstraint;
+  defaultValue: Partial<ContactFields> | undefined;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const navigation = useNavigation();
+  const sending = navigation.state === "submitting" && navigation.formMethod === "POST";
+  // The zod schema stays on the server (it would put the page over its JS budget): the browser
+  // checks the constraints it derives, the server's parse has the last word.
+  const [form, fields] = useForm<ContactFields>({ id: "contact", lastResult, constraint, shouldValidate: "onSubmit", defaultValue });
+
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate={false} className="card space-y-4 p-6 lg:col-span-2">
+      <h2 className="text-xl font-semibold">Send us a message</h2>
+      <HoneypotInputs />
+      {form.errors?.length ? (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">{form.errors[0]}</p>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <label className="label" htmlFor={fields.name.id}>Name</label>
+          <input className="input" {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
+          <p className="field-error" id={fields.name.errorId}>{fields.name.errors?.[0]}</p>
+        </div>
+        <div>
+          <label className="label" htmlFor={fields.email.id}>Email</label>
+          <input className="input" {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
+          <p className="field-error" id={fields.email.errorId}>{fields.email.errors?.[0]}</p>
+        </div>
+      </div>
+      <div>
+        <label className="label" htmlFor={fields.subject.id}>Subject</label>
+        <input className="input" {...getInputProps(fields.subject, { type: "text" })} />
+        <p className="field-error" id={fields.subject.errorId}>{fields.subject.errors?.[0]}</p>
+      </div>
+      <div>
+        <label className="label" htmlFor={fields.message.id}>Message</label>
+        <textarea className="input min-h-40" rows={6} {...getTextareaProps(fields.message)} />
+        <p className="field-error" id={fields.message.errorId}>{fields.message.errors?.[0]}</p>
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-slate-500">{REPLY_PROMISE}</p>
+        <button type="submit" className="btn-primary" disabled={sending}>
+          {sending ? "Sending..." : "Send Message"}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
 /** The page behind both /help and /contact (document 000 route list). */
 export function ContactPage() {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;
+  const { constraint } = useLoaderData<typeof contactLoader>();
   const lastResult = useActionData<SubmissionResult<string[]>>();
-  const navigation = useNavigation();
   const location = useLocation();
-  const sending = navigation.state === "submitting" && navigation.formMethod === "POST";
-
-  const [form, fields] = useForm<z.input<typeof ContactSchema>>({
-    id: "contact",
-    lastResult,
-    constraint: getZodConstraint(ContactSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    defaultValue: user
-      ? { name: [user.firstName, user.lastName].filter(Boolean).join(" ") || user.username, email: user.email }
-      : undefined,
-  });
+  const defaultValue = user
+    ? { name: [user.firstName, user.lastName].filter(Boolean).join(" ") || user.username, email: user.email }
+    : undefined;
 
   return (
     <div className="container-page py-12">
@@ -71,47 +111,8 @@ export function ContactPage() {
       </div>
 
       <div className="mt-8 grid gap-8 lg:grid-cols-3">
-        {/* a successful send redirects to the same URL; the new location key empties the form */}
-        <Form
-          method="post"
-          key={lastResult ? "contact-retry" : location.key}
-          {...getFormProps(form)}
-          className="card space-y-4 p-6 lg:col-span-2"
-        >
-          <h2 className="text-xl font-semibold">Send us a message</h2>
-          <HoneypotInputs />
-          {form.errors?.length ? (
-            <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">{form.errors[0]}</p>
-          ) : null}
-          <div className="grid gap-4 sm:grid-cols-2">
-            <div>
-              <label className="label" htmlFor={fields.name.id}>Name</label>
-              <input className="input" {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
-              <p className="field-error" id={fields.name.errorId}>{fields.name.errors?.[0]}</p>
-            </div>
-            <div>
-              <label className="label" htmlFor={fields.email.id}>Email</label>
-              <input className="input" {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
-              <p className="field-error" id={fields.email.errorId}>{fields.email.errors?.[0]}</p>
-            </div>
-          </div>
-          <div>
-            <label className="label" htmlFor={fields.subject.id}>Subject</label>
-            <input className="input" {...getInputProps(fields.subject, { type: "text" })} />
-            <p className="field-error" id={fields.subject.errorId}>{fields.subject.errors?.[0]}</p>
-          </div>
-          <div>
-            <label className="label" htmlFor={fields.message.id}>Message</label>
-            <textarea className="input min-h-40" rows={6} {...getTextareaProps(fields.message)} />
-            <p className="field-error" id={fields.message.errorId}>{fields.message.errors?.[0]}</p>
-          </div>
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <p className="text-sm text-slate-500">{REPLY_PROMISE}</p>
-            <button type="submit" className="btn-primary" disabled={sending}>
-              {sending ? "Sending..." : "Send Message"}
-            </button>
-          </div>
-        </Form>
+        {/* after a send the redirect's new location key starts an empty form; after a refusal it keeps the reply's values */}
+        <ContactForm key={lastResult ? "retry" : location.key} constraint={constraint} defaultValue={defaultValue} lastResult={lastResult} />
 
         <aside className="space-y-6">
           <section className="card p-6" aria-labelledby="support-details">

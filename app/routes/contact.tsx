@@ -1,8 +1,9 @@
-import { parseWithZod } from "@conform-to/zod";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
+import { z } from "zod";
 import { contactMessages } from "../../db/schema";
-import { ContactPage, ContactSchema, REPLY_PROMISE } from "~/components/contact-page";
+import { ContactPage, REPLY_PROMISE, type ContactFields } from "~/components/contact-page";
 import { getDb } from "~/utils/db.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
 import { clientIp, hitRateLimit, minutesText } from "~/utils/rate-limit.server";
@@ -12,12 +13,29 @@ import { redirectWithToast } from "~/utils/toast.server";
 /** Messages one address may send per hour: plenty for people, a wall for scripts. */
 export const CONTACT_LIMIT_PER_HOUR = 10;
 
+// Document 001: all four fields are required. Not exported, so it stays out of the browser bundle.
+const ContactSchema = z.object({
+  name: z.string({ required_error: "Name is required" }).trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
+  email: z.string({ required_error: "Email is required" }).trim().email("Enter a valid email address").max(254),
+  subject: z.string({ required_error: "Subject is required" }).trim().min(1, "Subject is required").max(200, "Subject must be at most 200 characters"),
+  message: z
+    .string({ required_error: "Message is required" })
+    .trim()
+    .min(1, "Message is required")
+    .max(5000, "Message must be at most 5000 characters"),
+}) satisfies z.ZodType<ContactFields>;
+
 export const meta: MetaFunction = () => [
   { title: "Contact & Support | Printnear" },
   { name: "description", content: `Questions about an order, a quote or listing your printer? ${REPLY_PROMISE}` },
 ];
 
-// /help re-exports this action: DECISIONS says the contact form is stored, not just acknowledged.
+// required/type/maxLength attributes for the form, derived from the one schema
+export function loader() {
+  return { constraint: getZodConstraint(ContactSchema) };
+}
+
+// /help re-exports this action too. DECISIONS: the contact form is stored, not just acknowledged.
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   checkHoneypot(formData);

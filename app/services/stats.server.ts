@@ -53,7 +53,7 @@ export async function getSiteStats(request?: Request, now: Date = new Date()): P
     db
       .select({ n: count() })
       .from(printJobs)
-      .where(notInArray(printJobs.status, ["draft", "cancelled"])),
+      .where(notInArray(printJobs.status, ["draft", "cancelled", "rejected"])),
   ]);
 
   const printersNearby = candidates.filter(
