@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { Toaster } from "~/components/toaster";
 import { authenticator, AuthFailure } from "~/utils/auth.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
 import { createUserSession, getSessionUser, safeRedirect } from "~/utils/session.server";
@@ -43,13 +44,8 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof AuthFailure)) throw error;
     const fields = { email: String(form.get("email") ?? ""), username: String(form.get("username") ?? "") };
-    return data(
-      { intent, title: error.title, message: error.message, fieldErrors: error.fieldErrors, fields },
-      {
-        status: error.status,
-        headers: { "set-cookie": await createToastHeader({ title: error.title, description: error.message, variant: "destructive" }) },
-      },
-    );
+    // shown by this page from the action's answer: a flashed cookie would only appear on the next page
+    return data({ intent, title: error.title, message: error.message, fieldErrors: error.fieldErrors, fields }, { status: error.status });
   }
 }
 
@@ -86,12 +82,7 @@ export default function AuthPage() {
             Sign Up
           </Link>
         </div>
-        {actionData ? (
-          <div role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-            <p className="font-semibold">{actionData.title}</p>
-            <p>{actionData.message}</p>
-          </div>
-        ) : null}
+        {actionData ? <Toaster toast={{ title: actionData.title, description: actionData.message, variant: "destructive" }} /> : null}
         {tab === "signin" ? (
           <Form method="post" className="card mt-4 space-y-4 p-6">
             <HoneypotInputs />
