@@ -7,7 +7,16 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { box, cone, cup, cylinder, merge, sphere, torus, toBinaryStl } from "../app/domain/mesh/generate";
-import { analyzeMesh, parseModel, DEFAULT_CALIBRATION, type Calibration, type Mesh } from "../app/domain/mesh/index";
+import {
+  analyzeMesh,
+  computeBasicMetrics,
+  computeTopology,
+  estimatePrint,
+  parseModel,
+  DEFAULT_CALIBRATION,
+  type Calibration,
+  type Mesh,
+} from "../app/domain/mesh/index";
 
 const root = resolve(import.meta.dirname, "..");
 const outDir = join(root, "tests/.tmp/calibration");
@@ -124,7 +133,6 @@ function evaluate(meshes: Map<string, Mesh>, cache: Record<string, SlicerResult>
   return rows;
 }
 
-import { computeBasicMetrics, computeTopology, estimatePrint } from "../app/domain/mesh/index";
 function analyzeRaw(mesh: Mesh, cal: Calibration): { grams: number; minutes: number } {
   const e = estimatePrint(computeTopology(mesh), computeBasicMetrics(mesh), { layerHeight: 0.2, infill: 15, density: 1.24, supports: "no" }, cal);
   return { grams: e.grams, minutes: e.minutes };
@@ -177,12 +185,16 @@ function fit(meshes: Map<string, Mesh>, cache: Record<string, SlicerResult>): Ca
     { name: "infillFactor", get: (c) => c.infillFactor, set: (c, v) => (c.infillFactor = v) },
     { name: "bridgeFactor", get: (c) => c.bridgeFactor, set: (c, v) => (c.bridgeFactor = v) },
     { name: "shellFactor", get: (c) => c.shellFactor, set: (c, v) => (c.shellFactor = v) },
+    { name: "anchorWidth", get: (c) => c.anchorWidth, set: (c, v) => (c.anchorWidth = v) },
+    { name: "overhangPerimeterFactor", get: (c) => c.overhangPerimeterFactor, set: (c, v) => (c.overhangPerimeterFactor = v) },
   ];
   const timeKnobs: Knob[] = [
+    { name: "eff.externalPerimeter", get: (c) => c.speedEfficiency.externalPerimeter, set: (c, v) => (c.speedEfficiency.externalPerimeter = v) },
     { name: "eff.perimeter", get: (c) => c.speedEfficiency.perimeter, set: (c, v) => (c.speedEfficiency.perimeter = v) },
     { name: "eff.infill", get: (c) => c.speedEfficiency.infill, set: (c, v) => (c.speedEfficiency.infill = v) },
     { name: "eff.solid", get: (c) => c.speedEfficiency.solid, set: (c, v) => (c.speedEfficiency.solid = v) },
     { name: "layerOverhead", get: (c) => c.layerOverhead, set: (c, v) => (c.layerOverhead = v) },
+    { name: "islandOverhead", get: (c) => c.islandOverhead, set: (c, v) => (c.islandOverhead = v) },
   ];
   const lossG = (c: Calibration): number => {
     const s = scored(evaluate(meshes, cache, c)).map((r) => Math.abs(pct(r.grams, r.slicerGrams)));

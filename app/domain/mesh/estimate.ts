@@ -30,6 +30,10 @@ export interface Calibration {
   bridgeFactor: number;
   /** perimeter material per mm of outline, relative to perimeters x line spacing */
   shellFactor: number;
+  /** mm2 of sparse-infill material per mm of outline per layer: anchors and turns along the perimeters */
+  anchorWidth: number;
+  /** extra perimeter (extra_perimeters) on overhanging walls, as a share of one line per layer */
+  overhangPerimeterFactor: number;
   /** mm/s */
   speeds: {
     externalPerimeter: number;
@@ -42,9 +46,11 @@ export interface Calibration {
     travel: number;
   };
   /** share of the nominal speed reached on average once acceleration is counted, per feature */
-  speedEfficiency: { perimeter: number; infill: number; solid: number };
-  /** seconds per layer per body for travel, retraction and layer change */
+  speedEfficiency: { externalPerimeter: number; perimeter: number; infill: number; solid: number };
+  /** seconds per layer for the layer change */
   layerOverhead: number;
+  /** seconds per separate part per layer for travel and retraction */
+  islandOverhead: number;
   /** slowdown_below_layer_time: layers are stretched to at least this many seconds */
   minLayerTime: number;
   /** min_print_speed, mm/s: the cooling slowdown stops here */
@@ -59,9 +65,12 @@ export const DEFAULT_CALIBRATION: Calibration = {
   topLayers: 3,
   bottomLayers: 3,
   solidBelowArea: 70,
-  infillFactor: 1.0,
-  bridgeFactor: 1.0,
+  // fitted by `npx tsx scripts/calibrate.ts --fit` against PrusaSlicer 2.5 (docs/weight-estimate.md)
+  infillFactor: 0.95,
+  bridgeFactor: 1.36,
   shellFactor: 1.0,
+  anchorWidth: 0.177,
+  overhangPerimeterFactor: 3.95,
   speeds: {
     externalPerimeter: 25,
     perimeter: 45,
@@ -72,8 +81,9 @@ export const DEFAULT_CALIBRATION: Calibration = {
     firstLayer: 20,
     travel: 150,
   },
-  speedEfficiency: { perimeter: 0.9, infill: 0.8, solid: 0.8 },
-  layerOverhead: 0.5,
+  speedEfficiency: { externalPerimeter: 0.783, perimeter: 1.03, infill: 0.6, solid: 0.84 },
+  layerOverhead: 0.15,
+  islandOverhead: 0.378,
   minLayerTime: 5,
   minPrintSpeed: 10,
   supportDensity: 0.2,
@@ -115,53 +125,63 @@ export function estimatePrint(
   const wall = cal.perimeters * spacing;
 
   // per-body volume and box: cavities (inward-facing shells inside another body) are sliced with their host
-  const bodyVol = new Float64Array(nBodies);
-  const box = new Float64Array(nBodies * 6);
-  for (let b = 0; b < nBodies; b++) {
-    box[6 * b] = box[6 * b + 1] = box[6 * b + 2] = Infinity;
-    box[6 * b + 3] = box[6 * b + 4] = box[6 * b + 5] = -Infinity;
-  }
   const bot = topo.bodyOfTriangle;
-  for (let t = 0; t < nTri; t++) {
-    const a = idx[3 * t] * 3;
-    const b = idx[3 * t + 1] * 3;
-    const c = idx[3 * t + 2] * 3;
-    const body = bot[t];
-    const ax = pos[a], ay = pos[a + 1], az = pos[a + 2] - z0;
-    const bx = pos[b], by = pos[b + 1], bz = pos[b + 2] - z0;
-    const cx = pos[c], cy = pos[c + 1], cz = pos[c + 2] - z0;
-    bodyVol[body] += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
-    const o = 6 * body;
-    box[o] = Math.min(box[o], ax, bx, cx);
-    box[o + 1] = Math.min(box[o + 1], ay, by, cy);
-    box[o + 2] = Math.min(box[o + 2], az, bz, cz);
-    box[o + 3] = Math.max(box[o + 3], ax, bx, cx);
-    box[o + 4] = Math.max(box[o + 4], ay, by, cy);
-    box[o + 5] = Math.max(box[o + 5], az, bz, cz);
-  }
-  const groupOf = groupCavities(nBodies, bodyVol, box);
   const groupVol = new Float64Array(nBodies);
   const zMin = new Float64Array(nBodies).fill(Infinity);
   const zMax = new Float64Array(nBodies).fill(-Infinity);
   const groupCount = new Uint32Array(nBodies + 1);
-  for (let b = 0; b < nBodies; b++) {
-    const g = groupOf[b];
-    groupVol[g] += bodyVol[b];
-    zMin[g] = Math.min(zMin[g], box[6 * b + 2]);
-    zMax[g] = Math.max(zMax[g], box[6 * b + 5]);
+  let order: Uint32Array | null = null;
+  if (nBodies === 1) {
+    // one body: the whole-mesh figures already say everything; no grouping or sorting needed
+    groupVol[0] = basic.signedVolume;
+    zMin[0] = 0;
+    zMax[0] = height;
+    groupCount[1] = nTri;
+  } else {
+    const bodyVol = new Float64Array(nBodies);
+    const box = new Float64Array(nBodies * 6);
+    for (let b = 0; b < nBodies; b++) {
+      box[6 * b] = box[6 * b + 1] = box[6 * b + 2] = Infinity;
+      box[6 * b + 3] = box[6 * b + 4] = box[6 * b + 5] = -Infinity;
+    }
+    for (let t = 0; t < nTri; t++) {
+      const a = idx[3 * t] * 3;
+      const b = idx[3 * t + 1] * 3;
+      const c = idx[3 * t + 2] * 3;
+      const body = bot[t];
+      const ax = pos[a], ay = pos[a + 1], az = pos[a + 2] - z0;
+      const bx = pos[b], by = pos[b + 1], bz = pos[b + 2] - z0;
+      const cx = pos[c], cy = pos[c + 1], cz = pos[c + 2] - z0;
+      bodyVol[body] += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
+      const o = 6 * body;
+      box[o] = Math.min(box[o], ax, bx, cx);
+      box[o + 1] = Math.min(box[o + 1], ay, by, cy);
+      box[o + 2] = Math.min(box[o + 2], az, bz, cz);
+      box[o + 3] = Math.max(box[o + 3], ax, bx, cx);
+      box[o + 4] = Math.max(box[o + 4], ay, by, cy);
+      box[o + 5] = Math.max(box[o + 5], az, bz, cz);
+    }
+    const groupOf = groupCavities(nBodies, bodyVol, box);
+    for (let b = 0; b < nBodies; b++) {
+      const g = groupOf[b];
+      groupVol[g] += bodyVol[b];
+      zMin[g] = Math.min(zMin[g], box[6 * b + 2]);
+      zMax[g] = Math.max(zMax[g], box[6 * b + 5]);
+    }
+    for (let t = 0; t < nTri; t++) groupCount[groupOf[bot[t]] + 1]++;
+    // counting sort of triangles by group
+    for (let g = 0; g < nBodies; g++) groupCount[g + 1] += groupCount[g];
+    order = new Uint32Array(nTri);
+    const fillAt = groupCount.slice(0, nBodies);
+    for (let t = 0; t < nTri; t++) order[fillAt[groupOf[bot[t]]]++] = t;
   }
-  for (let t = 0; t < nTri; t++) groupCount[groupOf[bot[t]] + 1]++;
-  // counting sort of triangles by group
-  for (let g = 0; g < nBodies; g++) groupCount[g + 1] += groupCount[g];
-  const order = new Uint32Array(nTri);
-  const fillAt = groupCount.slice(0, nBodies);
-  for (let t = 0; t < nTri; t++) order[fillAt[groupOf[bot[t]]]++] = t;
 
   const area = new Float64Array(N);
   const outline = new Float64Array(N);
   const skin = new Float64Array(N);
   const bridge = new Float64Array(N);
   const support = new Float64Array(N);
+  const overhang = new Float64Array(N);
   const layerSeconds = new Float64Array(N);
   const layerLength = new Float64Array(N);
   let material = 0;
@@ -178,10 +198,10 @@ export function estimatePrint(
     const sign = groupVol[group] < 0 ? -1 : 1;
     const kLo = Math.max(0, Math.floor(zMin[group] / h - 0.5) - 1);
     const kHi = Math.min(N - 1, Math.ceil(zMax[group] / h) + 1);
-    for (let k = kLo; k <= kHi; k++) area[k] = outline[k] = skin[k] = bridge[k] = support[k] = 0;
+    for (let k = kLo; k <= kHi; k++) area[k] = outline[k] = skin[k] = bridge[k] = support[k] = overhang[k] = 0;
 
     for (let o = first; o < last; o++) {
-      const t = order[o];
+      const t = order ? order[o] : o;
       const a = idx[3 * t] * 3;
       const b = idx[3 * t + 1] * 3;
       const c = idx[3 * t + 2] * 3;
@@ -239,6 +259,11 @@ export function estimatePrint(
       // exposed strip per layer is h*cos/sin wide; the part within `wall` of the edge is printed as perimeter
       const ratio = (wall * sinT) / (h * absCos);
       const up = cosT > 0;
+      // walls leaning out by more than about a third of a line per layer get an extra perimeter
+      if (!up && h * absCos > 0.3 * cal.extrusionWidth * sinT && sinT > 0.05) {
+        const kk = Math.min(N - 1, Math.max(0, Math.floor((lz + hz) / 2 / h)));
+        overhang[kk] += (n2 / 2) * sinT * spacing * cal.overhangPerimeterFactor;
+      }
       const layers = up ? cal.topLayers : cal.bottomLayers;
       const offset = up ? -0.5 : 0.5;
       const u0 = lz / h + offset;
@@ -270,7 +295,8 @@ export function estimatePrint(
       if (A <= 1e-9) continue;
       slicedVolume += A * h;
       const L = outline[k];
-      let ring = L * wall * cal.shellFactor - Math.PI * wall * wall;
+      // a square loses 4 t^2 at its corners when offset inwards, a circle pi t^2: sharp corners dominate real parts
+      let ring = L * wall * cal.shellFactor - 4 * wall * wall + overhang[k];
       if (ring < L * wall * 0.5) ring = L * wall * 0.5;
       if (ring > A) ring = A;
       const inner = A - ring;
@@ -281,7 +307,7 @@ export function estimatePrint(
         sparse = 0;
       }
       const bridged = Math.min(solid, bridge[k]);
-      const sparseMat = sparse * Math.min(1, infillFraction * cal.infillFactor);
+      const sparseMat = Math.min(sparse, sparse * infillFraction * cal.infillFactor + (sparse > 0 ? L * cal.anchorWidth : 0));
       const layerMat = (ring + solid + bridged * (cal.bridgeFactor - 1) + sparseMat) * h;
       material += layerMat;
 
@@ -297,13 +323,13 @@ export function estimatePrint(
       } else {
         const topShare = Math.min(solidLen, (skin[k] - bridge[k]) / spacing) * 0.3;
         sec =
-          extLen / (cal.speeds.externalPerimeter * cal.speedEfficiency.perimeter) +
+          extLen / (cal.speeds.externalPerimeter * cal.speedEfficiency.externalPerimeter) +
           innerLen / (cal.speeds.perimeter * cal.speedEfficiency.perimeter) +
           (solidLen - topShare) / (cal.speeds.solidInfill * cal.speedEfficiency.solid) +
           topShare / (cal.speeds.topSolid * cal.speedEfficiency.solid) +
           sparseLen / (cal.speeds.infill * cal.speedEfficiency.infill);
       }
-      layerSeconds[k] += sec + cal.layerOverhead;
+      layerSeconds[k] += sec + cal.islandOverhead;
       layerLength[k] += perimLen + solidLen + sparseLen;
     }
     if (supportsOn) {
@@ -323,6 +349,7 @@ export function estimatePrint(
   for (let k = 0; k < N; k++) {
     let sec = layerSeconds[k];
     if (sec <= 0) continue;
+    sec += cal.layerOverhead;
     // cooling: short layers are slowed to the minimum layer time, but never below the minimum print speed
     const slowest = layerLength[k] / cal.minPrintSpeed;
     if (sec < cal.minLayerTime) sec = Math.max(sec, Math.min(cal.minLayerTime, slowest));
@@ -334,7 +361,7 @@ export function estimatePrint(
   if (!topo.closed || Math.abs(slicedVolume - basic.volume) > 0.1 * basic.volume + 1) {
     sliced = false;
     material = surfaceEstimate(basic, topo, settings, cal, wall, infillFraction);
-    seconds = (material / (spacing * h) / (cal.speeds.perimeter * cal.speedEfficiency.perimeter)) + N * cal.layerOverhead;
+    seconds = material / (spacing * h) / (cal.speeds.perimeter * cal.speedEfficiency.perimeter) + N * (cal.layerOverhead + cal.islandOverhead);
   }
   const total = material + supportVolume;
   return {

@@ -123,17 +123,21 @@ function nextPow2(n: number): number {
 
 /**
  * Welds corners with bit-identical coordinates (as exporters write shared corners) using an
- * open-addressing table of Int32 slots. Returns the unique positions and a corner->vertex map.
+ * open-addressing table of 8-byte slots [hash, id + 1]: a probe touches one small slot, and the
+ * full key is only compared (against the vertex's first corner, usually still in cache) when the
+ * 32-bit hashes match. `expected` sizes the table; it doubles when it gets half full.
  */
 export function weldVertices(
   positions: Float32Array,
   count: number,
+  expected = count,
 ): { positions: Float32Array; remap: Uint32Array; vertexCount: number } {
   const bits = new Uint32Array(positions.buffer, positions.byteOffset, count * 3);
-  const cap = nextPow2(count * 2);
-  const mask = cap - 1;
-  const table = new Int32Array(cap).fill(-1);
-  const uniq = new Uint32Array(count * 3);
+  let cap = nextPow2(Math.max(16, expected) * 2);
+  let shift = 32 - Math.log2(cap);
+  let mask = cap - 1;
+  let table = new Int32Array(cap * 2);
+  let first = new Uint32Array(Math.max(16, Math.min(count, expected)));
   const remap = new Uint32Array(count);
   let u = 0;
   for (let v = 0; v < count; v++) {
@@ -144,28 +148,128 @@ export function weldVertices(
     if (x === 0x80000000) x = 0;
     if (y === 0x80000000) y = 0;
     if (z === 0x80000000) z = 0;
-    let h = Math.imul(x, 0x9e3779b1) ^ Math.imul(y ^ (y >>> 15), 0x85ebca77) ^ Math.imul(z ^ (z >>> 13), 0xc2b2ae3d);
-    h ^= h >>> 16;
-    let slot = h & mask;
+    const h = hash3(x, y, z);
+    let slot = h >>> shift;
     for (;;) {
-      const e = table[slot];
-      if (e < 0) {
-        table[slot] = u;
-        uniq[3 * u] = x;
-        uniq[3 * u + 1] = y;
-        uniq[3 * u + 2] = z;
+      const o = slot << 1;
+      const id = table[o + 1];
+      if (id === 0) {
+        table[o] = h;
+        table[o + 1] = u + 1;
+        if (u === first.length) {
+          const next = new Uint32Array(first.length * 2);
+          next.set(first);
+          first = next;
+        }
+        first[u] = v;
         remap[v] = u++;
+        if (u * 2 > cap) {
+          cap *= 2;
+          mask = cap - 1;
+          shift--;
+          table = rehash(table, cap, shift);
+        }
         break;
       }
-      if (uniq[3 * e] === x && uniq[3 * e + 1] === y && uniq[3 * e + 2] === z) {
-        remap[v] = e;
-        break;
+      if (table[o] === h) {
+        const f = 3 * first[id - 1];
+        if (sameBits(bits[f], x) && sameBits(bits[f + 1], y) && sameBits(bits[f + 2], z)) {
+          remap[v] = id - 1;
+          break;
+        }
       }
       slot = (slot + 1) & mask;
     }
   }
-  const out = new Float32Array(uniq.buffer, 0, u * 3).slice();
+  const out = new Float32Array(u * 3);
+  for (let k = 0; k < u; k++) {
+    const f = 3 * first[k];
+    // +0 for -0, so the welded copy matches the key
+    out[3 * k] = positions[f] + 0;
+    out[3 * k + 1] = positions[f + 1] + 0;
+    out[3 * k + 2] = positions[f + 2] + 0;
+  }
   return { positions: out, remap, vertexCount: u };
+}
+
+function sameBits(stored: number, key: number): boolean {
+  return stored === key || (stored === 0x80000000 && key === 0);
+}
+
+/** Multiplicative (Fibonacci) hashing: callers take the top bits, which mix all input bits. */
+function hash3(x: number, y: number, z: number): number {
+  return Math.imul(x ^ Math.imul(y ^ (y >>> 16), 0x85ebca77) ^ Math.imul(z ^ (z >>> 16), 0xc2b2ae3d), 0x9e3779b1);
+}
+
+function rehash(old: Int32Array, cap: number, shift: number): Int32Array<ArrayBuffer> {
+  const mask = cap - 1;
+  const table = new Int32Array(cap * 2);
+  for (let o = 0; o < old.length; o += 2) {
+    if (old[o + 1] === 0) continue;
+    let slot = old[o] >>> shift;
+    while (table[(slot << 1) + 1] !== 0) slot = (slot + 1) & mask;
+    table[slot << 1] = old[o];
+    table[(slot << 1) + 1] = old[o + 1];
+  }
+  return table;
+}
+
+/**
+ * Counts how many triangles use each edge. Half-edges are bucketed by their lower vertex (a
+ * counting sort into a CSR layout), then each vertex's short list is sorted and run-length
+ * counted: sequential passes instead of a hash probe per half-edge.
+ */
+export function countEdges(
+  indices: Uint32Array,
+  vertexCount: number,
+): { edges: number; openEdges: number; nonManifoldEdges: number } {
+  const half = indices.length;
+  const start = new Uint32Array(vertexCount + 1);
+  for (let k = 0; k < half; k++) {
+    const a = indices[k];
+    const b = indices[k % 3 === 2 ? k - 2 : k + 1];
+    if (a !== b) start[(a < b ? a : b) + 1]++;
+  }
+  for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v];
+  const cursor = start.slice(0, vertexCount);
+  const other = new Uint32Array(start[vertexCount]);
+  for (let k = 0; k < half; k++) {
+    const a = indices[k];
+    const b = indices[k % 3 === 2 ? k - 2 : k + 1];
+    if (a === b) continue; // degenerate edge of a collapsed triangle
+    if (a < b) other[cursor[a]++] = b;
+    else other[cursor[b]++] = a;
+  }
+  let edges = 0;
+  let openEdges = 0;
+  let nonManifoldEdges = 0;
+  for (let v = 0; v < vertexCount; v++) {
+    const s = start[v];
+    const e = start[v + 1];
+    if (e - s > 24) other.subarray(s, e).sort();
+    else {
+      for (let i = s + 1; i < e; i++) {
+        const x = other[i];
+        let j = i - 1;
+        while (j >= s && other[j] > x) {
+          other[j + 1] = other[j];
+          j--;
+        }
+        other[j + 1] = x;
+      }
+    }
+    let i = s;
+    while (i < e) {
+      let j = i + 1;
+      while (j < e && other[j] === other[i]) j++;
+      const uses = j - i;
+      edges++;
+      if (uses === 1) openEdges++;
+      else if (uses > 2) nonManifoldEdges++;
+      i = j;
+    }
+  }
+  return { edges, openEdges, nonManifoldEdges };
 }
 
 export function computeTopology(mesh: Mesh): Topology {
@@ -181,49 +285,13 @@ export function computeTopology(mesh: Mesh): Topology {
     positions = w.positions;
     vertexCount = w.vertexCount;
   } else {
-    const w = weldVertices(mesh.positions, n * 3);
+    // a closed triangle mesh has about half as many vertices as triangles
+    const w = weldVertices(mesh.positions, n * 3, Math.max(64, n >>> 1));
     indices = w.remap;
     positions = w.positions;
     vertexCount = w.vertexCount;
   }
-
-  // edge use counts in an open-addressing table keyed by the (low, high) vertex pair
-  const cap = nextPow2(n * 3 + 1);
-  const mask = cap - 1;
-  const keyLo = new Int32Array(cap).fill(-1);
-  const keyHi = new Int32Array(cap);
-  const uses = new Uint8Array(cap);
-  let edges = 0;
-  for (let k = 0; k < n * 3; k++) {
-    const a = indices[k];
-    const b = indices[k % 3 === 2 ? k - 2 : k + 1];
-    if (a === b) continue; // degenerate edge of a collapsed triangle
-    const lo = a < b ? a : b;
-    const hi = a < b ? b : a;
-    let slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & mask;
-    for (;;) {
-      const e = keyLo[slot];
-      if (e < 0) {
-        keyLo[slot] = lo;
-        keyHi[slot] = hi;
-        uses[slot] = 1;
-        edges++;
-        break;
-      }
-      if (e === lo && keyHi[slot] === hi) {
-        if (uses[slot] < 255) uses[slot]++;
-        break;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-  let openEdges = 0;
-  let nonManifoldEdges = 0;
-  for (let s = 0; s < cap; s++) {
-    const u = uses[s];
-    if (u === 1) openEdges++;
-    else if (u > 2) nonManifoldEdges++;
-  }
+  const { edges, openEdges, nonManifoldEdges } = countEdges(indices, vertexCount);
 
   // bodies: union-find over welded vertices with path halving
   const parent = new Int32Array(vertexCount);

@@ -166,10 +166,6 @@ class ModelPartReader {
   private where = Where.Other;
   private group: string[] | null = null;
   private triangleTotal = 0;
-  // scratch for the hot vertex/triangle attributes
-  private ax = NaN;
-  private ay = NaN;
-  private az = NaN;
 
   constructor(name: string) {
     this.part = { name, unit: 1, objects: new Map(), items: [], colorGroups: new Map() };
@@ -204,8 +200,8 @@ class ModelPartReader {
       return;
     }
     // hot path first: vertices and triangles are nearly every tag in a model
-    if (this.where === Where.Vertices && n === 6 && nameEquals(b, ns, ne, "vertex")) return this.vertex(b, s, e);
-    if (this.where === Where.Triangles && n === 8 && nameEquals(b, ns, ne, "triangle")) return this.triangle(b, s, e);
+    if (this.where === Where.Vertices && n === 6 && nameEquals(b, ns, ne, "vertex")) return this.vertex(b, ne, e);
+    if (this.where === Where.Triangles && n === 8 && nameEquals(b, ns, ne, "triangle")) return this.triangle(b, ne, e);
     const selfClosing = b[e - 1] === 47;
     if (nameEquals(b, ns, ne, "model")) {
       forEachAttribute(b, s, e, (as, ae, vs, ve) => {
@@ -266,33 +262,74 @@ class ModelPartReader {
     }
   }
 
+  // vertex and triangle tags are nearly every byte of a model: their attributes are read inline, without callbacks
   private vertex(b: Uint8Array, s: number, e: number): void {
-    this.ax = this.ay = this.az = NaN;
-    forEachAttribute(b, s, e, (as, ae, vs) => {
-      if (ae - as !== 1) return;
-      const c = b[as];
-      if (c === 120) this.ax = readNumber(b, vs, e);
-      else if (c === 121) this.ay = readNumber(b, vs, e);
-      else if (c === 122) this.az = readNumber(b, vs, e);
-    });
-    const { ax, ay, az } = this;
-    if (ax - ax !== 0 || ay - ay !== 0 || az - az !== 0) throw badNumber("3MF", "in a <vertex>");
-    (this.current as ObjectDef).verts?.push3(ax, ay, az);
+    let x = NaN;
+    let y = NaN;
+    let z = NaN;
+    let i = s;
+    while (i < e) {
+      let eq = i;
+      while (eq < e && b[eq] !== 61) eq++;
+      if (eq >= e) break;
+      let q = eq + 1;
+      while (q < e && b[q] !== 34 && b[q] !== 39) q++;
+      if (q >= e) break;
+      // the attribute name is the single letter just before '=' (after optional spaces)
+      let n = eq - 1;
+      while (n > i && (b[n] === 32 || b[n] === 9 || b[n] === 10 || b[n] === 13)) n--;
+      const single = n === i || b[n - 1] === 32 || b[n - 1] === 9 || b[n - 1] === 10 || b[n - 1] === 13;
+      const quote = b[q];
+      let close = q + 1;
+      while (close < e && b[close] !== quote) close++;
+      if (close >= e) break;
+      if (single) {
+        const c = b[n];
+        if (c === 120 || c === 121 || c === 122) {
+          let v = readNumber(b, q + 1, close);
+          if (numberEnd !== close) v = NaN;
+          if (c === 120) x = v;
+          else if (c === 121) y = v;
+          else z = v;
+        }
+      }
+      i = close + 1;
+    }
+    if (x - x !== 0 || y - y !== 0 || z - z !== 0) throw badNumber("3MF", "in a <vertex>");
+    (this.current as ObjectDef).verts?.push3(x, y, z);
   }
 
   private triangle(b: Uint8Array, s: number, e: number): void {
     let v1 = -1;
     let v2 = -1;
     let v3 = -1;
-    forEachAttribute(b, s, e, (as, ae, vs, ve) => {
-      if (ae - as !== 2 || b[as] !== 118) return;
-      const v = readInt(b, vs, ve);
-      if (numberEnd !== ve || !(v >= 0)) throw new MeshError("This 3MF file has a triangle with an unreadable vertex index.", "malformed");
-      const c = b[as + 1];
-      if (c === 49) v1 = v;
-      else if (c === 50) v2 = v;
-      else if (c === 51) v3 = v;
-    });
+    let i = s;
+    while (i < e) {
+      let eq = i;
+      while (eq < e && b[eq] !== 61) eq++;
+      if (eq >= e) break;
+      let q = eq + 1;
+      while (q < e && b[q] !== 34 && b[q] !== 39) q++;
+      if (q >= e) break;
+      let n = eq - 1;
+      while (n > i && (b[n] === 32 || b[n] === 9 || b[n] === 10 || b[n] === 13)) n--;
+      const quote = b[q];
+      let close = q + 1;
+      while (close < e && b[close] !== quote) close++;
+      if (close >= e) break;
+      const digit = b[n];
+      // v1/v2/v3 only: p1/p2/p3 and pid are property indices and do not change the geometry
+      if (b[n - 1] === 118 && digit >= 49 && digit <= 51 && (n - 1 === i || b[n - 2] <= 32)) {
+        const v = readInt(b, q + 1, close);
+        if (numberEnd !== close || !(v >= 0)) {
+          throw new MeshError("This 3MF file has a triangle with an unreadable vertex index.", "malformed");
+        }
+        if (digit === 49) v1 = v;
+        else if (digit === 50) v2 = v;
+        else v3 = v;
+      }
+      i = close + 1;
+    }
     if (v1 < 0 || v2 < 0 || v3 < 0) throw new MeshError("This 3MF file has a triangle without its three vertex indices.", "malformed");
     if (++this.triangleTotal > MAX_TRIANGLES) throw tooManyTriangles();
     (this.current as ObjectDef).tris?.push3(v1, v2, v3);

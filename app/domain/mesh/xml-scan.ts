@@ -32,8 +32,10 @@ export class XmlTagScanner {
     while (i < end) {
       switch (this.state) {
         case State.Text: {
-          const lt = chunk.indexOf(60, i);
-          if (lt < 0) return;
+          // a short manual scan beats indexOf here: the gap between tags is usually a newline and some spaces
+          let lt = i;
+          while (lt < end && chunk[lt] !== 60) lt++;
+          if (lt >= end) return;
           i = lt + 1;
           this.state = State.Tag;
           this.carryLen = 0;
