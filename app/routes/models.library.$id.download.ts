@@ -1,0 +1,32 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { countLibraryDownload, libraryModelFile, parseModelId } from "~/services/models.server";
+import { getStorage } from "~/services/storage.server";
+
+const CONTENT_TYPES: Record<string, string> = {
+  stl: "model/stl",
+  obj: "model/obj",
+  "3mf": "model/3mf",
+};
+
+/** A header-safe file name: ASCII fallback plus the exact UTF-8 name (RFC 6266). */
+function contentDisposition(name: string) {
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+// GET /models/library/{id}/download: the model's stored file; each download is counted.
+export async function loader({ params }: LoaderFunctionArgs) {
+  const id = parseModelId(params.id);
+  const file = id ? await libraryModelFile(id) : null;
+  const stored = file ? await getStorage().get(file.storageKey) : null;
+  if (!id || !file || !stored) throw new Response("File not found", { status: 404 });
+  await countLibraryDownload(id);
+  return new Response(stored.stream(), {
+    headers: {
+      "Content-Type": CONTENT_TYPES[file.format] ?? "application/octet-stream",
+      "Content-Length": String(stored.size),
+      "Content-Disposition": contentDisposition(file.name),
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

@@ -1,0 +1,257 @@
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { libraryModels, modelComments, modelLikes, modelRatings, users } from "../../db/schema";
+import { seedDatabase } from "../../db/seed";
+import { action as detailAction, loader as detailLoader } from "../../app/routes/models.$source.$id";
+import { loader as shortcutLoader } from "../../app/routes/models.$id";
+import { assertModelOrderable, createLibraryModel, getOrderableModel } from "../../app/services/models.server";
+import { getDb } from "../../app/utils/db.server";
+import { getToast } from "../../app/utils/toast.server";
+import { args, createTestUser, formRequest, getRequest, sessionCookieFor } from "../setup/requests";
+
+async function run(fn: () => Promise<unknown>): Promise<Response> {
+  try {
+    const result = await fn();
+    if (result instanceof Response) return result;
+    const data = result as { type?: string; data?: unknown; init?: ResponseInit | null };
+    if (data?.type === "DataWithResponseInit") return new Response(JSON.stringify(data.data), { ...(data.init ?? {}), headers: data.init?.headers });
+    return Response.json(result);
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+async function libraryId(name: string) {
+  const db = await getDb();
+  const [row] = await db.select({ id: libraryModels.id }).from(libraryModels).where(eq(libraryModels.name, name));
+  return row!.id;
+}
+
+function detail(source: string, id: number | string, init: { cookie?: string; referer?: string } = {}) {
+  const request = new Request(new URL(`/models/${source}/${id}`, "http://localhost:3000"), {
+    headers: { ...(init.cookie ? { cookie: init.cookie } : {}), ...(init.referer ? { referer: init.referer } : {}) },
+  });
+  return detailLoader(args(request, { source, id: String(id) }));
+}
+
+function post(id: number, fields: Record<string, string>, cookie?: string, source = "library") {
+  return run(() => detailAction(args(formRequest(`/models/${source}/${id}`, fields, { cookie }), { source, id: String(id) })));
+}
+
+async function toastOf(response: Response) {
+  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return (await getToast(new Request("http://localhost/", { headers: { cookie } }))).toast;
+}
+
+beforeAll(async () => {
+  await seedDatabase(await getDb(), { log: () => {} });
+});
+
+describe("model detail", () => {
+  it("shows a library model with its real category, creator, licence and the engine's estimate from its own weight and time", async () => {
+    const id = await libraryId("Articulated Dragon");
+    const page = await detail("library", id);
+    expect(page.model).toMatchObject({
+      source: "library",
+      name: "Articulated Dragon",
+      creatorName: "Casey Customer",
+      category: { id: 1, name: "Toys & Games" },
+      license: "CC BY",
+      commercialUse: true,
+      licenceRefusal: null,
+      difficulty: "intermediate",
+      printTimeMinutes: 310,
+      filamentWeightGrams: 62,
+    });
+    // 62 g x $15/kg = $0.93; fee 15% is $0.14, so the $1.00 minimum; one colour, no premiums
+    expect(page.estimate).toMatchObject({ weightGrams: 62, printTimeMinutes: 310, assumedWeight: false, assumedTime: false });
+    expect(page.estimate.quote).toMatchObject({ materialCost: 93, platformFee: 100, customerPays: 193, multicolorPremium: 0, timePremium: 0 });
+    expect(page.viewer).toBeNull();
+    expect(page.signedIn).toBe(false);
+  });
+
+  it("uses 50 g and 60 minutes when a model records neither", async () => {
+    const db = await getDb();
+    const [casey] = await db.select().from(users).where(eq(users.username, "casey"));
+    const id = await createLibraryModel({
+      creatorId: casey!.id, categoryId: 2, name: "Weightless Thing", description: "Nothing recorded about it.",
+      difficulty: "beginner", printTimeMinutes: 0, filamentWeightGrams: 0, supportRequired: false, license: "CC BY", tags: [],
+    });
+    const page = await detail("library", id);
+    expect(page.model.filamentWeightGrams).toBeNull();
+    expect(page.estimate).toMatchObject({ weightGrams: 50, printTimeMinutes: 60, assumedWeight: true, assumedTime: true });
+    expect(page.estimate.quote).toMatchObject({ materialCost: 75, platformFee: 100, customerPays: 175 });
+  });
+
+  it("shows a catalogue model by its Thingiverse id, with the cached weight and a link to its page", async () => {
+    const page = await detail("thingiverse", 3495390);
+    expect(page.model).toMatchObject({
+      source: "thingiverse",
+      id: 3495390,
+      name: "Flexi Rex",
+      creatorName: "DrLex",
+      category: { name: "Toys & Games" },
+      publicUrl: "https://www.thingiverse.com/thing:3495390",
+      filamentWeightGrams: 21,
+      printTimeMinutes: 95,
+      file: null,
+    });
+    // 21 g x $15/kg = 31.5 cents, half up to 32
+    expect(page.estimate.quote).toMatchObject({ materialCost: 32, platformFee: 100, customerPays: 132 });
+    expect(page.catalogueUnavailable).toBe(false);
+  });
+
+  it("answers 404 (Model not found) for unknown ids and sources", async () => {
+    for (const [source, id] of [["library", 99999], ["thingiverse", 1], ["printables", 1], ["library", "abc"], ["library", "0"]] as const) {
+      const res = await run(() => detail(source, id));
+      expect(res.status, `${source}/${id}`).toBe(404);
+    }
+  });
+
+  it("/models/{id} is the library model's short address", async () => {
+    const res = await run(() => Promise.resolve(shortcutLoader(args(getRequest("/models/3"), { id: "3" }))));
+    expect(res.status).toBe(301);
+    expect(res.headers.get("location")).toBe("/models/library/3");
+  });
+
+  it("counts a view, but not the reload that follows a like or comment on the same page", async () => {
+    const id = await libraryId("Cable Clip Set");
+    const before = (await detail("library", id)).model.viewCount;
+    expect((await detail("library", id, { referer: "http://localhost:3000/models" })).model.viewCount).toBe(before + 1);
+    expect((await detail("library", id, { referer: `http://localhost:3000/models/library/${id}` })).model.viewCount).toBe(before + 1);
+  });
+});
+
+describe("licence rule", () => {
+  it("refuses a CC BY-NC library model on the page and on the server", async () => {
+    const id = await libraryId("Phone Stand Pro");
+    const page = await detail("library", id);
+    expect(page.model.commercialUse).toBe(false);
+    expect(page.model.licenceRefusal).toBe(
+      "This model is licensed CC BY-NC, which does not allow commercial use, so it can't be ordered as a paid print. You can still download it and print it yourself.",
+    );
+    expect(await getOrderableModel("library", id)).toMatchObject({ ok: false, status: 403 });
+    const thrown = await assertModelOrderable("library", id).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(Response);
+    expect((thrown as Response).status).toBe(403);
+    expect(((await (thrown as Response).json()) as { message: string }).message).toContain("CC BY-NC");
+  });
+
+  it("refuses a CC BY-NC catalogue model and accepts a CC BY one with what the order needs", async () => {
+    expect(await getOrderableModel("thingiverse", 4734271)).toMatchObject({ ok: false, status: 403 });
+    const ok = await getOrderableModel("thingiverse", "3495390");
+    expect(ok).toMatchObject({ ok: true, model: { source: "thingiverse", id: 3495390, weightGrams: 21, printTimeMinutes: 95, license: "CC BY" } });
+    const library = await assertModelOrderable("library", await libraryId("Articulated Dragon"));
+    expect(library).toMatchObject({ source: "library", name: "Articulated Dragon", weightGrams: 62, file: null });
+  });
+
+  it("answers 404 for a model that does not exist or a source we do not know", async () => {
+    expect(await getOrderableModel("library", 99999)).toMatchObject({ ok: false, status: 404, message: "Model not found" });
+    expect(await getOrderableModel("elsewhere", 1)).toMatchObject({ ok: false, status: 404 });
+    expect(await getOrderableModel("thingiverse", "x")).toMatchObject({ ok: false, status: 404 });
+  });
+
+  it("denies a licence it cannot recognise", async () => {
+    const db = await getDb();
+    const id = await libraryId("Hex Key Holder");
+    await db.update(libraryModels).set({ license: "All Rights Reserved" }).where(eq(libraryModels.id, id));
+    try {
+      expect(await getOrderableModel("library", id)).toMatchObject({ ok: false, status: 403 });
+      expect((await detail("library", id)).model.commercialUse).toBe(false);
+    } finally {
+      await db.update(libraryModels).set({ license: "CC BY" }).where(eq(libraryModels.id, id));
+    }
+  });
+});
+
+describe("likes, comments and ratings on the page", () => {
+  it("sends a visitor to sign in and changes nothing", async () => {
+    const id = await libraryId("Hex Key Holder");
+    const attempts: Record<string, string>[] = [{ intent: "like" }, { intent: "comment", comment: "Nice" }, { intent: "rate", rating: "5" }];
+    for (const fields of attempts) {
+      const res = await post(id, fields);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(`/auth?redirectTo=${encodeURIComponent(`/models/library/${id}`)}`);
+    }
+    const db = await getDb();
+    expect(await db.select().from(modelLikes).where(eq(modelLikes.libraryModelId, id))).toHaveLength(0);
+    expect(await db.select().from(modelComments).where(eq(modelComments.libraryModelId, id))).toHaveLength(0);
+    expect(await db.select().from(modelRatings).where(eq(modelRatings.libraryModelId, id))).toHaveLength(0);
+  });
+
+  it("likes and unlikes; a double submit counts once", async () => {
+    const id = await libraryId("Self-Watering Planter");
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    const first = await post(id, { intent: "like" }, cookie);
+    expect(first.status).toBe(302);
+    expect(first.headers.get("location")).toBe(`/models/library/${id}`);
+    await post(id, { intent: "like" }, cookie);
+    let page = await detail("library", id, { cookie });
+    expect(page.model.likeCount).toBe(1);
+    expect(page.viewer).toMatchObject({ liked: true });
+
+    const other = await sessionCookieFor((await createTestUser()).id);
+    await post(id, { intent: "like" }, other);
+    expect((await detail("library", id)).model.likeCount).toBe(2);
+
+    await post(id, { intent: "unlike" }, cookie);
+    page = await detail("library", id, { cookie });
+    expect(page.model.likeCount).toBe(1);
+    expect(page.viewer).toMatchObject({ liked: false });
+  });
+
+  it("refuses a blank comment and posts a real one with the documented toast", async () => {
+    const id = await libraryId("Articulated Dragon");
+    const user = await createTestUser({ firstName: "Robin", lastName: "Maker" });
+    const cookie = await sessionCookieFor(user.id);
+    const blank = await post(id, { intent: "comment", comment: "   \n " }, cookie);
+    expect(blank.status).toBe(400);
+    const body = (await blank.json()) as { result: { error: Record<string, string[]> } };
+    expect(body.result.error.comment).toEqual(["Please write a comment first."]);
+
+    const ok = await post(id, { intent: "comment", comment: "  Printed it in silk PLA, lovely.  " }, cookie);
+    expect(ok.status).toBe(302);
+    expect(await toastOf(ok)).toMatchObject({ title: "Comment posted!" });
+    const page = await detail("library", id);
+    expect(page.model.comments[0]).toMatchObject({ comment: "Printed it in silk PLA, lovely.", authorName: "Robin Maker", userId: user.id });
+  });
+
+  it("rates 1 to 5 stars, one rating per user that can be changed", async () => {
+    const id = await libraryId("Cable Clip Set");
+    const cookie = await sessionCookieFor((await createTestUser()).id);
+    for (const rating of ["0", "6", "", "2.5", "five"]) {
+      const res = await post(id, { intent: "rate", rating }, cookie);
+      expect(res.status, `rating ${rating}`).toBe(400);
+    }
+    const first = await post(id, { intent: "rate", rating: "4", review: "Clips hold well.", hasPrinted: "on" }, cookie);
+    expect(first.status).toBe(302);
+    expect(await toastOf(first)).toMatchObject({ title: "Rating submitted!" });
+    await post(id, { intent: "rate", rating: "2" }, cookie);
+    let page = await detail("library", id, { cookie });
+    expect(page.model).toMatchObject({ averageRating: 2, totalRatings: 1 });
+    expect(page.viewer?.rating).toEqual({ rating: 2, review: null });
+
+    const other = await sessionCookieFor((await createTestUser()).id);
+    await post(id, { intent: "rate", rating: "5" }, other);
+    page = await detail("library", id);
+    expect(page.model).toMatchObject({ averageRating: 3.5, totalRatings: 2 });
+    const db = await getDb();
+    const rows = await db.select().from(modelRatings).where(and(eq(modelRatings.libraryModelId, id)));
+    expect(rows).toHaveLength(2);
+  });
+
+  it("refuses likes, comments and ratings on catalogue models", async () => {
+    const cookie = await sessionCookieFor((await createTestUser()).id);
+    const res = await post(3495390, { intent: "like" }, cookie, "thingiverse");
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe("Likes, comments and ratings are for library models only.");
+  });
+
+  it("answers 404 for a library model that does not exist", async () => {
+    const cookie = await sessionCookieFor((await createTestUser()).id);
+    expect((await post(99999, { intent: "like" }, cookie)).status).toBe(404);
+    expect((await post(99999, { intent: "comment", comment: "hi" }, cookie)).status).toBe(404);
+  });
+});
