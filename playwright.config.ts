@@ -38,10 +38,16 @@ export default defineConfig({
     { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions: chromium } },
   ],
   webServer: {
-    command: `rm -f ${E2E_DB} ${E2E_DB}-wal ${E2E_DB}-shm && npx tsx db/seed.ts > /dev/null && NODE_ENV=production MOCKS=true PORT=${PORT} npx tsx server/index.ts`,
+    command: `rm -rf ${E2E_DB} ${E2E_DB}-wal ${E2E_DB}-shm ${E2E_DB}-uploads && npx tsx db/seed.ts > /dev/null && NODE_ENV=production MOCKS=true PORT=${PORT} npx tsx server/index.ts`,
     url: `http://localhost:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { DATABASE_URL: `file:${E2E_DB}`, SESSION_SECRET: "e2e-session-secret" },
+    env: {
+      DATABASE_URL: `file:${E2E_DB}`,
+      SESSION_SECRET: "e2e-session-secret",
+      // the catalogue adapter runs against the msw Thingiverse mocks
+      THINGIVERSE_TOKEN: "mock-token",
+      UPLOADS_DIR: `${E2E_DB}-uploads`,
+    },
   },
 });

@@ -24,5 +24,4 @@ export function newStorageKey(area: "designs" | "models" | "model-images" | "pri
   return `${area}/${now.getUTCFullYear()}/${month}/${randomBytes(16).toString("hex")}${ext ? `.${ext}` : ""}`;
 }
 
-/** The maximum size of a design upload: 50 MB (52428800 bytes). */
-export const MAX_DESIGN_BYTES = 52_428_800;
+export { MAX_DESIGN_BYTES } from "~/domain/upload-limits";

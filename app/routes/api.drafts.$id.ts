@@ -1,0 +1,37 @@
+// GET, PUT and DELETE /api/drafts/{id}: only the owner's drafts exist here; anything else is 404.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  deleteDraft,
+  designApiResponse,
+  draftJson,
+  getOwnDraft,
+  handleDesignPost,
+  methodNotAllowed,
+} from "~/services/designs.server";
+import { apiError, idParam, requireApiUser } from "~/utils/api.server";
+import { createToastHeader } from "~/utils/toast.server";
+
+const NOT_FOUND = "Draft not found";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request);
+  const draft = await getOwnDraft(user.id, idParam(params.id));
+  if (!draft) return apiError(404, NOT_FOUND);
+  return Response.json(draftJson(draft));
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "PUT" && request.method !== "DELETE") return methodNotAllowed("GET, PUT, DELETE");
+  const user = await requireApiUser(request);
+  const draftId = idParam(params.id);
+  if (request.method === "DELETE") {
+    if (!(await deleteDraft(user.id, draftId))) return apiError(404, NOT_FOUND);
+    return Response.json(
+      { message: "Draft Deleted", id: draftId },
+      { headers: { "set-cookie": await createToastHeader({ title: "Draft Deleted" }) } },
+    );
+  }
+  const draft = await getOwnDraft(user.id, draftId);
+  if (!draft) return apiError(404, NOT_FOUND);
+  return designApiResponse(await handleDesignPost(request, { user, draft }));
+}

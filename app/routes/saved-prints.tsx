@@ -1,0 +1,125 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { formatBytes } from "~/components/design-panels";
+import { formatCents } from "~/domain/money";
+import { choosePrinterUrlFor, deleteDraft, draftPreviewUrl, listDrafts } from "~/services/designs.server";
+import { formatDate, formatMinutes } from "~/utils/format";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const DeleteSchema = z.object({
+  intent: z.literal("delete"),
+  draftId: z.coerce.number().int().positive(),
+});
+
+export const meta: MetaFunction = () => [{ title: "Saved Prints | Printnear" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const drafts = await listDrafts(user.id);
+  return {
+    drafts: drafts.map((d) => ({
+      id: d.id,
+      fileName: d.fileName,
+      fileSize: d.fileSize,
+      material: d.material,
+      filamentColor: d.filamentColor,
+      estimatedWeight: d.estimatedWeightGrams,
+      printTimeMinutes: d.printTimeMinutes,
+      numberOfColors: d.numberOfColors,
+      totalCostCents: d.totalCostCents,
+      previewUrl: draftPreviewUrl(d),
+      createdAt: d.createdAt.toISOString(),
+      choosePrinterUrl: choosePrinterUrlFor(d.id),
+    })),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const parsed = DeleteSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) throw new Response("Bad Request", { status: 400 });
+  // the query is scoped to this customer's drafts: anyone else's id finds nothing
+  if (!(await deleteDraft(user.id, parsed.data.draftId))) throw new Response("Draft not found", { status: 404 });
+  return redirectWithToast("/saved-prints", { title: "Draft Deleted" });
+}
+
+export default function SavedPrints() {
+  const { drafts } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const deletingId = navigation.state === "submitting" ? Number(navigation.formData?.get("draftId")) : null;
+  return (
+    <div className="container-page py-8">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">Saved Prints</h1>
+          <p className="text-slate-600">Designs you saved as drafts, ready to send to a printer.</p>
+        </div>
+        <Link to="/upload" className="btn-primary">Upload Design</Link>
+      </div>
+
+      {drafts.length === 0 ? (
+        <div className="card mt-6 p-10 text-center text-slate-600">
+          <p>No saved prints yet.</p>
+          <Link to="/upload" className="btn-primary mt-4">Upload a design</Link>
+        </div>
+      ) : (
+        <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {drafts.map((draft) => (
+            <li key={draft.id} className="card flex flex-col overflow-hidden" data-testid="draft-card">
+              <div className="flex h-40 items-center justify-center bg-stone-100">
+                {draft.previewUrl ? (
+                  <img src={draft.previewUrl} alt={`Preview of ${draft.fileName}`} className="h-full w-auto object-contain" loading="lazy" />
+                ) : (
+                  <span className="text-sm text-slate-500">No preview</span>
+                )}
+              </div>
+              <div className="flex flex-1 flex-col p-4">
+                <h2 className="break-all font-medium" data-testid="draft-name">{draft.fileName}</h2>
+                <p className="text-sm text-slate-500">
+                  {draft.material} · {draft.filamentColor} · {formatBytes(draft.fileSize)}
+                </p>
+                <dl className="mt-3 grid grid-cols-3 gap-2 text-sm">
+                  <div>
+                    <dt className="text-slate-500">Weight</dt>
+                    <dd className="font-medium">{draft.estimatedWeight} g</dd>
+                  </div>
+                  <div>
+                    <dt className="text-slate-500">Time</dt>
+                    <dd className="font-medium">{formatMinutes(draft.printTimeMinutes)}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-slate-500">Colors</dt>
+                    <dd className="font-medium">{draft.numberOfColors}</dd>
+                  </div>
+                </dl>
+                <div className="mt-3 flex items-center justify-between text-sm">
+                  <span className="text-slate-500">Saved {formatDate(draft.createdAt)}</span>
+                  <span className="font-semibold">{formatCents(draft.totalCostCents)}</span>
+                </div>
+                <div className="mt-4 flex flex-wrap items-start gap-2">
+                  <Link to={draft.choosePrinterUrl} className="btn-primary">Choose Printer &amp; Submit</Link>
+                  <Link to={`/upload?draft=${draft.id}`} className="btn-secondary">Edit</Link>
+                  <details className="relative">
+                    <summary className="btn-ghost cursor-pointer text-red-700">Delete</summary>
+                    <div className="absolute right-0 z-10 mt-2 w-64 rounded-md border border-slate-200 bg-white p-3 shadow-lg">
+                      <p className="text-sm">Delete “{draft.fileName}”? This cannot be undone.</p>
+                      <Form method="post" className="mt-3">
+                        <input type="hidden" name="intent" value="delete" />
+                        <input type="hidden" name="draftId" value={draft.id} />
+                        <button type="submit" className="btn-danger w-full" disabled={deletingId === draft.id}>
+                          {deletingId === draft.id ? "Deleting…" : "Yes, delete draft"}
+                        </button>
+                      </Form>
+                    </div>
+                  </details>
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

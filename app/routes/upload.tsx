@@ -1,0 +1,543 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  redirect,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRouteError,
+  type ClientActionFunctionArgs,
+} from "@remix-run/react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
+import { AnalysisResults, AnalysisWarning, formatBytes, PricingBreakdown } from "~/components/design-panels";
+import {
+  DESIGN_EXTENSIONS,
+  DesignSettingsFields,
+  DesignSettingsSchema,
+  extensionAllowed,
+  MAX_DESIGN_FILE_BYTES,
+  MESSAGES,
+  REFUSED_MESH_ERRORS,
+  type DesignAnalysis,
+  type DesignSettingsInput,
+} from "~/components/design-settings";
+import type { ViewerMesh } from "~/components/design-viewer";
+import { COLOR_SWATCHES, type ColorName } from "~/domain/materials";
+import { estimateFromFileSize } from "~/domain/mesh/fallback";
+import type { AnalysisOptions } from "~/domain/mesh/types";
+import { DEFAULT_RATE_PER_KG_CENTS, quotePrice } from "~/domain/pricing";
+import {
+  draftPreviewUrl,
+  draftSettings,
+  getOwnDraft,
+  getPrinterRate,
+  handleDesignPost,
+  NEW_DESIGN_SETTINGS,
+  quoteDraft,
+} from "~/services/designs.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import type { DesignWorkerReply, DesignWorkerRequest } from "~/workers/design-analysis.protocol";
+
+// three.js only loads here, after a model has been read
+const DesignViewer = lazy(() => import("~/components/design-viewer"));
+
+export const meta: MetaFunction = () => [{ title: "Upload Your 3D Design | Printnear" }];
+
+function positiveId(value: string | null): number | null {
+  if (value === null || value.trim() === "") return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+async function draftFromUrl(userId: number, url: URL) {
+  const param = url.searchParams.get("draft");
+  if (param === null) return null;
+  const id = positiveId(param);
+  const draft = id ? await getOwnDraft(userId, id) : null;
+  // someone else's draft, or one already ordered, is simply not there
+  if (!draft) throw new Response("Draft not found", { status: 404 });
+  return draft;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const draft = await draftFromUrl(user.id, url);
+  const printerId = positiveId(url.searchParams.get("printer")) ?? draft?.printerId ?? null;
+  const printer = printerId ? await getPrinterRate(printerId) : null;
+  const ratePerKgCents = printer?.ratePerKgCents ?? DEFAULT_RATE_PER_KG_CENTS;
+  return {
+    printer: printer ? { id: printer.id, name: printer.name, ratePerKgCents: printer.ratePerKgCents } : null,
+    ratePerKgCents,
+    settings: draft ? draftSettings(draft) : NEW_DESIGN_SETTINGS,
+    draft: draft
+      ? {
+          id: draft.id,
+          fileName: draft.fileName,
+          fileSize: draft.fileSize,
+          hasFile: Boolean(draft.fileKey),
+          previewUrl: draftPreviewUrl(draft),
+          analysis: (draft.analysis ?? null) as DesignAnalysis | null,
+          quote: quoteDraft({
+            weightGrams: draft.estimatedWeightGrams,
+            numberOfColors: draft.numberOfColors,
+            printTimeMinutes: draft.printTimeMinutes,
+            ratePerKgCents,
+          }),
+          estimatedWeight: draft.estimatedWeightGrams,
+          printTimeMinutes: draft.printTimeMinutes,
+          updatedAt: draft.updatedAt.toISOString(),
+        }
+      : null,
+  };
+}
+
+interface UploadActionData {
+  result: SubmissionResult<string[]>;
+  alert: { title: string; message: string };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const draft = await draftFromUrl(user.id, new URL(request.url));
+  const outcome = await handleDesignPost(request, { user, draft });
+  if (outcome.ok) return redirectWithToast(outcome.redirectTo, outcome.toast);
+  const body: UploadActionData = { result: outcome.reply, alert: { title: outcome.title, message: outcome.message } };
+  // a refused file is a validation error of this form: 400 (the API says 413 for size)
+  return data(body, { status: outcome.status === 413 ? 400 : outcome.status });
+}
+
+// ---------------------------------------------------------------------------------------------
+// With JavaScript: the same form goes through XMLHttpRequest to the matching API call, for real upload progress
+// ---------------------------------------------------------------------------------------------
+
+type Progress = { loaded: number; total: number } | null;
+let uploadProgress: Progress = null;
+const progressListeners = new Set<() => void>();
+function setUploadProgress(next: Progress) {
+  uploadProgress = next;
+  for (const listener of progressListeners) listener();
+}
+function subscribeProgress(listener: () => void) {
+  progressListeners.add(listener);
+  return () => progressListeners.delete(listener);
+}
+
+interface XhrAnswer {
+  status: number;
+  statusText: string;
+  body: { redirectTo?: string; title?: string; message?: string; fieldErrors?: Record<string, string[]> } | null;
+}
+
+function postWithProgress(method: "POST" | "PUT", url: string, body: FormData): Promise<XhrAnswer> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    xhr.setRequestHeader("accept", "application/json");
+    xhr.upload.onprogress = (event) => setUploadProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : 0 });
+    xhr.onload = () => {
+      let parsed: XhrAnswer["body"] = null;
+      try {
+        parsed = JSON.parse(xhr.responseText);
+      } catch {
+        parsed = null;
+      }
+      resolve({ status: xhr.status, statusText: xhr.statusText, body: parsed });
+    };
+    xhr.onerror = () => resolve({ status: 0, statusText: "", body: null });
+    xhr.onabort = () => resolve({ status: 0, statusText: "", body: null });
+    setUploadProgress({ loaded: 0, total: 0 });
+    xhr.send(body);
+  });
+}
+
+export async function clientAction({ request }: ClientActionFunctionArgs): Promise<UploadActionData | Response> {
+  const url = new URL(request.url);
+  const formData = await request.formData();
+  const draftId = url.searchParams.get("draft");
+  const intent = formData.get("intent") === "submit" ? "submit" : "save";
+  const endpoint = draftId ? `/api/drafts/${encodeURIComponent(draftId)}` : intent === "submit" ? "/api/upload-design" : "/api/save-draft";
+  try {
+    const answer = await postWithProgress(draftId ? "PUT" : "POST", endpoint, formData);
+    if (answer.status >= 200 && answer.status < 300 && answer.body?.redirectTo) return redirect(answer.body.redirectTo);
+    if (answer.status === 401) return redirect(`/auth?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`);
+    const title = answer.body?.title ?? (intent === "submit" ? "Upload Failed" : draftId ? "Failed to Update Draft" : "Failed to Save Draft");
+    const message =
+      answer.body?.message ??
+      (answer.status ? `Upload failed: ${answer.status} ${answer.statusText}`.trim() : "Upload failed: the connection was lost. Please try again.");
+    const initialValue = Object.fromEntries([...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+    // the chosen file is still in the input here, so its error needs no "choose it again"
+    const fieldErrors = { ...(answer.body?.fieldErrors ?? {}) };
+    if (fieldErrors.file) fieldErrors.file = [message];
+    const error: Record<string, string[]> = Object.keys(fieldErrors).length > 0 ? fieldErrors : { "": [message] };
+    return { result: { status: "error", initialValue, error }, alert: { title, message } };
+  } finally {
+    setUploadProgress(null);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page
+// ---------------------------------------------------------------------------------------------
+
+type LiveAnalysis =
+  | { status: "idle" }
+  | { status: "reading"; fileName: string; fileSize: number }
+  | { status: "done"; fileName: string; fileSize: number; analysis: DesignAnalysis }
+  | { status: "refused"; fileName: string; message: string };
+
+function useAnalysisWorker(onReply: (reply: DesignWorkerReply) => void) {
+  const worker = useRef<Worker | null>(null);
+  const replyRef = useRef(onReply);
+  replyRef.current = onReply;
+  useEffect(() => () => worker.current?.terminate(), []);
+  return useCallback((request: DesignWorkerRequest) => {
+    if (!worker.current) {
+      worker.current = new Worker(new URL("../workers/design-analysis.worker.ts", import.meta.url), { type: "module" });
+      worker.current.onmessage = (event: MessageEvent<DesignWorkerReply>) => replyRef.current(event.data);
+    }
+    worker.current.postMessage(request);
+  }, []);
+}
+
+export default function UploadPage() {
+  const { draft, printer } = useLoaderData<typeof loader>();
+  // a save (new or updated draft) or another printer starts a fresh form, so no file stays in the input;
+  // a refused post keeps the form as it is, chosen file included
+  return <UploadForm key={`${draft?.id ?? "new"}:${draft?.updatedAt ?? ""}:${printer?.id ?? ""}`} />;
+}
+
+function UploadForm() {
+  const { draft, printer, settings, ratePerKgCents } = useLoaderData<typeof loader>();
+  const actionData = useActionData<UploadActionData>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
+  const progress = useSyncExternalStore(subscribeProgress, () => uploadProgress, () => null);
+
+  const [form, fields] = useForm<DesignSettingsInput>({
+    id: "design-upload",
+    lastResult: actionData?.result,
+    defaultValue: settings,
+    constraint: getZodConstraint(DesignSettingsSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: DesignSettingsSchema }),
+    shouldValidate: "onSubmit",
+  });
+
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [live, setLive] = useState<LiveAnalysis>({ status: "idle" });
+  const [viewerMesh, setViewerMesh] = useState<ViewerMesh | null>(null);
+  const [chosen, setChosen] = useState(false);
+  const [clientAlert, setClientAlert] = useState<{ title: string; message: string } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const requestId = useRef(0);
+  const fileMeta = useRef({ fileName: "", fileSize: 0, fromDraft: false });
+
+  const material = String(fields.material.value ?? settings.material);
+  const infill = Number(fields.infill.value ?? settings.infill);
+  const layerHeight = Number(fields.layerHeight.value ?? settings.layerHeight);
+  const supports = (fields.supports.value ?? settings.supports) as "no" | "auto" | "yes";
+  const numberOfColors = Number(fields.numberOfColors.value ?? settings.numberOfColors) || 1;
+  const filamentColor = String(fields.filamentColor.value ?? settings.filamentColor) as ColorName;
+  const options: AnalysisOptions = useMemo(() => ({ material, infill, layerHeight, supports }), [material, infill, layerHeight, supports]);
+
+  const post = useAnalysisWorker((reply) => {
+    if (reply.id !== requestId.current) return;
+    const { fileName, fileSize } = fileMeta.current;
+    if (reply.ok) {
+      if (reply.mesh) setViewerMesh(reply.mesh);
+      setLive({ status: "done", fileName, fileSize, analysis: { method: "mesh", ...reply.analysis } });
+      // a multicolour 3MF sets the colour count once, when it is first chosen
+      if (!fileMeta.current.fromDraft && reply.mesh && reply.analysis.numberOfColors > 1) {
+        form.update({ name: fields.numberOfColors.name, value: String(Math.min(8, reply.analysis.numberOfColors)) });
+      }
+      return;
+    }
+    if (fileMeta.current.fromDraft) {
+      // the draft's stored analysis stays on show when the browser cannot read the saved file
+      setLive({ status: "idle" });
+      return;
+    }
+    if (REFUSED_MESH_ERRORS.has(reply.code) || !reply.fallback) {
+      setLive({ status: "refused", fileName, message: reply.message });
+      return;
+    }
+    setLive({
+      status: "done",
+      fileName,
+      fileSize,
+      analysis: {
+        method: "file-size",
+        ...reply.fallback,
+        numberOfColors: 1,
+        fileFormat: (fileName.split(".").pop()?.toLowerCase() ?? "stl") as "stl" | "obj" | "3mf",
+        material,
+        infillDensity: infill,
+        layerHeight,
+        supports,
+        reason: reply.message,
+      },
+    });
+  });
+
+  const analyseFile = useCallback(
+    (file: File, fromDraft: boolean) => {
+      setClientAlert(null);
+      setViewerMesh(null);
+      fileMeta.current = { fileName: file.name, fileSize: file.size, fromDraft };
+      if (!extensionAllowed(file.name)) {
+        setLive({ status: "refused", fileName: file.name, message: MESSAGES.invalidType });
+        return;
+      }
+      if (file.size > MAX_DESIGN_FILE_BYTES) {
+        setLive({ status: "refused", fileName: file.name, message: MESSAGES.tooLarge });
+        return;
+      }
+      setLive({ status: "reading", fileName: file.name, fileSize: file.size });
+      requestId.current += 1;
+      post({ id: requestId.current, type: "analyze", file, options });
+    },
+    [options, post],
+  );
+
+  // a saved draft's own file is read in the browser too, so settings changes re-price it at once
+  useEffect(() => {
+    if (!draft?.hasFile) return;
+    let cancelled = false;
+    setChosen(false);
+    fetch(`/drafts/${draft.id}/file`)
+      .then((response) => (response.ok ? response.blob() : null))
+      .then((blob) => {
+        if (blob && !cancelled) analyseFile(new File([blob], draft.fileName), true);
+      })
+      .catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per draft; settings changes re-analyse below
+  }, [draft?.id]);
+
+  // settings change the weight: re-estimate from the mesh the worker keeps
+  useEffect(() => {
+    if (live.status !== "done") return;
+    if (live.analysis.method === "mesh") {
+      requestId.current += 1;
+      post({ id: requestId.current, type: "reanalyze", options });
+    } else {
+      const estimate = estimateFromFileSize(live.fileSize, live.analysis.fileFormat, material);
+      setLive({ ...live, analysis: { ...live.analysis, ...estimate, material, infillDensity: infill, layerHeight, supports } });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only the settings trigger this
+  }, [options]);
+
+  const onFileChange = (file: File | undefined) => {
+    setChosen(Boolean(file));
+    if (file) analyseFile(file, false);
+    else setLive({ status: "idle" });
+  };
+
+  const onDrop = (event: DragEvent<HTMLLabelElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    const files = event.dataTransfer.files;
+    if (!files.length || !fileInput.current) return;
+    // the dropped file becomes the input's, so the same form posts it
+    fileInput.current.files = files;
+    onFileChange(files[0]);
+  };
+
+  const formProps = getFormProps(form);
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const intent = submitter?.value === "submit" ? "submit" : "save";
+    const hasFile = Boolean(fileInput.current?.files?.length);
+    if (!hasFile && !draft) {
+      event.preventDefault();
+      setClientAlert({ title: MESSAGES.fileRequiredTitle, message: intent === "save" ? MESSAGES.fileRequiredDraft : MESSAGES.fileRequiredUpload });
+      return;
+    }
+    if (hasFile && live.status === "refused") {
+      event.preventDefault();
+      setClientAlert({ title: intent === "submit" ? "Upload Failed" : draft ? "Failed to Update Draft" : "Failed to Save Draft", message: live.message });
+      return;
+    }
+    setClientAlert(null);
+    formProps.onSubmit(event);
+  };
+
+  // what the panels show: the browser's live reading when there is one, else the draft's stored analysis
+  const shown: { analysis: DesignAnalysis; fileName: string; fileSize: number } | null =
+    live.status === "done"
+      ? { analysis: live.analysis, fileName: live.fileName, fileSize: live.fileSize }
+      : draft?.analysis && live.status !== "refused"
+        ? { analysis: draft.analysis, fileName: draft.fileName, fileSize: draft.fileSize }
+        : null;
+  const liveQuote =
+    live.status === "done"
+      ? quotePrice({
+          weightGrams: live.analysis.estimatedWeight,
+          colors: numberOfColors,
+          printTimeMinutes: live.analysis.estimatedTimeMinutes,
+          ratePerKgCents,
+        })
+      : null;
+  const quote = liveQuote ?? (draft && live.status !== "refused" ? draft.quote : null);
+  const alert = clientAlert ?? (chosen ? null : actionData?.alert ?? null);
+  const fileError = live.status === "refused" ? live.message : chosen ? null : actionData?.result.error?.file?.[0];
+  const formError = chosen ? null : actionData?.result.error?.[""]?.[0];
+  const percent = progress && progress.total > 0 ? Math.round((progress.loaded / progress.total) * 100) : null;
+  const submitLabel = printer ? `Submit to Printer #${printer.id}` : "Choose Printer";
+
+  return (
+    <div className="container-page py-8">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">{draft ? "Edit Draft" : "Upload Your 3D Design"}</h1>
+          <p className="text-slate-600">
+            {draft ? `Saved print #${draft.id}: change the settings or replace the file.` : "Get an instant estimate, then send it to a printer near you."}
+          </p>
+        </div>
+        {draft ? (
+          <Link to={`/choose-printer?draftId=${draft.id}`} className="btn-secondary">Choose Printer &amp; Submit</Link>
+        ) : null}
+      </div>
+      {printer ? (
+        <p className="mt-3 rounded-md bg-brand-50 px-3 py-2 text-sm text-brand-700" data-testid="chosen-printer">
+          Printing with {printer.name} (Printer #{printer.id}).
+        </p>
+      ) : null}
+
+      {alert ? (
+        <div role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="upload-alert">
+          <p className="font-semibold">{alert.title}</p>
+          <p>{alert.message}</p>
+        </div>
+      ) : null}
+
+      <Form method="post" encType="multipart/form-data" {...formProps} onSubmit={onSubmit} className="mt-6 grid gap-6 lg:grid-cols-2">
+        {printer ? <input type="hidden" name="printerId" value={printer.id} /> : null}
+        <div className="space-y-6">
+          <section className="card p-6" aria-labelledby="file-upload-heading">
+            <h2 id="file-upload-heading" className="text-lg font-semibold">File Upload</h2>
+            <label
+              htmlFor="design-file"
+              onDragOver={(event) => {
+                event.preventDefault();
+                setDragging(true);
+              }}
+              onDragLeave={() => setDragging(false)}
+              onDrop={onDrop}
+              className={`mt-4 flex cursor-pointer flex-col items-center justify-center rounded-lg border-2 border-dashed p-6 text-center ${dragging ? "border-brand-500 bg-brand-50" : "border-slate-300 hover:border-brand-500"}`}
+              data-testid="drop-zone"
+            >
+              <span className="text-sm font-medium text-slate-800">Drag and drop your design here, or choose a file</span>
+              <span className="mt-1 text-xs text-slate-500">3MF, STL or OBJ, under 50MB</span>
+            </label>
+            <input
+              ref={fileInput}
+              id="design-file"
+              name="file"
+              type="file"
+              accept={DESIGN_EXTENSIONS.join(",")}
+              aria-label="Design file"
+              aria-invalid={fileError ? true : undefined}
+              aria-describedby="design-file-error"
+              className="mt-3 block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium"
+              onChange={(event) => onFileChange(event.currentTarget.files?.[0])}
+            />
+            {draft && !chosen ? (
+              <p className="mt-2 text-sm text-slate-600" data-testid="current-file">
+                Current file: {draft.fileName} ({formatBytes(draft.fileSize)}). Choose a new file only to replace it.
+              </p>
+            ) : null}
+            <p id="design-file-error" className="field-error" data-testid="file-error">{fileError}</p>
+            {progress ? (
+              <div className="mt-3" data-testid="upload-progress">
+                <div className="flex justify-between text-xs text-slate-600">
+                  <span>{percent === 100 ? "Upload complete, analysing…" : "Uploading…"}</span>
+                  <span>{percent !== null ? `${percent}%` : ""}</span>
+                </div>
+                <progress className="mt-1 h-2 w-full overflow-hidden rounded accent-brand-600" max={100} value={percent ?? undefined} aria-label="Upload progress" />
+              </div>
+            ) : null}
+          </section>
+
+          <section className="card p-6" aria-labelledby="analysis-heading">
+            <h2 id="analysis-heading" className="text-lg font-semibold">File Analysis Results</h2>
+            <div className="mt-4 overflow-hidden rounded-md bg-stone-100">
+              {viewerMesh ? (
+                <Suspense fallback={<p className="p-4 text-sm text-slate-600">Loading the 3D preview…</p>}>
+                  <DesignViewer mesh={viewerMesh} color={COLOR_SWATCHES[filamentColor] ?? "#2563eb"} label={`3D preview of ${shown?.fileName ?? "your design"}`} />
+                </Suspense>
+              ) : draft?.previewUrl && !chosen ? (
+                <img src={draft.previewUrl} alt={`Preview of ${draft.fileName}`} width={480} height={360} className="mx-auto h-auto max-h-80 w-auto" data-testid="server-preview" />
+              ) : null}
+            </div>
+            <div className="mt-4" aria-live="polite">
+              {live.status === "reading" ? (
+                <p className="text-sm text-slate-600" data-testid="analysing">Analysing {live.fileName}…</p>
+              ) : shown ? (
+                <AnalysisResults analysis={shown.analysis} fileName={shown.fileName} fileSize={shown.fileSize} printColors={numberOfColors} />
+              ) : draft && !draft.analysis ? (
+                <AnalysisWarning reason="This draft was saved without a file analysis." />
+              ) : (
+                <p className="text-sm text-slate-600">Choose a file to see its weight, size and print time.</p>
+              )}
+            </div>
+          </section>
+        </div>
+
+        <div className="space-y-6">
+          <section className="card p-6" aria-labelledby="pricing-heading">
+            <h2 id="pricing-heading" className="text-lg font-semibold">Pricing Breakdown</h2>
+            <div className="mt-4">
+              {quote ? (
+                <PricingBreakdown quote={quote} printer={printer} />
+              ) : (
+                <p className="text-sm text-slate-600">The price appears once your file is analysed.</p>
+              )}
+            </div>
+            {liveQuote && draft && liveQuote.customerPays !== draft.quote.customerPays ? (
+              <p className="mt-2 text-xs text-slate-500" data-testid="repriced">Updated for the settings above; Save Print keeps it.</p>
+            ) : null}
+          </section>
+
+          <section className="card p-6" aria-labelledby="settings-heading">
+            <h2 id="settings-heading" className="text-lg font-semibold">Print Settings</h2>
+            <div className="mt-4">
+              <DesignSettingsFields fields={fields} disabled={busy} />
+            </div>
+            {formError ? <p className="field-error" role="alert">{formError}</p> : null}
+            <div className="mt-6 flex flex-wrap gap-3">
+              <button type="submit" name="intent" value="save" className="btn-secondary" disabled={busy}>
+                Save Print
+              </button>
+              <button type="submit" name="intent" value="submit" className="btn-primary" disabled={busy}>
+                {submitLabel}
+              </button>
+            </div>
+          </section>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="container-page py-16 text-center">
+      <h1 className="text-2xl font-bold">{missing ? "Draft not found" : "Something went wrong"}</h1>
+      <p className="mt-2 text-slate-600">
+        {missing ? "This draft does not exist, has already been ordered, or belongs to someone else." : "The upload page could not be shown. Please try again."}
+      </p>
+      <Link to="/upload" className="btn-primary mt-6">Upload a design</Link>
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+// The server's own reading of a design file (authoritative), with document 001's size-based fallback,
+// and keeping the file and its preview image in storage under our own keys.
+import {
+  analyzeMesh,
+  detectFormat,
+  estimateFromFileSize,
+  MeshError,
+  parseModel,
+  renderPreviewPng,
+  type Mesh,
+  type MeshFormat,
+} from "~/domain/mesh";
+import { extensionAllowed, MESSAGES, REFUSED_MESH_ERRORS, type DesignAnalysis } from "~/components/design-settings";
+import { getStorage, MAX_DESIGN_BYTES, newStorageKey } from "./storage.server";
+
+export interface AnalysisSettings {
+  material: string;
+  infill: number;
+  layerHeight: number;
+  supports: "no" | "auto" | "yes";
+}
+
+export type StoredAnalysis = DesignAnalysis;
+
+/** A file the platform will not take; the message is for the customer. */
+export class DesignRejectedError extends Error {
+  readonly status: 400 | 413;
+  constructor(message: string, status: 400 | 413 = 400) {
+    super(message);
+    this.name = "DesignRejectedError";
+    this.status = status;
+  }
+}
+
+export interface AnalysedDesign {
+  format: MeshFormat;
+  analysis: StoredAnalysis;
+  /** null when the fallback estimate was used */
+  mesh: Mesh | null;
+}
+
+/** The customer's file name without any folder part, trimmed to something a page can show. */
+export function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  // control characters never belong in a name we print back
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  if (cleaned.length <= 200) return cleaned || "design";
+  const dot = cleaned.lastIndexOf(".");
+  const ext = dot > 0 ? cleaned.slice(dot) : "";
+  return cleaned.slice(0, 200 - ext.length) + ext;
+}
+
+/** Type by extension, then by content, then the measurements; refused files throw DesignRejectedError. */
+export async function analyseDesign(bytes: Uint8Array, fileName: string, settings: AnalysisSettings): Promise<AnalysedDesign> {
+  if (!extensionAllowed(fileName)) throw new DesignRejectedError(MESSAGES.invalidType);
+  if (bytes.byteLength > MAX_DESIGN_BYTES) throw new DesignRejectedError(MESSAGES.tooLarge, 413);
+  let format: MeshFormat;
+  try {
+    format = detectFormat(bytes, fileName);
+  } catch (error) {
+    if (error instanceof MeshError) throw new DesignRejectedError(error.message);
+    throw error;
+  }
+  const options = { material: settings.material, infill: settings.infill, layerHeight: settings.layerHeight, supports: settings.supports };
+  try {
+    const mesh = await parseModel(bytes, fileName);
+    return { format, mesh, analysis: { method: "mesh", ...analyzeMesh(mesh, options) } };
+  } catch (error) {
+    if (error instanceof MeshError && REFUSED_MESH_ERRORS.has(error.code)) throw new DesignRejectedError(error.message);
+    // Document 001: when analysis fails the size-based estimate is used and the upload still works.
+    const reason = error instanceof MeshError ? error.message : "The analysis engine could not read this file.";
+    if (!(error instanceof MeshError)) console.error("design analysis failed unexpectedly", error);
+    const estimate = estimateFromFileSize(bytes.byteLength, format, settings.material);
+    return {
+      format,
+      mesh: null,
+      analysis: {
+        method: "file-size",
+        estimatedWeight: estimate.estimatedWeight,
+        estimatedTimeMinutes: estimate.estimatedTimeMinutes,
+        numberOfColors: 1,
+        fileFormat: format,
+        material: settings.material,
+        infillDensity: settings.infill,
+        layerHeight: settings.layerHeight,
+        supports: settings.supports,
+        reason,
+      },
+    };
+  }
+}
+
+export interface StoredDesign {
+  fileKey: string;
+  previewKey: string | null;
+}
+
+/** Writes the design and, when the mesh was read, its server-rendered preview PNG. */
+export async function storeDesign(bytes: Uint8Array, fileName: string, design: AnalysedDesign): Promise<StoredDesign> {
+  const storage = getStorage();
+  const fileKey = newStorageKey("designs", design.format);
+  await storage.set(fileKey, new File([bytes as Uint8Array<ArrayBuffer>], cleanFileName(fileName), { type: "application/octet-stream" }));
+  let previewKey: string | null = null;
+  if (design.mesh) {
+    try {
+      const png = renderPreviewPng(design.mesh, { width: 480, height: 360 });
+      previewKey = newStorageKey("previews", "png");
+      await storage.set(previewKey, new File([png as Uint8Array<ArrayBuffer>], "preview.png", { type: "image/png" }));
+    } catch (error) {
+      // a missing thumbnail must not cost the customer the upload
+      console.error("preview rendering failed", error);
+      previewKey = null;
+    }
+  }
+  return { fileKey, previewKey };
+}
+
+export async function readStoredFile(key: string): Promise<Uint8Array | null> {
+  const file = await getStorage().get(key);
+  if (!file) return null;
+  return new Uint8Array(await file.arrayBuffer());
+}
+
+/** Best effort: a file left behind costs disk space, not correctness. */
+export async function removeStoredFiles(...keys: Array<string | null | undefined>): Promise<void> {
+  const storage = getStorage();
+  for (const key of keys) {
+    if (!key) continue;
+    try {
+      await storage.remove(key);
+    } catch (error) {
+      console.error(`could not remove stored file ${key}`, error);
+    }
+  }
+}
