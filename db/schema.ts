@@ -109,6 +109,7 @@ export const rateLimits = sqliteTable("rate_limits", {
   windowStart: stamp("window_start").notNull(),
 });
 
+/** Listed printers. drizzle/0002 adds printers_rtree, an R*Tree over latitude/longitude kept in step by triggers. */
 export const printers = sqliteTable(
   "printers",
   {

@@ -1,0 +1,139 @@
+// Pieces of the printer filter cards shared by /browse, /printers and /choose-printer.
+import { Link, useNavigation } from "@remix-run/react";
+import { formatPricePerGram } from "~/domain/pricing";
+import type { CardPrinter, PrinterSort, SearchOrigin } from "~/services/printer-search.server";
+import type { MapPrinter } from "./printer-map";
+
+export const RADIUS_OPTIONS = [10, 25, 50, 100, 250] as const;
+
+export const SORT_LABELS: Record<PrinterSort, string> = {
+  distance: "Nearest first",
+  price: "Lowest price",
+  rating: "Highest rated",
+  newest: "Newest",
+};
+
+/** A link to the same page with some query values changed (null removes one). */
+export function withParams(search: string, changes: Record<string, string | null>): string {
+  const params = new URLSearchParams(search);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null || value === "") params.delete(key);
+    else params.set(key, value);
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "?";
+}
+
+/** Hidden inputs that carry query values through a GET form. */
+export function HiddenParams({ values }: { values: Record<string, string | number | null | undefined> }) {
+  return (
+    <>
+      {Object.entries(values).map(([name, value]) =>
+        value === null || value === undefined || value === "" ? null : <input key={name} type="hidden" name={name} value={String(value)} />,
+      )}
+    </>
+  );
+}
+
+export function RadiusSelect({ value, id = "radius" }: { value: number; id?: string }) {
+  return (
+    <div>
+      <label className="label" htmlFor={id}>Distance</label>
+      <select id={id} name="radius" defaultValue={String(value)} className="input">
+        {RADIUS_OPTIONS.map((miles) => (
+          <option key={miles} value={miles}>Within {miles} mi</option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function SortSelect({ value, options, id = "sort" }: { value: PrinterSort; options: PrinterSort[]; id?: string }) {
+  return (
+    <div>
+      <label className="label" htmlFor={id}>Sort by</label>
+      <select id={id} name="sort" defaultValue={value} className="input">
+        {options.map((sort) => (
+          <option key={sort} value={sort}>{SORT_LABELS[sort]}</option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Where the search is centred, or why it is not. */
+export function LocationNotice({
+  origin,
+  locationNotFound,
+  locationText,
+  radiusMiles,
+}: {
+  origin: SearchOrigin | null;
+  locationNotFound: boolean;
+  locationText: string;
+  radiusMiles: number | null;
+}) {
+  if (locationNotFound) {
+    return (
+      <p role="status" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="location-notice">
+        We couldn't find “{locationText}”. Try a city and state (Loveland, CO) or a 5-digit ZIP code. Showing printers everywhere instead.
+      </p>
+    );
+  }
+  if (!origin) return null;
+  return (
+    <p role="status" className="text-sm text-slate-600" data-testid="location-notice">
+      Within {radiusMiles} mi of <span className="font-medium">{origin.label}</span>
+      {origin.source === "profile" ? " (the ZIP code in your profile)" : ""}.
+    </p>
+  );
+}
+
+/** True while the browser fetches this same page with new filters. */
+export function useLoadingPage(pathname: string): boolean {
+  const navigation = useNavigation();
+  return navigation.state === "loading" && navigation.location?.pathname === pathname;
+}
+
+export function PageLinks({ search, page, pageCount }: { search: string; page: number; pageCount: number }) {
+  if (pageCount <= 1) return null;
+  return (
+    <nav aria-label="Pages" className="mt-6 flex items-center justify-center gap-3 text-sm">
+      {page > 1 ? <Link to={withParams(search, { page: page === 2 ? null : String(page - 1) })} className="btn-secondary">Previous</Link> : null}
+      <span>Page {page} of {pageCount}</span>
+      {page < pageCount ? <Link to={withParams(search, { page: String(page + 1) })} className="btn-secondary">Next</Link> : null}
+    </nav>
+  );
+}
+
+export function toMapPrinter(printer: CardPrinter, selectHref: string): MapPrinter {
+  return {
+    id: printer.id,
+    name: printer.name,
+    model: printer.model,
+    owner: { firstName: printer.owner.firstName, lastName: printer.owner.lastName },
+    location: printer.location,
+    materials: printer.materials,
+    priceText: formatPricePerGram(printer.ratePerKgCents),
+    isAvailable: printer.isAvailable,
+    latitude: printer.latitude,
+    longitude: printer.longitude,
+    selectHref,
+  };
+}
+
+/** The list/grid and map switch: plain links (?view=map), so it works without JavaScript. */
+export function ViewTabs({ search, view, listLabel }: { search: string; view: "list" | "map"; listLabel: string }) {
+  const tab = (active: boolean) =>
+    `rounded-md px-4 py-1.5 text-sm font-medium ${active ? "bg-white text-slate-900 shadow" : "text-slate-600 hover:text-slate-900"}`;
+  return (
+    <nav className="flex gap-1 rounded-lg bg-slate-100 p-1" aria-label="View">
+      <Link to={withParams(search, { view: null, page: null })} aria-current={view === "list" ? "page" : undefined} className={tab(view === "list")}>
+        {listLabel}
+      </Link>
+      <Link to={withParams(search, { view: "map", page: null })} aria-current={view === "map" ? "page" : undefined} className={tab(view === "map")}>
+        Map
+      </Link>
+    </nav>
+  );
+}

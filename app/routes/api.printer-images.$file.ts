@@ -1,0 +1,31 @@
+// GET /api/printer-images/{file}: an owner's photo, or default.jpg, the stock image every card falls back to.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import {
+  DEFAULT_PRINTER_IMAGE_FILE,
+  IMAGE_TYPES,
+  imageKeyFromFileName,
+  readDefaultPrinterImage,
+} from "~/services/printer-images.server";
+import { getStorage } from "~/services/storage.server";
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const file = params.file ?? "";
+  if (file === DEFAULT_PRINTER_IMAGE_FILE) {
+    const bytes = await readDefaultPrinterImage();
+    return new Response(bytes, {
+      headers: { "content-type": "image/jpeg", "content-length": String(bytes.byteLength), "cache-control": "public, max-age=86400" },
+    });
+  }
+  const found = imageKeyFromFileName(file);
+  const stored = found ? await getStorage().get(found.key) : null;
+  if (!found || !stored) return new Response("Image not found", { status: 404, headers: { "content-type": "text/plain" } });
+  return new Response(stored.stream(), {
+    headers: {
+      "content-type": IMAGE_TYPES[found.ext],
+      "content-length": String(stored.size),
+      // Keys are random and never reused, so a photo at one URL never changes.
+      "cache-control": "public, max-age=31536000, immutable",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,170 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { PrinterCard, ratingText } from "~/components/printer-card";
+import { HiddenParams, LocationNotice, PageLinks, RadiusSelect, toMapPrinter, useLoadingPage, ViewTabs } from "~/components/printer-filters";
+import { PrinterMap } from "~/components/printer-map";
+import { formatDistance } from "~/domain/geo";
+import { BROWSE_MATERIALS } from "~/domain/materials";
+import type { loader as rootLoader } from "~/root";
+import {
+  canonicalMaterial,
+  DEFAULT_RADIUS_MILES,
+  mapTileUrl,
+  numberParam,
+  searchPrinters,
+  toCardPrinter,
+} from "~/services/printer-search.server";
+import { getSessionUser } from "~/utils/session.server";
+
+const PAGE_SIZE = 60;
+
+export const meta: MetaFunction = () => [{ title: "Find 3D Printers Near You | Printnear" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const q = new URL(request.url).searchParams;
+  const user = await getSessionUser(request);
+  const locationText = q.get("location")?.trim() ?? "";
+  const material = canonicalMaterial(q.get("material"));
+  // Available only by default; available=false shows every printer.
+  const availableOnly = q.get("available") !== "false";
+  const page = Math.max(1, Math.floor(numberParam(q, "page") ?? 1));
+  const result = await searchPrinters({
+    location: locationText,
+    fallbackZip: locationText ? null : user?.zipCode,
+    radiusMiles: numberParam(q, "radius"),
+    material,
+    available: availableOnly,
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+  });
+  return {
+    view: q.get("view") === "map" ? ("map" as const) : ("list" as const),
+    filters: {
+      location: locationText || (result.origin?.source === "profile" ? (user?.zipCode ?? "") : ""),
+      material: material ?? "all",
+      available: availableOnly ? "true" : "false",
+      radius: result.radiusMiles ?? numberParam(q, "radius") ?? DEFAULT_RADIUS_MILES,
+    },
+    printers: result.printers.map(toCardPrinter),
+    total: result.total,
+    origin: result.origin,
+    locationNotFound: result.locationNotFound,
+    locationText,
+    page,
+    pageCount: Math.max(1, Math.ceil(result.total / PAGE_SIZE)),
+    tileUrl: mapTileUrl(),
+  };
+}
+
+export default function BrowsePrinters() {
+  const data = useLoaderData<typeof loader>();
+  const { view, filters, printers } = data;
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const location = useLocation();
+  const loading = useLoadingPage("/browse");
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const selectHref = (id: number) => `/upload?printer=${id}`;
+
+  return (
+    <div className="container-page py-8">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">Find 3D Printers Near You</h1>
+          <p className="text-slate-600">Local printer owners ready to print your designs, with pickup or delivery nearby.</p>
+        </div>
+        <ViewTabs search={location.search} view={view} listLabel="List" />
+      </div>
+
+      <Form method="get" className="card mt-6 grid gap-4 p-4 sm:grid-cols-2 lg:grid-cols-5" aria-label="Printer filters">
+        <HiddenParams values={{ view: view === "map" ? "map" : null }} />
+        <div className="lg:col-span-2">
+          <label className="label" htmlFor="location">Location</label>
+          <input id="location" name="location" defaultValue={filters.location} placeholder="City, state, or ZIP code" className="input" />
+        </div>
+        <RadiusSelect value={filters.radius} />
+        <div>
+          <label className="label" htmlFor="material">Material</label>
+          <select id="material" name="material" defaultValue={filters.material} className="input">
+            <option value="all">All Materials</option>
+            {BROWSE_MATERIALS.map((m) => (
+              <option key={m} value={m}>{m}</option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label className="label" htmlFor="available">Availability</label>
+          <select id="available" name="available" defaultValue={filters.available} className="input">
+            <option value="true">Available only</option>
+            <option value="false">All printers</option>
+          </select>
+        </div>
+        <div className="flex items-end lg:col-span-4">
+          <LocationNotice origin={data.origin} locationNotFound={data.locationNotFound} locationText={data.locationText} radiusMiles={filters.radius} />
+        </div>
+        <div className="flex items-end">
+          <button type="submit" className="btn-primary w-full">Search</button>
+        </div>
+      </Form>
+
+      {loading ? (
+        <div className="flex items-center justify-center gap-3 py-16 text-slate-600" role="status">
+          <span className="h-6 w-6 animate-spin rounded-full border-2 border-brand-600 border-t-transparent" aria-hidden="true" />
+          Loading printers...
+        </div>
+      ) : printers.length === 0 ? (
+        <div className="card mt-6 p-10 text-center" data-testid="empty-state">
+          <p className="text-lg font-semibold">No printers found</p>
+          <p className="mt-1 text-slate-600">Try adjusting your filters or check back later for new printers.</p>
+          <Link to={root?.user ? "/add-printer" : "/auth"} className="btn-primary mt-4">List Your Printer</Link>
+        </div>
+      ) : view === "map" ? (
+        <div className="mt-6 grid gap-6 lg:grid-cols-3">
+          <div className="lg:col-span-2">
+            <PrinterMap
+              printers={printers.map((p) => toMapPrinter(p, selectHref(p.id)))}
+              tileUrl={data.tileUrl}
+              selectedId={selectedId}
+              onSelectedChange={setSelectedId}
+              search={{ hidden: { view: "map", material: filters.material, available: filters.available, radius: String(filters.radius) }, defaultValue: filters.location }}
+            />
+          </div>
+          <section aria-labelledby="area-list">
+            <h2 id="area-list" className="text-lg font-semibold">Available Printers in Area</h2>
+            <p className="text-sm text-slate-500" data-testid="results-count">{data.total} printer(s) found</p>
+            <ul className="mt-3 space-y-2">
+              {printers.map((p) => (
+                <li key={p.id} className={`card p-3 ${selectedId === p.id ? "ring-2 ring-brand-500" : ""}`} data-testid="area-row">
+                  <div className="flex items-start justify-between gap-2">
+                    <div>
+                      <button type="button" className="text-left font-medium hover:underline" onClick={() => setSelectedId(p.id)}>{p.name}</button>
+                      <p className="text-sm text-slate-500">{p.model}</p>
+                      <p className="text-sm text-slate-500">{p.location}</p>
+                      <p className="text-sm text-slate-600">★ {ratingText(p.rating)}{typeof p.distance === "number" ? ` · ${formatDistance(p.distance)}` : ""}</p>
+                    </div>
+                    {p.isAvailable ? (
+                      <Link to={selectHref(p.id)} className="btn-primary">Select</Link>
+                    ) : (
+                      <span className="badge bg-red-100 text-red-800">Busy</span>
+                    )}
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <PageLinks search={location.search} page={data.page} pageCount={data.pageCount} />
+          </section>
+        </div>
+      ) : (
+        <>
+          <p className="mt-6 text-sm text-slate-500" data-testid="results-count">{data.total} printer(s) found</p>
+          <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {printers.map((p) => (
+              <PrinterCard key={p.id} printer={p} selectHref={selectHref(p.id)} />
+            ))}
+          </div>
+          <PageLinks search={location.search} page={data.page} pageCount={data.pageCount} />
+        </>
+      )}
+    </div>
+  );
+}

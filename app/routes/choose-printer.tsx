@@ -1,0 +1,174 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { and, eq } from "drizzle-orm";
+import { useState } from "react";
+import { printJobs } from "../../db/schema";
+import { PrinterCard, type DesignQuote } from "~/components/printer-card";
+import { HiddenParams, LocationNotice, RadiusSelect, toMapPrinter } from "~/components/printer-filters";
+import { PrinterMap } from "~/components/printer-map";
+import { UPLOAD_MATERIALS } from "~/domain/materials";
+import { quotePrice } from "~/domain/pricing";
+import {
+  canonicalMaterial,
+  DEFAULT_RADIUS_MILES,
+  mapTileUrl,
+  numberParam,
+  searchPrinters,
+  toCardPrinter,
+  type CardPrinter,
+} from "~/services/printer-search.server";
+import { getDb } from "~/utils/db.server";
+import { getSessionUser } from "~/utils/session.server";
+
+/** Document 001 "Choose a Printer": the location filter's places, offered as suggestions. */
+const NEARBY_PLACES = ["Berthoud, CO", "Loveland, CO", "Fort Collins, CO"];
+
+export const meta: MetaFunction = () => [{ title: "Choose a Printer | Printnear" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const q = new URL(request.url).searchParams;
+  const user = await getSessionUser(request);
+  const draftId = numberParam(q, "draftId");
+  const db = await getDb();
+  // Only the signed-in customer's own draft shapes the list; another id is treated as no draft.
+  const [draft] =
+    user && draftId && Number.isSafeInteger(draftId)
+      ? await db
+          .select({
+            id: printJobs.id,
+            fileName: printJobs.fileName,
+            material: printJobs.material,
+            weightGrams: printJobs.estimatedWeightGrams,
+            colors: printJobs.numberOfColors,
+            printTimeMinutes: printJobs.printTimeMinutes,
+            x: printJobs.boundingBoxX,
+            y: printJobs.boundingBoxY,
+            z: printJobs.boundingBoxZ,
+          })
+          .from(printJobs)
+          .where(and(eq(printJobs.id, draftId), eq(printJobs.customerId, user.id), eq(printJobs.status, "draft")))
+          .limit(1)
+      : [];
+  const materialParam = q.get("material");
+  const material = materialParam === null ? (draft?.material ?? null) : canonicalMaterial(materialParam);
+  const locationText = q.get("location")?.trim() ?? "";
+  const result = await searchPrinters({
+    location: locationText,
+    fallbackZip: locationText ? null : user?.zipCode,
+    radiusMiles: numberParam(q, "radius"),
+    search: q.get("search"),
+    material,
+    minX: draft?.x,
+    minY: draft?.y,
+    minZ: draft?.z,
+    // Stock of the draft's material must cover its weight; the colour is chosen on the next page.
+    weightGrams: draft && material === draft.material ? draft.weightGrams : null,
+    limit: 100,
+  });
+  const quotes: Record<number, DesignQuote> = {};
+  if (draft) {
+    for (const p of result.printers) {
+      const quote = quotePrice({ weightGrams: draft.weightGrams, colors: draft.colors, printTimeMinutes: draft.printTimeMinutes, ratePerKgCents: p.ratePerKgCents });
+      quotes[p.id] = { customerPays: quote.customerPays, printerProfit: quote.printerProfit, platformFee: quote.platformFee };
+    }
+  }
+  return {
+    draft: draft ? { id: draft.id, fileName: draft.fileName, material: draft.material, weightGrams: draft.weightGrams } : null,
+    askedDraftId: draftId,
+    filters: {
+      search: q.get("search") ?? "",
+      material: material ?? "all",
+      location: locationText || (result.origin?.source === "profile" ? (user?.zipCode ?? "") : ""),
+      radius: result.radiusMiles ?? numberParam(q, "radius") ?? DEFAULT_RADIUS_MILES,
+    },
+    printers: result.printers.map(toCardPrinter),
+    total: result.total,
+    origin: result.origin,
+    locationNotFound: result.locationNotFound,
+    locationText,
+    quotes,
+    tileUrl: mapTileUrl(),
+  };
+}
+
+export default function ChoosePrinter() {
+  const data = useLoaderData<typeof loader>();
+  const { draft, filters, printers, quotes } = data;
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const selectHref = (p: CardPrinter) => (draft ? `/submit-print?printerId=${p.id}&draftId=${draft.id}` : `/upload?printer=${p.id}`);
+
+  return (
+    <div className="container-page py-8">
+      <h1 className="text-2xl font-bold">Choose a Printer</h1>
+      {draft ? (
+        <p className="text-slate-600">
+          For <span className="font-medium">{draft.fileName}</span> ({draft.material}, {draft.weightGrams} g). Prices below are this design's total at each printer's rate.
+        </p>
+      ) : (
+        <p className="text-slate-600">
+          {data.askedDraftId ? "We couldn't find that draft in your saved prints. " : ""}
+          Pick a printer, then <Link to="/upload" className="text-brand-700 hover:underline">upload your design</Link>.
+        </p>
+      )}
+
+      <Form method="get" className="card mt-6 grid gap-4 p-4 sm:grid-cols-2 lg:grid-cols-5" aria-label="Printer filters">
+        <HiddenParams values={{ draftId: draft?.id ?? data.askedDraftId }} />
+        <div>
+          <label className="label" htmlFor="search">Search</label>
+          <input id="search" name="search" type="search" defaultValue={filters.search} placeholder="Printer, model or place" className="input" />
+        </div>
+        <div>
+          <label className="label" htmlFor="material">Material</label>
+          <select id="material" name="material" defaultValue={filters.material} className="input">
+            <option value="all">All Materials</option>
+            {UPLOAD_MATERIALS.map((m) => (
+              <option key={m} value={m}>{m}</option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label className="label" htmlFor="location">Location</label>
+          <input id="location" name="location" list="nearby-places" defaultValue={filters.location} placeholder="City, state, or ZIP code" className="input" />
+          <datalist id="nearby-places">
+            {NEARBY_PLACES.map((place) => <option key={place} value={place} />)}
+          </datalist>
+        </div>
+        <RadiusSelect value={filters.radius} />
+        <div className="flex items-end">
+          <button type="submit" className="btn-primary w-full">Search</button>
+        </div>
+        <div className="sm:col-span-2 lg:col-span-5">
+          <LocationNotice origin={data.origin} locationNotFound={data.locationNotFound} locationText={data.locationText} radiusMiles={filters.radius} />
+        </div>
+      </Form>
+
+      <p className="mt-6 text-sm text-slate-500" data-testid="results-count">{data.total} printer(s) found</p>
+      {printers.length === 0 ? (
+        <div className="card mt-3 p-10 text-center" data-testid="empty-state">
+          <p className="text-lg font-semibold">No printers found</p>
+          <p className="mt-1 text-slate-600">Try another search, material or location.</p>
+          <Link to={draft ? `/choose-printer?draftId=${draft.id}&material=all` : "/choose-printer"} className="btn-secondary mt-4">Clear filters</Link>
+        </div>
+      ) : (
+        <div className="mt-3 grid gap-6 lg:grid-cols-5">
+          <div className="grid content-start gap-4 sm:grid-cols-2 lg:col-span-3">
+            {printers.map((p) => (
+              <PrinterCard key={p.id} printer={p} selectHref={selectHref(p)} quote={quotes[p.id] ?? null} />
+            ))}
+          </div>
+          <div className="lg:col-span-2">
+            <div className="lg:sticky lg:top-20">
+              <PrinterMap
+                printers={printers.map((p) => toMapPrinter(p, selectHref(p)))}
+                tileUrl={data.tileUrl}
+                selectedId={selectedId}
+                onSelectedChange={setSelectedId}
+                heightPx={520}
+              />
+            </div>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { AvailabilitySwitch, DeletePrinterButton, PrinterPhoto } from "~/components/printer-card";
+import { formatPricePerGram } from "~/domain/pricing";
+import { deletePrinter, PRINTER_BUSY_WITH_ORDERS, setPrinterAvailability } from "~/services/printer-owner.server";
+import { listOwnerPrinters } from "~/services/printer-search.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const IntentSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("toggle-availability"), printerId: z.coerce.number().int().positive(), isAvailable: z.enum(["true", "false"]) }),
+  z.object({ intent: z.literal("delete"), printerId: z.coerce.number().int().positive() }),
+]);
+
+export const meta: MetaFunction = () => [{ title: "Printer Dashboard | Printnear" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const printers = await listOwnerPrinters(user.id);
+  return { name: user.firstName || user.username, printers };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const parsed = IntentSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) throw data({ message: "Unknown action" }, { status: 400 });
+  const form = parsed.data;
+  if (form.intent === "toggle-availability") {
+    const online = form.isAvailable === "true";
+    if (!(await setPrinterAvailability(user, form.printerId, online))) {
+      return redirectWithToast("/printer-dashboard", { title: "Failed to update printer status", variant: "destructive" });
+    }
+    return redirectWithToast("/printer-dashboard", {
+      title: "Status updated",
+      description: online ? "Your printer is online and takes new orders." : "Your printer is offline and shows as Busy.",
+    });
+  }
+  const result = await deletePrinter(user, form.printerId);
+  if (result === "deleted") return redirectWithToast("/printer-dashboard", { title: "Printer deleted successfully." });
+  return redirectWithToast("/printer-dashboard", {
+    title: "Failed to delete printer.",
+    description: result === "has-orders" ? PRINTER_BUSY_WITH_ORDERS : undefined,
+    variant: "destructive",
+  });
+}
+
+export default function PrinterDashboard() {
+  const { name, printers } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const pendingId = navigation.state === "submitting" ? Number(navigation.formData?.get("printerId")) : null;
+  return (
+    <div className="container-page py-8">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">Printer Dashboard</h1>
+          <p className="text-slate-600">Hi {name}, manage your printers, their availability and filament stock.</p>
+        </div>
+        <Link to="/add-printer" className="btn-primary">Add Printer</Link>
+      </div>
+
+      <dl className="mt-6 grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <div className="card p-4">
+          <dt className="text-sm text-slate-500">Active Printers</dt>
+          <dd className="mt-1 text-2xl font-semibold" data-testid="stat-activePrinters">{printers.length}</dd>
+        </div>
+      </dl>
+
+      <section className="mt-8" aria-labelledby="your-printers">
+        <div className="flex items-center justify-between">
+          <h2 id="your-printers" className="text-xl font-semibold">Your Printers</h2>
+          <Link to="/add-printer" className="btn-secondary">Add Printer</Link>
+        </div>
+        {printers.length === 0 ? (
+          <div className="card mt-4 p-10 text-center text-slate-600">
+            <p>You haven't listed a printer yet.</p>
+            <Link to="/add-printer" className="btn-primary mt-4">Add Printer</Link>
+          </div>
+        ) : (
+          <ul className="mt-4 grid gap-4 lg:grid-cols-2">
+            {printers.map((printer) => (
+              <li key={printer.id} className="card flex flex-col gap-4 p-4 sm:flex-row" data-testid="owner-printer">
+                <PrinterPhoto printer={printer} className="h-32 w-full rounded-md object-cover sm:w-40" />
+                <div className="flex-1 space-y-2">
+                  <div className="flex items-start justify-between gap-2">
+                    <div>
+                      <h3 className="font-semibold">{printer.name}</h3>
+                      <p className="text-sm text-slate-500">{printer.model} · {printer.location}</p>
+                    </div>
+                    <span className={`badge ${printer.isAvailable ? "bg-green-100 text-green-800" : "bg-slate-200 text-slate-700"}`}>
+                      {printer.isAvailable ? "Online" : "Offline"}
+                    </span>
+                  </div>
+                  <p className="text-sm text-slate-600">
+                    {formatPricePerGram(printer.ratePerKgCents)} · {printer.buildVolumeX} × {printer.buildVolumeY} × {printer.buildVolumeZ} mm ·{" "}
+                    {printer.materials.join(", ")}
+                  </p>
+                  <div className="text-sm">
+                    <p className="font-medium text-slate-700">Filament in stock</p>
+                    {printer.filamentInventory.length === 0 ? (
+                      <p className="text-slate-500">No filament recorded yet.</p>
+                    ) : (
+                      <ul className="mt-1 flex flex-wrap gap-1" aria-label={`Filament of ${printer.name}`}>
+                        {printer.filamentInventory.map((row) => (
+                          <li key={`${row.material}-${row.color}`} className={`badge ${row.inStock ? "bg-slate-100 text-slate-700" : "bg-red-50 text-red-700"}`}>
+                            {row.color} {row.material}: {row.grams} g
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </div>
+                  <div className="flex flex-wrap items-center gap-2 pt-1">
+                    <AvailabilitySwitch printer={printer} pending={pendingId === printer.id} />
+                    <Link to={`/printers/${printer.id}/edit`} className="btn-secondary">Edit Settings</Link>
+                    <Link to={`/printers/${printer.id}/edit#inventory`} className="btn-secondary">Filament Inventory</Link>
+                    <DeletePrinterButton printer={printer} />
+                  </div>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,336 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { MaxFileSizeExceededError, parseFormData } from "@remix-run/form-data-parser";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { useState } from "react";
+import { z } from "zod";
+import { DeletePrinterButton, PrinterPhoto } from "~/components/printer-card";
+import { FieldError, InventorySchema, MaterialCheckboxes, PrinterSettingsSchema } from "~/components/printer-form";
+import { COLOR_NAMES } from "~/domain/materials";
+import { checkPrinterPhoto, MAX_PRINTER_IMAGE_BYTES } from "~/services/printer-images.server";
+import {
+  LOCATION_NOT_FOUND,
+  placePrinter,
+  removeStock,
+  requirePrinterOwner,
+  setStock,
+  updatePrinter,
+  type Placement,
+} from "~/services/printer-owner.server";
+import { getPrinterJson } from "~/services/printer-search.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+// Removing accepts any stored name, so a row written before a material left the list can still go.
+const StockRowSchema = z.object({ material: z.string().trim().min(1, "Choose a material"), color: z.string().trim().min(1, "Choose a colour") });
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.printer.name ? `${data.printer.name} settings` : "Printer settings"} | Printnear` },
+];
+
+function printerId(params: { id?: string }): number {
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Printer not found", { status: 404 });
+  return id;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { printer: row } = await requirePrinterOwner(request, printerId(params));
+  const printer = (await getPrinterJson(row.id))!;
+  return { printer };
+}
+
+type InventoryReply = { intent: "inventory"; key: string; message: string };
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, printer } = await requirePrinterOwner(request, printerId(params));
+  const back = `/printers/${printer.id}/edit`;
+  let formData: FormData;
+  try {
+    formData = await parseFormData(request, { maxFileSize: MAX_PRINTER_IMAGE_BYTES, maxFiles: 1 }, (file) => file);
+  } catch (error) {
+    if (!(error instanceof MaxFileSizeExceededError)) throw error;
+    return data({ intent: "settings" as const, result: null, photoError: "The photo must be 5 MB or smaller" }, { status: 400 });
+  }
+  const intent = String(formData.get("intent") ?? "");
+
+  if (intent === "inventory-set" || intent === "inventory-remove") {
+    const key = String(formData.get("rowKey") ?? "new");
+    const fail = (message: string) => data({ intent: "inventory", key, message } satisfies InventoryReply, { status: 400 });
+    if (intent === "inventory-remove") {
+      const row = StockRowSchema.safeParse(Object.fromEntries(formData));
+      if (!row.success) return fail(row.error.issues[0]?.message ?? "Check the filament row");
+      await removeStock(printer.id, row.data);
+      return redirectWithToast(`${back}#inventory`, { title: "Inventory updated", description: `${row.data.color} ${row.data.material} removed.` });
+    }
+    const row = InventorySchema.safeParse({ ...Object.fromEntries(formData), grams: numberOrUndefined(formData.get("grams")) });
+    if (!row.success) return fail(row.error.issues[0]?.message ?? "Check the filament row");
+    const { material, color, grams } = row.data;
+    if (!printer.materials.includes(material)) {
+      return fail(`This printer doesn't offer ${material}. Add it to the printer's materials first.`);
+    }
+    await setStock(printer.id, { material, color, grams });
+    return redirectWithToast(`${back}#inventory`, { title: "Inventory updated", description: `${color} ${material}: ${grams} g in stock.` });
+  }
+
+  const submission = parseWithZod(formData, { schema: PrinterSettingsSchema });
+  if (submission.status !== "success") {
+    return data({ intent: "settings" as const, result: submission.reply(), photoError: null }, { status: 400 });
+  }
+  const values = submission.value;
+  const placement = placeAgain(printer, values);
+  const photo = values.image ? await checkPrinterPhoto(values.image) : null;
+  if (!placement || (photo && !photo.ok)) {
+    return data(
+      {
+        intent: "settings" as const,
+        result: submission.reply({
+          fieldErrors: {
+            ...(placement ? {} : { location: [LOCATION_NOT_FOUND] }),
+            ...(photo && !photo.ok ? { image: [photo.message] } : {}),
+          },
+        }),
+        photoError: null,
+      },
+      { status: 400 },
+    );
+  }
+  const saved = await updatePrinter(user, printer.id, {
+    name: values.name,
+    description: values.description ?? null,
+    pricePerGram: values.pricePerGram,
+    materials: values.materials,
+    isAvailable: values.isAvailable === true,
+    placement,
+    photo: photo?.ok ? photo : values.removeImage ? null : undefined,
+  });
+  if (!saved) return redirectWithToast(back, { title: "Failed to update printer settings.", variant: "destructive" });
+  return redirectWithToast("/printer-dashboard", { title: "Printer settings updated successfully." });
+}
+
+function numberOrUndefined(value: FormDataEntryValue | null): number | undefined {
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  return Number(value);
+}
+
+/** Given coordinates win; a changed location with the old coordinates is placed again from its text. */
+function placeAgain(
+  printer: { location: string; latitude: number | null; longitude: number | null },
+  values: { location: string; latitude?: number; longitude?: number },
+): Placement | null {
+  const sameCoordinates = values.latitude === printer.latitude && values.longitude === printer.longitude;
+  const locationChanged = values.location !== printer.location;
+  if (values.latitude !== undefined && (!locationChanged || !sameCoordinates)) return placePrinter(values.location, values);
+  return placePrinter(values.location);
+}
+
+export default function EditPrinter() {
+  const { printer } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const settingsReply = actionData && "result" in actionData ? actionData : null;
+  const inventoryReply = actionData && "key" in actionData ? actionData : null;
+  const [form, fields] = useForm({
+    id: `printer-settings-${printer.id}`,
+    lastResult: settingsReply?.result,
+    constraint: getZodConstraint(PrinterSettingsSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PrinterSettingsSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: {
+      name: printer.name,
+      description: printer.description ?? "",
+      location: printer.location,
+      pricePerGram: printer.pricePerGram,
+      materials: printer.materials,
+      latitude: printer.latitude ?? "",
+      longitude: printer.longitude ?? "",
+      isAvailable: printer.isAvailable ? "on" : undefined,
+    },
+  });
+  const [materialCount, setMaterialCount] = useState(printer.materials.length);
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "settings";
+
+  return (
+    <div className="container-page max-w-3xl py-8">
+      <Link to="/printer-dashboard" className="text-sm text-brand-700 hover:underline">← Printer Dashboard</Link>
+      <h1 className="mt-2 text-2xl font-bold">Printer settings</h1>
+      <p className="text-slate-600">{printer.name} · {printer.model}</p>
+
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="card mt-6 space-y-6 p-6">
+        <input type="hidden" name="intent" value="settings" />
+        <div>
+          <label className="label" htmlFor={fields.name.id}>Printer name</label>
+          <input {...getInputProps(fields.name, { type: "text" })} className="input" />
+          <FieldError id={fields.name.errorId} errors={fields.name.errors} />
+        </div>
+        <div>
+          <label className="label" htmlFor={fields.description.id}>Description</label>
+          <textarea {...getTextareaProps(fields.description)} className="input min-h-24" />
+          <FieldError id={fields.description.errorId} errors={fields.description.errors} />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <label className="label" htmlFor={fields.location.id}>Location</label>
+            <input {...getInputProps(fields.location, { type: "text" })} className="input" />
+            <FieldError id={fields.location.errorId} errors={fields.location.errors} />
+          </div>
+          <div>
+            <label className="label" htmlFor={fields.pricePerGram.id}>Price per gram (USD)</label>
+            <input {...getInputProps(fields.pricePerGram, { type: "number" })} className="input" step="0.01" min="0" />
+            <FieldError id={fields.pricePerGram.errorId} errors={fields.pricePerGram.errors} />
+          </div>
+        </div>
+        <details className="rounded-md border border-slate-200 p-3" open={Boolean(fields.latitude.errors || fields.longitude.errors)}>
+          <summary className="cursor-pointer text-sm font-medium text-slate-700">Exact coordinates</summary>
+          <p className="mt-2 text-xs text-slate-500">Change the location and we place the printer again from it; type new coordinates to set them yourself.</p>
+          <div className="mt-2 grid grid-cols-2 gap-3">
+            <div>
+              <label className="label" htmlFor={fields.latitude.id}>Latitude</label>
+              <input {...getInputProps(fields.latitude, { type: "number" })} className="input" step="any" />
+              <FieldError id={fields.latitude.errorId} errors={fields.latitude.errors} />
+            </div>
+            <div>
+              <label className="label" htmlFor={fields.longitude.id}>Longitude</label>
+              <input {...getInputProps(fields.longitude, { type: "number" })} className="input" step="any" />
+              <FieldError id={fields.longitude.errorId} errors={fields.longitude.errors} />
+            </div>
+          </div>
+        </details>
+        <MaterialCheckboxes
+          field={fields.materials}
+          onChange={(event) => {
+            const boxes = event.currentTarget.form?.querySelectorAll<HTMLInputElement>(`input[name="${fields.materials.name}"]:checked`);
+            setMaterialCount(boxes?.length ?? 0);
+          }}
+        />
+        <div className="flex items-center gap-4">
+          <PrinterPhoto printer={printer} className="h-20 w-28 rounded-md object-cover" />
+          <div className="flex-1">
+            <label className="label" htmlFor={fields.image.id}>New photo (optional)</label>
+            <input {...getInputProps(fields.image, { type: "file" })} accept="image/jpeg,image/png,image/webp" className="block text-sm" />
+            <FieldError id={fields.image.errorId} errors={fields.image.errors ?? (settingsReply?.photoError ? [settingsReply.photoError] : null)} />
+            {printer.imageUrl.endsWith("/default.jpg") ? null : (
+              <label className="mt-1 flex items-center gap-2 text-sm text-slate-700">
+                <input {...getInputProps(fields.removeImage, { type: "checkbox" })} className="h-4 w-4" />
+                Remove the current photo
+              </label>
+            )}
+          </div>
+        </div>
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input {...getInputProps(fields.isAvailable, { type: "checkbox" })} className="h-4 w-4 rounded border-slate-300" />
+          Available for new orders (online)
+        </label>
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" className="btn-primary" disabled={saving || materialCount === 0}>
+            {saving ? "Saving..." : "Save Settings"}
+          </button>
+          <Link to="/printer-dashboard" className="btn-secondary">Cancel</Link>
+        </div>
+      </Form>
+
+      <section id="inventory" className="card mt-8 p-6" aria-labelledby="inventory-heading">
+        <h2 id="inventory-heading" className="text-lg font-semibold">Filament Inventory</h2>
+        <p className="text-sm text-slate-600">
+          Customers only find this printer for a colour you have in stock, with at least the design's weight.
+        </p>
+        {printer.filamentInventory.length === 0 ? (
+          <p className="mt-4 text-sm text-slate-500">No filament recorded yet. Add what you have on the shelf below.</p>
+        ) : (
+          <table className="mt-4 w-full text-sm">
+            <thead>
+              <tr className="text-left text-slate-500">
+                <th className="py-2 font-medium">Material</th>
+                <th className="py-2 font-medium">Colour</th>
+                <th className="py-2 font-medium">Grams in stock</th>
+                <th className="py-2"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {printer.filamentInventory.map((row) => {
+                const key = `${row.material}|${row.color}`;
+                const formId = `stock-${row.material}-${row.color}`.replace(/\s+/g, "-");
+                return (
+                  <tr key={key} className="border-t border-slate-100" data-testid="stock-row">
+                    <td className="py-2">{row.material}</td>
+                    <td className="py-2">{row.color}</td>
+                    <td className="py-2">
+                      <Form method="post" id={formId} className="flex items-center gap-2">
+                        <input type="hidden" name="rowKey" value={key} />
+                        <input type="hidden" name="material" value={row.material} />
+                        <input type="hidden" name="color" value={row.color} />
+                        <input
+                          type="number"
+                          name="grams"
+                          defaultValue={row.grams}
+                          min={0}
+                          step={1}
+                          required
+                          className="input w-28"
+                          aria-label={`Grams of ${row.color} ${row.material}`}
+                        />
+                        {row.inStock ? null : <span className="badge bg-red-50 text-red-700">Out of stock</span>}
+                      </Form>
+                      {inventoryReply?.key === key ? <p className="field-error">{inventoryReply.message}</p> : null}
+                    </td>
+                    <td className="py-2 text-right whitespace-nowrap">
+                      <button type="submit" form={formId} name="intent" value="inventory-set" className="btn-secondary">Update</button>{" "}
+                      <button type="submit" form={formId} name="intent" value="inventory-remove" className="btn-ghost text-red-700">Remove</button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+        <Form method="post" className="mt-6 grid items-end gap-3 sm:grid-cols-4" aria-label="Add filament">
+          <input type="hidden" name="rowKey" value="new" />
+          <div>
+            <label className="label" htmlFor="stock-material">Material</label>
+            <select id="stock-material" name="material" className="input" required defaultValue={printer.materials[0]}>
+              {printer.materials.map((m) => (
+                <option key={m} value={m}>{m}</option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label className="label" htmlFor="stock-color">Colour</label>
+            <select id="stock-color" name="color" className="input" required defaultValue="Black">
+              {COLOR_NAMES.map((c) => (
+                <option key={c} value={c}>{c}</option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label className="label" htmlFor="stock-grams">Grams in stock</label>
+            <input id="stock-grams" name="grams" type="number" min={0} step={1} required className="input" placeholder="1000" />
+          </div>
+          <button type="submit" name="intent" value="inventory-set" className="btn-primary">Add to Inventory</button>
+          {inventoryReply?.key === "new" ? <p className="field-error sm:col-span-4">{inventoryReply.message}</p> : null}
+        </Form>
+      </section>
+
+      <section className="card mt-8 border-red-200 p-6" aria-labelledby="danger-heading">
+        <h2 id="danger-heading" className="text-lg font-semibold text-red-800">Delete printer</h2>
+        <p className="text-sm text-slate-600">Removes the printer from the marketplace. Orders in progress must be finished first.</p>
+        <div className="mt-3">
+          <DeletePrinterButton printer={printer} />
+        </div>
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
+  return (
+    <div className="container-page max-w-3xl py-16 text-center">
+      <h1 className="text-2xl font-bold">Printer not found</h1>
+      <p className="mt-2 text-slate-600">This printer doesn't exist, or it isn't one of yours.</p>
+      <Link to="/printer-dashboard" className="btn-primary mt-6">Back to your printers</Link>
+    </div>
+  );
+}

@@ -1,0 +1,430 @@
+// The one printer search (DECISIONS §5) behind /browse, /printers, /choose-printer and GET /api/printers.
+// Filters, the radius and the order run in SQL on an R*Tree prefilter; only the page's rows come back.
+import { eq, sql, type SQL } from "drizzle-orm";
+import { printers, type Printer } from "../../db/schema";
+import { boundingBox, EARTH_RADIUS_MILES, type LatLon } from "~/domain/geo";
+import { COLOR_NAMES, findMaterial } from "~/domain/materials";
+import { minVolumeFilter } from "~/domain/printer-fit";
+import { pricePerGramFromRatePerKgCents } from "~/domain/pricing";
+import { centsToDollarString } from "~/domain/money";
+import { getDb, type Database } from "~/utils/db.server";
+import { lookupZip, resolveLocation } from "./gazetteer.server";
+import { printerImageUrl } from "./printer-images.server";
+
+export const PRINTER_SORTS = ["distance", "price", "rating", "newest"] as const;
+export type PrinterSort = (typeof PRINTER_SORTS)[number];
+export const RADIUS_CHOICES_MILES = [10, 25, 50, 100, 250] as const;
+export const DEFAULT_RADIUS_MILES = 50;
+export const MAX_RADIUS_MILES = 500;
+export const DEFAULT_PAGE_SIZE = 60;
+export const MAX_PAGE_SIZE = 500;
+
+export const DEFAULT_MAP_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
+
+/** MAP_TILE_URL, so a deployment can point at its own tile server; OpenStreetMap's by default. */
+export function mapTileUrl(): string {
+  return process.env.MAP_TILE_URL?.trim() || DEFAULT_MAP_TILE_URL;
+}
+
+/** A non-negative number from the query string, or null when absent or not a number. */
+export function numberParam(params: URLSearchParams, name: string): number | null {
+  const raw = params.get(name)?.trim();
+  if (!raw) return null;
+  const value = Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : null;
+}
+
+export function sortParam(value: string | null | undefined): PrinterSort | null {
+  return (PRINTER_SORTS as readonly string[]).includes(value ?? "") ? (value as PrinterSort) : null;
+}
+
+/** A printer as the pages and the API read it: document 000 §3, plus distance when a location was given. */
+export interface PrinterJson {
+  id: number;
+  ownerId: number;
+  name: string;
+  model: string;
+  description: string | null;
+  buildVolumeX: number;
+  buildVolumeY: number;
+  buildVolumeZ: number;
+  materials: string[];
+  /** dollars per gram as a decimal string, "0.12" */
+  pricePerGram: string;
+  ratePerKgCents: number;
+  location: string;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  /** decimal strings, as document 000 reads them */
+  latitude: string | null;
+  longitude: string | null;
+  isAvailable: boolean;
+  rating: number | null;
+  totalReviews: number;
+  totalJobs: number;
+  hourlyRate: string | null;
+  imageUrl: string;
+  owner: { id: number; firstName: string | null; lastName: string | null; rating: number | null; totalReviews: number };
+  filamentInventory: { material: string; color: string; grams: number; inStock: boolean }[];
+  /** miles from the searched point, two decimals */
+  distance?: number;
+  createdAt: string;
+}
+
+/** What a card, a map marker and the design check need: loaders send this much, not the whole record. */
+export type CardPrinter = Pick<
+  PrinterJson,
+  | "id" | "name" | "model" | "owner" | "location" | "latitude" | "longitude" | "distance" | "isAvailable" | "rating"
+  | "totalReviews" | "buildVolumeX" | "buildVolumeY" | "buildVolumeZ" | "materials" | "pricePerGram" | "ratePerKgCents"
+  | "imageUrl" | "filamentInventory"
+>;
+
+export function toCardPrinter(p: PrinterJson): CardPrinter {
+  return {
+    id: p.id, name: p.name, model: p.model, owner: p.owner, location: p.location, latitude: p.latitude, longitude: p.longitude,
+    distance: p.distance, isAvailable: p.isAvailable, rating: p.rating, totalReviews: p.totalReviews,
+    buildVolumeX: p.buildVolumeX, buildVolumeY: p.buildVolumeY, buildVolumeZ: p.buildVolumeZ, materials: p.materials,
+    pricePerGram: p.pricePerGram, ratePerKgCents: p.ratePerKgCents, imageUrl: p.imageUrl, filamentInventory: p.filamentInventory,
+  };
+}
+
+export interface PrinterSearchInput {
+  /** a city, "City, ST", ZIP or address, resolved by the offline gazetteer */
+  location?: string | null;
+  /** used when location is blank: the signed-in user's zipCode */
+  fallbackZip?: string | null;
+  /** wins over location */
+  point?: LatLon | null;
+  radiusMiles?: number | null;
+  material?: string | null;
+  color?: string | null;
+  /** true: available printers only; false or null: all */
+  available?: boolean | null;
+  minX?: number | null;
+  minY?: number | null;
+  minZ?: number | null;
+  weightGrams?: number | null;
+  search?: string | null;
+  ownerId?: number | null;
+  sort?: PrinterSort | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
+export interface SearchOrigin extends LatLon {
+  label: string;
+  source: "point" | "search" | "profile";
+}
+
+export interface PrinterSearchResult {
+  printers: PrinterJson[];
+  /** every match, not only this page */
+  total: number;
+  origin: SearchOrigin | null;
+  /** the location text was given but the gazetteer does not know it */
+  locationNotFound: boolean;
+  radiusMiles: number | null;
+  sort: PrinterSort;
+}
+
+/** rtree: the app's strategy. btree and scan exist for scripts/bench-printers.ts. */
+export type SearchStrategy = "rtree" | "btree" | "scan";
+
+/** "petg" → "PETG", "all" or blank → null; an unknown name stays as typed (and matches nothing). */
+export function canonicalMaterial(value: string | null | undefined): string | null {
+  const text = value?.trim();
+  if (!text || text.toLowerCase() === "all") return null;
+  return findMaterial(text)?.name ?? text;
+}
+
+/** "red" → "Red", "all" or blank → null. */
+export function canonicalColor(value: string | null | undefined): string | null {
+  const text = value?.trim();
+  if (!text || text.toLowerCase() === "all") return null;
+  return COLOR_NAMES.find((c) => c.toLowerCase() === text.toLowerCase()) ?? text;
+}
+
+function positive(value: number | null | undefined): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function resolveOrigin(input: Pick<PrinterSearchInput, "point" | "location" | "fallbackZip">): {
+  origin: SearchOrigin | null;
+  locationNotFound: boolean;
+} {
+  if (input.point) return { origin: { ...input.point, label: "", source: "point" }, locationNotFound: false };
+  const text = input.location?.trim();
+  if (text) {
+    const place = resolveLocation(text);
+    if (!place) return { origin: null, locationNotFound: true };
+    return { origin: { latitude: place.latitude, longitude: place.longitude, label: place.label, source: "search" }, locationNotFound: false };
+  }
+  const home = lookupZip(input.fallbackZip);
+  if (home) return { origin: { latitude: home.latitude, longitude: home.longitude, label: home.label, source: "profile" }, locationNotFound: false };
+  return { origin: null, locationNotFound: false };
+}
+
+/** The design filters as SQL, mirroring isDesignCompatible in app/domain/printer-fit.ts rule for rule. */
+function designConditions(input: PrinterSearchInput): SQL[] {
+  const where: SQL[] = [];
+  const [small, mid, large] = minVolumeFilter(input.minX, input.minY, input.minZ);
+  if (small > 0) where.push(sql`p.fit_small >= ${small}`);
+  if (mid > 0) where.push(sql`p.fit_mid >= ${mid}`);
+  if (large > 0) where.push(sql`p.fit_large >= ${large}`);
+
+  const material = canonicalMaterial(input.material);
+  const color = canonicalColor(input.color);
+  const weight = positive(input.weightGrams);
+  if (material) {
+    where.push(sql`EXISTS (SELECT 1 FROM json_each(p.materials) AS m WHERE m.value = ${material} COLLATE NOCASE)`);
+  }
+  const stocked = (extra: SQL) =>
+    sql`EXISTS (SELECT 1 FROM filament_inventory AS f WHERE f.printer_id = p.id AND f.grams > 0 AND f.grams >= ${weight} AND ${extra})`;
+  if (color) {
+    // A colour must be proven in stock: a printer without inventory rows does not qualify.
+    where.push(stocked(material ? sql`f.material = ${material} COLLATE NOCASE AND f.color = ${color} COLLATE NOCASE` : sql`f.color = ${color} COLLATE NOCASE`));
+  } else if (material) {
+    // No colour asked: a printer that keeps no inventory is judged by its materials list alone.
+    where.push(
+      sql`(NOT EXISTS (SELECT 1 FROM filament_inventory AS f0 WHERE f0.printer_id = p.id) OR ${stocked(sql`f.material = ${material} COLLATE NOCASE`)})`,
+    );
+  }
+  return where;
+}
+
+interface CandidateRow {
+  id: number;
+  distance: number | null;
+  total: number;
+}
+
+/** Finds printers; with a location, only those within the radius, nearest first unless another sort is asked. */
+export async function searchPrinters(
+  input: PrinterSearchInput,
+  options: { db?: Database; strategy?: SearchStrategy } = {},
+): Promise<PrinterSearchResult> {
+  const db = options.db ?? (await getDb());
+  const strategy = options.strategy ?? "rtree";
+  const { origin, locationNotFound } = resolveOrigin(input);
+  const radiusMiles = origin ? Math.min(MAX_RADIUS_MILES, positive(input.radiusMiles) || DEFAULT_RADIUS_MILES) : null;
+  const requested = input.sort ?? (origin ? "distance" : "rating");
+  const sort: PrinterSort = requested === "distance" && !origin ? "rating" : requested;
+  const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(positive(input.limit) || DEFAULT_PAGE_SIZE)));
+  const offset = Math.max(0, Math.floor(positive(input.offset)));
+
+  let from = sql`printers AS p`;
+  let distance = sql`NULL`;
+  const where: SQL[] = [];
+  if (origin && radiusMiles !== null) {
+    const box = boundingBox(origin.latitude, origin.longitude, radiusMiles);
+    if (strategy === "rtree") {
+      // CROSS JOIN pins the R*Tree as the outer loop: with fresh statistics SQLite may otherwise start from another index.
+      from = sql`printers_rtree AS r CROSS JOIN printers AS p ON p.id = r.id`;
+      where.push(sql`r.max_lat >= ${box.minLat} AND r.min_lat <= ${box.maxLat} AND r.max_lon >= ${box.minLon} AND r.min_lon <= ${box.maxLon}`);
+    } else if (strategy === "btree") {
+      from = sql`printers AS p INDEXED BY printers_geo_idx`;
+      where.push(sql`p.latitude BETWEEN ${box.minLat} AND ${box.maxLat} AND p.longitude BETWEEN ${box.minLon} AND ${box.maxLon}`);
+    } else {
+      where.push(sql`p.latitude IS NOT NULL AND p.longitude IS NOT NULL`);
+    }
+    const cosOrigin = Math.cos((origin.latitude * Math.PI) / 180);
+    // Haversine, as geo.ts computes it, so SQL and the page agree to the last digit shown.
+    distance = sql`(${2 * EARTH_RADIUS_MILES} * asin(min(1.0, sqrt(
+      power(sin(radians(p.latitude - ${origin.latitude}) / 2), 2) +
+      ${cosOrigin} * cos(radians(p.latitude)) * power(sin(radians(p.longitude - ${origin.longitude}) / 2), 2)))))`;
+  }
+  if (input.available) where.push(sql`p.is_available = 1`);
+  if (input.ownerId) where.push(sql`p.owner_id = ${input.ownerId}`);
+  const search = input.search?.trim().slice(0, 100);
+  if (search) {
+    const like = `%${escapeLike(search)}%`;
+    where.push(
+      sql`(p.name LIKE ${like} ESCAPE '\\' OR p.model LIKE ${like} ESCAPE '\\' OR p.location LIKE ${like} ESCAPE '\\' OR p.description LIKE ${like} ESCAPE '\\')`,
+    );
+  }
+  where.push(...designConditions(input));
+
+  const order = {
+    distance: sql`distance, id`,
+    price: sql`rate, distance, id`,
+    rating: sql`rating DESC NULLS LAST, reviews DESC, distance, id`,
+    newest: sql`created DESC, id DESC`,
+  }[sort];
+
+  const candidates = sql`
+    WITH c AS (
+      SELECT p.id AS id, p.rate_per_kg_cents AS rate, p.rating AS rating, p.total_reviews AS reviews,
+             p.created_at AS created, ${distance} AS distance
+      FROM ${from}
+      ${where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``}
+    )`;
+  const withinRadius = radiusMiles !== null ? sql`WHERE distance <= ${radiusMiles}` : sql``;
+  const rows = await db.all<CandidateRow>(sql`${candidates}
+    SELECT id, distance, count(*) OVER () AS total FROM c ${withinRadius}
+    ORDER BY ${order}
+    LIMIT ${limit} OFFSET ${offset}`);
+  // A page past the end has no row to carry the window count, so count separately then.
+  const total =
+    rows.length > 0
+      ? Number(rows[0]!.total)
+      : offset > 0
+        ? Number((await db.all<{ n: number }>(sql`${candidates} SELECT count(*) AS n FROM c ${withinRadius}`))[0]?.n ?? 0)
+        : 0;
+  const hydrated = await hydratePrinters(rows.map((r) => r.id), { db, distances: new Map(rows.map((r) => [r.id, r.distance])) });
+  return { printers: hydrated, total, origin, locationNotFound, radiusMiles, sort };
+}
+
+interface HydratedRow {
+  id: number;
+  ownerId: number;
+  name: string;
+  model: string;
+  description: string | null;
+  buildVolumeX: number;
+  buildVolumeY: number;
+  buildVolumeZ: number;
+  materials: string[];
+  ratePerKgCents: number;
+  location: string;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  isAvailable: 0 | 1;
+  rating: number | null;
+  totalReviews: number;
+  totalJobs: number;
+  hourlyRateCents: number | null;
+  imageKey: string | null;
+  createdAt: number;
+  firstName: string | null;
+  lastName: string | null;
+  /** [reviews, rating × reviews, mean rating] over the owner's rated printers */
+  ownerStats: [number | null, number | null, number | null];
+  /** [material, colour, grams] rows */
+  inventory: [string, string, number][];
+}
+
+/** Full printer records for these ids, in the given order, with owner, inventory and distance. */
+export async function hydratePrinters(
+  ids: number[],
+  options: { db?: Database; distances?: Map<number, number | null> } = {},
+): Promise<PrinterJson[]> {
+  if (ids.length === 0) return [];
+  const db = options.db ?? (await getDb());
+  // One statement, and SQLite builds each record as JSON: the page's printers cost one round trip.
+  const rows = await db.all<{ data: string }>(sql`
+    SELECT json_object(
+      'id', p.id, 'ownerId', p.owner_id, 'name', p.name, 'model', p.model, 'description', p.description,
+      'buildVolumeX', p.build_volume_x, 'buildVolumeY', p.build_volume_y, 'buildVolumeZ', p.build_volume_z,
+      'materials', json(p.materials), 'ratePerKgCents', p.rate_per_kg_cents,
+      'location', p.location, 'city', p.city, 'state', p.state, 'zip', p.zip,
+      'latitude', p.latitude, 'longitude', p.longitude, 'isAvailable', p.is_available,
+      'rating', p.rating, 'totalReviews', p.total_reviews, 'totalJobs', p.total_jobs,
+      'hourlyRateCents', p.hourly_rate_cents, 'imageKey', p.image_key, 'createdAt', p.created_at,
+      'firstName', u.first_name, 'lastName', u.last_name,
+      'ownerStats', json((SELECT json_array(sum(o.total_reviews), sum(o.rating * o.total_reviews), avg(o.rating))
+                          FROM printers AS o WHERE o.owner_id = p.owner_id AND o.rating IS NOT NULL)),
+      'inventory', json((SELECT json_group_array(json_array(f.material, f.color, f.grams))
+                         FROM (SELECT material, color, grams FROM filament_inventory WHERE printer_id = p.id ORDER BY material, color) AS f))
+    ) AS data
+    FROM printers AS p JOIN users AS u ON u.id = p.owner_id
+    WHERE p.id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+
+  const byId = new Map<number, HydratedRow>();
+  for (const row of rows) {
+    const record = JSON.parse(row.data) as HydratedRow;
+    byId.set(record.id, record);
+  }
+  const result: PrinterJson[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (!row) continue;
+    const json = serializePrinter(
+      {
+        ...row,
+        isAvailable: row.isAvailable === 1,
+        createdAt: new Date(row.createdAt),
+        updatedAt: new Date(row.createdAt),
+        fitSmall: 0,
+        fitMid: 0,
+        fitLarge: 0,
+      },
+      { owner: ownerSummary(row), inventory: row.inventory.map(([material, color, grams]) => ({ material, color, grams, inStock: grams > 0 })) },
+    );
+    const miles = options.distances?.get(id);
+    if (typeof miles === "number" && Number.isFinite(miles)) json.distance = Math.round(miles * 100) / 100;
+    result.push(json);
+  }
+  return result;
+}
+
+function ownerSummary(row: HydratedRow): PrinterJson["owner"] {
+  const [reviews, weighted, plain] = row.ownerStats;
+  const totalReviews = reviews ?? 0;
+  // Review-weighted across the owner's printers; a plain mean when no printer counts reviews.
+  const rating = totalReviews > 0 && weighted !== null ? weighted / totalReviews : plain;
+  return {
+    id: row.ownerId,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    rating: rating === null ? null : Math.round(rating * 10) / 10,
+    totalReviews,
+  };
+}
+
+export function serializePrinter(
+  printer: Printer,
+  extra: { owner: PrinterJson["owner"]; inventory: PrinterJson["filamentInventory"] },
+): PrinterJson {
+  return {
+    id: printer.id,
+    ownerId: printer.ownerId,
+    name: printer.name,
+    model: printer.model,
+    description: printer.description,
+    buildVolumeX: printer.buildVolumeX,
+    buildVolumeY: printer.buildVolumeY,
+    buildVolumeZ: printer.buildVolumeZ,
+    materials: printer.materials,
+    pricePerGram: pricePerGramFromRatePerKgCents(printer.ratePerKgCents),
+    ratePerKgCents: printer.ratePerKgCents,
+    location: printer.location,
+    city: printer.city,
+    state: printer.state,
+    zip: printer.zip,
+    latitude: printer.latitude === null ? null : String(printer.latitude),
+    longitude: printer.longitude === null ? null : String(printer.longitude),
+    isAvailable: printer.isAvailable,
+    rating: printer.rating,
+    totalReviews: printer.totalReviews,
+    totalJobs: printer.totalJobs,
+    hourlyRate: printer.hourlyRateCents === null ? null : centsToDollarString(printer.hourlyRateCents),
+    imageUrl: printerImageUrl(printer.imageKey),
+    owner: extra.owner,
+    filamentInventory: extra.inventory,
+    createdAt: printer.createdAt.toISOString(),
+  };
+}
+
+export async function getPrinterJson(id: number, db?: Database): Promise<PrinterJson | null> {
+  const [printer] = await hydratePrinters([id], { db });
+  return printer ?? null;
+}
+
+/** An owner's printers, newest first. */
+export async function listOwnerPrinters(ownerId: number, db?: Database): Promise<PrinterJson[]> {
+  const database = db ?? (await getDb());
+  const rows = await database
+    .select({ id: printers.id })
+    .from(printers)
+    .where(eq(printers.ownerId, ownerId))
+    .orderBy(sql`${printers.createdAt} DESC, ${printers.id} DESC`);
+  return hydratePrinters(rows.map((r) => r.id), { db: database });
+}

@@ -1,0 +1,267 @@
+import type { Page } from "@playwright/test";
+import { and, eq } from "drizzle-orm";
+import { printers, printJobs, users } from "../../db/schema";
+import { getDb } from "../../app/utils/db.server";
+import { hashPassword } from "../../app/utils/password.server";
+import { createUserSession } from "../../app/utils/session.server";
+import { DEMO, expect, jsDisabled, signInAs, test } from "./fixtures";
+
+// The js and no-js projects run side by side on one database, so every printer made here has its own name
+// and lives in Colorado Springs, far outside the Loveland searches the other tests count on.
+const tag = () => `${jsDisabled() ? "nojs" : "js"}${Date.now().toString(36)}`;
+const FAR_AWAY = "Colorado Springs, CO";
+
+/** A brand-new customer account, signed in the way fixtures.ts signs demo users in. */
+async function signInAsNewCustomer(page: Page) {
+  const db = await getDb();
+  const name = `owner_${tag()}`;
+  const [user] = await db
+    .insert(users)
+    .values({ email: `${name}@example.test`, username: name, firstName: "Nova", lastName: "Owner", passwordHash: await hashPassword("a long enough password") })
+    .returning();
+  const [pair] = (await createUserSession(user!.id)).split(";");
+  const [cookieName, ...rest] = pair!.split("=");
+  await page.context().addCookies([{ name: cookieName!, value: rest.join("="), url: test.info().project.use.baseURL ?? "http://localhost:3005" }]);
+  return user!;
+}
+
+async function printerId(name: string) {
+  const db = await getDb();
+  const [row] = await db.select({ id: printers.id }).from(printers).where(eq(printers.name, name));
+  return row!.id;
+}
+
+const cardNames = (page: Page) => page.getByTestId("printer-card").locator("h3").allInnerTexts();
+
+test.describe("printer owners", () => {
+  test("a new owner adds a printer from a preset, edits it, stocks red PETG, goes offline and online, and deletes it", async ({ page }) => {
+    const user = await signInAsNewCustomer(page);
+    const name = `Preset MK4 ${tag()}`;
+    await page.goto("/add-printer");
+    await page.getByLabel("Printer name").fill(name);
+    await page.getByLabel("Printer model").selectOption("Prusa MK4");
+    if (!jsDisabled()) {
+      // Choosing a known model fills and locks the build volume and suggests price and materials.
+      await expect(page.getByLabel("X (mm)")).toHaveValue("250");
+      await expect(page.getByLabel("Y (mm)")).toHaveValue("210");
+      await expect(page.getByLabel("Z (mm)")).toHaveJSProperty("readOnly", true);
+      await expect(page.getByLabel("Price per gram (USD)")).toHaveValue("0.18");
+      await expect(page.getByLabel("PETG", { exact: true })).toBeChecked();
+    }
+    await page.getByLabel("Location").fill(FAR_AWAY);
+    await page.getByRole("button", { name: "Add Printer to Marketplace" }).click();
+    await expect(page).toHaveURL(/\/printer-dashboard$/);
+    await expect(page.getByTestId("toast")).toContainText("Printer added successfully!");
+    const card = page.getByTestId("owner-printer").filter({ hasText: name });
+    await expect(card).toContainText("Prusa MK4");
+    await expect(card).toContainText("250 × 210 × 220 mm");
+    await expect(card).toContainText("$0.18/g");
+    await expect(page.getByTestId("stat-activePrinters")).toHaveText("1");
+    const db = await getDb();
+    const [after] = await db.select({ userType: users.userType }).from(users).where(eq(users.id, user.id));
+    expect(after!.userType).toBe("both");
+
+    await card.getByRole("link", { name: "Edit Settings" }).click();
+    await expect(page.getByRole("heading", { name: "Printer settings" })).toBeVisible();
+    await page.getByLabel("Price per gram (USD)").fill("0.15");
+    await page.getByLabel("Description").fill("Quiet, in a heated garage.");
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Printer settings updated successfully.");
+    await expect(card).toContainText("$0.15/g");
+
+    await card.getByRole("link", { name: "Filament Inventory" }).click();
+    const addForm = page.getByRole("form", { name: "Add filament" });
+    await addForm.getByLabel("Material").selectOption("PETG");
+    await addForm.getByLabel("Colour").selectOption("Red");
+    await addForm.getByLabel("Grams in stock").fill("750");
+    await addForm.getByRole("button", { name: "Add to Inventory" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Red PETG: 750 g in stock.");
+    await expect(page.getByLabel("Grams of Red PETG")).toHaveValue("750");
+
+    await page.goto("/printer-dashboard");
+    const onlineSwitch = page.getByRole("switch", { name: `${name} online` });
+    await expect(onlineSwitch).toHaveAttribute("aria-checked", "true");
+    await onlineSwitch.click();
+    await expect(page.getByTestId("toast")).toContainText("Status updated");
+    await expect(onlineSwitch).toHaveAttribute("aria-checked", "false");
+    await expect(card).toContainText("Offline");
+    await onlineSwitch.click();
+    await expect(onlineSwitch).toHaveAttribute("aria-checked", "true");
+
+    // The printer is found with its stock: red PETG near Colorado Springs.
+    await page.goto(`/printers?location=${encodeURIComponent(FAR_AWAY)}&material=PETG&color=Red&weight=100`);
+    await expect(page.getByTestId("printer-card").filter({ hasText: name })).toContainText("for this design");
+
+    await page.goto("/printer-dashboard");
+    await card.getByText("Delete", { exact: true }).click();
+    await expect(card.getByRole("alertdialog")).toContainText("Are you sure you want to delete this printer? This action cannot be undone.");
+    await card.getByRole("button", { name: `Yes, delete ${name}` }).click();
+    await expect(page.getByTestId("toast")).toContainText("Printer deleted successfully.");
+    await expect(page.getByTestId("owner-printer").filter({ hasText: name })).toHaveCount(0);
+  });
+
+  test("a Custom/Other printer takes its own build volume, and the form says what is missing", async ({ page }) => {
+    await signInAsNewCustomer(page);
+    const name = `Custom Voron ${tag()}`;
+    await page.goto("/add-printer");
+    await page.getByRole("button", { name: "Add Printer to Marketplace" }).click();
+    await expect(page.getByText("Printer name is required")).toBeVisible();
+    await expect(page.getByText("Printer model is required")).toBeVisible();
+    await expect(page.getByText("Location is required")).toBeVisible();
+
+    await page.getByLabel("Printer name").fill(name);
+    await page.getByLabel("Printer model").selectOption("Custom/Other");
+    await page.getByLabel(jsDisabled() ? "Model name for Custom/Other (optional)" : "Model name (optional)").fill("Voron 2.4");
+    await page.getByLabel("X (mm)").fill("350");
+    await page.getByLabel("Y (mm)").fill("350");
+    await page.getByLabel("Z (mm)").fill("340");
+    await page.getByLabel("Location").fill(FAR_AWAY);
+    await page.getByLabel("Price per gram (USD)").fill("0.25");
+    await page.getByRole("button", { name: "Add Printer to Marketplace" }).click();
+    await expect(page.getByText("At least one material is required")).toBeVisible();
+    await page.getByLabel("ABS", { exact: true }).check();
+    await page.getByLabel("ASA", { exact: true }).check();
+    await page.getByRole("button", { name: "Add Printer to Marketplace" }).click();
+    await expect(page).toHaveURL(/\/printer-dashboard$/);
+    const card = page.getByTestId("owner-printer").filter({ hasText: name });
+    await expect(card).toContainText("Voron 2.4");
+    await expect(card).toContainText("350 × 350 × 340 mm");
+    await expect(card).toContainText("ABS, ASA");
+  });
+
+  test("another user cannot change a printer through the page or the API", async ({ page }) => {
+    await signInAs(page, DEMO.customer);
+    const id = await printerId("Loveland Makerspace MK4");
+    const edit = await page.goto(`/printers/${id}/edit`);
+    expect(edit!.status()).toBe(404);
+    const put = await page.request.put(`/api/printers/${id}`, { data: { isAvailable: false, name: "Taken over" } });
+    expect(put.status()).toBe(403);
+    expect(await put.json()).toEqual({ message: "Only the printer's owner can change it" });
+    const del = await page.request.delete(`/api/printers/${id}`);
+    expect(del.status()).toBe(403);
+    const now = await (await page.request.get(`/api/printers/${id}`)).json();
+    expect(now).toMatchObject({ name: "Loveland Makerspace MK4", isAvailable: true });
+  });
+});
+
+test.describe("customers find printers", () => {
+  test("searching 'Loveland, CO' on /browse lists printers nearest first with their distance", async ({ page }) => {
+    await page.goto("/browse");
+    await expect(page.getByRole("heading", { name: "Find 3D Printers Near You" })).toBeVisible();
+    await page.getByLabel("Location").fill("Loveland, CO");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/location=Loveland%2C\+CO/);
+    expect(await cardNames(page)).toEqual(["Loveland Makerspace MK4", "Berthoud Print Shop", "Old Town Ender", "Fort Collins Fab Lab"]);
+    const first = page.getByTestId("printer-card").first();
+    await expect(first.getByTestId("distance")).toHaveText(/· \d+\.\d mi away/);
+    await expect(first).toContainText("Leo L.");
+    await expect(first).toContainText("$0.10/g");
+    await expect(first.getByRole("link", { name: "Select Printer" })).toHaveAttribute("href", /\/upload\?printer=\d+$/);
+
+    await page.getByLabel("Availability").selectOption("false");
+    await page.getByRole("button", { name: "Search" }).click();
+    const busy = page.getByTestId("printer-card").filter({ hasText: "Loveland Mini" });
+    await expect(busy.getByText("Busy", { exact: true })).toBeVisible();
+    await expect(busy.getByRole("button", { name: "Currently Busy" })).toBeDisabled();
+
+    await page.getByLabel("Location").fill("Nowhere Special, ZZ");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByTestId("location-notice")).toContainText("We couldn't find");
+  });
+
+  test("/printers after a 200 mm tall PETG red part lists only printers that fit it with red PETG in stock, each with its price", async ({ page }) => {
+    await page.goto("/printers?material=PETG&color=Red&weight=100&minX=50&minY=50&minZ=200&location=Loveland%2C%20CO&radius=25");
+    await expect(page.getByTestId("design-banner")).toContainText("Design Uploaded Successfully!");
+    await expect(page.getByTestId("design-banner")).toContainText("Found 4 compatible printer(s) in your area");
+    await expect(page.getByRole("heading", { name: "Find Local 3D Printers" })).toBeVisible();
+    await expect(page.getByText("Compatible printers for your uploaded design")).toBeVisible();
+    await expect(page.getByTestId("results-count")).toHaveText(/4 printer\(s\) found\s*Design-Compatible/);
+    expect((await cardNames(page)).sort()).toEqual(["Berthoud Print Shop", "Fort Collins Fab Lab", "Loveland Makerspace MK4", "Old Town Ender"]);
+    const prices = await page.getByTestId("design-price").allInnerTexts();
+    expect(prices).toHaveLength(4);
+    for (const text of prices) expect(text).toMatch(/\$\d+\.\d\d for this design/);
+
+    // Too heavy for the makerspace's 300 g of red PETG.
+    await page.goto("/printers?material=PETG&color=Red&weight=500&minX=50&minY=50&minZ=200&location=Loveland%2C%20CO&radius=25");
+    expect(await cardNames(page)).not.toContain("Loveland Makerspace MK4");
+
+    await page.goto("/printers?material=PETG&color=Purple&weight=100&location=Loveland%2C%20CO&radius=25");
+    await expect(page.getByTestId("empty-state")).toContainText("No compatible printers found");
+    await page.getByRole("link", { name: "View All Printers" }).click();
+    await expect(page).toHaveURL(/\/printers$/);
+    await expect(page.getByTestId("design-banner")).toHaveCount(0);
+  });
+
+  test("the map shows one marker per printer, the legend and the selection rules; without JavaScript the list carries everything", async ({ page }) => {
+    await page.goto("/browse?view=map&location=Loveland%2C+CO");
+    await expect(page.getByRole("heading", { name: "Available Printers in Area" })).toBeVisible();
+    await expect(page.getByTestId("area-row")).toHaveCount(4);
+    await expect(page.getByRole("list", { name: "Map legend" })).toContainText("Available");
+    if (jsDisabled()) {
+      await expect(page.getByTestId("map-noscript")).toContainText("The map needs JavaScript");
+      await expect(page.getByTestId("area-row").first().getByRole("link", { name: "Select" })).toHaveAttribute("href", /\/upload\?printer=\d+/);
+      return;
+    }
+    const markers = page.locator(".printer-marker");
+    await expect(markers).toHaveCount(4);
+    await expect(page.locator(".printer-marker-available")).toHaveCount(4);
+    await expect(page.locator(".leaflet-control-attribution")).toContainText("OpenStreetMap");
+    const marker = page.getByRole("button", { name: "Berthoud Print Shop, Available" });
+    await marker.click();
+    await expect(page.locator(".printer-marker-selected")).toHaveCount(1);
+    await expect(page.getByRole("button", { name: "Berthoud Print Shop, Available, selected" })).toBeVisible();
+    await expect(page.locator(".printer-marker-selected")).toHaveCSS("width", "35px");
+    await expect(page.locator(".printer-marker-available").first()).toHaveCSS("width", "25px");
+    const popup = page.locator(".leaflet-popup-content");
+    await expect(popup).toContainText("Berthoud Print Shop");
+    await expect(popup).toContainText("Bella Berthold");
+    await expect(popup).toContainText("PLA, PETG, ABS, ASA, TPU");
+    await expect(popup).toContainText("$0.12/g");
+    await popup.getByRole("link", { name: "Select Printer" }).click();
+    // /upload asks a visitor to sign in first and comes back to the chosen printer.
+    await expect(page).toHaveURL(/\/upload\?printer=\d+$|redirectTo=%2Fupload%3Fprinter%3D\d+$/);
+  });
+
+  test("the map loads Leaflet only on pages that show a map", async ({ page }) => {
+    test.skip(jsDisabled(), "no scripts load without JavaScript");
+    const leaflet: string[] = [];
+    page.on("request", (request) => {
+      if (/leaflet/i.test(request.url())) leaflet.push(request.url());
+    });
+    await page.goto("/browse");
+    await expect(page.getByTestId("printer-card").first()).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    expect(leaflet).toEqual([]);
+    await page.getByRole("link", { name: "Map" }).click();
+    await expect(page.locator(".printer-marker").first()).toBeVisible();
+    expect(leaflet.some((url) => url.includes("leaflet"))).toBe(true);
+  });
+
+  test("/choose-printer lists, maps and hands the customer's draft to /submit-print", async ({ page }) => {
+    const customer = await signInAs(page, DEMO.customer);
+    const db = await getDb();
+    const [draft] = await db
+      .select({ id: printJobs.id })
+      .from(printJobs)
+      .where(and(eq(printJobs.customerId, customer.id), eq(printJobs.status, "draft")))
+      .limit(1);
+    await page.goto(`/choose-printer?draftId=${draft!.id}`);
+    await expect(page.getByRole("heading", { name: "Choose a Printer" })).toBeVisible();
+    await page.getByLabel("Location").fill("Loveland, CO");
+    await page.getByLabel("Material", { exact: true }).selectOption("PETG");
+    await page.getByRole("button", { name: "Search" }).click();
+    const first = page.getByTestId("printer-card").first();
+    await expect(first).toContainText("Loveland Makerspace MK4");
+    await expect(first.getByTestId("design-price")).toContainText("for this design");
+    await expect(first.getByRole("link", { name: "Select Printer" })).toHaveAttribute("href", new RegExp(`/submit-print\\?printerId=\\d+&draftId=${draft!.id}$`));
+    if (!jsDisabled()) await expect(page.locator(".printer-marker")).not.toHaveCount(0);
+  });
+
+  test("printer photos fall back to /api/printer-images/default.jpg", async ({ page }) => {
+    const res = await page.request.get("/api/printer-images/default.jpg");
+    expect(res.status()).toBe(200);
+    expect(res.headers()["content-type"]).toBe("image/jpeg");
+    await page.goto("/browse");
+    await expect(page.getByTestId("printer-card").first().locator("img")).toHaveAttribute("src", "/api/printer-images/default.jpg");
+  });
+});
