@@ -5,6 +5,8 @@ const PORT = Number(process.env.E2E_PORT || 3005);
 export const E2E_DB = process.env.E2E_DB || "tests/.tmp/e2e.db";
 process.env.DATABASE_URL = `file:${E2E_DB}`;
 process.env.SESSION_SECRET = "e2e-session-secret";
+// tests that store files directly must write where the server reads
+process.env.UPLOADS_DIR = `${E2E_DB}-uploads`;
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",

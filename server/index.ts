@@ -9,6 +9,11 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { migrateDatabase } from "../db/migrate";
 import { isCrossSiteRequest } from "../app/utils/origin";
+import { CLIENT_IP_HEADER } from "../app/utils/rate-limit.server";
+
+/** a 50 MB design plus its settings; the streaming parsers enforce the exact file limit */
+const MAX_MULTIPART_BYTES = 60 * 1024 * 1024;
+const MAX_FORM_BYTES = 256 * 1024;
 
 const isDevelopment = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT || 3000);
@@ -29,7 +34,6 @@ const viteDevServer = isDevelopment
 
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", true);
 app.use(compression());
 
 app.use((req, res, next) => {
@@ -38,6 +42,31 @@ app.use((req, res, next) => {
   // map tiles are fetched from the tile server with our origin as referrer, as its policy asks
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
   if (!isDevelopment) res.setHeader("Strict-Transport-Security", "max-age=31536000");
+  next();
+});
+
+// The client's address for rate limits: a proxy's header only when we know a proxy sets it (TRUST_PROXY=fly).
+app.use((req, _res, next) => {
+  const fromProxy = process.env.TRUST_PROXY === "fly" ? req.get("fly-client-ip") : undefined;
+  req.headers[CLIENT_IP_HEADER] = (fromProxy ?? req.socket.remoteAddress ?? "unknown").trim();
+  next();
+});
+
+// Bodies are bounded before anything reads them: uploads by their parsers, everything else here.
+app.use((req, res, next) => {
+  const method = req.method.toUpperCase();
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
+  const multipart = /^multipart\/form-data/i.test(req.get("content-type") ?? "");
+  const max = multipart ? MAX_MULTIPART_BYTES : MAX_FORM_BYTES;
+  const declared = req.get("content-length");
+  if (declared === undefined && !multipart && req.get("transfer-encoding")) {
+    res.status(411).json({ message: "Send a Content-Length with the request." });
+    return;
+  }
+  if (declared !== undefined && Number(declared) > max) {
+    res.status(413).json({ message: multipart ? "File size exceeds 50MB limit" : "Request body too large." });
+    return;
+  }
   next();
 });
 

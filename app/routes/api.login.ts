@@ -5,7 +5,7 @@ import { loginWithPassword } from "~/utils/auth.server";
 
 // POST /api/login {email, password}: the user object, with a new session cookie.
 export async function action({ request }: ActionFunctionArgs) {
-  const body = (await readJson(request)) as Record<string, unknown>;
+  const body = await readJson(request);
   return answerWithSession(request, () => loginWithPassword({ email: body.email, password: body.password }, request));
 }
 

@@ -5,7 +5,7 @@ import { registerAccount } from "~/utils/auth.server";
 
 // POST /api/register {username, email, password, newsletterSubscribed?}: the new user, signed in.
 export async function action({ request }: ActionFunctionArgs) {
-  const body = (await readJson(request)) as Record<string, unknown>;
+  const body = await readJson(request);
   return answerWithSession(request, () => registerAccount(body, request), 201);
 }
 

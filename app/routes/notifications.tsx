@@ -8,9 +8,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
   if (form.get("intent") === "mark-all-read") await markNotificationsRead(user.id);
-  const referer = request.headers.get("referer");
-  const back = referer ? new URL(referer).pathname + new URL(referer).search : "/dashboard";
-  return redirect(safeRedirect(back));
+  return redirect(safeRedirect(refererPath(request.headers.get("referer"))));
+}
+
+function refererPath(referer: string | null): string | null {
+  try {
+    const url = new URL(referer ?? "");
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return null;
+  }
 }
 
 export function loader() {

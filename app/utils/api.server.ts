@@ -19,14 +19,30 @@ export async function requireApiAdmin(request: Request): Promise<User> {
   return user;
 }
 
-/** The JSON body of an API call, or a thrown 400. */
-export async function readJson(request: Request): Promise<unknown> {
+/** The JSON object body of an API call, read up to a size limit, or a thrown 400/413. */
+export async function readJson(request: Request, maxBytes = 256 * 1024): Promise<Record<string, unknown>> {
+  const reader = request.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      void reader.cancel();
+      throw apiError(413, "Request body too large.");
+    }
+    chunks.push(value);
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  let body: unknown;
   try {
-    const text = await request.text();
-    return text ? JSON.parse(text) : {};
+    body = text ? JSON.parse(text) : {};
   } catch {
     throw apiError(400, "The request body is not valid JSON.");
   }
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw apiError(400, "Send a JSON object.");
+  return body as Record<string, unknown>;
 }
 
 /** A route param that must be a positive integer id, or a thrown 404. */

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { newsletterSubscribers, users, type User } from "../../db/schema";
 import { getDb } from "./db.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { clearRateLimit, clientIp, hitRateLimit, minutesText } from "./rate-limit.server";
+import { UsernameSchema } from "./profile-schema";
+import { clearRateLimit, clientIp, hitRateLimit, isRateLimited, minutesText } from "./rate-limit.server";
 
 /** A sign-in or sign-up that did not go through, with the toast the user sees. */
 export class AuthFailure extends Error {
@@ -38,12 +39,7 @@ export const LoginSchema = z.object({
 });
 
 export const RegisterSchema = z.object({
-  username: z
-    .string({ required_error: "Username is required" })
-    .trim()
-    .min(3, "Username must be at least 3 characters")
-    .max(30, "Username must be at most 30 characters")
-    .regex(/^[A-Za-z0-9_.-]+$/, "Username may use letters, numbers, dots, dashes and underscores"),
+  username: UsernameSchema,
   email: z.string({ required_error: "Email is required" }).trim().email("Enter a valid email address").max(254),
   password: z
     .string({ required_error: "Password is required" })
@@ -72,14 +68,20 @@ export async function loginWithPassword(input: { email?: unknown; password?: unk
   if (!parsed.success) throw new AuthFailure(400, "Login Failed", "Enter a valid email address", flattenIssues(parsed.error));
 
   await limit(`login:ip:${clientIp(request)}`, LIMITS.loginPerIp, FIFTEEN_MINUTES, "sign-in");
-  await limit(`login:email:${email}`, LIMITS.loginPerEmail, FIFTEEN_MINUTES, "sign-in");
+  // only failures count against an e-mail, so nobody can lock a stranger out with the right address alone
+  const emailKey = `login:email:${email}`;
+  const emailState = await isRateLimited(emailKey, LIMITS.loginPerEmail, FIFTEEN_MINUTES);
+  if (!emailState.allowed) {
+    throw new AuthFailure(429, "Too Many Attempts", `Too many sign-in attempts. Please wait ${minutesText(emailState.retryAfterSeconds)} and try again.`);
+  }
 
   const db = await getDb();
   const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
   if (!user || !(await verifyPassword(user.passwordHash, password))) {
+    await hitRateLimit(emailKey, LIMITS.loginPerEmail, FIFTEEN_MINUTES);
     throw new AuthFailure(401, "Login Failed", "Invalid email or password");
   }
-  await clearRateLimit(`login:email:${email}`);
+  await clearRateLimit(emailKey);
   return user;
 }
 

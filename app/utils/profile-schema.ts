@@ -10,13 +10,16 @@ const optionalName = z
   .optional()
   .transform((v) => (v ? v : null));
 
+/** The one username rule, for sign-up and the profile alike. */
+export const UsernameSchema = z
+  .string({ required_error: "Username is required" })
+  .trim()
+  .min(3, "Username must be at least 3 characters")
+  .max(30, "Username must be at most 30 characters")
+  .regex(/^[A-Za-z0-9_.-]+$/, "Username may use letters, numbers, dots, dashes and underscores");
+
 export const ProfileSchema = z.object({
-  username: z
-    .string({ required_error: "Username is required" })
-    .trim()
-    .min(3, "Username must be at least 3 characters")
-    .max(30, "Username must be at most 30 characters")
-    .regex(/^[A-Za-z0-9_.-]+$/, "Username may use letters, numbers, dots, dashes and underscores"),
+  username: UsernameSchema,
   firstName: optionalName,
   lastName: optionalName,
   profileImageUrl: z

@@ -32,9 +32,21 @@ export async function clearRateLimit(key: string) {
   await client.execute({ sql: "DELETE FROM rate_limits WHERE key = ?", args: [key] });
 }
 
+/** Set by server/index.ts from the socket (or Fly's header when TRUST_PROXY=fly); any incoming value is overwritten. */
+export const CLIENT_IP_HEADER = "x-printnear-client-ip";
+
 export function clientIp(request: Request): string {
-  const forwarded = request.headers.get("fly-client-ip") ?? request.headers.get("x-forwarded-for")?.split(",")[0];
-  return (forwarded ?? request.headers.get("x-real-ip") ?? "local").trim();
+  return request.headers.get(CLIENT_IP_HEADER) ?? "local";
+}
+
+/** Whether `key` has used up its attempts, without counting one. */
+export async function isRateLimited(key: string, limit: number, windowMs: number, now = Date.now()): Promise<RateLimitResult> {
+  const client = await getClient();
+  const result = await client.execute({ sql: "SELECT count, window_start FROM rate_limits WHERE key = ?", args: [key] });
+  const row = result.rows[0];
+  if (!row || Number(row.window_start) <= now - windowMs) return { allowed: true, retryAfterSeconds: 0 };
+  const retryAfterSeconds = Math.max(1, Math.ceil((Number(row.window_start) + windowMs - now) / 1000));
+  return { allowed: Number(row.count) < limit, retryAfterSeconds };
 }
 
 export function minutesText(seconds: number) {

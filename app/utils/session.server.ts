@@ -68,10 +68,17 @@ export async function destroyUserSession(request: Request): Promise<string> {
   return sessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
 }
 
-/** Only same-site paths: never an absolute URL or a protocol-relative one. */
+/** Only same-site paths: never an absolute URL, a protocol-relative one, or one that control characters turn into either. */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/dashboard"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  // browsers drop tabs and newlines and read "\" as "/", so "/\t/evil.com" would leave the site
+  if (typeof to !== "string" || !to.startsWith("/") || /[\u0000-\u001f\u007f\\]/.test(to)) return fallback;
+  const base = "http://printnear.invalid";
+  try {
+    const url = new URL(to, base);
+    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : fallback;
+  } catch {
+    return fallback;
+  }
 }
 
 /** Pages: the signed-in user, or a redirect to the sign-in screen that comes back here after. */

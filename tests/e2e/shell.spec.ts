@@ -88,3 +88,8 @@ test.describe("the shell", () => {
     await expect(page.getByLabel("First name")).toHaveValue(jsDisabled() ? "Adele" : "Adaline");
   });
 });
+
+test("an oversized form body is refused before it is read", async ({ request }) => {
+  const res = await request.post("/contact", { form: { message: "x".repeat(300 * 1024) } });
+  expect(res.status()).toBe(413);
+});

@@ -65,6 +65,10 @@ describe("JSON sign-in, sign-up and sign-out", () => {
     expect(wrong.status).toBe(401);
     const notJson = await settle(login(args(new Request("http://localhost/api/login", { method: "POST", body: "{oops" }))));
     expect(notJson.status).toBe(400);
+    const notObject = await settle(login(args(jsonRequest("/api/login", ["a@b.c", "pw"]))));
+    expect(notObject.status).toBe(400);
+    const huge = await settle(login(args(jsonRequest("/api/login", { email: "x@example.test", password: "p".repeat(300 * 1024) }))));
+    expect(huge.status).toBe(413);
     const short = await settle(register(args(jsonRequest("/api/register", { username: "ab", email: "ab@example.test", password: "long enough pw" }))));
     expect(short.status).toBe(400);
     expect((await short.json()).message).toBe("Username must be at least 3 characters");

@@ -8,9 +8,10 @@ import { action as helpAction } from "../../app/routes/help";
 import { getSiteStats, startOfMonthUtc } from "../../app/services/stats.server";
 import { formatTable, importsOf, scriptUrlsOf } from "../../scripts/bench-pages";
 import { getDb } from "../../app/utils/db.server";
+import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
 import { getHoneypot } from "../../app/utils/honeypot.server";
 import { getToast } from "../../app/utils/toast.server";
-import { args, createTestUser, formRequest, getRequest, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 
 // Lets one test make the stats query fail while every other test runs the real one.
 const statsFailure = vi.hoisted(() => ({ on: false }));
@@ -27,21 +28,6 @@ afterEach(() => {
   statsFailure.on = false;
   vi.restoreAllMocks();
 });
-
-async function run(fn: () => Promise<unknown>): Promise<Response> {
-  try {
-    const result = await fn();
-    if (result instanceof Response) return result;
-    const value = result as { type?: string; data?: unknown; init?: ResponseInit | null };
-    if (value?.type === "DataWithResponseInit") {
-      return new Response(JSON.stringify(value.data), { ...(value.init ?? {}), headers: value.init?.headers });
-    }
-    return Response.json(result);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 // Berthoud is the map's default centre; Loveland 6 mi, Fort Collins 19 mi, Denver 45 mi, Manhattan 1,600 mi away.
 const PLACES = {
@@ -89,7 +75,8 @@ const honeypot = () => ({ [getHoneypot().getInputProps().nameFieldName]: "" });
 const message = { name: "Sam Maker", email: "sam@example.test", subject: "Large print", message: "Can someone print a 300 mm vase?" };
 
 function withIp(request: Request, ip: string) {
-  request.headers.set("x-forwarded-for", ip);
+  // the header server/index.ts sets from the socket
+  request.headers.set(CLIENT_IP_HEADER, ip);
   return request;
 }
 
