@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeBasicMetrics, computeTopology } from "./metrics";
+import { computeBasicMetrics, computeTopology, countEdges, weldVertices } from "./metrics";
 import { box, cone, cup, cylinder, merge, sphere, torus, MeshBuilder } from "./generate";
 import type { Mesh } from "./types";
 
@@ -110,5 +110,23 @@ describe("computeTopology", () => {
     const t = computeTopology(soup);
     expect(t.vertexCount).toBe(8);
     expect(t.closed).toBe(true);
+  });
+
+  it("keeps every welded position exact while the weld table grows from a small guess", () => {
+    const soup = toSoup(sphere(10, 40, 80));
+    const count = soup.positions.length / 3;
+    for (const expected of [1, 16, 17, 64, 1000, count]) {
+      const w = weldVertices(soup.positions, count, expected);
+      expect(w.vertexCount).toBe(39 * 80 + 2);
+      for (let v = 0; v < count; v++) {
+        for (let k = 0; k < 3; k++) expect(w.positions[3 * w.remap[v] + k]).toBe(soup.positions[3 * v + k] + 0);
+      }
+    }
+  });
+
+  it("counts open, shared and non-manifold edges and ignores collapsed edges", () => {
+    // two triangles sharing edge 1-2, a third on the same edge, and one collapsed triangle 3-3-4
+    const r = countEdges(new Uint32Array([0, 1, 2, 2, 1, 3, 1, 2, 4, 3, 3, 4]), 5);
+    expect(r).toEqual({ edges: 8, openEdges: 6, nonManifoldEdges: 1 });
   });
 });

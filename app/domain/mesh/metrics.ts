@@ -17,82 +17,118 @@ export interface BasicMetrics {
 
 export function computeBasicMetrics(mesh: Mesh): BasicMetrics {
   const p = mesh.positions;
+  // tetrahedra are measured from the first vertex, not the origin, so far-away models keep their precision
   const idx = mesh.indices;
-  const n = mesh.triangleCount;
-  let minX = Infinity;
-  let minY = Infinity;
-  let minZ = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  let maxZ = -Infinity;
+  const o0 = idx ? idx[0] * 3 : 0;
+  const acc = idx ? indexedSums(p, idx, mesh.triangleCount, p[o0], p[o0 + 1], p[o0 + 2]) : soupSums(p, mesh.triangleCount, p[0], p[1], p[2]);
+  const signedVolume = acc[0] / 6;
+  const minX = acc[2], minY = acc[3], minZ = acc[4], maxX = acc[5], maxY = acc[6], maxZ = acc[7];
+  return {
+    volume: Math.abs(signedVolume),
+    signedVolume,
+    surfaceArea: acc[1] / 2,
+    boundingBox: { x: maxX - minX, y: maxY - minY, z: maxZ - minZ },
+    min: [minX, minY, minZ],
+    max: [maxX, maxY, maxZ],
+    triangles: mesh.triangleCount,
+  };
+}
+
+// one shared result buffer: the sums are copied out at once, so no per-call allocation is needed
+const sums = new Float64Array(8);
+
+/** Volume, area and box of a triangle soup in one pass (same arithmetic and order as the indexed case). */
+function soupSums(p: Float32Array, n: number, ox: number, oy: number, oz: number): Float64Array {
+  let minX = Infinity, minY = Infinity, minZ = Infinity;
+  let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
   let vol6 = 0;
   let area2 = 0;
-  // tetrahedra are measured from the first vertex, not the origin, so far-away models keep their precision
-  const ox = p[idx ? idx[0] * 3 : 0];
-  const oy = p[idx ? idx[0] * 3 + 1 : 1];
-  const oz = p[idx ? idx[0] * 3 + 2 : 2];
-  for (let t = 0; t < n; t++) {
-    const a = idx ? idx[3 * t] * 3 : 9 * t;
-    const b = idx ? idx[3 * t + 1] * 3 : 9 * t + 3;
-    const c = idx ? idx[3 * t + 2] * 3 : 9 * t + 6;
-    const ax = p[a] - ox;
-    const ay = p[a + 1] - oy;
-    const az = p[a + 2] - oz;
-    const bx = p[b] - ox;
-    const by = p[b + 1] - oy;
-    const bz = p[b + 2] - oz;
-    const cx = p[c] - ox;
-    const cy = p[c + 1] - oy;
-    const cz = p[c + 2] - oz;
+  for (let t = 0, o = 0; t < n; t++, o += 9) {
+    const px = p[o], py = p[o + 1], pz = p[o + 2];
+    const qx = p[o + 3], qy = p[o + 4], qz = p[o + 5];
+    const rx = p[o + 6], ry = p[o + 7], rz = p[o + 8];
+    // the box sees corners in file order, exactly like a scan of the position array
+    if (px < minX) minX = px;
+    if (px > maxX) maxX = px;
+    if (py < minY) minY = py;
+    if (py > maxY) maxY = py;
+    if (pz < minZ) minZ = pz;
+    if (pz > maxZ) maxZ = pz;
+    if (qx < minX) minX = qx;
+    if (qx > maxX) maxX = qx;
+    if (qy < minY) minY = qy;
+    if (qy > maxY) maxY = qy;
+    if (qz < minZ) minZ = qz;
+    if (qz > maxZ) maxZ = qz;
+    if (rx < minX) minX = rx;
+    if (rx > maxX) maxX = rx;
+    if (ry < minY) minY = ry;
+    if (ry > maxY) maxY = ry;
+    if (rz < minZ) minZ = rz;
+    if (rz > maxZ) maxZ = rz;
+    const ax = px - ox, ay = py - oy, az = pz - oz;
+    const bx = qx - ox, by = qy - oy, bz = qz - oz;
+    const cx = rx - ox, cy = ry - oy, cz = rz - oz;
     vol6 += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
-    const ux = bx - ax;
-    const uy = by - ay;
-    const uz = bz - az;
-    const vx = cx - ax;
-    const vy = cy - ay;
-    const vz = cz - az;
+    const ux = bx - ax, uy = by - ay, uz = bz - az;
+    const vx = cx - ax, vy = cy - ay, vz = cz - az;
     const nx = uy * vz - uz * vy;
     const ny = uz * vx - ux * vz;
     const nz = ux * vy - uy * vx;
     area2 += Math.sqrt(nx * nx + ny * ny + nz * nz);
   }
-  // the box over referenced corners only: unused OBJ vertices must not stretch it
-  if (idx) {
-    for (let k = 0; k < idx.length; k++) {
-      const o = idx[k] * 3;
-      const x = p[o];
-      const y = p[o + 1];
-      const z = p[o + 2];
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-      if (z < minZ) minZ = z;
-      if (z > maxZ) maxZ = z;
-    }
-  } else {
-    for (let o = 0; o < p.length; o += 3) {
-      const x = p[o];
-      const y = p[o + 1];
-      const z = p[o + 2];
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-      if (z < minZ) minZ = z;
-      if (z > maxZ) maxZ = z;
-    }
+  sums[0] = vol6;
+  sums[1] = area2;
+  sums[2] = minX; sums[3] = minY; sums[4] = minZ;
+  sums[5] = maxX; sums[6] = maxY; sums[7] = maxZ;
+  return sums;
+}
+
+/** Same as soupSums through an index; the box covers referenced corners only, so unused OBJ vertices do not stretch it. */
+function indexedSums(p: Float32Array, idx: Uint32Array, n: number, ox: number, oy: number, oz: number): Float64Array {
+  let minX = Infinity, minY = Infinity, minZ = Infinity;
+  let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  let vol6 = 0;
+  let area2 = 0;
+  for (let t = 0; t < n; t++) {
+    const a = idx[3 * t] * 3, b = idx[3 * t + 1] * 3, c = idx[3 * t + 2] * 3;
+    const px = p[a], py = p[a + 1], pz = p[a + 2];
+    const qx = p[b], qy = p[b + 1], qz = p[b + 2];
+    const rx = p[c], ry = p[c + 1], rz = p[c + 2];
+    if (px < minX) minX = px;
+    if (px > maxX) maxX = px;
+    if (py < minY) minY = py;
+    if (py > maxY) maxY = py;
+    if (pz < minZ) minZ = pz;
+    if (pz > maxZ) maxZ = pz;
+    if (qx < minX) minX = qx;
+    if (qx > maxX) maxX = qx;
+    if (qy < minY) minY = qy;
+    if (qy > maxY) maxY = qy;
+    if (qz < minZ) minZ = qz;
+    if (qz > maxZ) maxZ = qz;
+    if (rx < minX) minX = rx;
+    if (rx > maxX) maxX = rx;
+    if (ry < minY) minY = ry;
+    if (ry > maxY) maxY = ry;
+    if (rz < minZ) minZ = rz;
+    if (rz > maxZ) maxZ = rz;
+    const ax = px - ox, ay = py - oy, az = pz - oz;
+    const bx = qx - ox, by = qy - oy, bz = qz - oz;
+    const cx = rx - ox, cy = ry - oy, cz = rz - oz;
+    vol6 += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
+    const ux = bx - ax, uy = by - ay, uz = bz - az;
+    const vx = cx - ax, vy = cy - ay, vz = cz - az;
+    const nx = uy * vz - uz * vy;
+    const ny = uz * vx - ux * vz;
+    const nz = ux * vy - uy * vx;
+    area2 += Math.sqrt(nx * nx + ny * ny + nz * nz);
   }
-  const signedVolume = vol6 / 6;
-  return {
-    volume: Math.abs(signedVolume),
-    signedVolume,
-    surfaceArea: area2 / 2,
-    boundingBox: { x: maxX - minX, y: maxY - minY, z: maxZ - minZ },
-    min: [minX, minY, minZ],
-    max: [maxX, maxY, maxZ],
-    triangles: n,
-  };
+  sums[0] = vol6;
+  sums[1] = area2;
+  sums[2] = minX; sums[3] = minY; sums[4] = minZ;
+  sums[5] = maxX; sums[6] = maxY; sums[7] = maxZ;
+  return sums;
 }
 
 export interface Topology {
@@ -121,79 +157,63 @@ function nextPow2(n: number): number {
   return c;
 }
 
-/**
- * Welds corners with bit-identical coordinates (as exporters write shared corners) using an
- * open-addressing table of 8-byte slots [hash, id + 1]: a probe touches one small slot, and the
- * full key is only compared (against the vertex's first corner, usually still in cache) when the
- * 32-bit hashes match. `expected` sizes the table; it doubles when it gets half full.
- */
+/** Welds bit-identical corners; 16-byte slots [x, y, z, id + 1] keep the key in the slot, so a probe never jumps back into the corner array. */
 export function weldVertices(
   positions: Float32Array,
   count: number,
   expected = count,
 ): { positions: Float32Array; remap: Uint32Array; vertexCount: number } {
-  const bits = new Uint32Array(positions.buffer, positions.byteOffset, count * 3);
-  let cap = nextPow2(Math.max(16, expected) * 2);
+  // Int32 views keep every key operation in 32-bit integers (a Uint32 above 2^31 would become a double)
+  const bits = new Int32Array(positions.buffer, positions.byteOffset, count * 3);
+  let cap = nextPow2(Math.max(16, Math.min(count, expected)) * 2);
   let shift = 32 - Math.log2(cap);
   let mask = cap - 1;
-  let table = new Int32Array(cap * 2);
-  let first = new Uint32Array(Math.max(16, Math.min(count, expected)));
+  let table = new Int32Array(cap * 4);
+  // the table grows once it holds more than cap / 2 vertices, so cap / 2 + 1 always fit here
+  let out = new Int32Array(((cap >>> 1) + 1) * 3);
   const remap = new Uint32Array(count);
   let u = 0;
-  for (let v = 0; v < count; v++) {
-    let x = bits[3 * v];
-    let y = bits[3 * v + 1];
-    let z = bits[3 * v + 2];
+  for (let v = 0, o = 0; v < count; v++, o += 3) {
+    let x = bits[o];
+    let y = bits[o + 1];
+    let z = bits[o + 2];
     // -0 and +0 are the same point
-    if (x === 0x80000000) x = 0;
-    if (y === 0x80000000) y = 0;
-    if (z === 0x80000000) z = 0;
-    const h = hash3(x, y, z);
-    let slot = h >>> shift;
+    if (x === -0x80000000) x = 0;
+    if (y === -0x80000000) y = 0;
+    if (z === -0x80000000) z = 0;
+    let slot = hash3(x, y, z) >>> shift;
     for (;;) {
-      const o = slot << 1;
-      const id = table[o + 1];
+      const s = slot << 2;
+      const id = table[s + 3];
       if (id === 0) {
-        table[o] = h;
-        table[o + 1] = u + 1;
-        if (u === first.length) {
-          const next = new Uint32Array(first.length * 2);
-          next.set(first);
-          first = next;
-        }
-        first[u] = v;
+        table[s] = x;
+        table[s + 1] = y;
+        table[s + 2] = z;
+        table[s + 3] = u + 1;
+        out[3 * u] = x;
+        out[3 * u + 1] = y;
+        out[3 * u + 2] = z;
         remap[v] = u++;
         if (u * 2 > cap) {
           cap *= 2;
           mask = cap - 1;
           shift--;
           table = rehash(table, cap, shift);
+          const grown = new Int32Array(((cap >>> 1) + 1) * 3);
+          grown.set(out);
+          out = grown;
         }
         break;
       }
-      if (table[o] === h) {
-        const f = 3 * first[id - 1];
-        if (sameBits(bits[f], x) && sameBits(bits[f + 1], y) && sameBits(bits[f + 2], z)) {
-          remap[v] = id - 1;
-          break;
-        }
+      if (table[s] === x && table[s + 1] === y && table[s + 2] === z) {
+        remap[v] = id - 1;
+        break;
       }
       slot = (slot + 1) & mask;
     }
   }
-  const out = new Float32Array(u * 3);
-  for (let k = 0; k < u; k++) {
-    const f = 3 * first[k];
-    // +0 for -0, so the welded copy matches the key
-    out[3 * k] = positions[f] + 0;
-    out[3 * k + 1] = positions[f + 1] + 0;
-    out[3 * k + 2] = positions[f + 2] + 0;
-  }
-  return { positions: out, remap, vertexCount: u };
-}
-
-function sameBits(stored: number, key: number): boolean {
-  return stored === key || (stored === 0x80000000 && key === 0);
+  // the table goes out of scope here; only the compact copy of the positions is kept
+  return { positions: new Float32Array(out.buffer, 0, u * 3).slice(), remap, vertexCount: u };
 }
 
 /** Multiplicative (Fibonacci) hashing: callers take the top bits, which mix all input bits. */
@@ -203,49 +223,67 @@ function hash3(x: number, y: number, z: number): number {
 
 function rehash(old: Int32Array, cap: number, shift: number): Int32Array<ArrayBuffer> {
   const mask = cap - 1;
-  const table = new Int32Array(cap * 2);
-  for (let o = 0; o < old.length; o += 2) {
-    if (old[o + 1] === 0) continue;
-    let slot = old[o] >>> shift;
-    while (table[(slot << 1) + 1] !== 0) slot = (slot + 1) & mask;
-    table[slot << 1] = old[o];
-    table[(slot << 1) + 1] = old[o + 1];
+  const table = new Int32Array(cap * 4);
+  for (let o = 0; o < old.length; o += 4) {
+    if (old[o + 3] === 0) continue;
+    let slot = hash3(old[o], old[o + 1], old[o + 2]) >>> shift;
+    while (table[(slot << 2) + 3] !== 0) slot = (slot + 1) & mask;
+    const s = slot << 2;
+    table[s] = old[o];
+    table[s + 1] = old[o + 1];
+    table[s + 2] = old[o + 2];
+    table[s + 3] = old[o + 3];
   }
   return table;
 }
 
-/**
- * Counts how many triangles use each edge. Half-edges are bucketed by their lower vertex (a
- * counting sort into a CSR layout), then each vertex's short list is sorted and run-length
- * counted: sequential passes instead of a hash probe per half-edge.
- */
+/** Uses per edge: buckets by lower vertex (CSR filled backwards, so one array is counts then offsets), then sorts each short list. */
 export function countEdges(
   indices: Uint32Array,
   vertexCount: number,
 ): { edges: number; openEdges: number; nonManifoldEdges: number } {
-  const half = indices.length;
-  const start = new Uint32Array(vertexCount + 1);
-  for (let k = 0; k < half; k++) {
+  const n = (indices.length / 3) | 0;
+  const at = new Int32Array(vertexCount + 1);
+  for (let t = 0, k = 0; t < n; t++, k += 3) {
     const a = indices[k];
-    const b = indices[k % 3 === 2 ? k - 2 : k + 1];
-    if (a !== b) start[(a < b ? a : b) + 1]++;
+    const b = indices[k + 1];
+    const c = indices[k + 2];
+    // a collapsed triangle's zero-length edge is not an edge
+    if (a !== b) at[a < b ? a : b]++;
+    if (b !== c) at[b < c ? b : c]++;
+    if (c !== a) at[c < a ? c : a]++;
   }
-  for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v];
-  const cursor = start.slice(0, vertexCount);
-  const other = new Uint32Array(start[vertexCount]);
-  for (let k = 0; k < half; k++) {
+  let total = 0;
+  for (let v = 0; v < vertexCount; v++) {
+    total += at[v];
+    at[v] = total;
+  }
+  at[vertexCount] = total;
+  const other = new Int32Array(total);
+  for (let t = 0, k = 0; t < n; t++, k += 3) {
     const a = indices[k];
-    const b = indices[k % 3 === 2 ? k - 2 : k + 1];
-    if (a === b) continue; // degenerate edge of a collapsed triangle
-    if (a < b) other[cursor[a]++] = b;
-    else other[cursor[b]++] = a;
+    const b = indices[k + 1];
+    const c = indices[k + 2];
+    if (a !== b) {
+      if (a < b) other[--at[a]] = b;
+      else other[--at[b]] = a;
+    }
+    if (b !== c) {
+      if (b < c) other[--at[b]] = c;
+      else other[--at[c]] = b;
+    }
+    if (c !== a) {
+      if (c < a) other[--at[c]] = a;
+      else other[--at[a]] = c;
+    }
   }
+  // at[v] is now where vertex v's list starts
   let edges = 0;
   let openEdges = 0;
   let nonManifoldEdges = 0;
   for (let v = 0; v < vertexCount; v++) {
-    const s = start[v];
-    const e = start[v + 1];
+    const s = at[v];
+    const e = at[v + 1];
     if (e - s > 24) other.subarray(s, e).sort();
     else {
       for (let i = s + 1; i < e; i++) {
@@ -260,8 +298,9 @@ export function countEdges(
     }
     let i = s;
     while (i < e) {
+      const w = other[i];
       let j = i + 1;
-      while (j < e && other[j] === other[i]) j++;
+      while (j < e && other[j] === w) j++;
       const uses = j - i;
       edges++;
       if (uses === 1) openEdges++;
@@ -272,6 +311,46 @@ export function countEdges(
   return { edges, openEdges, nonManifoldEdges };
 }
 
+/** Connected components of triangles over shared welded vertices: union-find with path halving. */
+function findBodies(indices: Uint32Array, n: number, vertexCount: number): { bodies: number; bodyOfTriangle: Uint32Array } {
+  const parent = new Int32Array(vertexCount);
+  for (let v = 0; v < vertexCount; v++) parent[v] = v;
+  for (let t = 0, k = 0; t < n; t++, k += 3) {
+    let a = indices[k];
+    while (parent[a] !== a) a = parent[a] = parent[parent[a]];
+    let b = indices[k + 1];
+    while (parent[b] !== b) b = parent[b] = parent[parent[b]];
+    if (a !== b) {
+      // the smaller index stays root, so trees of neighbouring corners stay shallow
+      if (a < b) parent[b] = a;
+      else {
+        parent[a] = b;
+        a = b;
+      }
+    }
+    let c = indices[k + 2];
+    while (parent[c] !== c) c = parent[c] = parent[parent[c]];
+    if (c < a) parent[a] = c;
+    else if (c > a) parent[c] = a;
+  }
+  let roots = 0;
+  for (let v = 0; v < vertexCount; v++) if (parent[v] === v) roots++;
+  const bodyOfTriangle = new Uint32Array(n);
+  // one root among all vertices means one body: every triangle is already 0
+  if (roots <= 1) return { bodies: n > 0 ? 1 : 0, bodyOfTriangle };
+  // compact ids in order of each body's first triangle; `parent` becomes root -> id + 1 (roots are never read again)
+  const bodyId = new Int32Array(vertexCount);
+  let bodies = 0;
+  for (let t = 0, k = 0; t < n; t++, k += 3) {
+    let r = indices[k];
+    while (parent[r] !== r) r = parent[r] = parent[parent[r]];
+    let id = bodyId[r];
+    if (id === 0) id = bodyId[r] = ++bodies;
+    bodyOfTriangle[t] = id - 1;
+  }
+  return { bodies, bodyOfTriangle };
+}
+
 export function computeTopology(mesh: Mesh): Topology {
   const n = mesh.triangleCount;
   let indices: Uint32Array;
@@ -279,9 +358,10 @@ export function computeTopology(mesh: Mesh): Topology {
   let vertexCount: number;
   if (mesh.indices) {
     const w = weldVertices(mesh.positions, mesh.positions.length / 3);
-    indices = new Uint32Array(n * 3);
+    const remap = w.remap;
     const src = mesh.indices;
-    for (let k = 0; k < indices.length; k++) indices[k] = w.remap[src[k]];
+    indices = new Uint32Array(n * 3);
+    for (let k = 0; k < indices.length; k++) indices[k] = remap[src[k]];
     positions = w.positions;
     vertexCount = w.vertexCount;
   } else {
@@ -292,34 +372,7 @@ export function computeTopology(mesh: Mesh): Topology {
     vertexCount = w.vertexCount;
   }
   const { edges, openEdges, nonManifoldEdges } = countEdges(indices, vertexCount);
-
-  // bodies: union-find over welded vertices with path halving
-  const parent = new Int32Array(vertexCount);
-  for (let v = 0; v < vertexCount; v++) parent[v] = v;
-  const find = (v: number): number => {
-    while (parent[v] !== v) {
-      parent[v] = parent[parent[v]];
-      v = parent[v];
-    }
-    return v;
-  };
-  for (let t = 0; t < n; t++) {
-    const a = find(indices[3 * t]);
-    const b = find(indices[3 * t + 1]);
-    if (a !== b) parent[a < b ? b : a] = a < b ? a : b;
-    const c = find(indices[3 * t + 2]);
-    const r = find(a);
-    if (c !== r) parent[c < r ? r : c] = c < r ? c : r;
-  }
-  const bodyId = new Int32Array(vertexCount).fill(-1);
-  const bodyOfTriangle = new Uint32Array(n);
-  let bodies = 0;
-  for (let t = 0; t < n; t++) {
-    const r = find(indices[3 * t]);
-    let id = bodyId[r];
-    if (id < 0) id = bodyId[r] = bodies++;
-    bodyOfTriangle[t] = id;
-  }
+  const { bodies, bodyOfTriangle } = findBodies(indices, n, vertexCount);
   return {
     vertexCount,
     indices,

@@ -148,6 +148,23 @@ describe("3MF units and transforms", () => {
     expect(r.boundingBox.x).toBeCloseTo(10, 5);
   });
 
+  it("reads every spelling of a <triangle> the same as the plain one", async () => {
+    const plain = await parse3mf(package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>')));
+    const spellings: Array<[RegExp, string]> = [
+      [/<triangle v1="(\d+)" v2="(\d+)" v3="(\d+)"\/>/g, "<triangle v1='$1' v2='$2' v3='$3'/>"],
+      [/<triangle v1="(\d+)" v2="(\d+)" v3="(\d+)"\/>/g, '<triangle  v3 = "$3"\n v1="$1" v2="$2" ></triangle>'],
+      [/<triangle v1="(\d+)" v2="(\d+)" v3="(\d+)"\/>/g, '<triangle v1="+$1" v2="00$2" v3="$3" p1="7" pid="1" />'],
+    ];
+    for (const [from, to] of spellings) {
+      const xml = modelXml(cubeObjectXml(1).replace(from, to), '<item objectid="1"/>');
+      expect(xml).not.toContain('<triangle v1="0"');
+      const m = await parse3mf(package3mf(xml));
+      expect(Array.from(m.indices as Uint32Array)).toEqual(Array.from(plain.indices as Uint32Array));
+    }
+    await expectMeshError(parse3mf(package3mf(modelXml(cubeObjectXml(1).replace('v1="0"', 'v1=""'), '<item objectid="1"/>'))), "malformed");
+    await expectMeshError(parse3mf(package3mf(modelXml(cubeObjectXml(1).replace('v1="0"', 'v1="-1"'), '<item objectid="1"/>'))), "malformed");
+  });
+
   it("finds the model part through _rels/.rels even when it is not 3D/3dmodel.model and comes first in the ZIP", async () => {
     const rels = RELS_XML.replace("/3D/3dmodel.model", "/3D/other%20name.model");
     const bytes = zipSync({

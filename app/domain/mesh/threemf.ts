@@ -181,6 +181,12 @@ class ModelPartReader {
   }
 
   private tag(b: Uint8Array, s: number, e: number): void {
+    // hot path first, before any name slicing: unprefixed <vertex> and <triangle> are nearly every tag of a model
+    if (this.where === Where.Vertices && isName(b, s, e, VERTEX)) return this.vertex(b, s + 6, e);
+    if (this.where === Where.Triangles && isName(b, s, e, TRIANGLE)) {
+      if (!this.fastTriangle(b, s + 8, e)) this.triangle(b, s + 8, e);
+      return;
+    }
     const closing = b[s] === 47;
     const [ns, ne] = localName(b, closing ? s + 1 : s, e);
     const n = ne - ns;
@@ -335,6 +341,34 @@ class ModelPartReader {
     (this.current as ObjectDef).tris?.push3(v1, v2, v3);
   }
 
+  /** The usual ` v1="1" v2="2" v3="3"/` form read in one pass; false (nothing stored) sends anything else to the general reader. */
+  private fastTriangle(b: Uint8Array, s: number, e: number): boolean {
+    let v1 = -1;
+    let v2 = -1;
+    let v3 = -1;
+    let i = s;
+    for (;;) {
+      while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 10 || b[i] === 13)) i++;
+      if (i >= e || b[i] === 47) break;
+      const d = b[i + 1];
+      if (b[i] !== 118 || d < 49 || d > 51 || b[i + 2] !== 61 || b[i + 3] !== 34) return false;
+      i += 4;
+      let v = 0;
+      const first = i;
+      for (let c = b[i] - 48; c >= 0 && c <= 9 && i < e; c = b[++i] - 48) v = v * 10 + c;
+      // digits only, closed by the quote, and small enough to be exact
+      if (i === first || i - first > 15 || i >= e || b[i] !== 34) return false;
+      i++;
+      if (d === 49) v1 = v;
+      else if (d === 50) v2 = v;
+      else v3 = v;
+    }
+    if (v1 < 0 || v2 < 0 || v3 < 0) return false;
+    if (++this.triangleTotal > MAX_TRIANGLES) throw tooManyTriangles();
+    (this.current as ObjectDef).tris?.push3(v1, v2, v3);
+    return true;
+  }
+
   private reference(b: Uint8Array, s: number, e: number, what: string): ComponentRef {
     let objectId = NaN;
     let transform: Float64Array | null = null;
@@ -347,6 +381,18 @@ class ModelPartReader {
     if (!Number.isInteger(objectId)) throw new MeshError(`This 3MF file has a ${what} without a numeric objectid.`, "malformed");
     return { objectId, transform, path };
   }
+}
+
+const VERTEX = [118, 101, 114, 116, 101, 120];
+const TRIANGLE = [116, 114, 105, 97, 110, 103, 108, 101];
+
+/** The tag at b[s] is exactly this element name (no prefix), followed by whitespace, '/' or its end. */
+function isName(b: Uint8Array, s: number, e: number, word: number[]): boolean {
+  const n = word.length;
+  if (e - s < n) return false;
+  for (let k = 0; k < n; k++) if (b[s + k] !== word[k]) return false;
+  const c = s + n < e ? b[s + n] : 32;
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 47;
 }
 
 function parseTransform(b: Uint8Array, s: number, e: number): Float64Array {
