@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { formatCount } from "./model-card";
 
 export interface FeaturedModel {
   sourceId: number;
@@ -14,8 +15,6 @@ export interface FeaturedModel {
 /** Document 000 §4/§9: the carousel moves 0.5 px per animation frame. */
 export const CAROUSEL_PX_PER_FRAME = 0.5;
 
-const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
-
 function Stat({ label, value, path }: { label: string; value: number; path: string }) {
   return (
     <span className="inline-flex items-center gap-1" title={`${value.toLocaleString("en-US")} ${label}`}>
@@ -23,7 +22,7 @@ function Stat({ label, value, path }: { label: string; value: number; path: stri
         <path d={path} />
       </svg>
       <span className="sr-only">{label}: </span>
-      {compact.format(value)}
+      {formatCount(value)}
     </span>
   );
 }

@@ -35,29 +35,54 @@ export function HiddenParams({ values }: { values: Record<string, string | numbe
   );
 }
 
-export function RadiusSelect({ value, id = "radius" }: { value: number; id?: string }) {
+/** A choice in a FilterSelect: a plain value shows as itself. */
+export type FilterOption = string | { value: string | number; label: string };
+
+/** A labelled <select> of a GET filter form; allLabel adds a first choice with the value "all". */
+export function FilterSelect({
+  name,
+  id = name,
+  label,
+  defaultValue,
+  allLabel,
+  options,
+}: {
+  name: string;
+  id?: string;
+  label: string;
+  defaultValue: string;
+  allLabel?: string;
+  options: readonly FilterOption[];
+}) {
   return (
     <div>
-      <label className="label" htmlFor={id}>Distance</label>
-      <select id={id} name="radius" defaultValue={String(value)} className="input">
-        {RADIUS_OPTIONS.map((miles) => (
-          <option key={miles} value={miles}>Within {miles} mi</option>
-        ))}
+      <label className="label" htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue={defaultValue} className="input">
+        {allLabel ? <option value="all">{allLabel}</option> : null}
+        {options.map((option) => {
+          const { value, label: text } = typeof option === "string" ? { value: option, label: option } : option;
+          return <option key={value} value={value}>{text}</option>;
+        })}
       </select>
     </div>
   );
 }
 
+export function RadiusSelect({ value, id = "radius" }: { value: number; id?: string }) {
+  return (
+    <FilterSelect
+      name="radius"
+      id={id}
+      label="Distance"
+      defaultValue={String(value)}
+      options={RADIUS_OPTIONS.map((miles) => ({ value: miles, label: `Within ${miles} mi` }))}
+    />
+  );
+}
+
 export function SortSelect({ value, options, id = "sort" }: { value: PrinterSort; options: PrinterSort[]; id?: string }) {
   return (
-    <div>
-      <label className="label" htmlFor={id}>Sort by</label>
-      <select id={id} name="sort" defaultValue={value} className="input">
-        {options.map((sort) => (
-          <option key={sort} value={sort}>{SORT_LABELS[sort]}</option>
-        ))}
-      </select>
-    </div>
+    <FilterSelect name="sort" id={id} label="Sort by" defaultValue={value} options={options.map((sort) => ({ value: sort, label: SORT_LABELS[sort] }))} />
   );
 }
 
@@ -87,6 +112,11 @@ export function LocationNotice({
       {origin.source === "profile" ? " (the ZIP code in your profile)" : ""}.
     </p>
   );
+}
+
+/** Where a printer's Select goes: on to submit the draft there, or to upload a design for it. */
+export function selectPrinterHref(printerId: number, draftId?: number | null): string {
+  return draftId ? `/submit-print?printerId=${printerId}&draftId=${draftId}` : `/upload?printer=${printerId}`;
 }
 
 /** True while the browser fetches this same page with new filters. */

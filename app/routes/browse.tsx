@@ -2,7 +2,17 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { PrinterCard, ratingText } from "~/components/printer-card";
-import { HiddenParams, LocationNotice, PageLinks, RadiusSelect, toMapPrinter, useLoadingPage, ViewTabs } from "~/components/printer-filters";
+import {
+  FilterSelect,
+  HiddenParams,
+  LocationNotice,
+  PageLinks,
+  RadiusSelect,
+  selectPrinterHref,
+  toMapPrinter,
+  useLoadingPage,
+  ViewTabs,
+} from "~/components/printer-filters";
 import { PrinterMap } from "~/components/printer-map";
 import { formatDistance } from "~/domain/geo";
 import { BROWSE_MATERIALS } from "~/domain/materials";
@@ -18,6 +28,11 @@ import {
 import { getSessionUser } from "~/utils/session.server";
 
 const PAGE_SIZE = 60;
+
+const AVAILABILITY_OPTIONS = [
+  { value: "true", label: "Available only" },
+  { value: "false", label: "All printers" },
+];
 
 export const meta: MetaFunction = () => [{ title: "Find 3D Printers Near You | Printnear" }];
 
@@ -64,7 +79,7 @@ export default function BrowsePrinters() {
   const location = useLocation();
   const loading = useLoadingPage("/browse");
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  const selectHref = (id: number) => `/upload?printer=${id}`;
+  const selectHref = (id: number) => selectPrinterHref(id);
 
   return (
     <div className="container-page py-8">
@@ -83,22 +98,8 @@ export default function BrowsePrinters() {
           <input id="location" name="location" defaultValue={filters.location} placeholder="City, state, or ZIP code" className="input" />
         </div>
         <RadiusSelect value={filters.radius} />
-        <div>
-          <label className="label" htmlFor="material">Material</label>
-          <select id="material" name="material" defaultValue={filters.material} className="input">
-            <option value="all">All Materials</option>
-            {BROWSE_MATERIALS.map((m) => (
-              <option key={m} value={m}>{m}</option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label className="label" htmlFor="available">Availability</label>
-          <select id="available" name="available" defaultValue={filters.available} className="input">
-            <option value="true">Available only</option>
-            <option value="false">All printers</option>
-          </select>
-        </div>
+        <FilterSelect name="material" label="Material" defaultValue={filters.material} allLabel="All Materials" options={BROWSE_MATERIALS} />
+        <FilterSelect name="available" label="Availability" defaultValue={filters.available} options={AVAILABILITY_OPTIONS} />
         <div className="flex items-end lg:col-span-4">
           <LocationNotice origin={data.origin} locationNotFound={data.locationNotFound} locationText={data.locationText} radiusMiles={filters.radius} />
         </div>

@@ -1,23 +1,21 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { and, eq } from "drizzle-orm";
 import { useState } from "react";
-import { printJobs } from "../../db/schema";
-import { PrinterCard, type DesignQuote } from "~/components/printer-card";
-import { HiddenParams, LocationNotice, RadiusSelect, toMapPrinter } from "~/components/printer-filters";
+import { PrinterCard } from "~/components/printer-card";
+import { FilterSelect, HiddenParams, LocationNotice, RadiusSelect, selectPrinterHref, toMapPrinter } from "~/components/printer-filters";
 import { PrinterMap } from "~/components/printer-map";
 import { UPLOAD_MATERIALS } from "~/domain/materials";
-import { quotePrice } from "~/domain/pricing";
+import { findOwnDraft } from "~/services/designs.server";
 import {
   canonicalMaterial,
   DEFAULT_RADIUS_MILES,
   mapTileUrl,
   numberParam,
+  quoteEachPrinter,
   searchPrinters,
   toCardPrinter,
   type CardPrinter,
 } from "~/services/printer-search.server";
-import { getDb } from "~/utils/db.server";
 import { getSessionUser } from "~/utils/session.server";
 
 /** Document 001 "Choose a Printer": the location filter's places, offered as suggestions. */
@@ -29,26 +27,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const q = new URL(request.url).searchParams;
   const user = await getSessionUser(request);
   const draftId = numberParam(q, "draftId");
-  const db = await getDb();
   // Only the signed-in customer's own draft shapes the list; another id is treated as no draft.
-  const [draft] =
-    user && draftId && Number.isSafeInteger(draftId)
-      ? await db
-          .select({
-            id: printJobs.id,
-            fileName: printJobs.fileName,
-            material: printJobs.material,
-            weightGrams: printJobs.estimatedWeightGrams,
-            colors: printJobs.numberOfColors,
-            printTimeMinutes: printJobs.printTimeMinutes,
-            x: printJobs.boundingBoxX,
-            y: printJobs.boundingBoxY,
-            z: printJobs.boundingBoxZ,
-          })
-          .from(printJobs)
-          .where(and(eq(printJobs.id, draftId), eq(printJobs.customerId, user.id), eq(printJobs.status, "draft")))
-          .limit(1)
-      : [];
+  const draft = await findOwnDraft(user, draftId);
   const materialParam = q.get("material");
   const material = materialParam === null ? (draft?.material ?? null) : canonicalMaterial(materialParam);
   const locationText = q.get("location")?.trim() ?? "";
@@ -58,22 +38,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     radiusMiles: numberParam(q, "radius"),
     search: q.get("search"),
     material,
-    minX: draft?.x,
-    minY: draft?.y,
-    minZ: draft?.z,
+    minX: draft?.boundingBoxX,
+    minY: draft?.boundingBoxY,
+    minZ: draft?.boundingBoxZ,
     // Stock of the draft's material must cover its weight; the colour is chosen on the next page.
-    weightGrams: draft && material === draft.material ? draft.weightGrams : null,
+    weightGrams: draft && material === draft.material ? draft.estimatedWeightGrams : null,
     limit: 100,
   });
-  const quotes: Record<number, DesignQuote> = {};
-  if (draft) {
-    for (const p of result.printers) {
-      const quote = quotePrice({ weightGrams: draft.weightGrams, colors: draft.colors, printTimeMinutes: draft.printTimeMinutes, ratePerKgCents: p.ratePerKgCents });
-      quotes[p.id] = { customerPays: quote.customerPays, printerProfit: quote.printerProfit, platformFee: quote.platformFee };
-    }
-  }
+  const quotes = draft
+    ? quoteEachPrinter(result.printers, { weightGrams: draft.estimatedWeightGrams, colors: draft.numberOfColors, printTimeMinutes: draft.printTimeMinutes })
+    : {};
   return {
-    draft: draft ? { id: draft.id, fileName: draft.fileName, material: draft.material, weightGrams: draft.weightGrams } : null,
+    draft: draft ? { id: draft.id, fileName: draft.fileName, material: draft.material, weightGrams: draft.estimatedWeightGrams } : null,
     askedDraftId: draftId,
     filters: {
       search: q.get("search") ?? "",
@@ -95,7 +71,7 @@ export default function ChoosePrinter() {
   const data = useLoaderData<typeof loader>();
   const { draft, filters, printers, quotes } = data;
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  const selectHref = (p: CardPrinter) => (draft ? `/submit-print?printerId=${p.id}&draftId=${draft.id}` : `/upload?printer=${p.id}`);
+  const selectHref = (p: CardPrinter) => selectPrinterHref(p.id, draft?.id);
 
   return (
     <div className="container-page py-8">
@@ -117,15 +93,7 @@ export default function ChoosePrinter() {
           <label className="label" htmlFor="search">Search</label>
           <input id="search" name="search" type="search" defaultValue={filters.search} placeholder="Printer, model or place" className="input" />
         </div>
-        <div>
-          <label className="label" htmlFor="material">Material</label>
-          <select id="material" name="material" defaultValue={filters.material} className="input">
-            <option value="all">All Materials</option>
-            {UPLOAD_MATERIALS.map((m) => (
-              <option key={m} value={m}>{m}</option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect name="material" label="Material" defaultValue={filters.material} allLabel="All Materials" options={UPLOAD_MATERIALS} />
         <div>
           <label className="label" htmlFor="location">Location</label>
           <input id="location" name="location" list="nearby-places" defaultValue={filters.location} placeholder="City, state, or ZIP code" className="input" />

@@ -1,19 +1,14 @@
 // /drafts/{id}/file: the owner's own design file, which the upload page re-reads in the browser for the 3D view.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getOwnJob } from "~/services/designs.server";
-import { getStorage } from "~/services/storage.server";
+import { getOwnJobFile } from "~/services/designs.server";
 import { getSessionUser } from "~/utils/session.server";
 
 const notFound = () => new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await getSessionUser(request);
-  const id = Number(params.id);
-  if (!user || !Number.isSafeInteger(id) || id <= 0) return notFound();
-  const job = await getOwnJob(user.id, id);
-  if (!job?.fileKey) return notFound();
-  const file = await getStorage().get(job.fileKey);
-  if (!file) return notFound();
+  const found = await getOwnJobFile(await getSessionUser(request), params.id, "fileKey");
+  if (!found) return notFound();
+  const { job, file } = found;
   // the stored name is the customer's; quotes and non-ASCII are dropped from the header form of it
   const asciiName = job.fileName.replace(/[^\x20-\x7e]|"/g, "_");
   return new Response(file.stream(), {

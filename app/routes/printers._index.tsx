@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
-import { and, eq } from "drizzle-orm";
 import { useState } from "react";
-import { printJobs } from "../../db/schema";
-import { PrinterCard, PrinterCardSkeleton, type DesignQuote } from "~/components/printer-card";
+import { PrinterCard, PrinterCardSkeleton } from "~/components/printer-card";
 import {
+  FilterSelect,
   HiddenParams,
   LocationNotice,
   PageLinks,
   RadiusSelect,
+  selectPrinterHref,
   SortSelect,
   toMapPrinter,
   useLoadingPage,
@@ -17,48 +17,31 @@ import {
 import { PrinterMap } from "~/components/printer-map";
 import { COLOR_NAMES, PRINTERS_PAGE_MATERIALS } from "~/domain/materials";
 import { isDesignCompatible } from "~/domain/printer-fit";
-import { quotePrice } from "~/domain/pricing";
+import { findOwnDraft } from "~/services/designs.server";
 import {
   canonicalColor,
   canonicalMaterial,
   DEFAULT_RADIUS_MILES,
   mapTileUrl,
   numberParam,
+  quoteEachPrinter,
   searchPrinters,
   sortParam,
   toCardPrinter,
   type CardPrinter,
   type PrinterSort,
 } from "~/services/printer-search.server";
-import { getDb } from "~/utils/db.server";
 import { getSessionUser } from "~/utils/session.server";
 
 const PAGE_SIZE = 60;
 
 export const meta: MetaFunction = () => [{ title: "Find Local 3D Printers | Printnear" }];
 
-/** The signed-in customer's draft; anyone else's id is ignored, so it reveals nothing. */
-async function findDraft(jobId: number | null, userId: number | undefined) {
-  if (!jobId || !userId || !Number.isSafeInteger(jobId)) return null;
-  const db = await getDb();
-  const [job] = await db
-    .select({
-      id: printJobs.id,
-      fileName: printJobs.fileName,
-      weightGrams: printJobs.estimatedWeightGrams,
-      colors: printJobs.numberOfColors,
-      printTimeMinutes: printJobs.printTimeMinutes,
-    })
-    .from(printJobs)
-    .where(and(eq(printJobs.id, jobId), eq(printJobs.customerId, userId), eq(printJobs.status, "draft")))
-    .limit(1);
-  return job ?? null;
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const q = new URL(request.url).searchParams;
   const user = await getSessionUser(request);
-  const draft = await findDraft(numberParam(q, "jobId"), user?.id);
+  // The signed-in customer's draft; anyone else's id is ignored, so it reveals nothing.
+  const draft = await findOwnDraft(user, numberParam(q, "jobId"));
   const design = {
     material: canonicalMaterial(q.get("material")),
     color: canonicalColor(q.get("color")),
@@ -69,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
   const hasDesign = Boolean(design.material || design.color || design.weight !== null);
   const filtered = hasDesign || Boolean(design.minX || design.minY || design.minZ);
-  const weightGrams = design.weight ?? draft?.weightGrams ?? null;
+  const weightGrams = design.weight ?? draft?.estimatedWeightGrams ?? null;
   const locationText = q.get("location")?.trim() ?? "";
   const available = q.get("status") === "available";
   const page = Math.max(1, Math.floor(numberParam(q, "page") ?? 1));
@@ -89,18 +72,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     offset: (page - 1) * PAGE_SIZE,
   });
   // Each printer's own rate through the one price engine, with the draft's colours and time when there is one.
-  const quotes: Record<number, DesignQuote> = {};
-  if (weightGrams !== null) {
-    for (const printer of result.printers) {
-      const quote = quotePrice({
-        weightGrams,
-        colors: draft?.colors,
-        printTimeMinutes: draft?.printTimeMinutes,
-        ratePerKgCents: printer.ratePerKgCents,
-      });
-      quotes[printer.id] = { customerPays: quote.customerPays, printerProfit: quote.printerProfit, platformFee: quote.platformFee };
-    }
-  }
+  const quotes =
+    weightGrams === null
+      ? {}
+      : quoteEachPrinter(result.printers, { weightGrams, colors: draft?.numberOfColors, printTimeMinutes: draft?.printTimeMinutes });
   return {
     design: { ...design, weightGrams },
     hasDesign,
@@ -137,7 +112,7 @@ export default function PrintersPage() {
   const printers = filtered
     ? data.printers.filter((p) => isDesignCompatible({ ...p, inventory: p.filamentInventory }, fitDesign).compatible)
     : data.printers;
-  const selectHref = (p: CardPrinter) => (draft ? `/submit-print?printerId=${p.id}&draftId=${draft.id}` : `/upload?printer=${p.id}`);
+  const selectHref = (p: CardPrinter) => selectPrinterHref(p.id, draft?.id);
   const sortOptions: PrinterSort[] = origin ? ["distance", "price", "rating"] : ["price", "rating"];
   const keep = { weight: design.weight, jobId: draft?.id, minX: design.minX, minY: design.minY, minZ: design.minZ, view: view === "map" ? "map" : null };
 
@@ -168,31 +143,15 @@ export default function PrintersPage() {
           <input id="location" name="location" defaultValue={filters.location} placeholder="City, state, or zip code" className="input" />
         </div>
         <RadiusSelect value={filters.radius} />
-        <div>
-          <label className="label" htmlFor="material">Material</label>
-          <select id="material" name="material" defaultValue={design.material ?? "all"} className="input">
-            <option value="all">All Materials</option>
-            {withCurrent(PRINTERS_PAGE_MATERIALS, design.material).map((m) => (
-              <option key={m} value={m}>{m}</option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label className="label" htmlFor="color">Color</label>
-          <select id="color" name="color" defaultValue={design.color ?? "all"} className="input">
-            <option value="all">All Colors</option>
-            {withCurrent(COLOR_NAMES, design.color).map((c) => (
-              <option key={c} value={c}>{c}</option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label className="label" htmlFor="status">Status</label>
-          <select id="status" name="status" defaultValue={filters.status} className="input">
-            <option value="all">All Printers</option>
-            <option value="available">Available Only</option>
-          </select>
-        </div>
+        <FilterSelect
+          name="material"
+          label="Material"
+          defaultValue={design.material ?? "all"}
+          allLabel="All Materials"
+          options={withCurrent(PRINTERS_PAGE_MATERIALS, design.material)}
+        />
+        <FilterSelect name="color" label="Color" defaultValue={design.color ?? "all"} allLabel="All Colors" options={withCurrent(COLOR_NAMES, design.color)} />
+        <FilterSelect name="status" label="Status" defaultValue={filters.status} allLabel="All Printers" options={[{ value: "available", label: "Available Only" }]} />
         <SortSelect value={data.sort} options={sortOptions} />
         <div className="flex items-end lg:col-span-4">
           <LocationNotice origin={origin} locationNotFound={data.locationNotFound} locationText={data.locationText} radiusMiles={data.filters.radius} />

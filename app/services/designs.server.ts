@@ -33,7 +33,7 @@ import {
   type AnalysedDesign,
   type StoredAnalysis,
 } from "./design-analysis.server";
-import { MAX_DESIGN_BYTES } from "./storage.server";
+import { getStorage, MAX_DESIGN_BYTES } from "./storage.server";
 
 export const FILE_FIELD = "file";
 /** Uploads are analysed on the server, which costs CPU: a generous cap per customer. */
@@ -240,6 +240,12 @@ export async function getOwnDraft(userId: number, draftId: number): Promise<Prin
   return row ?? null;
 }
 
+/** The draft a query names, if it is the signed-in customer's: no user, a bad id or anyone else's draft gives null. */
+export async function findOwnDraft(user: Pick<User, "id"> | null, draftId: number | null): Promise<PrintJob | null> {
+  if (!user || !draftId || !Number.isSafeInteger(draftId)) return null;
+  return getOwnDraft(user.id, draftId);
+}
+
 /** Any job of this customer (a preview or file stays the customer's after the draft is ordered). */
 export async function getOwnJob(userId: number, jobId: number): Promise<PrintJob | null> {
   const db = await getDb();
@@ -249,6 +255,17 @@ export async function getOwnJob(userId: number, jobId: number): Promise<PrintJob
     .where(and(eq(printJobs.id, jobId), eq(printJobs.customerId, userId)))
     .limit(1);
   return row ?? null;
+}
+
+/** A stored file of one of the customer's jobs (the design or its preview) with the job, or null for anyone else. */
+export async function getOwnJobFile(user: Pick<User, "id"> | null, jobIdParam: string | undefined, key: "fileKey" | "previewKey") {
+  const id = Number(jobIdParam);
+  if (!user || !Number.isSafeInteger(id) || id <= 0) return null;
+  const job = await getOwnJob(user.id, id);
+  const storageKey = job?.[key];
+  if (!job || !storageKey) return null;
+  const file = await getStorage().get(storageKey);
+  return file ? { job, file } : null;
 }
 
 export async function listDrafts(userId: number): Promise<PrintJob[]> {

@@ -104,9 +104,12 @@ export function ftsQuery(text: string | null | undefined): string | null {
   return words.slice(0, 12).map((w) => `"${w}"*`).join(" ");
 }
 
-function displayName(first: string | null, last: string | null, username: string | null): string {
-  const full = [first, last].filter((p) => p && p.trim()).join(" ");
-  return full || username || "Printnear member";
+/** The user columns a name is made of, for selects joined to users. */
+const nameColumns = { firstName: users.firstName, lastName: users.lastName, username: users.username };
+
+function displayName(person: { firstName: string | null; lastName: string | null; username: string | null } | undefined): string {
+  const full = [person?.firstName, person?.lastName].filter((p) => p && p.trim()).join(" ");
+  return full || person?.username || "Printnear member";
 }
 
 export function libraryImagePath(id: number) {
@@ -157,9 +160,7 @@ export async function listLibraryModels(options: {
       featured: libraryModels.featured,
       createdAt: libraryModels.createdAt,
       categoryName: categories.name,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      username: users.username,
+      ...nameColumns,
     })
     .from(libraryModels)
     .innerJoin(users, eq(users.id, libraryModels.creatorId))
@@ -184,7 +185,7 @@ export async function listLibraryModels(options: {
       id: m.id,
       name: m.name,
       description: m.description,
-      creatorName: displayName(m.firstName, m.lastName, m.username),
+      creatorName: displayName(m),
       thumbnailUrl: m.imageKey ? libraryImagePath(m.id) : null,
       likeCount: m.likeCount,
       downloadCount: m.downloadCount,
@@ -301,9 +302,7 @@ async function readLibraryDetail(id: number): Promise<ModelDetail | null> {
     .select({
       model: libraryModels,
       categoryName: categories.name,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      username: users.username,
+      ...nameColumns,
     })
     .from(libraryModels)
     .innerJoin(users, eq(users.id, libraryModels.creatorId))
@@ -324,9 +323,7 @@ async function readLibraryDetail(id: number): Promise<ModelDetail | null> {
       userId: modelComments.userId,
       comment: modelComments.comment,
       createdAt: modelComments.createdAt,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      username: users.username,
+      ...nameColumns,
     })
     .from(modelComments)
     .innerJoin(users, eq(users.id, modelComments.userId))
@@ -340,7 +337,7 @@ async function readLibraryDetail(id: number): Promise<ModelDetail | null> {
     id: m.id,
     name: m.name,
     description: m.description,
-    creatorName: displayName(row.firstName, row.lastName, row.username),
+    creatorName: displayName(row),
     creator: { firstName: row.firstName, lastName: row.lastName },
     creatorUrl: null,
     thumbnailUrl: image,
@@ -367,20 +364,26 @@ async function readLibraryDetail(id: number): Promise<ModelDetail | null> {
     comments: comments.map((c) => ({
       id: c.id,
       userId: c.userId,
-      authorName: displayName(c.firstName, c.lastName, c.username),
+      authorName: displayName(c),
       comment: c.comment,
       createdAt: c.createdAt.toISOString(),
     })),
   };
 }
 
-async function readCatalogueDetail(sourceId: number): Promise<ModelDetail | null> {
+/** Our stored copy of a catalogue model, by the site's id. */
+async function findCatalogueRow(sourceId: number) {
   const db = await getDb();
-  const [m] = await db
+  const [row] = await db
     .select()
     .from(catalogueModels)
     .where(and(eq(catalogueModels.source, CATALOGUE_SOURCE), eq(catalogueModels.sourceId, sourceId)))
     .limit(1);
+  return row ?? null;
+}
+
+async function readCatalogueDetail(sourceId: number): Promise<ModelDetail | null> {
+  const m = await findCatalogueRow(sourceId);
   if (!m) return null;
   const summary = catalogueSummary(m);
   return {
@@ -519,11 +522,7 @@ export async function getOrderableModel(source: string, id: number | string, dep
     };
   } else {
     await syncCatalogueModel(modelId, deps);
-    const [row] = await db
-      .select()
-      .from(catalogueModels)
-      .where(and(eq(catalogueModels.source, CATALOGUE_SOURCE), eq(catalogueModels.sourceId, modelId)))
-      .limit(1);
+    const row = await findCatalogueRow(modelId);
     if (!row) return { ok: false, status: 404, message: MODEL_NOT_FOUND };
     model = {
       source: "thingiverse",
@@ -592,13 +591,13 @@ export async function addComment(modelId: number, userId: number, text: string):
     .values({ libraryModelId: modelId, userId, comment: comment.slice(0, COMMENT_MAX_LENGTH) })
     .returning();
   const [author] = await db
-    .select({ firstName: users.firstName, lastName: users.lastName, username: users.username })
+    .select(nameColumns)
     .from(users)
     .where(eq(users.id, userId));
   return {
     id: row!.id,
     userId,
-    authorName: displayName(author?.firstName ?? null, author?.lastName ?? null, author?.username ?? null),
+    authorName: displayName(author),
     comment: row!.comment,
     createdAt: row!.createdAt.toISOString(),
   };

@@ -2,10 +2,11 @@
 // Filters, the radius and the order run in SQL on an R*Tree prefilter; only the page's rows come back.
 import { eq, sql, type SQL } from "drizzle-orm";
 import { printers, type Printer } from "../../db/schema";
+import type { DesignQuote } from "~/components/printer-card";
 import { boundingBox, EARTH_RADIUS_MILES, type LatLon } from "~/domain/geo";
 import { COLOR_NAMES, findMaterial } from "~/domain/materials";
 import { minVolumeFilter } from "~/domain/printer-fit";
-import { pricePerGramFromRatePerKgCents } from "~/domain/pricing";
+import { pricePerGramFromRatePerKgCents, quotePrice, type QuoteInput } from "~/domain/pricing";
 import { centsToDollarString } from "~/domain/money";
 import { getDb, type Database } from "~/utils/db.server";
 import { lookupZip, resolveLocation } from "./gazetteer.server";
@@ -130,6 +131,19 @@ export interface PrinterSearchResult {
 
 /** rtree: the app's strategy. btree and scan exist for scripts/bench-printers.ts. */
 export type SearchStrategy = "rtree" | "btree" | "scan";
+
+/** One design's total at each printer's own rate, through the one price engine, by printer id. */
+export function quoteEachPrinter(
+  list: Pick<PrinterJson, "id" | "ratePerKgCents">[],
+  design: Omit<QuoteInput, "ratePerKgCents">,
+): Record<number, DesignQuote> {
+  const quotes: Record<number, DesignQuote> = {};
+  for (const printer of list) {
+    const quote = quotePrice({ ...design, ratePerKgCents: printer.ratePerKgCents });
+    quotes[printer.id] = { customerPays: quote.customerPays, printerProfit: quote.printerProfit, platformFee: quote.platformFee };
+  }
+  return quotes;
+}
 
 /** "petg" → "PETG", "all" or blank → null; an unknown name stays as typed (and matches nothing). */
 export function canonicalMaterial(value: string | null | undefined): string | null {
@@ -279,29 +293,9 @@ export async function searchPrinters(
   return { printers: hydrated, total, origin, locationNotFound, radiusMiles, sort };
 }
 
-interface HydratedRow {
-  id: number;
-  ownerId: number;
-  name: string;
-  model: string;
-  description: string | null;
-  buildVolumeX: number;
-  buildVolumeY: number;
-  buildVolumeZ: number;
-  materials: string[];
-  ratePerKgCents: number;
-  location: string;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-  latitude: number | null;
-  longitude: number | null;
+/** A printer row as the hydrate query's json_object gives it: SQLite's 0/1 and epoch milliseconds, with owner and inventory. */
+type HydratedRow = Omit<Printer, "isAvailable" | "createdAt" | "updatedAt" | "fitSmall" | "fitMid" | "fitLarge"> & {
   isAvailable: 0 | 1;
-  rating: number | null;
-  totalReviews: number;
-  totalJobs: number;
-  hourlyRateCents: number | null;
-  imageKey: string | null;
   createdAt: number;
   firstName: string | null;
   lastName: string | null;
@@ -309,7 +303,7 @@ interface HydratedRow {
   ownerStats: [number | null, number | null, number | null];
   /** [material, colour, grams] rows */
   inventory: [string, string, number][];
-}
+};
 
 /** Full printer records for these ids, in the given order, with owner, inventory and distance. */
 export async function hydratePrinters(

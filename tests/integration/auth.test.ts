@@ -7,28 +7,13 @@ import { loader as dashboardLoader } from "../../app/routes/dashboard";
 import { LIMITS } from "../../app/utils/auth.server";
 import { getDb } from "../../app/utils/db.server";
 import { getHoneypot } from "../../app/utils/honeypot.server";
-import { args, createTestUser, formRequest, getRequest } from "../setup/requests";
+import { args, createTestUser, formRequest, getRequest, run } from "../setup/requests";
 
 const honeypot = () => ({ [getHoneypot().getInputProps().nameFieldName]: "" });
 
 function cookieFrom(response: Response, name = "pn_session") {
   const all = response.headers.getSetCookie?.() ?? [];
   return all.find((c) => c.startsWith(`${name}=`))?.split(";")[0];
-}
-
-async function run(fn: () => Promise<unknown>): Promise<Response> {
-  try {
-    const result = await fn();
-    if (result instanceof Response) return result;
-    const data = result as { type?: string; data?: unknown; init?: ResponseInit | null };
-    if (data?.type === "DataWithResponseInit") {
-      return new Response(JSON.stringify(data.data), { ...(data.init ?? {}), headers: data.init?.headers });
-    }
-    return Response.json(result);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
 }
 
 describe("sign up", () => {

@@ -17,8 +17,8 @@ import { getStorage, newStorageKey } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { startMockServer } from "../mocks/index";
 import { FIXTURE_THING_NON_COMMERCIAL, FIXTURE_THING_WITHOUT_FILES } from "../mocks/thingiverse";
-import { args, createTestUser, getRequest, jsonRequest, sessionCookieFor } from "../setup/requests";
-import { fileOf, flashedToast, run, withTemporaryUploads } from "../fixtures/designs/helpers";
+import { args, createTestUser, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
+import { fileOf, flashedToast, withTemporaryUploads } from "../fixtures/designs/helpers";
 
 const uploads = withTemporaryUploads();
 afterAll(() => rmSync(uploads, { recursive: true, force: true }));

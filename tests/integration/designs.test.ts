@@ -15,8 +15,8 @@ import { loader as fileLoader } from "../../app/routes/drafts.$id.file";
 import { textPartsIn, UPLOADS_PER_HOUR } from "../../app/services/designs.server";
 import { getStorage } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
-import { args, createTestUser, formRequest, getRequest, sessionCookieFor } from "../setup/requests";
-import { fileOf, fixture, flashedToast, multipartRequest, run, storedFiles, withTemporaryUploads } from "../fixtures/designs/helpers";
+import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
+import { fileOf, fixture, flashedToast, multipartRequest, storedFiles, withTemporaryUploads } from "../fixtures/designs/helpers";
 
 const uploads = withTemporaryUploads();
 afterAll(() => rmSync(uploads, { recursive: true, force: true }));

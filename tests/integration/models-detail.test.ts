@@ -7,20 +7,7 @@ import { loader as shortcutLoader } from "../../app/routes/models.$id";
 import { assertModelOrderable, createLibraryModel, getOrderableModel } from "../../app/services/models.server";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
-import { args, createTestUser, formRequest, getRequest, sessionCookieFor } from "../setup/requests";
-
-async function run(fn: () => Promise<unknown>): Promise<Response> {
-  try {
-    const result = await fn();
-    if (result instanceof Response) return result;
-    const data = result as { type?: string; data?: unknown; init?: ResponseInit | null };
-    if (data?.type === "DataWithResponseInit") return new Response(JSON.stringify(data.data), { ...(data.init ?? {}), headers: data.init?.headers });
-    return Response.json(result);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
+import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 
 async function libraryId(name: string) {
   const db = await getDb();

@@ -12,26 +12,13 @@ import { loader as detailLoader } from "../../app/routes/models.$source.$id";
 import { analyzeModel, INVALID_FILE_TYPE_MESSAGE } from "../../app/domain/mesh";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
-import { args, createTestUser, formRequest, getRequest, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 
 // uploads of this file go to a throwaway folder (read lazily by the storage service)
 process.env.UPLOADS_DIR = mkdtempSync(join(tmpdir(), "printnear-models-upload-"));
 
 const CUBE_STL = readFileSync("tests/fixtures/models/trimesh_20mm-xyz-cube.stl");
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
-
-async function run(fn: () => Promise<unknown>): Promise<Response> {
-  try {
-    const result = await fn();
-    if (result instanceof Response) return result;
-    const data = result as { type?: string; data?: unknown; init?: ResponseInit | null };
-    if (data?.type === "DataWithResponseInit") return new Response(JSON.stringify(data.data), { ...(data.init ?? {}), headers: data.init?.headers });
-    return Response.json(result);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 const valid = {
   name: "Desk Dragon",

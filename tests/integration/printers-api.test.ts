@@ -7,18 +7,7 @@ import { action as printerAction, loader as printerLoader } from "../../app/rout
 import { loader as userPrintersLoader } from "../../app/routes/api.users.$id.printers";
 import type { PrinterJson } from "../../app/services/printer-search.server";
 import { getDb } from "../../app/utils/db.server";
-import { args, createTestUser, getRequest, jsonRequest, sessionCookieFor } from "../setup/requests";
-
-async function run(fn: () => Promise<unknown>): Promise<Response> {
-  try {
-    const result = await fn();
-    if (result instanceof Response) return result;
-    return Response.json(result);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
+import { args, createTestUser, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
 
 const names = (list: { name: string }[]) => list.map((p) => p.name);
 

@@ -16,24 +16,9 @@ import { resolveLocation } from "../../app/services/gazetteer.server";
 import { searchPrinters, type PrinterJson } from "../../app/services/printer-search.server";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
-import { args, createTestUser, formRequest, getRequest, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 
 process.env.UPLOADS_DIR = `tests/.tmp/uploads-printers-${process.pid}`;
-
-async function run(fn: () => Promise<unknown>): Promise<Response> {
-  try {
-    const result = await fn();
-    if (result instanceof Response) return result;
-    const value = result as { type?: string; data?: unknown; init?: ResponseInit | null };
-    if (value?.type === "DataWithResponseInit") {
-      return new Response(JSON.stringify(value.data), { ...(value.init ?? {}), headers: value.init?.headers });
-    }
-    return Response.json(result);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 async function json<T>(fn: () => Promise<unknown>): Promise<T> {
   const res = await run(fn);

@@ -55,3 +55,19 @@ export function getRequest(url: string, cookie?: string) {
 export function args(request: Request, params: Record<string, string> = {}) {
   return { request, params, context: {} };
 }
+
+/** A loader's or action's answer as a Response, however the route gave it (thrown, data(), plain object). */
+export async function run(fn: () => Promise<unknown>): Promise<Response> {
+  try {
+    const result = await fn();
+    if (result instanceof Response) return result;
+    const value = result as { type?: string; data?: unknown; init?: ResponseInit | null };
+    if (value?.type === "DataWithResponseInit") {
+      return new Response(JSON.stringify(value.data), { ...(value.init ?? {}), headers: value.init?.headers });
+    }
+    return Response.json(result);
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
