@@ -4,7 +4,11 @@
 //   npm run db:seed -- --if-empty  seed only an empty database (the demo command)
 import { fileURLToPath } from "node:url";
 import { count } from "drizzle-orm";
+import { analyzeModel } from "../app/domain/mesh";
+import { box, cup, cylinder, merge, sphere, toBinaryStl, torus } from "../app/domain/mesh/generate";
+import type { Mesh } from "../app/domain/mesh/types";
 import { quotePrice } from "../app/domain/pricing";
+import { getStorage, newStorageKey } from "../app/services/storage.server";
 import { openDatabase, type Database } from "../app/utils/db.server";
 import { hashPassword } from "../app/utils/password.server";
 import { migrateDatabase } from "./migrate";
@@ -57,12 +61,21 @@ const DEMO_PRINTERS = [
   },
 ] as const;
 
+/** Simple printable stand-ins for the demo library models, so ordering them works end to end. */
+const DEMO_SHAPES: Record<string, () => Mesh> = {
+  "Articulated Dragon": () => merge({ mesh: sphere(14) }, { mesh: torus(18, 5), at: [40, 0, 5] }, { mesh: sphere(9), at: [-26, 0, 9] }),
+  "Self-Watering Planter": () => cup(45, 2.4, 90, 3),
+  "Cable Clip Set": () => merge({ mesh: box(30, 12, 10) }, { mesh: box(30, 12, 10), at: [0, 20, 0] }),
+  "Phone Stand Pro": () => merge({ mesh: box(80, 70, 4) }, { mesh: box(80, 4, 60), at: [0, 20, 4] }),
+  "Hex Key Holder": () => merge({ mesh: box(90, 20, 15) }, { mesh: cylinder(3, 25), at: [-30, 0, 15] }, { mesh: cylinder(3, 25), at: [30, 0, 15] }),
+};
+
 const DEMO_LIBRARY_MODELS = [
-  { name: "Articulated Dragon", description: "A print-in-place articulated dragon that wiggles on your desk.", categoryId: 1, difficulty: "intermediate", printTimeMinutes: 310, grams: 62, license: "CC BY", tags: ["dragon", "articulated", "print-in-place"], featured: true },
-  { name: "Self-Watering Planter", description: "Two-part planter with a water reservoir for herbs on a windowsill.", categoryId: 2, difficulty: "beginner", printTimeMinutes: 420, grams: 118, license: "CC BY-SA", tags: ["planter", "garden", "kitchen"], featured: true },
-  { name: "Cable Clip Set", description: "Snap-on cable clips for desk edges from 10 to 25 mm thick.", categoryId: 5, difficulty: "beginner", printTimeMinutes: 45, grams: 9, license: "CC BY", tags: ["cable", "desk", "organizer"], featured: false },
-  { name: "Phone Stand Pro", description: "Adjustable phone stand with a charging cable slot, prints without supports.", categoryId: 6, difficulty: "beginner", printTimeMinutes: 150, grams: 38, license: "CC BY-NC", tags: ["phone stand", "desk", "gadget"], featured: false },
-  { name: "Hex Key Holder", description: "Wall-mounted holder for a metric hex key set, labelled sizes.", categoryId: 3, difficulty: "beginner", printTimeMinutes: 95, grams: 27, license: "CC BY", tags: ["tool", "workshop", "hex"], featured: false },
+  { name: "Articulated Dragon", description: "A print-in-place articulated dragon that wiggles on your desk.", categoryId: 1, difficulty: "intermediate", license: "CC BY", tags: ["dragon", "articulated", "print-in-place"], featured: true },
+  { name: "Self-Watering Planter", description: "Two-part planter with a water reservoir for herbs on a windowsill.", categoryId: 2, difficulty: "beginner", license: "CC BY-SA", tags: ["planter", "garden", "kitchen"], featured: true },
+  { name: "Cable Clip Set", description: "Snap-on cable clips for desk edges from 10 to 25 mm thick.", categoryId: 5, difficulty: "beginner", license: "CC BY", tags: ["cable", "desk", "organizer"], featured: false },
+  { name: "Phone Stand Pro", description: "Adjustable phone stand with a charging cable slot, prints without supports.", categoryId: 6, difficulty: "beginner", license: "CC BY-NC", tags: ["phone stand", "desk", "gadget"], featured: false },
+  { name: "Hex Key Holder", description: "Wall-mounted holder for a metric hex key set, labelled sizes.", categoryId: 3, difficulty: "beginner", license: "CC BY", tags: ["tool", "workshop", "hex"], featured: false },
 ] as const;
 
 const DEMO_CATALOGUE_MODELS = [
@@ -138,18 +151,27 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
 
   const creatorId = userIds.get("casey")!;
   for (const m of DEMO_LIBRARY_MODELS) {
-    await db.insert(s.libraryModels).values({
-      creatorId,
-      categoryId: m.categoryId,
-      name: m.name,
-      description: m.description,
-      difficulty: m.difficulty,
-      printTimeMinutes: m.printTimeMinutes,
-      filamentWeightGrams: m.grams,
-      license: m.license,
-      tags: [...m.tags],
-      featured: m.featured,
-    });
+    const bytes = toBinaryStl(DEMO_SHAPES[m.name](), m.name);
+    const fileName = `${m.name.toLowerCase().replaceAll(/[^a-z0-9]+/g, "-")}.stl`;
+    const analysis = await analyzeModel(bytes, fileName, { material: "PLA", infill: 15, supports: "no" });
+    const storageKey = newStorageKey("models", "stl");
+    await getStorage().set(storageKey, new File([bytes as Uint8Array<ArrayBuffer>], fileName, { type: "model/stl" }));
+    const [model] = await db
+      .insert(s.libraryModels)
+      .values({
+        creatorId,
+        categoryId: m.categoryId,
+        name: m.name,
+        description: m.description,
+        difficulty: m.difficulty,
+        printTimeMinutes: analysis.estimatedTimeMinutes,
+        filamentWeightGrams: analysis.estimatedWeight,
+        license: m.license,
+        tags: [...m.tags],
+        featured: m.featured,
+      })
+      .returning({ id: s.libraryModels.id });
+    await db.insert(s.modelFiles).values({ libraryModelId: model.id, name: fileName, sizeBytes: bytes.byteLength, format: "stl", storageKey, analysis });
   }
 
   const day = 24 * 60 * 60 * 1000;
