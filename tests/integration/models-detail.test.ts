@@ -37,11 +37,16 @@ beforeAll(async () => {
 
 describe("model detail", () => {
   it("shows a library model with its real category, creator, licence and the engine's estimate from its own weight and time", async () => {
-    const id = await libraryId("Articulated Dragon");
+    const db = await getDb();
+    const [casey] = await db.select().from(users).where(eq(users.username, "casey"));
+    const id = await createLibraryModel({
+      creatorId: casey!.id, categoryId: 1, name: "Articulated Wyvern", description: "A print-in-place wyvern for the desk.",
+      difficulty: "intermediate", printTimeMinutes: 310, filamentWeightGrams: 62, supportRequired: false, license: "CC BY", tags: [],
+    });
     const page = await detail("library", id);
     expect(page.model).toMatchObject({
       source: "library",
-      name: "Articulated Dragon",
+      name: "Articulated Wyvern",
       creatorName: "Casey Customer",
       category: { id: 1, name: "Toys & Games" },
       license: "CC BY",
@@ -129,8 +134,10 @@ describe("licence rule", () => {
     expect(await getOrderableModel("thingiverse", 4734271)).toMatchObject({ ok: false, status: 403 });
     const ok = await getOrderableModel("thingiverse", "3495390");
     expect(ok).toMatchObject({ ok: true, model: { source: "thingiverse", id: 3495390, weightGrams: 21, printTimeMinutes: 95, license: "CC BY" } });
+    // the demo seed stores a real file for each library model, weighed by the analysis engine
     const library = await assertModelOrderable("library", await libraryId("Articulated Dragon"));
-    expect(library).toMatchObject({ source: "library", name: "Articulated Dragon", weightGrams: 62, file: null });
+    expect(library).toMatchObject({ source: "library", name: "Articulated Dragon", file: { format: "stl", name: "articulated-dragon.stl" } });
+    expect(library.weightGrams).toBe((library.file!.analysis as { estimatedWeight: number }).estimatedWeight);
   });
 
   it("answers 404 for a model that does not exist or a source we do not know", async () => {
