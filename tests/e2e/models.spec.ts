@@ -3,6 +3,9 @@ import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { libraryModels } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
+import { formatCents } from "../../app/domain/money";
+import { quotePrice } from "../../app/domain/pricing";
+import { formatMinutes } from "../../app/utils/format";
 import { DEMO, expect, jsDisabled, signInAs, test } from "./fixtures";
 
 async function libraryId(name: string) {
@@ -83,9 +86,12 @@ test.describe("Browse Models", () => {
     await page.goto(`/models/library/${id}`);
     await expect(page.getByRole("heading", { name: "Articulated Dragon", level: 1 })).toBeVisible();
     await expect(page.getByText("by Casey Customer", { exact: true })).toBeVisible();
-    await expect(page.getByTestId("estimate-total")).toHaveText("$1.93");
-    await expect(page.getByText("5h 10m", { exact: true })).toBeVisible();
-    await expect(page.getByText("62 g", { exact: true })).toBeVisible();
+    // the seed weighs its demo file with the analysis engine: price it with the engine
+    const [dragon] = await (await getDb()).select().from(libraryModels).where(eq(libraryModels.id, id));
+    const quote = quotePrice({ weightGrams: dragon.filamentWeightGrams, printTimeMinutes: dragon.printTimeMinutes });
+    await expect(page.getByTestId("estimate-total")).toHaveText(formatCents(quote.customerPays));
+    await expect(page.getByText(formatMinutes(dragon.printTimeMinutes), { exact: true })).toBeVisible();
+    await expect(page.getByText(`${dragon.filamentWeightGrams} g`, { exact: true })).toBeVisible();
     await expect(page.getByText("intermediate", { exact: true })).toBeVisible();
 
     await page.goto("/models/library/99999");
