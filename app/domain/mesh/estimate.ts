@@ -190,6 +190,11 @@ export function estimatePrint(
   const supportsOn = settings.supports !== "no";
   // auto supports overhangs steeper than 45 degrees from vertical; "yes" everything facing down by more than ~25 degrees
   const overhangNz = settings.supports === "yes" ? 0.42 : 0.7071;
+  // calibration constants read once, outside the per-triangle loop (0.3 * width is the product the test always formed first)
+  const overhangWidth = 0.3 * cal.extrusionWidth;
+  const overhangFactor = cal.overhangPerimeterFactor;
+  const topLayers = cal.topLayers;
+  const bottomLayers = cal.bottomLayers;
 
   for (let group = 0; group < nBodies; group++) {
     const first = groupCount[group];
@@ -200,94 +205,13 @@ export function estimatePrint(
     const kHi = Math.min(N - 1, Math.ceil(zMax[group] / h) + 1);
     for (let k = kLo; k <= kHi; k++) area[k] = outline[k] = skin[k] = bridge[k] = support[k] = overhang[k] = 0;
 
-    for (let o = first; o < last; o++) {
-      const t = order ? order[o] : o;
-      const a = idx[3 * t] * 3;
-      const b = idx[3 * t + 1] * 3;
-      const c = idx[3 * t + 2] * 3;
-      const ax = pos[a], ay = pos[a + 1], az = pos[a + 2] - z0;
-      const bx = pos[b], by = pos[b + 1], bz = pos[b + 2] - z0;
-      const cx = pos[c], cy = pos[c + 1], cz = pos[c + 2] - z0;
-      const ux = bx - ax, uy = by - ay, uz = bz - az;
-      const vx = cx - ax, vy = cy - ay, vz = cz - az;
-      const nx = (uy * vz - uz * vy) * sign;
-      const ny = (uz * vx - ux * vz) * sign;
-      const nz = (ux * vy - uy * vx) * sign;
-      const n2 = Math.sqrt(nx * nx + ny * ny + nz * nz);
-      if (n2 === 0) continue;
-
-      // order corners by height
-      let lx = ax, ly = ay, lz = az, mx = bx, my = by, mz = bz, hx = cx, hy = cy, hz = cz, s: number;
-      if (lz > mz) { s = lx; lx = mx; mx = s; s = ly; ly = my; my = s; s = lz; lz = mz; mz = s; }
-      if (mz > hz) { s = mx; mx = hx; hx = s; s = my; my = hy; hy = s; s = mz; mz = hz; hz = s; }
-      if (lz > mz) { s = lx; lx = mx; mx = s; s = ly; ly = my; my = s; s = lz; lz = mz; mz = s; }
-
-      // cross-sections at the middle of every layer this triangle spans
-      const kStart = Math.max(0, Math.floor(lz / h - 0.5) + 1);
-      const kEnd = Math.min(N - 1, Math.ceil(hz / h - 0.5) - 1);
-      for (let k = kStart; k <= kEnd; k++) {
-        const z = (k + 0.5) * h;
-        const f = (z - lz) / (hz - lz);
-        let px = lx + (hx - lx) * f;
-        let py = ly + (hy - ly) * f;
-        let qx: number, qy: number;
-        if (z < mz) {
-          const g = (z - lz) / (mz - lz);
-          qx = lx + (mx - lx) * g;
-          qy = ly + (my - ly) * g;
-        } else {
-          const g = (z - mz) / (hz - mz);
-          qx = mx + (hx - mx) * g;
-          qy = my + (hy - my) * g;
-        }
-        const dx = qx - px;
-        const dy = qy - py;
-        // walk the outline counter-clockwise seen from above: the outward normal must be on the right
-        if (dy * nx - dx * ny < 0) {
-          s = px; px = qx; qx = s; s = py; py = qy; qy = s;
-        }
-        area[k] += (px * qy - qx * py) * 0.5;
-        outline[k] += Math.sqrt(dx * dx + dy * dy);
-      }
-
-      // top and bottom skins: exposed horizontal area, and how much of it lies inside the perimeters
-      const cosT = nz / n2;
-      const absCos = cosT < 0 ? -cosT : cosT;
-      if (absCos < 1e-4) continue;
-      const projected = (n2 * absCos) / 2;
-      const sinT = Math.sqrt(Math.max(0, 1 - absCos * absCos));
-      // exposed strip per layer is h*cos/sin wide; the part within `wall` of the edge is printed as perimeter
-      const ratio = (wall * sinT) / (h * absCos);
-      const up = cosT > 0;
-      // walls leaning out by more than about a third of a line per layer get an extra perimeter
-      if (!up && h * absCos > 0.3 * cal.extrusionWidth * sinT && sinT > 0.05) {
-        const kk = Math.min(N - 1, Math.max(0, Math.floor((lz + hz) / 2 / h)));
-        overhang[kk] += (n2 / 2) * sinT * spacing * cal.overhangPerimeterFactor;
-      }
-      const layers = up ? cal.topLayers : cal.bottomLayers;
-      const offset = up ? -0.5 : 0.5;
-      const u0 = lz / h + offset;
-      const u1 = hz / h + offset;
-      const span = u1 - u0;
-      const k0 = Math.floor(u0);
-      const k1 = Math.floor(u1);
-      for (let k = k0; k <= k1; k++) {
-        const w = span > 1e-9 ? (Math.min(u1, k + 1) - Math.max(u0, k)) / span : 1;
-        if (w <= 0) continue;
-        const part = projected * w;
-        const kk = k < 0 ? 0 : k >= N ? N - 1 : k;
-        for (let j = 0; j < layers; j++) {
-          const inside = j + 1 - ratio;
-          if (inside <= 0) continue;
-          const share = part * (inside > 1 ? 1 : inside);
-          const layer = up ? kk - j : kk + j;
-          if (layer < 0 || layer >= N) continue;
-          skin[layer] += share;
-          // the lowest top layer sits on sparse infill and the first layer over air is a bridge
-          if ((up && j === layers - 1) || (!up && j === 0 && kk > 0)) bridge[layer] += share;
-        }
-        if (supportsOn && !up && kk > 0 && absCos >= overhangNz) support[kk] += part;
-      }
+    // the triangle loop lives in its own function, called per block (see sliceBlock)
+    for (let o = first; o < last; ) {
+      // a tiny first block runs to its end unoptimised, so the JIT has type feedback for the whole function
+      const stop = Math.min(last, o === 0 ? 64 : o + SLICE_BLOCK);
+      sliceBlock(idx, pos, order, o, stop, z0, sign, h, N, wall, spacing, overhangWidth, overhangFactor,
+        topLayers, bottomLayers, supportsOn, overhangNz, area, outline, skin, bridge, support, overhang);
+      o = stop;
     }
 
     for (let k = kLo; k <= kHi; k++) {
@@ -373,6 +297,128 @@ export function estimatePrint(
     sliced,
   };
 }
+
+/** Triangles first..last of one group, same operations in the same order: inside estimatePrint this loop ran on OSR code that deoptimised at every exit, twice as slow. */
+function sliceBlock(
+  idx: Uint32Array,
+  pos: Float32Array,
+  order: Uint32Array | null,
+  first: number,
+  last: number,
+  z0: number,
+  sign: number,
+  h: number,
+  N: number,
+  wall: number,
+  spacing: number,
+  overhangWidth: number,
+  overhangFactor: number,
+  topLayers: number,
+  bottomLayers: number,
+  supportsOn: boolean,
+  overhangNz: number,
+  area: Float64Array,
+  outline: Float64Array,
+  skin: Float64Array,
+  bridge: Float64Array,
+  support: Float64Array,
+  overhang: Float64Array,
+): void {
+  for (let o = first; o < last; o++) {
+    const t = order ? order[o] : o;
+    const a = idx[3 * t] * 3;
+    const b = idx[3 * t + 1] * 3;
+    const c = idx[3 * t + 2] * 3;
+    const ax = pos[a], ay = pos[a + 1], az = pos[a + 2] - z0;
+    const bx = pos[b], by = pos[b + 1], bz = pos[b + 2] - z0;
+    const cx = pos[c], cy = pos[c + 1], cz = pos[c + 2] - z0;
+    const ux = bx - ax, uy = by - ay, uz = bz - az;
+    const vx = cx - ax, vy = cy - ay, vz = cz - az;
+    const nx = (uy * vz - uz * vy) * sign;
+    const ny = (uz * vx - ux * vz) * sign;
+    const nz = (ux * vy - uy * vx) * sign;
+    const n2 = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (n2 === 0) continue;
+
+    // order corners by height
+    let lx = ax, ly = ay, lz = az, mx = bx, my = by, mz = bz, hx = cx, hy = cy, hz = cz, s: number;
+    if (lz > mz) { s = lx; lx = mx; mx = s; s = ly; ly = my; my = s; s = lz; lz = mz; mz = s; }
+    if (mz > hz) { s = mx; mx = hx; hx = s; s = my; my = hy; hy = s; s = mz; mz = hz; hz = s; }
+    if (lz > mz) { s = lx; lx = mx; mx = s; s = ly; ly = my; my = s; s = lz; lz = mz; mz = s; }
+
+    // cross-sections at the middle of every layer this triangle spans
+    // lz / h and hz / h are reused below for the skins: the same divisions, done once
+    const lzh = lz / h;
+    const hzh = hz / h;
+    const kStart = Math.max(0, Math.floor(lzh - 0.5) + 1);
+    const kEnd = Math.min(N - 1, Math.ceil(hzh - 0.5) - 1);
+    for (let k = kStart; k <= kEnd; k++) {
+      const z = (k + 0.5) * h;
+      const f = (z - lz) / (hz - lz);
+      let px = lx + (hx - lx) * f;
+      let py = ly + (hy - ly) * f;
+      let qx: number, qy: number;
+      if (z < mz) {
+        const g = (z - lz) / (mz - lz);
+        qx = lx + (mx - lx) * g;
+        qy = ly + (my - ly) * g;
+      } else {
+        const g = (z - mz) / (hz - mz);
+        qx = mx + (hx - mx) * g;
+        qy = my + (hy - my) * g;
+      }
+      const dx = qx - px;
+      const dy = qy - py;
+      // walk the outline counter-clockwise seen from above: the outward normal must be on the right
+      if (dy * nx - dx * ny < 0) {
+        s = px; px = qx; qx = s; s = py; py = qy; qy = s;
+      }
+      area[k] += (px * qy - qx * py) * 0.5;
+      outline[k] += Math.sqrt(dx * dx + dy * dy);
+    }
+
+    // top and bottom skins: exposed horizontal area, and how much of it lies inside the perimeters
+    const cosT = nz / n2;
+    const absCos = cosT < 0 ? -cosT : cosT;
+    if (absCos < 1e-4) continue;
+    const projected = (n2 * absCos) / 2;
+    const sinT = Math.sqrt(Math.max(0, 1 - absCos * absCos));
+    // exposed strip per layer is h*cos/sin wide; the part within `wall` of the edge is printed as perimeter
+    const ratio = (wall * sinT) / (h * absCos);
+    const up = cosT > 0;
+    // walls leaning out by more than about a third of a line per layer get an extra perimeter
+    if (!up && h * absCos > overhangWidth * sinT && sinT > 0.05) {
+      const kk = Math.min(N - 1, Math.max(0, Math.floor((lz + hz) / 2 / h)));
+      overhang[kk] += (n2 / 2) * sinT * spacing * overhangFactor;
+    }
+    const layers = up ? topLayers : bottomLayers;
+    const offset = up ? -0.5 : 0.5;
+    const u0 = lzh + offset;
+    const u1 = hzh + offset;
+    const span = u1 - u0;
+    const k0 = Math.floor(u0);
+    const k1 = Math.floor(u1);
+    for (let k = k0; k <= k1; k++) {
+      const w = span > 1e-9 ? (Math.min(u1, k + 1) - Math.max(u0, k)) / span : 1;
+      if (w <= 0) continue;
+      const part = projected * w;
+      const kk = k < 0 ? 0 : k >= N ? N - 1 : k;
+      for (let j = 0; j < layers; j++) {
+        const inside = j + 1 - ratio;
+        if (inside <= 0) continue;
+        const share = part * (inside > 1 ? 1 : inside);
+        const layer = up ? kk - j : kk + j;
+        if (layer < 0 || layer >= N) continue;
+        skin[layer] += share;
+        // the lowest top layer sits on sparse infill and the first layer over air is a bridge
+        if ((up && j === layers - 1) || (!up && j === 0 && kk > 0)) bridge[layer] += share;
+      }
+      if (supportsOn && !up && kk > 0 && absCos >= overhangNz) support[kk] += part;
+    }
+  }
+}
+
+const SLICE_BLOCK = 1 << 14;
 
 /**
  * Maps each body to the body it is a cavity of (opposite winding, smaller, inside its box), or to

@@ -1,7 +1,7 @@
 // OBJ reader: v and f lines only; mtllib and every other statement are skipped, never followed.
 
 import { MeshError, MAX_TRIANGLES, badNumber, tooManyTriangles } from "./errors";
-import { GrowF32, GrowU32, isSpace, numberEnd, readInt, readNumber } from "./bytes";
+import { GrowF32, GrowU32, isSpace, numberEnd, readDecimal, readInt } from "./bytes";
 import type { Mesh } from "./types";
 
 export function parseObj(bytes: Uint8Array): Mesh {
@@ -23,7 +23,7 @@ export function parseObj(bytes: Uint8Array): Mesh {
       i += 2;
       for (let k = 0; k < 3; k++) {
         while (i < end && (bytes[i] === 32 || bytes[i] === 9)) i++;
-        const v = readNumber(bytes, i, end);
+        const v = readDecimal(bytes, i, end);
         if (v - v !== 0 || (numberEnd < end && !isSpace(bytes[numberEnd]))) throw badNumber("OBJ", `on line ${line}`);
         i = numberEnd;
         if (k === 0) verts.push3(v, 0, 0);

@@ -1,7 +1,7 @@
 // STL reader: binary is decided by the size rule (84 + 50 x count), never by the word "solid".
 
 import { MeshError, MAX_TRIANGLES, badNumber, tooManyTriangles } from "./errors";
-import { GrowF32, isSpace, numberEnd, readNumber, startsWithAsciiCi } from "./bytes";
+import { isSpace, numberEnd, readDecimal, startsWithAsciiCi } from "./bytes";
 import type { Mesh } from "./types";
 
 export function declaredBinaryTriangles(bytes: Uint8Array): number {
@@ -74,34 +74,47 @@ function tokenIs(b: Uint8Array, start: number, end: number, word: number[]): boo
 
 export function parseAsciiStl(bytes: Uint8Array): Mesh {
   const end = bytes.length;
-  const out = new GrowF32(Math.min(1 << 22, Math.max(1024, (end / 30) | 0)));
+  // a facet takes far more than 20 bytes per float, so this rarely grows and usually needs no trimming copy
+  let data: Float32Array = new Float32Array(Math.max(1024, Math.ceil(end / 20)));
+  let n = 0;
   let facets = 0;
   let vertices = 0;
   let endsolids = 0;
   let i = 0;
   while (i < end) {
-    while (i < end && isSpace(bytes[i])) i++;
-    const start = i;
-    while (i < end && !isSpace(bytes[i])) i++;
+    let c = bytes[i];
+    // whitespace is exactly isSpace (9-13 and 32); testing c > 32 first makes token bytes one comparison
+    if (c <= 32 && (c === 32 || (c >= 9 && c <= 13))) {
+      i++;
+      continue;
+    }
+    const start = i++;
+    while (i < end) {
+      c = bytes[i];
+      if (c <= 32 && (c === 32 || (c >= 9 && c <= 13))) break;
+      i++;
+    }
     const len = i - start;
-    if (len === 6 && tokenIs(bytes, start, i, VERTEX)) {
+    const first = bytes[start] | 32;
+    if (first === 118 && len === 6 && tokenIs(bytes, start, i, VERTEX)) {
+      if (n + 3 > data.length) data = grow(data, n);
       for (let k = 0; k < 3; k++) {
         while (i < end && (bytes[i] === 32 || bytes[i] === 9)) i++;
-        const v = readNumber(bytes, i, end);
+        const v = readDecimal(bytes, i, end);
         const stop = numberEnd;
         if (v - v !== 0 || (stop < end && !isSpace(bytes[stop]))) {
           if (i >= end || stop >= end) throw truncatedAscii();
           throw badNumber("STL", `near vertex ${vertices + 1}`);
         }
         i = stop;
-        if (k === 0) out.push3(v, 0, 0);
-        else out.data[out.length - 3 + k] = v;
+        data[n + k] = v;
       }
+      n += 3;
       vertices++;
-    } else if (len === 5 && tokenIs(bytes, start, i, FACET)) {
+    } else if (first === 102 && len === 5 && tokenIs(bytes, start, i, FACET)) {
       facets++;
       if (facets > MAX_TRIANGLES) throw tooManyTriangles();
-    } else if (len === 8 && tokenIs(bytes, start, i, ENDSOLID)) {
+    } else if (first === 101 && len === 8 && tokenIs(bytes, start, i, ENDSOLID)) {
       endsolids++;
     }
   }
@@ -110,7 +123,15 @@ export function parseAsciiStl(bytes: Uint8Array): Mesh {
     throw new MeshError("This STL file holds no triangles.", "empty");
   }
   if (vertices % 3 !== 0 || vertices / 3 !== facets || endsolids === 0) throw truncatedAscii();
-  return { positions: out.toArray(), indices: null, triangleCount: facets, format: "stl", numberOfColors: 1 };
+  // keep the buffer when little of it is spare: the trimming copy would cost more than the slack
+  const positions = n * 5 >= data.length * 4 ? data.subarray(0, n) : data.slice(0, n);
+  return { positions, indices: null, triangleCount: facets, format: "stl", numberOfColors: 1 };
+}
+
+function grow(data: Float32Array, n: number): Float32Array {
+  const next = new Float32Array(data.length * 2);
+  next.set(data.subarray(0, n));
+  return next;
 }
 
 function truncatedAscii(): MeshError {

@@ -2,7 +2,7 @@
 
 import { Unzip, UnzipInflate, type UnzipFile } from "fflate";
 import { MeshError, MAX_TRIANGLES, badNumber, tooManyTriangles } from "./errors";
-import { GrowF32, GrowU32, numberEnd, readInt, readNumber } from "./bytes";
+import { GrowF32, GrowU32, numberEnd, readDecimal, readInt, readNumber } from "./bytes";
 import { XmlTagScanner, attrIs, decodeValue, forEachAttribute, localName, nameEquals } from "./xml-scan";
 import type { Mesh } from "./types";
 
@@ -292,7 +292,7 @@ class ModelPartReader {
       if (single) {
         const c = b[n];
         if (c === 120 || c === 121 || c === 122) {
-          let v = readNumber(b, q + 1, close);
+          let v = readDecimal(b, q + 1, close);
           if (numberEnd !== close) v = NaN;
           if (c === 120) x = v;
           else if (c === 121) y = v;
