@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { MaxFileSizeExceededError, parseFormData } from "@remix-run/form-data-parser";
+import { parseFormData } from "@remix-run/form-data-parser";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -16,7 +16,7 @@ import {
 } from "~/components/printer-form";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel } from "~/domain/printer-models";
 import { checkPrinterPhoto, MAX_PRINTER_IMAGE_BYTES } from "~/services/printer-images.server";
-import { createPrinter, LOCATION_NOT_FOUND, placePrinter } from "~/services/printer-owner.server";
+import { createPrinter, LOCATION_NOT_FOUND, placePrinter, printerFormParseFailure } from "~/services/printer-owner.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -36,13 +36,14 @@ export async function action({ request }: ActionFunctionArgs) {
     // Photos stay in memory (5 MB at most) until the form is valid; nothing is stored for a rejected form.
     raw = await parseFormData(request, { maxFileSize: MAX_PRINTER_IMAGE_BYTES, maxFiles: 1 }, (file) => file);
   } catch (error) {
-    if (!(error instanceof MaxFileSizeExceededError)) throw error;
-    return data({ result: null, photoError: "The photo must be 5 MB or smaller" }, { status: 400 });
+    const failure = printerFormParseFailure(error);
+    if (!failure) throw error;
+    return data({ result: failure.result }, { status: failure.status });
   }
   const formData = applyModelPreset(raw);
   const submission = parseWithZod(formData, { schema: AddPrinterSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply(), photoError: null }, { status: 400 });
+    return data({ result: submission.reply() }, { status: 400 });
   }
   const values = submission.value;
   const placement = placePrinter(values.location, values);
@@ -56,7 +57,6 @@ export async function action({ request }: ActionFunctionArgs) {
             ...(photo && !photo.ok ? { image: [photo.message] } : {}),
           },
         }),
-        photoError: null,
       },
       { status: 400 },
     );
@@ -226,7 +226,7 @@ export default function AddPrinter() {
           <label className="label" htmlFor={fields.image.id}>Photo (optional)</label>
           <input {...getInputProps(fields.image, { type: "file" })} accept="image/jpeg,image/png,image/webp" className="block text-sm" />
           <p className="mt-1 text-xs text-slate-500">JPEG, PNG or WebP, up to 5 MB.</p>
-          <FieldError id={fields.image.errorId} errors={fields.image.errors ?? (actionData?.photoError ? [actionData.photoError] : null)} />
+          <FieldError id={fields.image.errorId} errors={fields.image.errors} />
         </div>
 
         <label className="flex items-center gap-2 text-sm text-slate-700">

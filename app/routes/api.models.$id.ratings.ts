@@ -15,6 +15,7 @@ const RatingPayload = z.object({
 });
 
 // POST /api/models/{id}/ratings { rating, review?, hasPrinted }: one rating per user, a second one updates it.
+// The model's own creator gets 403 { message: "You can't rate your own model." } (thrown by rateModel).
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(400, "Use POST to rate a model.");
   const user = await requireApiUser(request);

@@ -14,6 +14,7 @@ import {
 } from "~/services/printer-owner.server";
 import { getPrinterJson } from "~/services/printer-search.server";
 import { apiError, idParam, readJson, requireApiUser } from "~/utils/api.server";
+import { getSessionUser } from "~/utils/session.server";
 
 const UpdateSchema = z
   .object({
@@ -33,8 +34,10 @@ const UpdateSchema = z
     }
   });
 
-export async function loader({ params }: LoaderFunctionArgs) {
-  const printer = await getPrinterJson(idParam(params.id));
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  // the owner sees the exact place; everyone else the public one
+  const viewer = await getSessionUser(request);
+  const printer = await getPrinterJson(idParam(params.id), { viewerId: viewer?.id ?? null });
   if (!printer) throw apiError(404, "Printer not found");
   return Response.json(printer);
 }
@@ -86,5 +89,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
   if (!saved) throw apiError(404, "Printer not found");
   if (changes.filamentInventory) await replaceStock(id, changes.filamentInventory);
-  return Response.json(await getPrinterJson(id));
+  return Response.json(await getPrinterJson(id, { viewerId: user.id }));
 }

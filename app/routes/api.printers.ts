@@ -93,5 +93,5 @@ export async function action({ request }: ActionFunctionArgs) {
     // Document 001: isAvailable defaults to true.
     isAvailable: values.isAvailable ?? true,
   });
-  return Response.json(await getPrinterJson(printer.id), { status: 201 });
+  return Response.json(await getPrinterJson(printer.id, { viewerId: user.id }), { status: 201 });
 }

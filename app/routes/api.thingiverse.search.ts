@@ -14,7 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const rawPage = params.get("page");
   const page = rawPage === null ? 1 : parseModelId(rawPage);
   if (!page) return apiError(400, "page must be a positive whole number.");
-  const sync = await syncCatalogueListing({ type: type as BrowseType, q, page, perPage: MODEL_PAGE_SIZE });
+  const sync = await syncCatalogueListing({ type: type as BrowseType, q, page, perPage: MODEL_PAGE_SIZE }, { request });
   const result = await listCatalogueModels({ q, sort: type as BrowseType, page });
   return Response.json(result.models.map(apiCatalogueModel), {
     headers: { "X-Total-Count": String(result.total), "X-Catalogue-Sync": sync },

@@ -32,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return { tab, q, sort, categoryId, categories, catalogueUnavailable: false, ...result };
   }
   // the site only enriches our table; whatever it says, the page reads from the database
-  const sync = await syncCatalogueListing({ type: sort, q, page, perPage: MODEL_PAGE_SIZE });
+  const sync = await syncCatalogueListing({ type: sort, q, page, perPage: MODEL_PAGE_SIZE }, { request });
   const result = await listCatalogueModels({ q, sort, page });
   return { tab, q, sort, categoryId: null, categories: [], catalogueUnavailable: sync === "unavailable", ...result };
 }

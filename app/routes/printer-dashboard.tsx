@@ -18,7 +18,7 @@ export const meta: MetaFunction = () => [{ title: "Printer Dashboard | Printnear
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const printers = await listOwnerPrinters(user.id);
+  const printers = await listOwnerPrinters(user.id, { viewerId: user.id });
   return { name: user.firstName || user.username, printers };
 }
 

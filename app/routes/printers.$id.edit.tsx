@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { MaxFileSizeExceededError, parseFormData } from "@remix-run/form-data-parser";
+import { parseFormData } from "@remix-run/form-data-parser";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
@@ -13,6 +13,7 @@ import { checkPrinterPhoto, MAX_PRINTER_IMAGE_BYTES } from "~/services/printer-i
 import {
   LOCATION_NOT_FOUND,
   placePrinter,
+  printerFormParseFailure,
   removeStock,
   requirePrinterOwner,
   setStock,
@@ -36,8 +37,9 @@ function printerId(params: { id?: string }): number {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { printer: row } = await requirePrinterOwner(request, printerId(params));
-  const printer = (await getPrinterJson(row.id))!;
+  const { user, printer: row } = await requirePrinterOwner(request, printerId(params));
+  // the owner's own page: the typed location and exact coordinates, not the public rounding
+  const printer = (await getPrinterJson(row.id, { viewerId: user.id }))!;
   return { printer };
 }
 
@@ -50,8 +52,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     formData = await parseFormData(request, { maxFileSize: MAX_PRINTER_IMAGE_BYTES, maxFiles: 1 }, (file) => file);
   } catch (error) {
-    if (!(error instanceof MaxFileSizeExceededError)) throw error;
-    return data({ intent: "settings" as const, result: null, photoError: "The photo must be 5 MB or smaller" }, { status: 400 });
+    const failure = printerFormParseFailure(error);
+    if (!failure) throw error;
+    return data({ intent: "settings" as const, result: failure.result }, { status: failure.status });
   }
   const intent = String(formData.get("intent") ?? "");
 
@@ -76,7 +79,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   const submission = parseWithZod(formData, { schema: PrinterSettingsSchema });
   if (submission.status !== "success") {
-    return data({ intent: "settings" as const, result: submission.reply(), photoError: null }, { status: 400 });
+    return data({ intent: "settings" as const, result: submission.reply() }, { status: 400 });
   }
   const values = submission.value;
   const placement = placeAgain(printer, values);
@@ -91,7 +94,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
             ...(photo && !photo.ok ? { image: [photo.message] } : {}),
           },
         }),
-        photoError: null,
       },
       { status: 400 },
     );
@@ -160,6 +162,7 @@ export default function EditPrinter() {
 
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="card mt-6 space-y-6 p-6">
         <input type="hidden" name="intent" value="settings" />
+        {form.errors?.length ? <p className="field-error" role="alert">{form.errors[0]}</p> : null}
         <div>
           <label className="label" htmlFor={fields.name.id}>Printer name</label>
           <input {...getInputProps(fields.name, { type: "text" })} className="input" />
@@ -210,7 +213,7 @@ export default function EditPrinter() {
           <div className="flex-1">
             <label className="label" htmlFor={fields.image.id}>New photo (optional)</label>
             <input {...getInputProps(fields.image, { type: "file" })} accept="image/jpeg,image/png,image/webp" className="block text-sm" />
-            <FieldError id={fields.image.errorId} errors={fields.image.errors ?? (settingsReply?.photoError ? [settingsReply.photoError] : null)} />
+            <FieldError id={fields.image.errorId} errors={fields.image.errors} />
             {printer.imageUrl.endsWith("/default.jpg") ? null : (
               <label className="mt-1 flex items-center gap-2 text-sm text-slate-700">
                 <input {...getInputProps(fields.removeImage, { type: "checkbox" })} className="h-4 w-4" />

@@ -2,6 +2,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { catalogueModels } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
+import { clientIp, hitRateLimit } from "~/utils/rate-limit.server";
 import {
   CatalogueRateLimitError,
   CatalogueUnavailableError,
@@ -25,25 +26,62 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 export const BROWSE_TYPES = ["featured", "newest", "popular"] as const;
 export type BrowseType = (typeof BROWSE_TYPES)[number];
 
-/** What happened with the site: the page may show a small notice for "unavailable". */
-export type SyncOutcome = "updated" | "cached" | "missing" | "unavailable" | "not-configured";
+/**
+ * One visitor (client IP) may make the site be asked this many times per window; past that their
+ * pages are served from our table. The site's budget (300 requests / 5 min) is shared by everyone.
+ */
+export const VISITOR_SYNC_LIMIT = 30;
+export const VISITOR_SYNC_WINDOW_MS = 5 * 60_000;
+/** The most listing keys and missing ids remembered; the oldest are forgotten first. */
+export const MAX_REMEMBERED = 5_000;
+
+/**
+ * What happened with the site: the page may show a small notice for "unavailable".
+ * "limited": this visitor has used up their share, so the site was not asked (no notice).
+ */
+export type SyncOutcome = "updated" | "cached" | "missing" | "unavailable" | "limited" | "not-configured";
 
 export interface SyncDeps {
   /** undefined: the configured source (THINGIVERSE_TOKEN); null: none. */
   source?: CatalogueSource | null;
   now?: () => number;
   timeoutMs?: number;
+  /**
+   * The visitor's request, when a page or API call triggers the sync: asking the site then counts
+   * against that client IP's share. Without it (scripts, imports) nothing is counted.
+   */
+  request?: Request;
 }
 
 const SORT_FOR: Record<BrowseType, CatalogueSort> = { featured: "relevant", newest: "newest", popular: "popular" };
 
+/** listing key → when the site was last asked for it */
 const listingSeenAt = new Map<string, number>();
+/** sourceId → until when the site's "no such thing" is believed */
+const missingUntil = new Map<number, number>();
 let unavailableUntil = 0;
 
-/** Forget listing freshness and back-off (tests, and an admin import that wants fresh data). */
+/** Forget listing freshness, missing ids and back-off (tests, and an admin import that wants fresh data). */
 export function resetCatalogueSync() {
   listingSeenAt.clear();
+  missingUntil.clear();
   unavailableUntil = 0;
+}
+
+/** How much the in-memory caches hold (tests and diagnostics). */
+export function catalogueSyncMemory() {
+  return { listings: listingSeenAt.size, missing: missingUntil.size };
+}
+
+/** Sets key → value as the newest entry, forgetting the oldest entries past MAX_REMEMBERED. */
+function remember<K>(map: Map<K, number>, key: K, value: number) {
+  map.delete(key); // re-inserting moves the key to the end of the Map's insertion order
+  map.set(key, value);
+  while (map.size > MAX_REMEMBERED) {
+    const oldest = map.keys().next();
+    if (oldest.done) break;
+    map.delete(oldest.value);
+  }
 }
 
 function resolve(deps: SyncDeps) {
@@ -52,6 +90,13 @@ function resolve(deps: SyncDeps) {
     now: deps.now ?? Date.now,
     timeoutMs: deps.timeoutMs ?? CATALOGUE_TIMEOUT_MS,
   };
+}
+
+/** Counts one ask of the site against the visitor's share; false when it is used up (the caller then skips the sync). */
+async function visitorMayAsk(request: Request | undefined, now: number): Promise<boolean> {
+  if (!request) return true;
+  const { allowed } = await hitRateLimit(`catalogue:${clientIp(request)}`, VISITOR_SYNC_LIMIT, VISITOR_SYNC_WINDOW_MS, now);
+  return allowed;
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -162,6 +207,7 @@ export async function syncCatalogueListing(
   const seen = listingSeenAt.get(key);
   if (seen !== undefined && now() - seen < LISTING_TTL_MS) return "cached";
   if (now() < unavailableUntil) return "unavailable";
+  if (!(await visitorMayAsk(deps.request, now()))) return "limited";
 
   let models: CatalogueModel[];
   try {
@@ -172,7 +218,7 @@ export async function syncCatalogueListing(
     return "unavailable";
   }
   await upsertCatalogueModels(models, "summary");
-  listingSeenAt.set(key, now());
+  remember(listingSeenAt, key, now());
   return "updated";
 }
 
@@ -188,8 +234,12 @@ export async function syncCatalogueModel(sourceId: number, deps: SyncDeps & { fo
       .where(and(eq(catalogueModels.source, CATALOGUE_SOURCE), eq(catalogueModels.sourceId, sourceId)))
       .limit(1);
     if (row && now() - row.fetchedAt.getTime() < DETAIL_TTL_MS) return "cached";
+    // the site's "no such thing" holds as long as details do, so made-up ids cost one call an hour each
+    const until = missingUntil.get(sourceId);
+    if (until !== undefined && now() < until) return "missing";
   }
   if (now() < unavailableUntil) return "unavailable";
+  if (!(await visitorMayAsk(deps.request, now()))) return "limited";
 
   let model: CatalogueModel | null;
   try {
@@ -198,7 +248,11 @@ export async function syncCatalogueModel(sourceId: number, deps: SyncDeps & { fo
     noteFailure(error, now());
     return "unavailable";
   }
-  if (!model) return "missing";
+  if (!model) {
+    remember(missingUntil, sourceId, now() + DETAIL_TTL_MS);
+    return "missing";
+  }
+  missingUntil.delete(sourceId);
   await upsertCatalogueModels([model], "full");
   return "updated";
 }

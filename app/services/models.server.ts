@@ -17,6 +17,7 @@ import { DEFAULT_MODEL_SORT, type ModelSort } from "~/components/model-filters";
 import { quotePrice, type PriceQuote } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
 import { licenseAllowsCommercialPrinting } from "./catalogue/index.server";
+import { httpsUrl } from "./catalogue/thingiverse.server";
 import { CATALOGUE_SOURCE, syncCatalogueModel, type SyncDeps, type SyncOutcome } from "./catalogue-sync.server";
 
 export const MODEL_SOURCES = ["library", "thingiverse"] as const;
@@ -239,6 +240,37 @@ export async function listCatalogueModels(options: {
   };
 }
 
+const SAME_ORIGIN = "https://printnear.invalid";
+
+/**
+ * A stored catalogue URL fit for href and src: https, or a path on our own site (the demo seed's
+ * images). Rows written before the adapter checked URLs may hold `javascript:` and the like; and a
+ * search hit's coalesce() keeps an old value when the new one was dropped, so reads check again.
+ */
+export function safeCatalogueUrl(raw: string | null | undefined): string | null {
+  const text = raw?.trim();
+  if (!text) return null;
+  if (text.startsWith("/")) {
+    try {
+      // "//host", "/\host" and the like leave our origin once a browser resolves them
+      const url = new URL(text, SAME_ORIGIN);
+      return url.origin === SAME_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : null;
+    } catch {
+      return null;
+    }
+  }
+  return httpsUrl(text);
+}
+
+/** The site's page for a catalogue model: the stored link when it is https, else the one we build. */
+function cataloguePublicUrl(m: Pick<typeof catalogueModels.$inferSelect, "publicUrl" | "sourceId">): string {
+  return httpsUrl(m.publicUrl) ?? `https://www.thingiverse.com/thing:${m.sourceId}`;
+}
+
+function catalogueImageUrls(m: Pick<typeof catalogueModels.$inferSelect, "imageUrls">): string[] {
+  return m.imageUrls.map(safeCatalogueUrl).filter((u): u is string => u !== null);
+}
+
 function catalogueSummary(m: typeof catalogueModels.$inferSelect): ModelSummary {
   return {
     source: "thingiverse",
@@ -246,7 +278,8 @@ function catalogueSummary(m: typeof catalogueModels.$inferSelect): ModelSummary 
     name: m.name,
     description: m.description,
     creatorName: m.creatorName || "Unknown",
-    thumbnailUrl: m.thumbnailUrl ?? m.imageUrls[0] ?? null,
+    // every stored URL is checked again on the way out: it goes into href and src
+    thumbnailUrl: safeCatalogueUrl(m.thumbnailUrl) ?? catalogueImageUrls(m)[0] ?? null,
     likeCount: m.likeCount,
     downloadCount: m.downloadCount,
     viewCount: m.viewCount,
@@ -386,11 +419,12 @@ async function readCatalogueDetail(sourceId: number): Promise<ModelDetail | null
   const m = await findCatalogueRow(sourceId);
   if (!m) return null;
   const summary = catalogueSummary(m);
+  const images = catalogueImageUrls(m);
   return {
     ...summary,
     creator: { firstName: summary.creatorName, lastName: null },
-    creatorUrl: m.creatorUrl,
-    imageUrls: m.imageUrls.length > 0 ? m.imageUrls : summary.thumbnailUrl ? [summary.thumbnailUrl] : [],
+    creatorUrl: httpsUrl(m.creatorUrl),
+    imageUrls: images.length > 0 ? images : summary.thumbnailUrl ? [summary.thumbnailUrl] : [],
     licenceRefusal: licenceRefusal(m.license),
     category: m.categoryName ? { id: null, name: m.categoryName } : null,
     difficulty: null,
@@ -400,17 +434,20 @@ async function readCatalogueDetail(sourceId: number): Promise<ModelDetail | null
     filamentWeightGrams: m.estimatedWeightGrams && m.estimatedWeightGrams > 0 ? m.estimatedWeightGrams : null,
     averageRating: null,
     totalRatings: 0,
-    publicUrl: m.publicUrl ?? `https://www.thingiverse.com/thing:${m.sourceId}`,
+    publicUrl: cataloguePublicUrl(m),
     file: null,
     comments: [],
   };
 }
 
-/** One model for its page or the API; a stale catalogue copy is refreshed from the site first. */
+/**
+ * One model for its page or the API; a stale catalogue copy is refreshed from the site first.
+ * Pass the visitor's `request` so that refresh counts against their share of the site's budget.
+ */
 export async function getModelDetail(
   source: ModelSource,
   id: number,
-  options: { countView?: boolean; sync?: SyncDeps } = {},
+  options: { countView?: boolean; sync?: SyncDeps; request?: Request } = {},
 ): Promise<{ model: ModelDetail | null; sync: SyncOutcome | null }> {
   if (source === "library") {
     if (options.countView) {
@@ -419,7 +456,7 @@ export async function getModelDetail(
     }
     return { model: await readLibraryDetail(id), sync: null };
   }
-  const sync = await syncCatalogueModel(id, options.sync);
+  const sync = await syncCatalogueModel(id, { request: options.request, ...options.sync });
   return { model: await readCatalogueDetail(id), sync };
 }
 
@@ -533,7 +570,7 @@ export async function getOrderableModel(source: string, id: number | string, dep
       printTimeMinutes: row.printTimeMinutes && row.printTimeMinutes > 0 ? row.printTimeMinutes : null,
       file: null,
       catalogueModelId: row.id,
-      publicUrl: row.publicUrl,
+      publicUrl: cataloguePublicUrl(row),
     };
   }
   const refusal = licenceRefusal(model.license);
@@ -555,6 +592,19 @@ export async function assertModelOrderable(source: string, id: number | string, 
 export async function libraryModelExists(id: number): Promise<boolean> {
   const db = await getDb();
   const [row] = await db.select({ id: libraryModels.id }).from(libraryModels).where(eq(libraryModels.id, id)).limit(1);
+  return Boolean(row);
+}
+
+export const OWN_MODEL_RATING = "You can't rate your own model.";
+
+/** Whether this user uploaded this library model (creators may not rate their own; see decision 007). */
+export async function isLibraryModelCreator(modelId: number, userId: number): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: libraryModels.id })
+    .from(libraryModels)
+    .where(and(eq(libraryModels.id, modelId), eq(libraryModels.creatorId, userId)))
+    .limit(1);
   return Boolean(row);
 }
 
@@ -603,15 +653,21 @@ export async function addComment(modelId: number, userId: number, text: string):
   };
 }
 
-/** One rating per user and model; a second one updates the first. */
+/**
+ * One rating per user and model; a second one updates the first. null when the model is absent;
+ * the model's creator gets a thrown JSON 403 `Response` ({ message: OWN_MODEL_RATING }), as
+ * assertModelOrderable throws its refusals.
+ */
 export async function rateModel(
   modelId: number,
   userId: number,
   input: { rating: number; review?: string | null; hasPrinted?: boolean },
 ): Promise<{ rating: number; review: string | null; averageRating: number | null; totalRatings: number } | null> {
   if (!Number.isInteger(input.rating) || input.rating < 1 || input.rating > 5) throw new RangeError("A rating is 1 to 5 stars.");
-  if (!(await libraryModelExists(modelId))) return null;
   const db = await getDb();
+  const [model] = await db.select({ creatorId: libraryModels.creatorId }).from(libraryModels).where(eq(libraryModels.id, modelId)).limit(1);
+  if (!model) return null;
+  if (model.creatorId === userId) throw Response.json({ message: OWN_MODEL_RATING }, { status: 403 });
   const review = input.review?.trim() ? input.review.trim().slice(0, COMMENT_MAX_LENGTH) : null;
   const hasPrinted = input.hasPrinted ?? false;
   await db

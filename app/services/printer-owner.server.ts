@@ -1,4 +1,12 @@
 // Writes to printers and their filament inventory. Every function takes the acting user; only the owner changes a printer.
+import type { SubmissionResult } from "@conform-to/react";
+import {
+  FormDataParseError,
+  MaxFilesExceededError,
+  MaxFileSizeExceededError,
+  MaxTotalSizeExceededError,
+  MultipartParseError,
+} from "@remix-run/form-data-parser";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { filamentInventory, printers, printJobs, users, type JobStatus, type Printer, type User } from "../../db/schema";
@@ -35,6 +43,28 @@ export async function requirePrinterOwner(request: Request, printerId: number): 
   const found = await findOwnedPrinter(user, printerId);
   if (!found.ok) throw new Response("Printer not found", { status: 404 });
   return { user, printer: found.printer };
+}
+
+export const PHOTO_TOO_LARGE = "The photo must be 5 MB or smaller";
+export const ONE_PHOTO_ONLY = "Add one photo at most";
+export const FORM_UNREADABLE = "The form could not be read. Please try again.";
+
+/**
+ * The answer for a printer form that parseFormData refused: 413 for a photo or form over the size
+ * limits, 400 for too many files or a broken or oversized multipart body. The result carries no
+ * initialValue, so with JavaScript the form keeps what was typed (as on /upload-model). Any other
+ * error is not a parse failure: null, and the caller rethrows it.
+ */
+export function printerFormParseFailure(error: unknown): { status: 400 | 413; result: SubmissionResult<string[]> } | null {
+  const reply = (status: 400 | 413, field: string, message: string) => ({
+    status,
+    result: { status: "error", error: { [field]: [message] } } satisfies SubmissionResult<string[]>,
+  });
+  if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) return reply(413, "image", PHOTO_TOO_LARGE);
+  if (error instanceof MaxFilesExceededError) return reply(400, "image", ONE_PHOTO_ONLY);
+  // the rest: MaxPartsExceededError, MaxHeaderSizeExceededError, a malformed body
+  if (error instanceof MultipartParseError || error instanceof FormDataParseError) return reply(400, "", FORM_UNREADABLE);
+  return null;
 }
 
 export interface Placement {

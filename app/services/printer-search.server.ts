@@ -39,7 +39,32 @@ export function sortParam(value: string | null | undefined): PrinterSort | null 
   return (PRINTER_SORTS as readonly string[]).includes(value ?? "") ? (value as PrinterSort) : null;
 }
 
-/** A printer as the pages and the API read it: document 000 §3, plus distance when a location was given. */
+/**
+ * Public coordinates have 2 decimals (about 1 km): enough for a map marker and a distance, not
+ * enough to find a house. The rounding is floor(x·100 + 0.5)/100 in JavaScript and in SQL alike,
+ * so IEEE arithmetic gives both the very same number.
+ */
+export function publicCoordinate(value: number): number {
+  return Math.floor(value * 100 + 0.5) / 100;
+}
+
+/** Degrees a public coordinate may lie from the stored one (half a step, plus room for float error). */
+const PUBLIC_COORDINATE_SLACK = 0.006;
+
+/** The place shown to everyone: "City, ST ZIP" from the gazetteer's columns, never the owner's free text (it may be a street address). */
+export function publicLocation(p: Pick<Printer, "city" | "state" | "zip" | "latitude" | "longitude">): string {
+  const text = [[p.city, p.state].filter(Boolean).join(", "), p.zip].filter(Boolean).join(" ");
+  if (text) return text;
+  if (p.latitude === null || p.longitude === null) return "";
+  return `Near ${publicCoordinate(p.latitude).toFixed(2)}, ${publicCoordinate(p.longitude).toFixed(2)}`;
+}
+
+/**
+ * A printer as the pages and the API read it: document 000 §3, plus distance when a location was given.
+ * Everyone sees the public location (`publicLocation`) and coordinates rounded to 2 decimals; only the
+ * printer's owner, when the caller says who is looking (`viewerId`), gets the typed location and the
+ * exact coordinates.
+ */
 export interface PrinterJson {
   id: number;
   ownerId: number;
@@ -108,6 +133,8 @@ export interface PrinterSearchInput {
   weightGrams?: number | null;
   search?: string | null;
   ownerId?: number | null;
+  /** the signed-in user: printers they own keep their exact location and coordinates */
+  viewerId?: number | null;
   sort?: PrinterSort | null;
   limit?: number | null;
   offset?: number | null;
@@ -235,7 +262,15 @@ export async function searchPrinters(
   let distance = sql`NULL`;
   const where: SQL[] = [];
   if (origin && radiusMiles !== null) {
-    const box = boundingBox(origin.latitude, origin.longitude, radiusMiles);
+    // Distances run from the public (rounded) point, so neither the miles shown nor the radius
+    // filter tell more than the map does; the box is widened by the rounding so no printer is lost.
+    const exactBox = boundingBox(origin.latitude, origin.longitude, radiusMiles);
+    const box = {
+      minLat: exactBox.minLat - PUBLIC_COORDINATE_SLACK,
+      maxLat: exactBox.maxLat + PUBLIC_COORDINATE_SLACK,
+      minLon: exactBox.minLon - PUBLIC_COORDINATE_SLACK,
+      maxLon: exactBox.maxLon + PUBLIC_COORDINATE_SLACK,
+    };
     if (strategy === "rtree") {
       // CROSS JOIN pins the R*Tree as the outer loop: with fresh statistics SQLite may otherwise start from another index.
       from = sql`printers_rtree AS r CROSS JOIN printers AS p ON p.id = r.id`;
@@ -247,18 +282,22 @@ export async function searchPrinters(
       where.push(sql`p.latitude IS NOT NULL AND p.longitude IS NOT NULL`);
     }
     const cosOrigin = Math.cos((origin.latitude * Math.PI) / 180);
+    const lat = sql`(floor(p.latitude * 100 + 0.5) / 100.0)`;
+    const lon = sql`(floor(p.longitude * 100 + 0.5) / 100.0)`;
     // Haversine, as geo.ts computes it, so SQL and the page agree to the last digit shown.
     distance = sql`(${2 * EARTH_RADIUS_MILES} * asin(min(1.0, sqrt(
-      power(sin(radians(p.latitude - ${origin.latitude}) / 2), 2) +
-      ${cosOrigin} * cos(radians(p.latitude)) * power(sin(radians(p.longitude - ${origin.longitude}) / 2), 2)))))`;
+      power(sin(radians(${lat} - ${origin.latitude}) / 2), 2) +
+      ${cosOrigin} * cos(radians(${lat})) * power(sin(radians(${lon} - ${origin.longitude}) / 2), 2)))))`;
   }
   if (input.available) where.push(sql`p.is_available = 1`);
   if (input.ownerId) where.push(sql`p.owner_id = ${input.ownerId}`);
   const search = input.search?.trim().slice(0, 100);
   if (search) {
     const like = `%${escapeLike(search)}%`;
+    // the public place (city, state, ZIP), not the typed location: a search must not probe street addresses
+    const place = sql`concat_ws(' ', concat_ws(', ', p.city, p.state), p.zip)`;
     where.push(
-      sql`(p.name LIKE ${like} ESCAPE '\\' OR p.model LIKE ${like} ESCAPE '\\' OR p.location LIKE ${like} ESCAPE '\\' OR p.description LIKE ${like} ESCAPE '\\')`,
+      sql`(p.name LIKE ${like} ESCAPE '\\' OR p.model LIKE ${like} ESCAPE '\\' OR ${place} LIKE ${like} ESCAPE '\\' OR p.description LIKE ${like} ESCAPE '\\')`,
     );
   }
   where.push(...designConditions(input));
@@ -289,7 +328,11 @@ export async function searchPrinters(
       : offset > 0
         ? Number((await db.all<{ n: number }>(sql`${candidates} SELECT count(*) AS n FROM c ${withinRadius}`))[0]?.n ?? 0)
         : 0;
-  const hydrated = await hydratePrinters(rows.map((r) => r.id), { db, distances: new Map(rows.map((r) => [r.id, r.distance])) });
+  const hydrated = await hydratePrinters(rows.map((r) => r.id), {
+    db,
+    distances: new Map(rows.map((r) => [r.id, r.distance])),
+    viewerId: input.viewerId,
+  });
   return { printers: hydrated, total, origin, locationNotFound, radiusMiles, sort };
 }
 
@@ -305,10 +348,10 @@ type HydratedRow = Omit<Printer, "isAvailable" | "createdAt" | "updatedAt" | "fi
   inventory: [string, string, number][];
 };
 
-/** Full printer records for these ids, in the given order, with owner, inventory and distance. */
+/** Full printer records for these ids, in the given order, with owner, inventory and distance; exact places only for the viewer's own. */
 export async function hydratePrinters(
   ids: number[],
-  options: { db?: Database; distances?: Map<number, number | null> } = {},
+  options: { db?: Database; distances?: Map<number, number | null>; viewerId?: number | null } = {},
 ): Promise<PrinterJson[]> {
   if (ids.length === 0) return [];
   const db = options.db ?? (await getDb());
@@ -350,7 +393,11 @@ export async function hydratePrinters(
         fitMid: 0,
         fitLarge: 0,
       },
-      { owner: ownerSummary(row), inventory: row.inventory.map(([material, color, grams]) => ({ material, color, grams, inStock: grams > 0 })) },
+      {
+        owner: ownerSummary(row),
+        inventory: row.inventory.map(([material, color, grams]) => ({ material, color, grams, inStock: grams > 0 })),
+        exact: typeof options.viewerId === "number" && row.ownerId === options.viewerId,
+      },
     );
     const miles = options.distances?.get(id);
     if (typeof miles === "number" && Number.isFinite(miles)) json.distance = Math.round(miles * 100) / 100;
@@ -373,10 +420,13 @@ function ownerSummary(row: HydratedRow): PrinterJson["owner"] {
   };
 }
 
+/** The document 000 shape; `exact` (the owner looking at their own printer) keeps the typed location and full coordinates. */
 export function serializePrinter(
   printer: Printer,
-  extra: { owner: PrinterJson["owner"]; inventory: PrinterJson["filamentInventory"] },
+  extra: { owner: PrinterJson["owner"]; inventory: PrinterJson["filamentInventory"]; exact?: boolean },
 ): PrinterJson {
+  const exact = extra.exact === true;
+  const coordinate = (value: number | null) => (value === null ? null : exact ? String(value) : publicCoordinate(value).toFixed(2));
   return {
     id: printer.id,
     ownerId: printer.ownerId,
@@ -389,12 +439,12 @@ export function serializePrinter(
     materials: printer.materials,
     pricePerGram: pricePerGramFromRatePerKgCents(printer.ratePerKgCents),
     ratePerKgCents: printer.ratePerKgCents,
-    location: printer.location,
+    location: exact ? printer.location : publicLocation(printer),
     city: printer.city,
     state: printer.state,
     zip: printer.zip,
-    latitude: printer.latitude === null ? null : String(printer.latitude),
-    longitude: printer.longitude === null ? null : String(printer.longitude),
+    latitude: coordinate(printer.latitude),
+    longitude: coordinate(printer.longitude),
     isAvailable: printer.isAvailable,
     rating: printer.rating,
     totalReviews: printer.totalReviews,
@@ -407,18 +457,19 @@ export function serializePrinter(
   };
 }
 
-export async function getPrinterJson(id: number, db?: Database): Promise<PrinterJson | null> {
-  const [printer] = await hydratePrinters([id], { db });
+/** One printer; public unless `viewerId` is its owner. */
+export async function getPrinterJson(id: number, options: { db?: Database; viewerId?: number | null } = {}): Promise<PrinterJson | null> {
+  const [printer] = await hydratePrinters([id], options);
   return printer ?? null;
 }
 
-/** An owner's printers, newest first. */
-export async function listOwnerPrinters(ownerId: number, db?: Database): Promise<PrinterJson[]> {
-  const database = db ?? (await getDb());
+/** An owner's printers, newest first; public unless `viewerId` is that owner. */
+export async function listOwnerPrinters(ownerId: number, options: { db?: Database; viewerId?: number | null } = {}): Promise<PrinterJson[]> {
+  const database = options.db ?? (await getDb());
   const rows = await database
     .select({ id: printers.id })
     .from(printers)
     .where(eq(printers.ownerId, ownerId))
     .orderBy(sql`${printers.createdAt} DESC, ${printers.id} DESC`);
-  return hydratePrinters(rows.map((r) => r.id), { db: database });
+  return hydratePrinters(rows.map((r) => r.id), { db: database, viewerId: options.viewerId });
 }

@@ -63,6 +63,8 @@ test.describe("printer owners", () => {
 
     await card.getByRole("link", { name: "Edit Settings" }).click();
     await expect(page.getByRole("heading", { name: "Printer settings" })).toBeVisible();
+    // the owner's own page keeps what they typed; everyone else sees "City, ST ZIP"
+    await expect(page.getByLabel("Location")).toHaveValue(FAR_AWAY);
     await page.getByLabel("Price per gram (USD)").fill("0.15");
     await page.getByLabel("Description").fill("Quiet, in a heated garage.");
     await page.getByRole("button", { name: "Save Settings" }).click();
@@ -141,6 +143,8 @@ test.describe("printer owners", () => {
     expect(del.status()).toBe(403);
     const now = await (await page.request.get(`/api/printers/${id}`)).json();
     expect(now).toMatchObject({ name: "Loveland Makerspace MK4", isAvailable: true });
+    // no street address or exact point for anyone but the owner
+    expect(now).toMatchObject({ location: "Loveland, CO 80537", latitude: "40.40", longitude: "-105.07" });
   });
 });
 
@@ -152,8 +156,11 @@ test.describe("customers find printers", () => {
     await page.getByRole("button", { name: "Search" }).click();
     await expect(page).toHaveURL(/location=Loveland%2C\+CO/);
     // a retrying assertion: without JavaScript the new page may still be loading when the URL changes
-    await expect(page.getByTestId("printer-card").locator("h3")).toHaveText(["Loveland Makerspace MK4", "Berthoud Print Shop", "Old Town Ender", "Fort Collins Fab Lab"]);
+    // distances run from the public (2-decimal) points, which puts the Fab Lab just ahead of the Ender
+    await expect(page.getByTestId("printer-card").locator("h3")).toHaveText(["Loveland Makerspace MK4", "Berthoud Print Shop", "Fort Collins Fab Lab", "Old Town Ender"]);
     const first = page.getByTestId("printer-card").first();
+    await expect(first).toContainText("Loveland, CO 80537");
+    await expect(page.getByText("500 E 3rd St")).toHaveCount(0);
     await expect(first.getByTestId("distance")).toHaveText(/· \d+\.\d mi away/);
     await expect(first).toContainText("Leo L.");
     await expect(first).toContainText("$0.10/g");
@@ -218,6 +225,8 @@ test.describe("customers find printers", () => {
     await expect(popup).toContainText("Bella Berthold");
     await expect(popup).toContainText("PLA, PETG, ABS, ASA, TPU");
     await expect(popup).toContainText("$0.12/g");
+    await expect(popup).toContainText("Berthoud, CO 80513");
+    await expect(popup).not.toContainText("Mountain Ave");
     await popup.getByRole("link", { name: "Select Printer" }).click();
     // /upload asks a visitor to sign in first and comes back to the chosen printer.
     await expect(page).toHaveURL(/\/upload\?printer=\d+$|redirectTo=%2Fupload%3Fprinter%3D\d+$/);

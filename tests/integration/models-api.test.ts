@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { libraryModels } from "../../db/schema";
+import { libraryModels, modelRatings } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
 import { loader as categoriesLoader } from "../../app/routes/api.categories";
 import { action as createModel, loader as listModels } from "../../app/routes/api.models";
@@ -162,7 +162,11 @@ describe("GET /api/models/{source}/{id}", () => {
 
   it("/api/models/{id} is a library model (the default source)", async () => {
     const res = await get(libraryModelLoader, `/api/models/${dragonId}`, { id: String(dragonId) });
-    expect(await res.json()).toMatchObject({ id: dragonId, source: "library", name: "Articulated Dragon", filamentWeight: 62, printTime: 310 });
+    const body = await res.json();
+    expect(body).toMatchObject({ id: dragonId, source: "library", name: "Articulated Dragon" });
+    // the seed weighs its demo file with the analysis engine
+    expect(body.filamentWeight).toBeGreaterThan(0);
+    expect(body.printTime).toBeGreaterThan(0);
     expect((await get(libraryModelLoader, "/api/models/99999", { id: "99999" })).status).toBe(404);
   });
 
@@ -219,6 +223,32 @@ describe("likes, comments and ratings through the API", () => {
     expect(await first.json()).toEqual({ rating: 4, review: "Prints well", averageRating: 4, totalRatings: 1 });
     const second = await postJson(ratingAction, "/x", { rating: 2, hasPrinted: true }, params, cookie);
     expect(await second.json()).toEqual({ rating: 2, review: null, averageRating: 2, totalRatings: 1 });
+  });
+});
+
+describe("a creator and their own model", () => {
+  it("rating one's own model is 403 with a message and stores nothing; liking it is allowed (decision 007)", async () => {
+    const db = await getDb();
+    const [dragon] = await db.select().from(libraryModels).where(eq(libraryModels.id, dragonId));
+    const creator = await sessionCookieFor(dragon!.creatorId);
+    const params = { id: String(dragonId) };
+    const before = await (await get(libraryModelLoader, `/api/models/${dragonId}`, params)).json();
+    const own = await postJson(ratingAction, "/x", { rating: 5, review: "Best model ever", hasPrinted: true }, params, creator);
+    expect(own.status).toBe(403);
+    expect(await own.json()).toEqual({ message: "You can't rate your own model." });
+    const after = await (await get(libraryModelLoader, `/api/models/${dragonId}`, params)).json();
+    expect({ averageRating: after.averageRating, totalRatings: after.totalRatings }).toEqual({
+      averageRating: before.averageRating,
+      totalRatings: before.totalRatings,
+    });
+    expect(await db.select().from(modelRatings).where(and(eq(modelRatings.libraryModelId, dragonId), eq(modelRatings.userId, dragon!.creatorId)))).toEqual([]);
+    // still 404 (not 403) for a model that does not exist
+    expect((await postJson(ratingAction, "/x", { rating: 5 }, { id: "99999" }, creator)).status).toBe(404);
+    // a like is a bookmark worth one count, the same as any member's: allowed
+    const liked = await postJson(likeAction, "/x", {}, params, creator);
+    expect(liked.status).toBe(200);
+    expect(await liked.json()).toMatchObject({ liked: true });
+    await postJson(likeAction, "/x", {}, params, creator);
   });
 });
 

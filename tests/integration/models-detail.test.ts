@@ -236,6 +236,24 @@ describe("likes, comments and ratings on the page", () => {
     expect(rows).toHaveLength(2);
   });
 
+  it("refuses a rating from the model's own creator (403, nothing stored)", async () => {
+    const db = await getDb();
+    const id = await libraryId("Phone Stand Pro");
+    const [model] = await db.select().from(libraryModels).where(eq(libraryModels.id, id));
+    const res = await post(id, { intent: "rate", rating: "5", review: "Mine is great" }, await sessionCookieFor(model!.creatorId));
+    if (res.status === 302) {
+      // the page turns the refusal into a toast once it checks isLibraryModelCreator itself
+      expect(res.headers.get("location")).toBe(`/models/library/${id}`);
+      expect(await toastOf(res)).toMatchObject({ title: "You can't rate your own model.", variant: "destructive" });
+    } else {
+      // rateModel's own refusal, thrown as a JSON 403
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ message: "You can't rate your own model." });
+    }
+    expect(await db.select().from(modelRatings).where(eq(modelRatings.libraryModelId, id))).toHaveLength(0);
+    expect((await detail("library", id)).model).toMatchObject({ averageRating: null, totalRatings: 0 });
+  });
+
   it("refuses likes, comments and ratings on catalogue models", async () => {
     const cookie = await sessionCookieFor((await createTestUser()).id);
     const res = await post(3495390, { intent: "like" }, cookie, "thingiverse");

@@ -30,7 +30,7 @@ describe("GET /api/printers", () => {
   it("answers the printers page's query: location, material, color, available, minimum build volume", async () => {
     const { status, body, total } = await list("?location=Loveland%2C%20CO&material=PETG&color=Red&available=true&minBuildVolumeX=50&minBuildVolumeY=50&minBuildVolumeZ=200");
     expect(status).toBe(200);
-    expect(names(body)).toEqual(["Loveland Makerspace MK4", "Berthoud Print Shop", "Old Town Ender", "Fort Collins Fab Lab"]);
+    expect(names(body)).toEqual(["Loveland Makerspace MK4", "Berthoud Print Shop", "Fort Collins Fab Lab", "Old Town Ender"]);
     expect(total).toBe("4");
     expect(body.every((p) => typeof p.distance === "number")).toBe(true);
   });
@@ -102,6 +102,29 @@ describe("POST /api/printers", () => {
   });
 });
 
+describe("printer places in the public API", () => {
+  it("GET /api/printers, /api/printers/{id} and /api/users/{id}/printers show City, ST ZIP and coordinates to 2 decimals", async () => {
+    const id = await idOf("Berthoud Print Shop");
+    const db = await getDb();
+    const [stored] = await db.select().from(printers).where(eq(printers.id, id));
+    expect(stored).toMatchObject({ location: "345 Mountain Ave, Berthoud, CO 80513", latitude: 40.3083, longitude: -105.0811 });
+    const one = await run(() => printerLoader(args(getRequest(`/api/printers/${id}`), { id: String(id) })));
+    const owners = await run(() => userPrintersLoader(args(getRequest(`/api/users/${stored!.ownerId}/printers`), { id: String(stored!.ownerId) })));
+    const { body: all } = await list("?available=false&location=Berthoud%2C%20CO");
+    const answers = [await one.json(), ...((await owners.json()) as PrinterJson[]), ...all];
+    expect(answers.length).toBeGreaterThanOrEqual(6);
+    for (const p of answers) {
+      expect(p.latitude).toMatch(/^\d+\.\d\d$/);
+      expect(p.longitude).toMatch(/^-\d+\.\d\d$/);
+      expect(p.location).toBe([`${p.city}, ${p.state}`, p.zip].join(" "));
+    }
+    expect(answers[0]).toMatchObject({ location: "Berthoud, CO 80513", latitude: "40.31", longitude: "-105.08" });
+    expect(JSON.stringify(answers)).not.toMatch(/345 Mountain|500 E 3rd|215 N College|40\.3083|40\.3953/);
+    // the street is not searchable either
+    expect((await list("?search=345%20Mountain")).body).toEqual([]);
+  });
+});
+
 describe("PUT and DELETE /api/printers/{id}", () => {
   it("lets only the owner change a printer: 401 signed out, 403 for another user", async () => {
     const id = await idOf("Loveland Makerspace MK4");
@@ -153,5 +176,28 @@ describe("PUT and DELETE /api/printers/{id}", () => {
     expect(await res.json()).toEqual({ message: "Printer deleted successfully." });
     expect(await db.select().from(filamentInventory).where(eq(filamentInventory.printerId, id))).toHaveLength(0);
     expect((await run(() => printerLoader(args(getRequest(`/api/printers/${id}`), { id: String(id) })))).status).toBe(404);
+  });
+});
+
+describe("where a printer is", () => {
+  it("the owner reads the exact address and point; visitors and other users the public place", async () => {
+    const id = await idOf("Berthoud Print Shop");
+    const db = await getDb();
+    const [bella] = await db.select().from(users).where(eq(users.username, "bella"));
+    const read = async (cookie?: string) => (await run(() => printerLoader(args(getRequest(`/api/printers/${id}`, cookie), { id: String(id) })))).json();
+
+    const owner = await read(await sessionCookieFor(bella!.id));
+    expect(owner.location).toBe("345 Mountain Ave, Berthoud, CO 80513");
+    expect(owner.latitude).toBe("40.3083");
+
+    for (const cookie of [undefined, await sessionCookieFor((await createTestUser()).id)]) {
+      const visitor = await read(cookie);
+      expect(visitor.location).toBe("Berthoud, CO 80513");
+      expect(visitor.latitude).toBe("40.31");
+    }
+
+    const bellaCookie = await sessionCookieFor(bella!.id);
+    const ownersList = await (await run(() => userPrintersLoader(args(getRequest(`/api/users/${bella!.id}/printers`, bellaCookie), { id: String(bella!.id) })))).json();
+    expect(ownersList.find((p: PrinterJson) => p.id === id).location).toBe("345 Mountain Ave, Berthoud, CO 80513");
   });
 });

@@ -13,7 +13,15 @@ import { haversineMiles } from "../../app/domain/geo";
 import { isDesignCompatible } from "../../app/domain/printer-fit";
 import { quotePrice } from "../../app/domain/pricing";
 import { resolveLocation } from "../../app/services/gazetteer.server";
-import { searchPrinters, type PrinterJson } from "../../app/services/printer-search.server";
+import { PHOTO_TOO_LARGE } from "../../app/services/printer-owner.server";
+import {
+  getPrinterJson,
+  listOwnerPrinters,
+  publicCoordinate,
+  publicLocation,
+  searchPrinters,
+  type PrinterJson,
+} from "../../app/services/printer-search.server";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
 import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
@@ -55,7 +63,7 @@ beforeAll(async () => {
 });
 
 describe("searchPrinters", () => {
-  it("finds printers near 'Loveland, CO', nearest first, with the exact distance", async () => {
+  it("finds printers near 'Loveland, CO', nearest first, with the distance to the public (rounded) point", async () => {
     const result = await searchPrinters({ location: "Loveland, CO", radiusMiles: 25 });
     const origin = resolveLocation("Loveland, CO")!;
     expect(result.origin).toMatchObject({ label: "Loveland, CO", source: "search" });
@@ -63,14 +71,17 @@ describe("searchPrinters", () => {
       "Loveland Makerspace MK4",
       "Loveland Mini",
       "Berthoud Print Shop",
-      "Old Town Ender",
+      // 0.3 mi apart: rounded to 2 decimals, the Fab Lab's public point is the nearer one
       "Fort Collins Fab Lab",
+      "Old Town Ender",
     ]);
     const distances = result.printers.map((p) => p.distance!);
     expect([...distances].sort((a, b) => a - b)).toEqual(distances);
     for (const p of result.printers) {
-      const exact = haversineMiles(origin, { latitude: Number(p.latitude), longitude: Number(p.longitude) });
-      expect(p.distance).toBeCloseTo(exact, 2);
+      // the miles shown tell no more than the public point does
+      expect(p.latitude).toMatch(/^-?\d+\.\d\d$/);
+      const fromPublicPoint = haversineMiles(origin, { latitude: Number(p.latitude), longitude: Number(p.longitude) });
+      expect(p.distance).toBeCloseTo(fromPublicPoint, 2);
     }
     expect(result.total).toBe(5);
   });
@@ -113,7 +124,7 @@ describe("searchPrinters", () => {
     expect(names(rated.printers).slice(0, 3)).toEqual(["Berthoud Print Shop", "Loveland Makerspace MK4", "Fort Collins Fab Lab"]);
     const second = await searchPrinters({ location: "Loveland, CO", limit: 2, offset: 2 });
     expect(second.total).toBe(5);
-    expect(names(second.printers)).toEqual(["Berthoud Print Shop", "Old Town Ender"]);
+    expect(names(second.printers)).toEqual(["Berthoud Print Shop", "Fort Collins Fab Lab"]);
     const past = await searchPrinters({ location: "Loveland, CO", limit: 2, offset: 10 });
     expect(past).toMatchObject({ total: 5, printers: [] });
   });
@@ -125,13 +136,18 @@ describe("searchPrinters", () => {
     expect(home.printers[0]!.name).toBe("Berthoud Print Shop");
   });
 
-  it("serialises the document 000 shape", async () => {
+  it("serialises the document 000 shape, with the public place and coordinates", async () => {
     const [p] = (await searchPrinters({ location: "80513", radiusMiles: 5 })).printers;
     expect(p).toMatchObject({
       name: "Berthoud Print Shop",
       pricePerGram: "0.12",
-      latitude: "40.3083",
-      longitude: "-105.0811",
+      // stored: "345 Mountain Ave, Berthoud, CO 80513" at 40.3083, -105.0811
+      location: "Berthoud, CO 80513",
+      city: "Berthoud",
+      state: "CO",
+      zip: "80513",
+      latitude: "40.31",
+      longitude: "-105.08",
       buildVolumeX: 256,
       materials: ["PLA", "PETG", "ABS", "ASA", "TPU"],
       isAvailable: true,
@@ -197,7 +213,7 @@ describe("/browse", () => {
     );
     expect(near.view).toBe("map");
     expect(near.origin.label).toBe("Loveland, CO");
-    expect(names(near.printers)).toEqual(["Loveland Makerspace MK4", "Berthoud Print Shop", "Old Town Ender", "Fort Collins Fab Lab"]);
+    expect(names(near.printers)).toEqual(["Loveland Makerspace MK4", "Berthoud Print Shop", "Fort Collins Fab Lab", "Old Town Ender"]);
     expect(near.tileUrl).toBe("https://tile.openstreetmap.org/{z}/{x}/{y}.png");
   });
 
@@ -273,7 +289,7 @@ describe("/choose-printer", () => {
     const page = await json<{ draft: { id: number }; printers: PrinterJson[]; quotes: Record<string, unknown> }>(async () =>
       choosePrinterLoader(args(getRequest(`/choose-printer?draftId=${draft!.id}&location=Loveland%2C+CO`, await sessionCookieFor(customer.id)))),
     );
-    expect(names(page.printers)).toEqual(["Old Town Ender", "Fort Collins Fab Lab"]);
+    expect(names(page.printers)).toEqual(["Fort Collins Fab Lab", "Old Town Ender"]);
     expect(Object.keys(page.quotes)).toHaveLength(2);
     const search = await json<{ printers: PrinterJson[] }>(() => choosePrinterLoader(args(getRequest("/choose-printer?search=berthoud"))));
     expect(names(search.printers)).toEqual(["Berthoud Print Shop"]);
@@ -499,5 +515,155 @@ describe("/api/printer-images", () => {
     for (const file of ["..%2F..%2Fetc%2Fpasswd", "2026-01-abc.png", "default.png"]) {
       expect((await run(() => imageLoader(args(getRequest(`/api/printer-images/${file}`), { file })))).status).toBe(404);
     }
+  });
+});
+
+describe("printer places: public to everyone, exact for the owner", () => {
+  const BERTHOUD_STREET = "345 Mountain Ave, Berthoud, CO 80513";
+
+  it("everyone sees City, ST ZIP and coordinates to 2 decimals; the owner (viewerId) sees the typed place and exact ones", async () => {
+    const printer = await printerNamed("Berthoud Print Shop");
+    expect(printer).toMatchObject({ location: BERTHOUD_STREET, latitude: 40.3083, longitude: -105.0811 });
+    const stranger = await createTestUser();
+    for (const viewerId of [undefined, null, stranger.id]) {
+      const seen = (await getPrinterJson(printer.id, { viewerId }))!;
+      expect(seen).toMatchObject({ location: "Berthoud, CO 80513", latitude: "40.31", longitude: "-105.08" });
+      expect(JSON.stringify(seen)).not.toMatch(/345 Mountain|40\.3083|105\.0811/);
+    }
+    const own = (await getPrinterJson(printer.id, { viewerId: printer.ownerId }))!;
+    expect(own).toMatchObject({ location: BERTHOUD_STREET, latitude: "40.3083", longitude: "-105.0811" });
+    expect((await listOwnerPrinters(printer.ownerId))[0]).toMatchObject({ location: "Berthoud, CO 80513", latitude: "40.31" });
+    expect((await listOwnerPrinters(printer.ownerId, { viewerId: printer.ownerId }))[0]).toMatchObject({ location: BERTHOUD_STREET, latitude: "40.3083" });
+    // a search by the owner shows their own printer exactly and everyone else's publicly
+    const searched = await searchPrinters({ location: "Berthoud, CO", radiusMiles: 10, viewerId: printer.ownerId });
+    const byName = new Map(searched.printers.map((p) => [p.name, p]));
+    expect(byName.get("Berthoud Print Shop")).toMatchObject({ location: BERTHOUD_STREET, latitude: "40.3083" });
+    expect(byName.get("Loveland Makerspace MK4")).toMatchObject({ location: "Loveland, CO 80537", latitude: "40.40", longitude: "-105.07" });
+  });
+
+  it("public pages carry no street address or exact point", async () => {
+    const list = await json<{ printers: PrinterJson[] }>(() => browseLoader(args(getRequest("/browse?available=false&location=Loveland%2C+CO&radius=50"))));
+    expect(names(list.printers)).toEqual(expect.arrayContaining(["Berthoud Print Shop", "Loveland Makerspace MK4", "Loveland Mini", "Fort Collins Fab Lab", "Old Town Ender"]));
+    const text = JSON.stringify(list);
+    for (const secret of ["345 Mountain Ave", "500 E 3rd St", "215 N College Ave", "40.3083", "40.3953", "40.588"]) expect(text).not.toContain(secret);
+    for (const p of list.printers) {
+      expect(p.latitude).toMatch(/^\d+\.\d\d$/);
+      expect(p.longitude).toMatch(/^-\d+\.\d\d$/);
+    }
+  });
+
+  it("a text search matches the public place, never the typed street address", async () => {
+    expect(names((await searchPrinters({ search: "345 Mountain" })).printers)).toEqual([]);
+    expect(names((await searchPrinters({ search: "College Ave" })).printers)).toEqual([]);
+    expect(names((await searchPrinters({ search: "80513" })).printers)).toContain("Berthoud Print Shop");
+    expect(names((await searchPrinters({ search: "Fort Collins, CO" })).printers)).toEqual(expect.arrayContaining(["Fort Collins Fab Lab", "Old Town Ender"]));
+  });
+
+  it("the owner's settings page keeps the typed location and exact coordinates", async () => {
+    const printer = await printerNamed("Loveland Makerspace MK4");
+    const page = await json<{ printer: PrinterJson }>(async () =>
+      editLoader(args(getRequest(`/printers/${printer.id}/edit`, await sessionCookieFor(printer.ownerId)), { id: String(printer.id) })),
+    );
+    expect(page.printer).toMatchObject({ location: "500 E 3rd St, Loveland, CO 80537", latitude: "40.3953", longitude: "-105.0717" });
+  });
+
+  it("the radius and the miles follow the public point, so neither can be used to find the exact one", async () => {
+    const db = await getDb();
+    const owner = await createTestUser();
+    const origin = resolveLocation("Loveland, CO")!;
+    let seed = 11;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const radius = 3;
+    const placed: { name: string; latitude: number; longitude: number }[] = [];
+    for (let i = 0; i < 40; i++) {
+      // points within half a mile of the radius, all around the origin
+      const miles = radius - 0.5 + rand();
+      const bearing = rand() * 2 * Math.PI;
+      const latitude = origin.latitude + (miles / 69.05) * Math.cos(bearing);
+      const longitude = origin.longitude + (miles / (69.05 * Math.cos((origin.latitude * Math.PI) / 180))) * Math.sin(bearing);
+      placed.push({ name: `Edge ${i}`, latitude, longitude });
+      await db.insert(printers).values({
+        ownerId: owner.id, name: `Edge ${i}`, model: "Custom/Other", buildVolumeX: 100, buildVolumeY: 100, buildVolumeZ: 100,
+        fitSmall: 100, fitMid: 100, fitLarge: 100, materials: ["PLA"], ratePerKgCents: 10000, location: `${i} Secret Lane`, latitude, longitude,
+      });
+    }
+    const publicMiles = (p: { latitude: number; longitude: number }) =>
+      haversineMiles(origin, { latitude: publicCoordinate(p.latitude), longitude: publicCoordinate(p.longitude) });
+    const expected = placed.filter((p) => publicMiles(p) <= radius).map((p) => p.name);
+    // the rounding must matter for this test to mean anything: some printers are in by one measure and out by the other
+    expect(placed.filter((p) => haversineMiles(origin, p) <= radius !== publicMiles(p) <= radius).length).toBeGreaterThan(0);
+    const found = await searchPrinters({ location: "Loveland, CO", radiusMiles: radius, search: "Edge", limit: 500 });
+    expect(names(found.printers).sort()).toEqual(expected.sort());
+    for (const p of found.printers) {
+      const stored = placed.find((q) => q.name === p.name)!;
+      expect(p.distance).toBeCloseTo(publicMiles(stored), 2);
+      expect(p.location).not.toContain("Secret Lane");
+    }
+  });
+
+  it("publicLocation: City, ST ZIP from what is known, else the rounded point", () => {
+    const base = { city: null, state: null, zip: null, latitude: null, longitude: null };
+    expect(publicLocation({ ...base, city: "Loveland", state: "CO", zip: "80537" })).toBe("Loveland, CO 80537");
+    expect(publicLocation({ ...base, city: "Loveland", state: "CO" })).toBe("Loveland, CO");
+    expect(publicLocation({ ...base, zip: "80537" })).toBe("80537");
+    expect(publicLocation({ ...base, latitude: 40.50049, longitude: -105.2151 })).toBe("Near 40.50, -105.22");
+    expect(publicLocation(base)).toBe("");
+    expect(publicCoordinate(-105.0811)).toBe(-105.08);
+    expect(publicCoordinate(40.3083)).toBe(40.31);
+  });
+});
+
+describe("printer forms the parser refuses", () => {
+  async function owned(name: string) {
+    const owner = await createTestUser({ userType: "printer_owner" });
+    const cookie = await sessionCookieFor(owner.id);
+    await run(() => addPrinterAction(args(formRequest("/add-printer", { name, model: "Creality Ender 3 V2", location: "Fort Collins, CO", isAvailable: "on" }, { cookie }))));
+    return { cookie, printer: await printerNamed(name) };
+  }
+  const fields = { name: "Parse Test", model: "Prusa MK4", location: "Loveland, CO", isAvailable: "on" };
+  function multipart(url: string, cookie: string, build: (body: FormData) => void) {
+    const body = new FormData();
+    build(body);
+    return new Request(`http://localhost:3000${url}`, { method: "POST", body, headers: { cookie } });
+  }
+  const raw = (url: string, cookie: string, body: string) =>
+    new Request(`http://localhost:3000${url}`, { method: "POST", body, headers: { cookie, "content-type": "multipart/form-data; boundary=xyz" } });
+  const bigPhoto = () => new File([new Uint8Array(5 * 1024 * 1024 + 1)], "big.png", { type: "image/png" });
+  const photo = (name: string) => new File([PNG], name, { type: "image/png" });
+
+  it("/add-printer: 413 for a photo over 5 MB, 400 for two photos, too many fields or a broken body; nothing is stored", async () => {
+    const owner = await createTestUser();
+    const cookie = await sessionCookieFor(owner.id);
+    const cases: [Request, number, Record<string, string[]>][] = [
+      [multipart("/add-printer", cookie, (b) => { for (const [k, v] of Object.entries(fields)) b.append(k, v); b.append("image", bigPhoto()); }), 413, { image: [PHOTO_TOO_LARGE] }],
+      [multipart("/add-printer", cookie, (b) => { for (const [k, v] of Object.entries(fields)) b.append(k, v); b.append("image", photo("a.png")); b.append("image", photo("b.png")); }), 400, { image: ["Add one photo at most"] }],
+      [multipart("/add-printer", cookie, (b) => { for (const [k, v] of Object.entries(fields)) b.append(k, v); for (let i = 0; i < 1001; i++) b.append("materials", "PLA"); }), 400, { "": ["The form could not be read. Please try again."] }],
+      [multipart("/add-printer", cookie, (b) => { b.append("image", new File([PNG], `${"x".repeat(9000)}.png`, { type: "image/png" })); }), 400, { "": ["The form could not be read. Please try again."] }],
+      [raw("/add-printer", cookie, "this is not multipart"), 400, { "": ["The form could not be read. Please try again."] }],
+    ];
+    for (const [request, status, error] of cases) {
+      const res = await run(() => addPrinterAction(args(request)));
+      expect(res.status).toBe(status);
+      // no initialValue: with JavaScript the form keeps what was typed
+      expect((await res.json()).result).toEqual({ status: "error", error });
+    }
+    const db = await getDb();
+    expect(await db.select().from(printers).where(eq(printers.ownerId, owner.id))).toHaveLength(0);
+  });
+
+  it("/printers/{id}/edit: the same answers, and the printer is unchanged", async () => {
+    const { cookie, printer } = await owned("Parse Edit");
+    const url = `/printers/${printer.id}/edit`;
+    const settings = { intent: "settings", name: "Renamed", location: "Fort Collins, CO", pricePerGram: "0.11", materials: "PLA" };
+    const edit = (request: Request) => run(() => editAction(args(request, { id: String(printer.id) })));
+    const big = await edit(multipart(url, cookie, (b) => { for (const [k, v] of Object.entries(settings)) b.append(k, v); b.append("image", bigPhoto()); }));
+    expect(big.status).toBe(413);
+    expect(await big.json()).toEqual({ intent: "settings", result: { status: "error", error: { image: [PHOTO_TOO_LARGE] } } });
+    const two = await edit(multipart(url, cookie, (b) => { for (const [k, v] of Object.entries(settings)) b.append(k, v); b.append("image", photo("a.png")); b.append("image", photo("b.png")); }));
+    expect(two.status).toBe(400);
+    const broken = await edit(raw(url, cookie, "--xyz\r\nnot a header\r\n"));
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).result.error).toEqual({ "": ["The form could not be read. Please try again."] });
+    expect(await printerNamed("Parse Edit")).toMatchObject({ name: "Parse Edit", imageKey: null });
   });
 });

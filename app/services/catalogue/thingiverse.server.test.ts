@@ -13,7 +13,7 @@ import {
 } from "../../../tests/mocks/thingiverse";
 import { CatalogueMalformedResponseError, CatalogueRateLimitError, CatalogueUnavailableError } from "./errors";
 import { SlidingWindowRateLimiter } from "./rate-limit";
-import { createThingiverseSource, parseThingiverseDate } from "./thingiverse.server";
+import { createThingiverseSource, httpsUrl, parseThingiverseDate } from "./thingiverse.server";
 import { licenseAllowsCommercialPrinting, type CatalogueSource } from "./types";
 
 const server = setupServer(...thingiverseHandlers);
@@ -316,6 +316,87 @@ describe("mock handlers", () => {
         a[2]! * (b[0]! * c[1]! - b[1]! * c[0]!);
     }
     expect(sixV / 6).toBeCloseTo(1000, 6);
+  });
+});
+
+describe("URLs from the site are kept only when they are https", () => {
+  const BAD = "javascript:alert(document.cookie)";
+  const raw = thingiverseFixtures.things.find((t) => t.id === 6201001)!;
+  /** The fixture thing with every URL replaced by a javascript:, data: or http: one. */
+  const hostile = {
+    ...raw,
+    public_url: BAD,
+    thumbnail: "  JavaScript:alert(1)",
+    preview_image: "data:image/svg+xml,<svg onload=alert(1)>",
+    creator: { ...(raw.creator as object), public_url: "java\tscript:alert(1)" },
+    default_image: {
+      id: 1,
+      url: BAD,
+      sizes: [
+        { type: "display", size: "large", url: BAD },
+        { type: "thumb", size: "medium", url: "http://cdn.thingiverse.com/plain-http.jpg" },
+      ],
+    },
+  };
+
+  it("a thing's page, creator link and images: bad ones dropped, the page link falls back to ours", async () => {
+    server.use(http.get(`${THINGIVERSE_API}/things/:id`, () => HttpResponse.json(hostile)));
+    const m = (await source().getModel(6201001))!;
+    expect(m.publicUrl).toBe("https://www.thingiverse.com/thing:6201001");
+    expect(m).not.toHaveProperty("creatorUrl");
+    expect(m.thumbnailUrl).toBe("");
+    expect(m.imageUrls).toEqual([]);
+    expect(JSON.stringify(m)).not.toMatch(/javascript|data:|http:/i);
+  });
+
+  it("the same in search hits, and good https URLs on the same answer survive", async () => {
+    server.use(
+      http.get(`${THINGIVERSE_API}/search/:term`, () =>
+        HttpResponse.json({ total: 2, hits: [hostile, { ...hostile, id: 2, thumbnail: "https://cdn.thingiverse.com/ok.jpg" }] }),
+      ),
+    );
+    const { models } = await source().search("x", { sort: "relevant", page: 1 });
+    expect(models.map((m) => m.publicUrl)).toEqual(["https://www.thingiverse.com/thing:6201001", "https://www.thingiverse.com/thing:2"]);
+    expect(models.map((m) => m.thumbnailUrl)).toEqual(["", "https://cdn.thingiverse.com/ok.jpg"]);
+  });
+
+  it("images and files without an https URL are dropped; a bad direct URL is left out", async () => {
+    server.use(
+      http.get(`${THINGIVERSE_API}/things/:id/images`, () =>
+        HttpResponse.json([
+          { id: 1, name: "bad", url: BAD, sizes: [{ type: "display", size: "large", url: BAD }] },
+          { id: 2, name: "good", url: "https://cdn.thingiverse.com/good.jpg", sizes: [{ type: "thumb", size: "medium", url: "vbscript:x" }] },
+        ]),
+      ),
+      http.get(`${THINGIVERSE_API}/things/:id/files`, () =>
+        HttpResponse.json([
+          { id: 1, name: "a.stl", download_url: BAD },
+          { id: 2, name: "b.stl", download_url: `${THINGIVERSE_API}/files/2/download`, direct_url: "javascript:x" },
+        ]),
+      ),
+    );
+    expect(await source().getImages(6201001)).toEqual([
+      { id: 2, name: "good", url: "https://cdn.thingiverse.com/good.jpg", thumbnailUrl: "https://cdn.thingiverse.com/good.jpg" },
+    ]);
+    const files = await source().getFiles(6201001);
+    expect(files).toEqual([{ id: 2, name: "b.stl", size: 0, downloadUrl: `${THINGIVERSE_API}/files/2/download`, format: "stl" }]);
+  });
+
+  it.each([
+    ["https://www.thingiverse.com/thing:1", "https://www.thingiverse.com/thing:1"],
+    [" https://cdn.thingiverse.com/a b.jpg ", "https://cdn.thingiverse.com/a%20b.jpg"],
+    ["http://www.thingiverse.com/thing:1", null],
+    ["javascript:alert(1)", null],
+    ["JAVASCRIPT:alert(1)", null],
+    ["\u0000javascript:alert(1)", null],
+    ["data:text/html,<script>alert(1)</script>", null],
+    ["//evil.example/x", null],
+    ["/thing:1", null],
+    ["https://user:pass@evil.example/", null],
+    ["", null],
+    [null, null],
+  ])("httpsUrl(%j) → %j", (raw, expected) => {
+    expect(httpsUrl(raw)).toBe(expected);
   });
 });
 

@@ -73,13 +73,29 @@ export function parseThingiverseDate(raw: string | null | undefined): string | n
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
+/**
+ * The URL when it is an absolute https URL, else null. Whatever the site sends ends up in
+ * <a href> and <img src>, where React 18 still renders `javascript:` and `data:` URLs.
+ */
+export function httpsUrl(raw: string | null | undefined): string | null {
+  if (typeof raw !== "string") return null;
+  const text = raw.trim();
+  if (!text) return null;
+  try {
+    const url = new URL(text);
+    return url.protocol === "https:" && !url.username && !url.password ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 type Sizes = NonNullable<TvImage["sizes"]>;
 
 function pickSize(sizes: Sizes | null | undefined, prefs: ReadonlyArray<readonly [string, string]>): string | null {
   if (!sizes?.length) return null;
   for (const [type, size] of prefs) {
-    const hit = sizes.find((s) => s.type === type && s.size === size && s.url);
-    if (hit) return hit.url;
+    const hit = sizes.find((s) => s.type === type && s.size === size && httpsUrl(s.url));
+    if (hit) return httpsUrl(hit.url);
   }
   return null;
 }
@@ -115,10 +131,11 @@ export function mapThing(t: TvThing): CatalogueModel | null {
   const createdAt = parseThingiverseDate(t.added ?? t.created_at);
   if (!createdAt) return null;
 
-  const defaultLarge = pickSize(t.default_image?.sizes, LARGE_PREFS) ?? (t.default_image?.url || null);
-  const imageUrls = [...new Set([defaultLarge, t.preview_image].filter(nonEmpty))];
+  // every URL is kept only when it is https: a bad image is dropped, a bad page link replaced by ours
+  const defaultLarge = pickSize(t.default_image?.sizes, LARGE_PREFS) ?? httpsUrl(t.default_image?.url);
+  const imageUrls = [...new Set([defaultLarge, httpsUrl(t.preview_image)].filter(nonEmpty))];
   const thumbnailUrl =
-    [t.thumbnail, pickSize(t.default_image?.sizes, THUMB_PREFS), t.preview_image, imageUrls[0]].find(nonEmpty) ?? "";
+    [httpsUrl(t.thumbnail), pickSize(t.default_image?.sizes, THUMB_PREFS), httpsUrl(t.preview_image), imageUrls[0]].find(nonEmpty) ?? "";
 
   const tags = (t.tags ?? [])
     .map((tag) => (typeof tag === "string" ? tag : (tag.name ?? tag.tag)))
@@ -126,7 +143,7 @@ export function mapThing(t: TvThing): CatalogueModel | null {
     .map((s) => s.trim());
 
   const creatorName = [t.creator?.name].find(nonEmpty) ?? "Unknown";
-  const creatorUrl = t.creator?.public_url;
+  const creatorUrl = httpsUrl(t.creator?.public_url);
   const categoryName = t.categories?.map((c) => c.name).find(nonEmpty);
   const isFeatured = isTruthyFlag(t.is_featured);
   const licenseRaw = nonEmpty(t.license) ? t.license : null;
@@ -138,7 +155,7 @@ export function mapThing(t: TvThing): CatalogueModel | null {
     creatorName,
     thumbnailUrl,
     imageUrls,
-    publicUrl: nonEmpty(t.public_url) ? t.public_url : `${THINGIVERSE_SITE}/thing:${t.id}`,
+    publicUrl: httpsUrl(t.public_url) ?? `${THINGIVERSE_SITE}/thing:${t.id}`,
     likeCount: t.like_count ?? 0,
     downloadCount: t.download_count ?? 0,
     viewCount: t.view_count ?? 0,
@@ -147,27 +164,32 @@ export function mapThing(t: TvThing): CatalogueModel | null {
     tags: [...new Set(tags)],
     createdAt,
   };
-  if (nonEmpty(creatorUrl)) model.creatorUrl = creatorUrl;
+  if (creatorUrl) model.creatorUrl = creatorUrl;
   if (categoryName) model.categoryName = categoryName;
   if (isFeatured !== undefined) model.isFeatured = isFeatured;
   return model;
 }
 
-export function mapFile(f: TvFile): CatalogueFile {
+/** Returns null when the file has no https download URL. */
+export function mapFile(f: TvFile): CatalogueFile | null {
+  const downloadUrl = httpsUrl(f.download_url);
+  if (!downloadUrl) return null;
   const file: CatalogueFile = {
     id: f.id,
     name: f.name,
     size: f.size ?? 0,
-    downloadUrl: f.download_url,
+    downloadUrl,
     format: fileFormatFromName(f.name),
   };
-  if (nonEmpty(f.direct_url)) file.directUrl = f.direct_url;
+  const directUrl = httpsUrl(f.direct_url);
+  if (directUrl) file.directUrl = directUrl;
   return file;
 }
 
-/** Returns null when the image has no URL at all. */
+/** Returns null when the image has no https URL at all. */
 export function mapImage(i: TvImage): CatalogueImage | null {
-  const url = pickSize(i.sizes, LARGE_PREFS) ?? (nonEmpty(i.url) ? i.url : null) ?? i.sizes?.find((s) => s.url)?.url;
+  const url =
+    pickSize(i.sizes, LARGE_PREFS) ?? httpsUrl(i.url) ?? (i.sizes ?? []).map((s) => httpsUrl(s.url)).find(nonEmpty) ?? null;
   if (!url) return null;
   return {
     id: i.id,
@@ -300,7 +322,7 @@ export function createThingiverseSource(opts: ThingiverseSourceOptions): Catalog
       const r = schema.safeParse(item);
       const mapped = r.success ? map(r.data) : null;
       if (mapped) out.push(mapped);
-      else if (firstIssues.length === 0) firstIssues = r.success ? ["item: no usable date/url"] : describeIssues(r.error);
+      else if (firstIssues.length === 0) firstIssues = r.success ? ["item: no usable date or https url"] : describeIssues(r.error);
     }
     if (items.length > 0 && out.length === 0) {
       throw new CatalogueMalformedResponseError(`thingiverse: no usable item in answer (${path})`, {

@@ -1,0 +1,229 @@
+// The shared Thingiverse budget against anonymous visitors, and catalogue URLs against javascript: links.
+import { eq } from "drizzle-orm";
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { catalogueModels } from "../../db/schema";
+import { seedDatabase } from "../../db/seed";
+import { loader as browseLoader } from "../../app/routes/models._index";
+import { loader as detailLoader } from "../../app/routes/models.$source.$id";
+import { loader as apiBrowseLoader } from "../../app/routes/api.thingiverse.browse";
+import { loader as apiSearchLoader } from "../../app/routes/api.thingiverse.search";
+import type { CatalogueModel, CatalogueSource } from "../../app/services/catalogue/index.server";
+import {
+  catalogueSyncMemory,
+  DETAIL_TTL_MS,
+  MAX_REMEMBERED,
+  resetCatalogueSync,
+  syncCatalogueListing,
+  syncCatalogueModel,
+  VISITOR_SYNC_LIMIT,
+  VISITOR_SYNC_WINDOW_MS,
+} from "../../app/services/catalogue-sync.server";
+import { getModelDetail, getOrderableModel, listCatalogueModels } from "../../app/services/models.server";
+import { getDb } from "../../app/utils/db.server";
+import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
+import { THINGIVERSE_API, thingiverseFixtures, thingiverseHandlers } from "../mocks/thingiverse";
+import { args, run } from "../setup/requests";
+
+const server = setupServer(...thingiverseHandlers);
+let calls: string[] = [];
+
+/** A GET as server/index.ts hands it on: the client IP in our own header. */
+function from(ip: string, path: string) {
+  return new Request(new URL(path, "http://localhost:3000"), { headers: { [CLIENT_IP_HEADER]: ip } });
+}
+
+beforeAll(async () => {
+  server.listen({ onUnhandledRequest: "error" });
+  server.events.on("request:start", ({ request }) => void calls.push(new URL(request.url).pathname));
+  await seedDatabase(await getDb(), { log: () => {} });
+});
+afterAll(() => server.close());
+beforeEach(async () => {
+  resetCatalogueSync();
+  calls = [];
+  process.env.THINGIVERSE_TOKEN = "mock-token";
+  process.env.MOCKS = "true";
+  const db = await getDb();
+  await db.run("DELETE FROM rate_limits WHERE key LIKE 'catalogue:%'");
+});
+afterEach(() => {
+  server.resetHandlers();
+  vi.useRealTimers();
+});
+
+describe("one visitor's share of the site's budget", () => {
+  it(`after ${VISITOR_SYNC_LIMIT} asks in 5 minutes, new pages come from our table (no notice, no error); others are unaffected`, async () => {
+    const greedy = "203.0.113.7";
+    for (let i = 0; i < VISITOR_SYNC_LIMIT; i++) {
+      // every new term and page used to cost one API call, without end
+      await browseLoader(args(from(greedy, `/models?q=term${i}&page=${i + 1}`)));
+    }
+    expect(calls).toHaveLength(VISITOR_SYNC_LIMIT);
+
+    calls = [];
+    const page = await browseLoader(args(from(greedy, "/models?sort=popular")));
+    expect(calls).toEqual([]);
+    expect(page.catalogueUnavailable).toBe(false);
+    expect(page.models.map((m) => m.name)).toContain("Flexi Rex");
+    const search = await run(() => apiSearchLoader(args(from(greedy, "/api/thingiverse/search?q=dragon"))));
+    const browse = await run(() => apiBrowseLoader(args(from(greedy, "/api/thingiverse/browse?type=newest&page=2"))));
+    for (const res of [search, browse]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-catalogue-sync")).toBe("limited");
+    }
+    // a detail refresh is an ask too
+    expect((await getModelDetail("thingiverse", 6201003, { request: from(greedy, "/models/thingiverse/6201003") })).sync).toBe("limited");
+    expect(calls).toEqual([]);
+
+    // someone else still gets fresh answers, and what they fetched is cached for everyone
+    const other = await run(() => apiSearchLoader(args(from("198.51.100.9", "/api/thingiverse/search?q=dragon"))));
+    expect(other.headers.get("x-catalogue-sync")).toBe("updated");
+    expect(calls).toHaveLength(1);
+    const cached = await run(() => apiSearchLoader(args(from(greedy, "/api/thingiverse/search?q=dragon"))));
+    expect(cached.headers.get("x-catalogue-sync")).toBe("cached");
+    expect(((await cached.json()) as { name: string }[]).map((m) => m.name)).toContain("Articulated Desk Dragon");
+
+    // the window passes: the visitor may ask again
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + VISITOR_SYNC_WINDOW_MS + 1_000);
+    calls = [];
+    const later = await run(() => apiSearchLoader(args(from(greedy, "/api/thingiverse/search?q=cable"))));
+    expect(later.headers.get("x-catalogue-sync")).toBe("updated");
+    expect(calls).toHaveLength(1);
+  });
+
+  it("pages already fresh in our table cost the visitor nothing", async () => {
+    const ip = "192.0.2.44";
+    await browseLoader(args(from(ip, "/models?sort=newest")));
+    for (let i = 0; i < VISITOR_SYNC_LIMIT * 2; i++) await browseLoader(args(from(ip, "/models?sort=newest")));
+    expect(calls).toHaveLength(1);
+    const db = await getDb();
+    const rows = await db.all<{ count: number }>(`SELECT count FROM rate_limits WHERE key = 'catalogue:${ip}'`);
+    expect(rows).toEqual([{ count: 1 }]);
+  });
+
+  it("syncs not started by a visitor (scripts, imports) are not counted", async () => {
+    for (let i = 0; i < VISITOR_SYNC_LIMIT + 5; i++) expect(await syncCatalogueListing({ type: "featured", q: `batch${i}` })).toBe("updated");
+    expect(calls).toHaveLength(VISITOR_SYNC_LIMIT + 5);
+  });
+});
+
+describe("things the site does not have", () => {
+  it("a made-up id is asked once per detail TTL, whoever asks", async () => {
+    const missing = 990_001;
+    for (const ip of ["203.0.113.1", "203.0.113.2", "203.0.113.3"]) {
+      const res = await run(() => detailLoader(args(from(ip, `/models/thingiverse/${missing}`), { source: "thingiverse", id: String(missing) })));
+      expect(res.status).toBe(404);
+    }
+    expect(calls).toEqual([`/things/${missing}`]);
+    expect((await getOrderableModel("thingiverse", missing)).ok).toBe(false);
+    expect(calls).toHaveLength(1);
+    // after the TTL the site is asked again (it may have published the thing meanwhile)
+    const later = Date.now() + DETAIL_TTL_MS + 1;
+    expect(await syncCatalogueModel(missing, { now: () => later })).toBe("missing");
+    expect(calls).toHaveLength(2);
+  });
+
+  it("a thing that appears later is no longer remembered as missing", async () => {
+    const id = 990_002;
+    expect(await syncCatalogueModel(id)).toBe("missing");
+    const thing = { ...thingiverseFixtures.things[0]!, id, name: "Published Later" };
+    server.use(http.get(`${THINGIVERSE_API}/things/${id}`, () => HttpResponse.json(thing)));
+    expect(await syncCatalogueModel(id, { force: true })).toBe("updated");
+    expect(catalogueSyncMemory().missing).toBe(0);
+  });
+});
+
+describe("the in-memory caches are bounded", () => {
+  /** Answers instantly and counts what it is asked. */
+  function countingSource() {
+    const asked = { search: 0, model: 0 };
+    const source: CatalogueSource = {
+      id: "thingiverse",
+      search: async () => (asked.search++, { total: 0, models: [] as CatalogueModel[] }),
+      getModel: async () => (asked.model++, null),
+      getFiles: async () => [],
+      getImages: async () => [],
+    };
+    return { source, asked };
+  }
+
+  it(`listing freshness keeps at most ${MAX_REMEMBERED} keys, forgetting the oldest`, async () => {
+    const { source, asked } = countingSource();
+    for (let i = 0; i <= MAX_REMEMBERED; i++) await syncCatalogueListing({ type: "newest", q: `k${i}` }, { source });
+    expect(catalogueSyncMemory().listings).toBe(MAX_REMEMBERED);
+    expect(asked.search).toBe(MAX_REMEMBERED + 1);
+    // the newest key is still fresh, the first one was forgotten
+    expect(await syncCatalogueListing({ type: "newest", q: `k${MAX_REMEMBERED}` }, { source })).toBe("cached");
+    expect(await syncCatalogueListing({ type: "newest", q: "k0" }, { source })).toBe("updated");
+    expect(catalogueSyncMemory().listings).toBe(MAX_REMEMBERED);
+  });
+
+  it(`missing ids keep at most ${MAX_REMEMBERED}, forgetting the oldest`, async () => {
+    const { source, asked } = countingSource();
+    for (let i = 0; i <= MAX_REMEMBERED; i++) await syncCatalogueModel(800_000 + i, { source });
+    expect(catalogueSyncMemory().missing).toBe(MAX_REMEMBERED);
+    expect(await syncCatalogueModel(800_000 + MAX_REMEMBERED, { source })).toBe("missing");
+    expect(asked.model).toBe(MAX_REMEMBERED + 1);
+    await syncCatalogueModel(800_000, { source });
+    expect(asked.model).toBe(MAX_REMEMBERED + 2);
+  });
+});
+
+describe("catalogue URLs in href and src", () => {
+  const hostile = (id: number) => ({
+    ...thingiverseFixtures.things[0]!,
+    id,
+    name: `Hostile ${id}`,
+    public_url: "javascript:alert(document.cookie)",
+    thumbnail: "javascript:alert(1)",
+    preview_image: null,
+    creator: { name: "mallory", public_url: "javascript:alert(2)" },
+    default_image: { id: 1, url: "javascript:alert(3)", sizes: [{ type: "display", size: "large", url: "data:text/html,<script>alert(4)</script>" }] },
+  });
+
+  it("a thing fetched from the site is stored and shown with https links only", async () => {
+    server.use(http.get(`${THINGIVERSE_API}/things/:id`, ({ params }) => HttpResponse.json(hostile(Number(params.id)))));
+    const { model } = await getModelDetail("thingiverse", 990_010);
+    expect(model).toMatchObject({
+      name: "Hostile 990010",
+      publicUrl: "https://www.thingiverse.com/thing:990010",
+      creatorUrl: null,
+      thumbnailUrl: null,
+      imageUrls: [],
+    });
+    const db = await getDb();
+    const [row] = await db.select().from(catalogueModels).where(eq(catalogueModels.sourceId, 990_010));
+    expect(JSON.stringify(row)).not.toMatch(/javascript:|data:/);
+  });
+
+  it("rows stored before the check (and kept by a search's coalesce) are cleaned when read", async () => {
+    const db = await getDb();
+    await db.insert(catalogueModels).values({
+      source: "thingiverse", sourceId: 990_020, name: "Old Hostile Row", creatorName: "mallory", license: "CC BY",
+      creatorUrl: "javascript:alert(1)", thumbnailUrl: " javascript:alert(2)", publicUrl: "javascript:alert(3)",
+      imageUrls: ["javascript:alert(4)", "//evil.example/x.png", "/\\evil.example/y.png", "https://cdn.thingiverse.com/ok.jpg", "/demo/models/ok.svg"],
+      fetchedAt: new Date(), sourceCreatedAt: new Date(),
+    });
+    // a search hit with no creator link must not let the old one through
+    server.use(
+      http.get(`${THINGIVERSE_API}/search/:term`, () =>
+        HttpResponse.json({ total: 1, hits: [{ id: 990_020, name: "Old Hostile Row", created_at: "2024-01-01T00:00:00+00:00", creator: { name: "mallory", public_url: "javascript:x" } }] }),
+      ),
+    );
+    await syncCatalogueListing({ type: "featured", q: "hostile" });
+    const { model } = await getModelDetail("thingiverse", 990_020);
+    expect(model).toMatchObject({
+      creatorUrl: null,
+      publicUrl: "https://www.thingiverse.com/thing:990020",
+      thumbnailUrl: "https://cdn.thingiverse.com/ok.jpg",
+      imageUrls: ["https://cdn.thingiverse.com/ok.jpg", "/demo/models/ok.svg"],
+    });
+    const listed = (await listCatalogueModels({ q: "hostile" })).models.find((m) => m.id === 990_020);
+    expect(listed?.thumbnailUrl).toBe("https://cdn.thingiverse.com/ok.jpg");
+    const order = await getOrderableModel("thingiverse", 990_020);
+    expect(order.ok && order.model.publicUrl).toBe("https://www.thingiverse.com/thing:990020");
+  });
+});
