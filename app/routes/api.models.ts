@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ModelPayloadSchema } from "~/components/model-upload-fields";
+import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/designs.server";
 import { apiLibrarySummary, categoryExists, createLibraryModel, listLibraryModels, parseModelId, parseModelSort } from "~/services/models.server";
 import { apiError, readJson, requireApiUser } from "~/utils/api.server";
 
@@ -26,6 +27,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(400, "Use POST to add a model.");
   const user = await requireApiUser(request);
+  const limit = await hitModelUploadLimit(user.id);
+  if (!limit.allowed) {
+    return apiError(429, modelUploadLimitMessage(limit.retryAfterSeconds), { "Retry-After": String(limit.retryAfterSeconds) });
+  }
   const parsed = ModelPayloadSchema.safeParse(await readJson(request));
   if (!parsed.success) return apiError(400, parsed.error.issues[0]?.message ?? "Invalid model.");
   const value = parsed.data;

@@ -197,7 +197,10 @@ export default function ModelDetailPage() {
               The printer you choose sets the final price.
             </p>
             {model.commercialUse ? (
-              <Link to={`/order-model/${model.source}/${model.id}`} className="btn-primary mt-4 w-full">Order Print</Link>
+              // a post, not a link: ordering makes a draft, and a GET must not (prefetchers, other sites' links)
+              <Form method="post" action={`/order-model/${model.source}/${model.id}`}>
+                <button type="submit" className="btn-primary mt-4 w-full">Order Print</button>
+              </Form>
             ) : (
               <>
                 <button type="button" disabled className="btn-primary mt-4 w-full" aria-describedby="licence-refusal">Order Print</button>

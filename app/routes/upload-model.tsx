@@ -21,7 +21,9 @@ import {
   UPLOAD_DIFFICULTIES,
   UPLOAD_LICENSES,
 } from "~/components/model-upload-fields";
-import { analyzeModel, MeshError, type AnalysisResult } from "~/domain/mesh";
+import { MeshError, type AnalysisResult } from "~/domain/mesh";
+import { AnalysisBusyError, AnalysisTimeoutError, analyzeOffThread } from "~/services/analysis-pool.server";
+import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/designs.server";
 import { categoryExists, createLibraryModel, listCategories } from "~/services/models.server";
 import { getStorage, MAX_DESIGN_BYTES, newStorageKey } from "~/services/storage.server";
 import { getSessionUser, requireUser } from "~/utils/session.server";
@@ -48,9 +50,11 @@ function serverSchema() {
     if (value.modelFile) {
       const bytes = new Uint8Array(await value.modelFile.arrayBuffer());
       try {
-        model = { file: value.modelFile, bytes, analysis: await analyzeModel(bytes, value.modelFile.name) };
+        // in the analysis pool's worker threads, off the request thread
+        const { analysis } = await analyzeOffThread(bytes, value.modelFile.name);
+        model = { file: value.modelFile, bytes, analysis };
       } catch (error) {
-        if (!(error instanceof MeshError)) throw error;
+        if (!(error instanceof MeshError) && !(error instanceof AnalysisTimeoutError)) throw error;
         ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["modelFile"], message: error.message });
       }
     }
@@ -97,7 +101,17 @@ export async function action({ request }: ActionFunctionArgs) {
     throw error;
   }
 
-  const submission = await parseWithZod(formData, { schema: serverSchema(), async: true });
+  // counted once the body is read (answering an upload before reading it resets the connection in Chrome)
+  const limit = await hitModelUploadLimit(user.id);
+  if (!limit.allowed) return uploadFailure(modelUploadLimitMessage(limit.retryAfterSeconds), "", 429);
+
+  let submission;
+  try {
+    submission = await parseWithZod(formData, { schema: serverSchema(), async: true });
+  } catch (error) {
+    if (error instanceof AnalysisBusyError) return uploadFailure(error.message, "", 503);
+    throw error;
+  }
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["modelFile", "image"] }), message: null }, { status: 400 });
   }

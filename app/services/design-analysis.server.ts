@@ -1,17 +1,15 @@
 // The server's own reading of a design file (authoritative), with document 001's size-based fallback,
-// and keeping the file and its preview image in storage under our own keys.
-import {
-  analyzeMesh,
-  detectFormat,
-  estimateFromFileSize,
-  MeshError,
-  parseModel,
-  renderPreviewPng,
-  type Mesh,
-  type MeshFormat,
-} from "~/domain/mesh";
+// and keeping the file and its preview image in storage under our own keys. The engine runs in the
+// analysis pool's worker threads, not on the request thread.
+import { detectFormat, estimateFromFileSize, MeshError, type MeshFormat } from "~/domain/mesh";
 import { extensionAllowed, MESSAGES, REFUSED_MESH_ERRORS, type DesignAnalysis } from "~/components/design-settings";
+import { AnalysisBusyError, AnalysisTimeoutError, analyzeOffThread } from "./analysis-pool.server";
 import { getStorage, MAX_DESIGN_BYTES, newStorageKey } from "./storage.server";
+
+export { AnalysisBusyError } from "./analysis-pool.server";
+
+/** The server-rendered preview of a draft (pages without JavaScript show it). */
+export const PREVIEW_SIZE = { width: 480, height: 360 };
 
 export interface AnalysisSettings {
   material: string;
@@ -35,8 +33,8 @@ export class DesignRejectedError extends Error {
 export interface AnalysedDesign {
   format: MeshFormat;
   analysis: StoredAnalysis;
-  /** null when the fallback estimate was used */
-  mesh: Mesh | null;
+  /** the PNG preview; null when the fallback estimate was used, none was asked for, or rendering failed */
+  preview: Uint8Array | null;
 }
 
 /** The customer's file name without any folder part, trimmed to something a page can show. */
@@ -50,8 +48,17 @@ export function cleanFileName(name: string): string {
   return cleaned.slice(0, 200 - ext.length) + ext;
 }
 
-/** Type by extension, then by content, then the measurements; refused files throw DesignRejectedError. */
-export async function analyseDesign(bytes: Uint8Array, fileName: string, settings: AnalysisSettings): Promise<AnalysedDesign> {
+/**
+ * Type by extension, then by content, then the measurements; refused files (and ones that take longer than
+ * the pool's time limit) throw DesignRejectedError. A full pool throws AnalysisBusyError (503).
+ * `preview: false` skips the thumbnail when only the numbers are wanted (re-measuring a stored file).
+ */
+export async function analyseDesign(
+  bytes: Uint8Array,
+  fileName: string,
+  settings: AnalysisSettings,
+  { preview = true }: { preview?: boolean } = {},
+): Promise<AnalysedDesign> {
   if (!extensionAllowed(fileName)) throw new DesignRejectedError(MESSAGES.invalidType);
   if (bytes.byteLength > MAX_DESIGN_BYTES) throw new DesignRejectedError(MESSAGES.tooLarge, 413);
   let format: MeshFormat;
@@ -63,9 +70,11 @@ export async function analyseDesign(bytes: Uint8Array, fileName: string, setting
   }
   const options = { material: settings.material, infill: settings.infill, layerHeight: settings.layerHeight, supports: settings.supports };
   try {
-    const mesh = await parseModel(bytes, fileName);
-    return { format, mesh, analysis: { method: "mesh", ...analyzeMesh(mesh, options) } };
+    const result = await analyzeOffThread(bytes, fileName, options, { preview: preview ? PREVIEW_SIZE : null });
+    return { format, preview: result.preview, analysis: { method: "mesh", ...result.analysis } };
   } catch (error) {
+    if (error instanceof AnalysisBusyError) throw error;
+    if (error instanceof AnalysisTimeoutError) throw new DesignRejectedError(error.message);
     if (error instanceof MeshError && REFUSED_MESH_ERRORS.has(error.code)) throw new DesignRejectedError(error.message);
     // Document 001: when analysis fails the size-based estimate is used and the upload still works.
     const reason = error instanceof MeshError ? error.message : "The analysis engine could not read this file.";
@@ -73,7 +82,7 @@ export async function analyseDesign(bytes: Uint8Array, fileName: string, setting
     const estimate = estimateFromFileSize(bytes.byteLength, format, settings.material);
     return {
       format,
-      mesh: null,
+      preview: null,
       analysis: {
         method: "file-size",
         estimatedWeight: estimate.estimatedWeight,
@@ -95,20 +104,19 @@ export interface StoredDesign {
   previewKey: string | null;
 }
 
-/** Writes the design and, when the mesh was read, its server-rendered preview PNG. */
+/** Writes the design and, when the mesh was read, its server-rendered preview PNG (rendered by the analysis). */
 export async function storeDesign(bytes: Uint8Array, fileName: string, design: AnalysedDesign): Promise<StoredDesign> {
   const storage = getStorage();
   const fileKey = newStorageKey("designs", design.format);
   await storage.set(fileKey, new File([bytes as Uint8Array<ArrayBuffer>], cleanFileName(fileName), { type: "application/octet-stream" }));
   let previewKey: string | null = null;
-  if (design.mesh) {
+  if (design.preview) {
     try {
-      const png = renderPreviewPng(design.mesh, { width: 480, height: 360 });
       previewKey = newStorageKey("previews", "png");
-      await storage.set(previewKey, new File([png as Uint8Array<ArrayBuffer>], "preview.png", { type: "image/png" }));
+      await storage.set(previewKey, new File([design.preview as Uint8Array<ArrayBuffer>], "preview.png", { type: "image/png" }));
     } catch (error) {
       // a missing thumbnail must not cost the customer the upload
-      console.error("preview rendering failed", error);
+      console.error("preview could not be stored", error);
       previewKey = null;
     }
   }

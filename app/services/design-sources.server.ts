@@ -6,8 +6,8 @@ import { DESIGN_DEFAULTS, DesignSettingsSchema, MESSAGES } from "~/components/de
 import { CatalogueUnavailableError, getCatalogueSource, type CatalogueFile } from "~/services/catalogue/index.server";
 import { getOrderableModel, type ModelSource, type OrderableModel } from "~/services/models.server";
 import { getDb } from "~/utils/db.server";
-import { DesignRejectedError, readStoredFile } from "./design-analysis.server";
-import { createDraft } from "./designs.server";
+import { AnalysisBusyError, DesignRejectedError, readStoredFile } from "./design-analysis.server";
+import { assertRoomForDraft, createDraft, DraftLimitError, hitModelDraftLimit, modelDraftLimitMessage } from "./designs.server";
 import { MAX_DESIGN_BYTES } from "./storage.server";
 
 /** Hosts a catalogue file may be fetched from, redirects included: Thingiverse's API, site, CDN and its older S3 asset host. */
@@ -27,8 +27,8 @@ const REUSE_WINDOW_MS = 10 * 60 * 1000;
 
 /** A failure the customer can read; the order-model page shows it in the 'Error' toast. */
 export class ModelOrderError extends Error {
-  readonly status: 400 | 403 | 404 | 413 | 503;
-  constructor(message: string, status: 400 | 403 | 404 | 413 | 503 = 400) {
+  readonly status: 400 | 403 | 404 | 409 | 413 | 429 | 503;
+  constructor(message: string, status: 400 | 403 | 404 | 409 | 413 | 429 | 503 = 400) {
     super(message);
     this.name = "ModelOrderError";
     this.status = status;
@@ -64,8 +64,25 @@ async function draftFromBytes(userId: number, bytes: Uint8Array, fileName: strin
     return job;
   } catch (error) {
     if (error instanceof DesignRejectedError) throw new ModelOrderError(error.message, error.status);
+    if (error instanceof DraftLimitError) throw new ModelOrderError(error.message, 409);
+    if (error instanceof AnalysisBusyError) throw new ModelOrderError(error.message, 503);
     throw error;
   }
+}
+
+/**
+ * Before a new draft is made from a model (a file copied or downloaded, then analysed): the customer's hourly
+ * quota of model drafts, and room among their saved drafts. A reused recent draft costs neither.
+ */
+async function allowNewModelDraft(userId: number): Promise<void> {
+  try {
+    await assertRoomForDraft(userId);
+  } catch (error) {
+    if (error instanceof DraftLimitError) throw new ModelOrderError(error.message, 409);
+    throw error;
+  }
+  const limit = await hitModelDraftLimit(userId);
+  if (!limit.allowed) throw new ModelOrderError(modelDraftLimitMessage(limit.retryAfterSeconds), 429);
 }
 
 /** The models service decides whether a model may be printed for money (licence, existence). */
@@ -84,6 +101,7 @@ export async function draftFromLibraryModel(userId: number, modelId: number): Pr
   const reused = await recentDraftFor(userId, "library", model.id);
   if (reused) return reused;
   if (!model.file) throw new ModelOrderError("This model has no printable file yet.", 404);
+  await allowNewModelDraft(userId);
   const bytes = await readStoredFile(model.file.storageKey);
   if (!bytes) throw new ModelOrderError("This model's file is missing from storage.", 404);
   return draftFromBytes(userId, bytes, model.file.name, "library", model.id);
@@ -188,6 +206,7 @@ export async function draftFromCatalogueModel(userId: number, thingId: number): 
   const model = await orderable("thingiverse", thingId);
   const reused = await recentDraftFor(userId, "catalogue", model.id);
   if (reused) return reused;
+  await allowNewModelDraft(userId);
   const source = getCatalogueSource();
   if (!source) throw new ModelOrderError("The model catalogue is not available right now, so this model cannot be ordered.", 503);
   try {

@@ -9,7 +9,7 @@ import {
   MaxTotalSizeExceededError,
   parseFormData,
 } from "@remix-run/form-data-parser";
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import { printers, printJobs, type PrintJob, type User } from "../../db/schema";
 import {
   DESIGN_DEFAULTS,
@@ -21,9 +21,10 @@ import {
 import { centsToDollarString } from "~/domain/money";
 import { DEFAULT_RATE_PER_KG_CENTS, quotePrice, type PriceQuote } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
-import { hitRateLimit } from "~/utils/rate-limit.server";
+import { hitRateLimit, minutesText, type RateLimitResult } from "~/utils/rate-limit.server";
 import { createToastHeader, type ToastInput } from "~/utils/toast.server";
 import {
+  AnalysisBusyError,
   analyseDesign,
   cleanFileName,
   DesignRejectedError,
@@ -38,6 +39,38 @@ import { getStorage, MAX_DESIGN_BYTES } from "./storage.server";
 export const FILE_FIELD = "file";
 /** Uploads are analysed on the server, which costs CPU: a generous cap per customer. */
 export const UPLOADS_PER_HOUR = 60;
+const ONE_HOUR_MS = 60 * 60 * 1000;
+
+/** Per-customer caps on work and storage (tests lower them). */
+export const LIMITS = {
+  /** design files posted to /upload and the upload/draft API calls */
+  designUploadsPerHour: UPLOADS_PER_HOUR,
+  /** library models posted to /upload-model and POST /api/models */
+  modelUploadsPerHour: 20,
+  /** drafts made from library or catalogue models (each one copies or downloads and analyses a file) */
+  modelDraftsPerHour: 30,
+  /** drafts a customer may keep */
+  draftsPerCustomer: 200,
+};
+
+/** Counts one library-model upload of this customer (/upload-model, POST /api/models). */
+export function hitModelUploadLimit(userId: number): Promise<RateLimitResult> {
+  return hitRateLimit(`model-upload:${userId}`, LIMITS.modelUploadsPerHour, ONE_HOUR_MS);
+}
+
+export function modelUploadLimitMessage(retryAfterSeconds: number): string {
+  return `You have uploaded many models in the last hour. Please try again in ${minutesText(retryAfterSeconds)}.`;
+}
+
+/** Counts one draft made from a model by this customer. */
+export function hitModelDraftLimit(userId: number): Promise<RateLimitResult> {
+  return hitRateLimit(`model-draft:${userId}`, LIMITS.modelDraftsPerHour, ONE_HOUR_MS);
+}
+
+export function modelDraftLimitMessage(retryAfterSeconds: number): string {
+  return `You have ordered many models in the last hour. Please try again in ${minutesText(retryAfterSeconds)}.`;
+}
+
 const ONE_MIB = 1024 * 1024;
 /** Bytes of the body kept from its start and its end, to recover the small settings fields when the file is refused. */
 const KEEP_BYTES = 64 * 1024;
@@ -419,6 +452,7 @@ export async function createDraft(
   settings: DesignSettings,
   options: { printer?: PrinterRate | null; source?: DraftSource } = {},
 ): Promise<{ job: PrintJob; design: AnalysedDesign }> {
+  await assertRoomForDraft(userId);
   const design = await analyseDesign(file.bytes, file.fileName, settings);
   const stored = await storeDesign(file.bytes, file.fileName, design);
   try {
@@ -449,16 +483,54 @@ export async function createDraft(
 }
 
 export class DraftGoneError extends Error {
-  constructor() {
-    super("This draft no longer exists or has already been submitted.");
+  constructor(message = "This draft no longer exists or has already been submitted.") {
+    super(message);
     this.name = "DraftGoneError";
   }
+}
+
+/** The draft was written by another request after this one read it (another tab, a double submit): 409. */
+export class DraftChangedError extends DraftGoneError {
+  constructor() {
+    super("This draft changed in another tab. Reload and try again.");
+    this.name = "DraftChangedError";
+  }
+}
+
+/** The customer keeps the most drafts we store for one account. */
+export class DraftLimitError extends Error {
+  constructor() {
+    super(`You have ${LIMITS.draftsPerCustomer} saved drafts. Delete some before saving more.`);
+    this.name = "DraftLimitError";
+  }
+}
+
+/**
+ * Refuses a new draft when the customer already keeps LIMITS.draftsPerCustomer. A count, then the insert:
+ * requests running at the same moment can pass it together, so it is a soft cap (each is rate limited too).
+ */
+export async function assertRoomForDraft(userId: number): Promise<void> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ drafts: count() })
+    .from(printJobs)
+    .where(and(eq(printJobs.customerId, userId), eq(printJobs.status, "draft")));
+  if ((row?.drafts ?? 0) >= LIMITS.draftsPerCustomer) throw new DraftLimitError();
+}
+
+/** A version stamp that always moves forward, even for two writes in the same millisecond. */
+function nextUpdatedAt(previous: Date): Date {
+  return new Date(Math.max(Date.now(), previous.getTime() + 1));
 }
 
 const analysisInputsChanged = (job: PrintJob, s: DesignSettings) =>
   job.material !== s.material || job.infillPercent !== s.infill || job.layerHeight !== s.layerHeight || job.supports !== s.supports;
 
-/** Updates settings (and the file, when a new one came); weight and time are re-measured whenever they depend on a change. */
+/**
+ * Updates settings (and the file, when a new one came); weight and time are re-measured whenever they depend on a change.
+ * `existing` is the row as this request read it, before its (possibly slow) body: the write only lands if the row
+ * still has that version (updated_at), so a stale request cannot store a price worked out for another file.
+ */
 export async function updateDraft(
   existing: PrintJob,
   settings: DesignSettings,
@@ -473,7 +545,7 @@ export async function updateDraft(
     const bytes = await readStoredFile(existing.fileKey);
     if (bytes) {
       try {
-        design = await analyseDesign(bytes, existing.fileName, settings);
+        design = await analyseDesign(bytes, existing.fileName, settings, { preview: false });
       } catch (error) {
         // the stored file was accepted once; keep the old measurements rather than lock the draft
         if (!(error instanceof DesignRejectedError)) throw error;
@@ -498,17 +570,25 @@ export async function updateDraft(
         }
       : {}),
     ...priceColumns(weight, minutes, settings.numberOfColors, options.printer?.ratePerKgCents ?? null),
-    updatedAt: new Date(),
+    updatedAt: nextUpdatedAt(existing.updatedAt),
   };
 
   const db = await getDb();
   let updated: PrintJob | undefined;
   try {
-    // guarded: a draft submitted in another tab meanwhile is not rewritten
+    // guarded: a draft submitted in another tab meanwhile is not rewritten, nor one another request changed
+    // since this one read it (its file, and so its weight and price, may be different now)
     [updated] = await db
       .update(printJobs)
       .set(values)
-      .where(and(eq(printJobs.id, existing.id), eq(printJobs.customerId, existing.customerId), eq(printJobs.status, "draft")))
+      .where(
+        and(
+          eq(printJobs.id, existing.id),
+          eq(printJobs.customerId, existing.customerId),
+          eq(printJobs.status, "draft"),
+          eq(printJobs.updatedAt, existing.updatedAt),
+        ),
+      )
       .returning();
   } catch (error) {
     if (stored) await removeStoredFiles(stored.fileKey, stored.previewKey);
@@ -516,7 +596,7 @@ export async function updateDraft(
   }
   if (!updated) {
     if (stored) await removeStoredFiles(stored.fileKey, stored.previewKey);
-    throw new DraftGoneError();
+    throw (await getOwnDraft(existing.customerId, existing.id)) ? new DraftChangedError() : new DraftGoneError();
   }
   if (stored) await removeStoredFiles(existing.fileKey, existing.previewKey);
   return { job: updated, design };
@@ -585,7 +665,7 @@ function destination(job: PrintJob, intent: DesignIntent, created: boolean, esti
 
 export type DesignPostResult =
   | { ok: true; job: PrintJob; intent: DesignIntent; created: boolean; estimated: boolean; redirectTo: string; toast: ToastInput }
-  | { ok: false; status: 400 | 404 | 409 | 413 | 429; title: string; message: string; reply: SubmissionResult<string[]> };
+  | { ok: false; status: 400 | 404 | 409 | 413 | 429 | 503; title: string; message: string; reply: SubmissionResult<string[]> };
 
 export interface DesignPostOptions {
   user: User;
@@ -617,7 +697,7 @@ export async function handleDesignPost(request: Request, options: DesignPostOpti
   const intent: DesignIntent = options.intent ?? (submission.status === "success" ? submission.value.intent : postedIntent);
   const title = failureTitle(intent, Boolean(draft));
   /** A file error sits under the file input and says what happens to the file; anything else is a form error. */
-  const fail = (status: 400 | 404 | 409 | 413 | 429, message: string, onFile = true): DesignPostResult => {
+  const fail = (status: 400 | 404 | 409 | 413 | 429 | 503, message: string, onFile = true): DesignPostResult => {
     const hint = draft?.fileKey ? " The draft keeps its current file." : ` ${MESSAGES.chooseAgain}`;
     const reply = onFile
       ? submission.reply({ fieldErrors: { [FILE_FIELD]: [`${message}${hint}`] } })
@@ -648,7 +728,7 @@ export async function handleDesignPost(request: Request, options: DesignPostOpti
 
   let file: NewDesignFile | null = null;
   if (form.file) {
-    const limit = await hitRateLimit(`design-upload:${user.id}`, UPLOADS_PER_HOUR, 60 * 60 * 1000);
+    const limit = await hitRateLimit(`design-upload:${user.id}`, LIMITS.designUploadsPerHour, ONE_HOUR_MS);
     if (!limit.allowed) return fail(429, "You have uploaded many designs in the last hour. Please try again later.");
     file = { bytes: new Uint8Array(await form.file.arrayBuffer()), fileName: form.file.name };
   }
@@ -665,6 +745,8 @@ export async function handleDesignPost(request: Request, options: DesignPostOpti
   } catch (error) {
     if (error instanceof DesignRejectedError) return fail(error.status, error.message);
     if (error instanceof DraftGoneError) return fail(409, error.message, false);
+    if (error instanceof DraftLimitError) return fail(409, error.message, false);
+    if (error instanceof AnalysisBusyError) return fail(503, error.message, false);
     throw error;
   }
 }

@@ -74,7 +74,10 @@ test.describe("Browse Models", () => {
     await expect(estimate).toContainText("Material$0.32");
     await expect(estimate).toContainText("Platform Fee (15%)$1.00");
     await expect(page.getByTestId("estimate-total")).toHaveText("$1.32");
-    await expect(page.getByRole("link", { name: "Order Print" })).toHaveAttribute("href", "/order-model/thingiverse/3495390");
+    // ordering makes a draft, so it is a form post, never a link a prefetcher could follow
+    await expect(page.getByRole("button", { name: "Order Print" })).toBeEnabled();
+    await expect(page.locator('form[method="post"][action="/order-model/thingiverse/3495390"]')).toContainText("Order Print");
+    await expect(page.getByRole("link", { name: "Order Print" })).toHaveCount(0);
     await expect(page.getByRole("link", { name: /Download Files/ })).toHaveAttribute("href", "https://www.thingiverse.com/thing:3495390");
     await expect(page.getByText("Toys & Games", { exact: true })).toBeVisible();
     await expect(page.getByText("1h 35m", { exact: true })).toBeVisible();
@@ -102,6 +105,7 @@ test.describe("Browse Models", () => {
     await page.goto(`/models/library/${await libraryId("Phone Stand Pro")}`);
     await expect(page.getByRole("button", { name: "Order Print" })).toBeDisabled();
     await expect(page.getByRole("link", { name: "Order Print" })).toHaveCount(0);
+    await expect(page.locator('form[action^="/order-model/"]')).toHaveCount(0);
     await expect(page.getByTestId("licence-refusal")).toContainText("licensed CC BY-NC, which does not allow commercial use");
 
     await page.goto("/models/thingiverse/4734271");

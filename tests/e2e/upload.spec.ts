@@ -210,29 +210,80 @@ test.describe("saved prints", () => {
 });
 
 test.describe("ordering a model", () => {
-  test("a library model becomes a draft on its way to printer choice", async ({ page }) => {
-    await newCustomer(page);
+  async function libraryModelWithFile(name: string) {
     const db = await getDb();
     const [category] = await db.select().from(categories).limit(1);
     const [creator] = await db.select().from(users).limit(1);
     const [model] = await db
       .insert(libraryModels)
-      .values({ creatorId: creator.id, categoryId: category.id, name: "E2E Bracket", description: "A bracket for the e2e test.", license: "CC BY" })
+      .values({ creatorId: creator.id, categoryId: category.id, name, description: "A bracket for the e2e test.", license: "CC BY" })
       .returning();
     const key = newStorageKey("models", "stl");
     await getStorage().set(key, new File([readFileSync(CUBE_STL)], "bracket.stl"));
     await db.insert(modelFiles).values({ libraryModelId: model.id, name: "bracket.stl", format: "stl", sizeBytes: 13084, storageKey: key });
+    return model;
+  }
 
-    await page.goto(`/order-model/library/${model.id}`);
+  async function draftsOf(page: Page, userId: number): Promise<unknown[]> {
+    const response = await page.request.get(`/api/users/${userId}/drafts`);
+    expect(response.status()).toBe(200);
+    return response.json();
+  }
+
+  test("a library model becomes a draft on its way to printer choice", async ({ page }) => {
+    await newCustomer(page);
+    const model = await libraryModelWithFile("E2E Bracket");
+    await page.goto(`/models/library/${model.id}`);
+    await page.getByRole("button", { name: "Order Print" }).click();
     await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
     await page.goto("/saved-prints");
     await expect(page.getByTestId("draft-name")).toHaveText("bracket.stl");
   });
 
+  test("opening the order page makes no draft until its button is pressed", async ({ page }) => {
+    const user = await newCustomer(page);
+    const model = await libraryModelWithFile("E2E Prefetched Bracket");
+    // what a link prefetcher or another site's link does: a GET alone
+    const fetched = await page.request.get(`/order-model/library/${model.id}`);
+    expect(fetched.status()).toBe(200);
+    expect(await fetched.text()).toContain("Continue to printer choice");
+    // a navigation from outside our pages (here: typed) waits for the click, with or without JavaScript
+    await page.goto(`/order-model/library/${model.id}`);
+    await expect(page.getByRole("heading", { name: "Preparing your order" })).toBeVisible();
+    await expect(page.getByText("E2E Prefetched Bracket")).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    await expect(page).toHaveURL(new RegExp(`/order-model/library/${model.id}$`));
+    expect(await draftsOf(page, user.id)).toHaveLength(0);
+
+    await page.getByRole("button", { name: "Continue to printer choice" }).click();
+    await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
+    expect(await draftsOf(page, user.id)).toHaveLength(1);
+  });
+
+  test("a signed-out visitor signs in first, then the order goes on", async ({ page }) => {
+    const tag = randomBytes(6).toString("hex");
+    const user = await createTestUser({ email: `orderer-${tag}@example.test`, username: `orderer_${tag}` });
+    const model = await libraryModelWithFile("E2E Sign-in Bracket");
+    await page.goto(`/models/library/${model.id}`);
+    await page.getByRole("button", { name: "Order Print" }).click();
+    await expect(page).toHaveURL(new RegExp(`/auth\\?redirectTo=%2Forder-model%2Flibrary%2F${model.id}$`));
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill("correct horse battery");
+    await page.getByRole("button", { name: "Sign In" }).click();
+    // with JavaScript the form submits itself (we sent them here); without it, one click
+    if (jsDisabled()) {
+      await expect(page).toHaveURL(new RegExp(`/order-model/library/${model.id}$`));
+      await page.getByRole("button", { name: "Continue to printer choice" }).click();
+    }
+    await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
+    expect(await draftsOf(page, user.id)).toHaveLength(1);
+  });
+
   test("a catalogue model is downloaded through the catalogue adapter", async ({ page }) => {
     test.skip(!catalogueOn, "needs THINGIVERSE_TOKEN=mock-token so the e2e server's catalogue answers from the msw mock");
     await newCustomer(page);
-    await page.goto("/order-model/thingiverse/6201001");
+    await page.goto("/models/thingiverse/6201001");
+    await page.getByRole("button", { name: "Order Print" }).click();
     await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
     await page.goto("/saved-prints");
     await expect(page.getByTestId("draft-name")).toHaveText("cable_clip_8mm.stl");
@@ -240,8 +291,10 @@ test.describe("ordering a model", () => {
 
   test("a model whose licence forbids paid printing goes back to its page with the Error toast", async ({ page }) => {
     await newCustomer(page);
-    // the seeded Low-Poly Planter is CC BY-NC (and unknown to the catalogue mock)
+    // the seeded Low-Poly Planter is CC BY-NC (and unknown to the catalogue mock); its page has no live button,
+    // so the order page's own form is posted
     await page.goto("/order-model/thingiverse/4734271");
+    await page.getByRole("button", { name: "Continue to printer choice" }).click();
     await expect(page).toHaveURL(/\/models\/thingiverse\/4734271$/);
     await expect(page.getByTestId("toast")).toContainText("Error");
   });

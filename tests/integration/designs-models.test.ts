@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { http, HttpResponse } from "msw";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { categories, libraryModels, modelFiles, printJobs } from "../../db/schema";
+import { categories, libraryModels, modelFiles, printJobs, rateLimits } from "../../db/schema";
 import { loader as orderModelLoader, action as orderModelAction } from "../../app/routes/order-model.$source.$id";
 import { action as createModelDraftAction } from "../../app/routes/api.create-model-draft";
 import { action as downloadThingiverseAction } from "../../app/routes/api.download-thingiverse-model";
@@ -13,6 +13,7 @@ import {
   downloadCatalogueFile,
   ModelOrderError,
 } from "../../app/services/design-sources.server";
+import { LIMITS } from "../../app/services/designs.server";
 import { getStorage, newStorageKey } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { startMockServer } from "../mocks/index";
@@ -56,8 +57,21 @@ async function libraryModel(license: (typeof libraryModels.$inferInsert)["licens
   return model;
 }
 
+/** The model page's Order Print button: a POST to /order-model/{source}/{id}. */
 const orderPage = (source: string, id: number, withCookie = cookie) =>
-  run(() => orderModelLoader(args(getRequest(`/order-model/${source}/${id}`, withCookie), { source, id: String(id) })));
+  run(() =>
+    orderModelAction(
+      args(new Request(`http://localhost/order-model/${source}/${id}`, { method: "POST", headers: withCookie ? { cookie: withCookie } : {} }), {
+        source,
+        id: String(id),
+      }),
+    ),
+  );
+
+async function draftCount(userId: number) {
+  const db = await getDb();
+  return (await db.select({ id: printJobs.id }).from(printJobs).where(eq(printJobs.customerId, userId))).length;
+}
 
 async function draft(id: number) {
   const db = await getDb();
@@ -66,10 +80,38 @@ async function draft(id: number) {
 }
 
 describe("/order-model/library/{id}", () => {
-  it("sends a signed-out visitor to sign in", async () => {
+  it("sends a signed-out visitor to sign in, from the page and from the button", async () => {
     const res = await run(() => orderModelLoader(args(getRequest("/order-model/library/1"), { source: "library", id: "1" })));
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/auth?redirectTo=${encodeURIComponent("/order-model/library/1")}`);
+    const posted = await orderPage("library", 1, "");
+    expect(posted.status).toBe(302);
+    expect(posted.headers.get("location")).toBe(`/auth?redirectTo=${encodeURIComponent("/order-model/library/1")}`);
+  });
+
+  it("a GET only shows the Continue form: no draft, no file copied, whoever linked here", async () => {
+    const model = await libraryModel("CC BY", true);
+    const before = await draftCount(creatorId);
+    const page = (id: number, site?: string) =>
+      run(() =>
+        orderModelLoader(
+          args(new Request(`http://localhost/order-model/library/${id}`, { headers: { cookie, ...(site ? { "sec-fetch-site": site } : {}) } }), {
+            source: "library",
+            id: String(id),
+          }),
+        ),
+      );
+    const crossSite = await page(model.id, "cross-site");
+    expect(crossSite.status).toBe(200);
+    expect(await crossSite.json()).toEqual({ source: "library", id: model.id, modelName: "Bracket CC BY", autoSubmit: false });
+    // typed, bookmarked or opened from another program: a click is still needed
+    expect((await (await page(model.id, "none")).json()).autoSubmit).toBe(false);
+    expect((await (await page(model.id)).json()).autoSubmit).toBe(false);
+    // from our own pages (signing in first): the form submits itself when JavaScript runs
+    expect((await (await page(model.id, "same-origin")).json()).autoSubmit).toBe(true);
+    expect(await draftCount(creatorId)).toBe(before);
+    expect((await page(999999, "cross-site")).status).toBe(200);
+    expect(await draftCount(creatorId)).toBe(before);
   });
 
   it("copies the model's stored file into a new draft, analyses it and goes on to printer choice", async () => {
@@ -84,8 +126,8 @@ describe("/order-model/library/{id}", () => {
     expect(row.fileKey).toMatch(/^designs\//);
     expect(row.totalCostCents).toBeGreaterThan(0);
 
-    // a reload does not make a second draft
-    const again = await run(() => orderModelAction(args(new Request(`http://localhost/order-model/library/${model.id}`, { method: "POST", headers: { cookie } }), { source: "library", id: String(model.id) })));
+    // posting again (a double click, a resubmitted form) does not make a second draft
+    const again = await orderPage("library", model.id);
     expect(again.headers.get("location")).toBe(`/choose-printer?draftId=${id}`);
   });
 
@@ -119,6 +161,62 @@ describe("/order-model/library/{id}", () => {
     expect(refused.status).toBe(404);
     const anonymous = await run(() => createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: model.id }))));
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("quotas on drafts made from models", () => {
+  it("caps new model drafts per customer per hour: the Error toast on the page, 429 from the API; a reused draft costs nothing", async () => {
+    const user = await createTestUser();
+    const busy = await sessionCookieFor(user.id);
+    const first = await libraryModel("CC BY", true);
+    const made = await orderPage("library", first.id, busy);
+    const draftId = Number(/draftId=(\d+)/.exec(made.headers.get("location") ?? "")?.[1]);
+    expect(draftId).toBeGreaterThan(0);
+
+    const db = await getDb();
+    await db
+      .update(rateLimits)
+      .set({ count: LIMITS.modelDraftsPerHour })
+      .where(eq(rateLimits.key, `model-draft:${user.id}`));
+    const second = await libraryModel("CC BY", true);
+    const refused = await orderPage("library", second.id, busy);
+    expect(refused.headers.get("location")).toBe(`/models/library/${second.id}`);
+    expect(await flashedToast(refused)).toMatchObject({
+      title: "Error",
+      variant: "destructive",
+      description: expect.stringMatching(/^You have ordered many models in the last hour\. Please try again in \d+ minutes?\.$/),
+    });
+    const api = await run(() => createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: second.id }, { cookie: busy }))));
+    expect(api.status).toBe(429);
+    expect((await api.json()).message).toMatch(/^You have ordered many models in the last hour/);
+    const catalogue = await run(() =>
+      downloadThingiverseAction(args(jsonRequest("/api/download-thingiverse-model", { thingiverseId: 6201008 }, { cookie: busy }))),
+    );
+    expect(catalogue.status).toBe(429);
+    expect(await draftCount(user.id)).toBe(1);
+
+    // the recent draft of the first model is reused without counting
+    const reused = await orderPage("library", first.id, busy);
+    expect(reused.headers.get("location")).toBe(`/choose-printer?draftId=${draftId}`);
+  });
+
+  it("refuses a new draft from a model when the customer keeps the most drafts", async () => {
+    const user = await createTestUser();
+    const full = await sessionCookieFor(user.id);
+    const saved = LIMITS.draftsPerCustomer;
+    LIMITS.draftsPerCustomer = 1;
+    try {
+      expect((await orderPage("library", (await libraryModel("CC BY", true)).id, full)).headers.get("location")).toMatch(/^\/choose-printer/);
+      const other = await libraryModel("CC BY", true);
+      const refused = await orderPage("library", other.id, full);
+      expect(refused.headers.get("location")).toBe(`/models/library/${other.id}`);
+      expect((await flashedToast(refused))?.description).toBe("You have 1 saved drafts. Delete some before saving more.");
+      const api = await run(() => createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: other.id }, { cookie: full }))));
+      expect(api.status).toBe(409);
+      expect(await draftCount(user.id)).toBe(1);
+    } finally {
+      LIMITS.draftsPerCustomer = saved;
+    }
   });
 });
 

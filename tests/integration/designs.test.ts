@@ -1,7 +1,7 @@
 // The upload flow against a real database and storage folder: page action (no JavaScript), the API calls, drafts.
 import { eq } from "drizzle-orm";
 import { rmSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { printers, printJobs, rateLimits } from "../../db/schema";
 import { quotePrice } from "../../app/domain/pricing";
 import { action as uploadAction, loader as uploadLoader } from "../../app/routes/upload";
@@ -12,7 +12,8 @@ import { action as draftAction, loader as draftLoader } from "../../app/routes/a
 import { loader as userDraftsLoader } from "../../app/routes/api.users.$id.drafts";
 import { loader as previewLoader } from "../../app/routes/drafts.$id.preview[.]png";
 import { loader as fileLoader } from "../../app/routes/drafts.$id.file";
-import { textPartsIn, UPLOADS_PER_HOUR } from "../../app/services/designs.server";
+import { DesignSettingsSchema } from "../../app/components/design-settings";
+import { DraftChangedError, getOwnDraft, LIMITS, textPartsIn, updateDraft, UPLOADS_PER_HOUR } from "../../app/services/designs.server";
 import { getStorage } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
@@ -317,6 +318,141 @@ describe("editing and deleting drafts", () => {
     expect(put.status).toBe(404);
     const list = await run(() => userDraftsLoader(args(getRequest(`/api/users/${customerId}/drafts`, cookie), { id: String(customerId) })));
     expect((await list.json()).map((d: { id: number }) => d.id)).not.toContain(id);
+  });
+});
+
+describe("edits racing each other", () => {
+  async function newDraft(): Promise<number> {
+    const res = await uploadPage([["file", fileOf(CUBE_STL)], ...SETTINGS, ["intent", "save"]]);
+    return draftIdFrom(res.headers.get("location"));
+  }
+
+  /** A PUT whose body stalls after its first bytes until `release()`: the route has read the draft by then. */
+  async function stalledPut(id: number, parts: Array<[string, string | File]>) {
+    const template = multipartRequest(`/api/drafts/${id}`, parts, { cookie, method: "PUT" });
+    const bytes = new Uint8Array(await template.arrayBuffer());
+    let reading!: () => void;
+    const bodyRead = new Promise<void>((resolve) => (reading = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          pulls += 1;
+          if (pulls === 1) {
+            controller.enqueue(bytes.subarray(0, 16));
+            return;
+          }
+          reading();
+          await gate;
+          controller.enqueue(bytes.subarray(16));
+          controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const request = new Request(`http://localhost:3000/api/drafts/${id}`, {
+      method: "PUT",
+      body,
+      headers: { cookie, "content-type": template.headers.get("content-type")! },
+      duplex: "half",
+    } as RequestInit);
+    const answer = run(() => draftAction(args(request, { id: String(id) })));
+    return { answer, bodyRead, release };
+  }
+
+  it("refuses a settings-only PUT that read the draft before another request replaced its file; the price stays the new file's", async () => {
+    const id = await newDraft();
+    const slow = await stalledPut(id, SETTINGS.map(([k, v]): [string, string] => [k, k === "filamentColor" ? "Blue" : v]));
+    await slow.bodyRead;
+
+    // meanwhile, another tab replaces the file
+    const replace = await run(() =>
+      draftAction(args(multipartRequest(`/api/drafts/${id}`, [["file", fileOf(BLOCK_OBJ)], ...SETTINGS], { cookie, method: "PUT" }), { id: String(id) })),
+    );
+    expect(replace.status).toBe(200);
+    const replaced = await job(id);
+
+    slow.release();
+    const stale = await slow.answer;
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toMatchObject({ message: "This draft changed in another tab. Reload and try again." });
+
+    const after = await job(id);
+    expect(after).toEqual(replaced);
+    expect(after.fileName).toBe("block-40x30x10.obj");
+    expect(after.filamentColor).toBe("Red");
+    // the stored price is the one worked out for the stored file
+    const analysis = after.analysis as { estimatedWeight: number; estimatedTimeMinutes: number };
+    expect(after.estimatedWeightGrams).toBe(analysis.estimatedWeight);
+    const quote = quotePrice({ weightGrams: analysis.estimatedWeight, colors: 1, printTimeMinutes: Math.max(1, Math.round(analysis.estimatedTimeMinutes)) });
+    expect(after.totalCostCents).toBe(quote.customerPays);
+
+    // a fresh read edits normally
+    const retry = await run(() =>
+      draftAction(args(multipartRequest(`/api/drafts/${id}`, SETTINGS.map(([k, v]): [string, string] => [k, k === "filamentColor" ? "Blue" : v]), { cookie, method: "PUT" }), { id: String(id) })),
+    );
+    expect(retry.status).toBe(200);
+    expect((await job(id)).filamentColor).toBe("Blue");
+  });
+
+  it("moves the version on even when two writes fall in the same millisecond", async () => {
+    const id = await newDraft();
+    const read = (await getOwnDraft(customerId, id))!;
+    const settings = DesignSettingsSchema.parse({ ...Object.fromEntries(SETTINGS), layerHeight: 0.2, infill: 20, numberOfColors: 1 });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      // the clock reads the very millisecond the draft was last written
+      vi.setSystemTime(read.updatedAt);
+      const first = await updateDraft(read, { ...settings, filamentColor: "White" }, {});
+      expect(first.job.updatedAt.getTime()).toBeGreaterThan(read.updatedAt.getTime());
+      await expect(updateDraft(read, { ...settings, filamentColor: "Green" }, {})).rejects.toBeInstanceOf(DraftChangedError);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await job(id)).filamentColor).toBe("White");
+  });
+
+  it("still says 'no longer exists' for a draft that was ordered meanwhile", async () => {
+    const id = await newDraft();
+    const read = (await getOwnDraft(customerId, id))!;
+    const db = await getDb();
+    await db.update(printJobs).set({ status: "submitted" }).where(eq(printJobs.id, id));
+    const settings = DesignSettingsSchema.parse({ ...Object.fromEntries(SETTINGS), layerHeight: 0.2, infill: 20, numberOfColors: 1 });
+    await expect(updateDraft(read, settings, {})).rejects.toThrow("This draft no longer exists or has already been submitted.");
+  });
+});
+
+describe("how many drafts a customer keeps", () => {
+  it("refuses a new draft at the cap (page and API) but still edits the ones kept", async () => {
+    const user = await createTestUser();
+    const capped = await sessionCookieFor(user.id);
+    const saved = LIMITS.draftsPerCustomer;
+    LIMITS.draftsPerCustomer = 2;
+    try {
+      const ids: number[] = [];
+      for (let k = 0; k < 2; k++) {
+        const res = await uploadPage([["file", fileOf(CUBE_STL)], ...SETTINGS, ["intent", "save"]], { cookie: capped });
+        expect(res.status).toBe(302);
+        ids.push(draftIdFrom(res.headers.get("location")));
+      }
+      const page = await uploadPage([["file", fileOf(CUBE_STL)], ...SETTINGS, ["intent", "save"]], { cookie: capped });
+      expect(page.status).toBe(409);
+      expect((await page.json()).alert).toEqual({ title: "Failed to Save Draft", message: "You have 2 saved drafts. Delete some before saving more." });
+      const api = await run(() => saveDraftAction(args(multipartRequest("/api/save-draft", [["file", fileOf(CUBE_STL)]], { cookie: capped }))));
+      expect(api.status).toBe(409);
+      expect((await api.json()).message).toBe("You have 2 saved drafts. Delete some before saving more.");
+      const db = await getDb();
+      expect(await db.select().from(printJobs).where(eq(printJobs.customerId, user.id))).toHaveLength(2);
+
+      const white = SETTINGS.map(([k, v]): [string, string] => [k, k === "filamentColor" ? "White" : v]);
+      const edit = await uploadPage([...white, ["intent", "save"]], { cookie: capped, query: `?draft=${ids[0]}` });
+      expect(edit.status).toBe(302);
+    } finally {
+      LIMITS.draftsPerCustomer = saved;
+    }
+    expect(LIMITS.draftsPerCustomer).toBe(200);
   });
 });
 

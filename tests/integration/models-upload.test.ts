@@ -2,17 +2,20 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { categories, libraryModels, modelFiles } from "../../db/schema";
 import { CATEGORIES } from "../../db/seed";
 import { action as uploadAction, loader as uploadLoader } from "../../app/routes/upload-model";
+import { action as apiModelsAction } from "../../app/routes/api.models";
+import { AnalysisBusyError, AnalysisPool } from "../../app/services/analysis-pool.server";
+import { LIMITS } from "../../app/services/designs.server";
 import { loader as downloadLoader } from "../../app/routes/models.library.$id.download";
 import { loader as imageLoader } from "../../app/routes/models.library.$id.image";
 import { loader as detailLoader } from "../../app/routes/models.$source.$id";
 import { analyzeModel, INVALID_FILE_TYPE_MESSAGE } from "../../app/domain/mesh";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
-import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
 
 // uploads of this file go to a throwaway folder (read lazily by the storage service)
 process.env.UPLOADS_DIR = mkdtempSync(join(tmpdir(), "printnear-models-upload-"));
@@ -185,5 +188,53 @@ describe("/upload-model", () => {
     expect(body.message).toBe("File size exceeds 50MB limit");
     expect(body.result.error.modelFile).toEqual(["File size exceeds 50MB limit"]);
     expect((await db.select().from(libraryModels)).length).toBe(before);
+  });
+
+  it("caps model uploads per customer per hour: the page and POST /api/models answer 429 and store nothing", async () => {
+    const user = await createTestUser();
+    const busy = await sessionCookieFor(user.id);
+    const saved = LIMITS.modelUploadsPerHour;
+    LIMITS.modelUploadsPerHour = 2;
+    try {
+      expect((await upload(valid, busy)).status).toBe(302);
+      const payload = { name: "API Bracket", description: "An L bracket made through the API.", categoryId: 3, license: "CC BY" };
+      expect((await run(() => apiModelsAction(args(jsonRequest("/api/models", payload, { cookie: busy }))))).status).toBe(201);
+
+      const db = await getDb();
+      const before = (await db.select().from(libraryModels)).length;
+      const page = await upload({ ...valid, modelFile: new File([CUBE_STL], "cube.stl") }, busy);
+      expect(page.status).toBe(429);
+      const body = (await page.json()) as { message: string; result: { error: Record<string, string[]> } };
+      expect(body.message).toMatch(/^You have uploaded many models in the last hour\. Please try again in \d+ minutes?\.$/);
+      expect(body.result.error[""]).toEqual([body.message]);
+      const api = await run(() => apiModelsAction(args(jsonRequest("/api/models", payload, { cookie: busy }))));
+      expect(api.status).toBe(429);
+      expect(Number(api.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await api.json()).message).toBe(body.message);
+      expect((await db.select().from(libraryModels)).length).toBe(before);
+    } finally {
+      LIMITS.modelUploadsPerHour = saved;
+    }
+    // someone else is not affected
+    expect((await upload(valid, cookie)).status).toBe(302);
+  });
+
+  it("analyses the file in the analysis pool, and answers 503 when the pool is full", async () => {
+    const run_ = vi.spyOn(AnalysisPool.prototype, "run");
+    try {
+      const ok = await upload({ ...valid, modelFile: new File([CUBE_STL], "cube.stl") }, cookie);
+      expect(ok.status).toBe(302);
+      expect(run_).toHaveBeenCalledTimes(1);
+
+      run_.mockRejectedValueOnce(new AnalysisBusyError());
+      const db = await getDb();
+      const before = (await db.select().from(libraryModels)).length;
+      const busy = await upload({ ...valid, modelFile: new File([CUBE_STL], "cube.stl") }, cookie);
+      expect(busy.status).toBe(503);
+      expect(((await busy.json()) as { message: string }).message).toBe("The analysis service is busy; please try again in a minute.");
+      expect((await db.select().from(libraryModels)).length).toBe(before);
+    } finally {
+      run_.mockRestore();
+    }
   });
 });

@@ -1,0 +1,155 @@
+// The analysis pool: the engine in worker threads gives what it gives on this thread, errors keep their
+// code across the boundary, a full queue answers busy, a job past its time limit is stopped, and the
+// request thread stays free meanwhile.
+import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { MeshError } from "../../app/domain/mesh";
+import { sphere, toBinaryStl } from "../../app/domain/mesh/generate";
+import {
+  analyseInThread,
+  AnalysisBusyError,
+  AnalysisPool,
+  AnalysisTimeoutError,
+  getAnalysisPool,
+  type AnalysisJob,
+} from "../../app/services/analysis-pool.server";
+import { analyseDesign, DesignRejectedError } from "../../app/services/design-analysis.server";
+
+const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
+const FIXTURES: Array<[string, string]> = [
+  [CUBE_STL, "cube.stl"],
+  ["tests/fixtures/models/3mfc_dodeca_chain_loop.3mf", "dodeca.3mf"],
+  ["tests/fixtures/designs/block-40x30x10.obj", "block.obj"],
+];
+const PREVIEW = { width: 480, height: 360 };
+const bytesOf = (path: string) => new Uint8Array(readFileSync(path));
+/** about 640,000 triangles (a sphere of 400 rings): a few hundred milliseconds of engine time */
+const BIG_STL = toBinaryStl(sphere(40, 400, 800));
+
+const pools: AnalysisPool[] = [];
+function pool(options: ConstructorParameters<typeof AnalysisPool>[0] = {}) {
+  const created = new AnalysisPool(options);
+  pools.push(created);
+  return created;
+}
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+describe("the analysis pool", () => {
+  it("returns what the engine returns on this thread, preview included, and leaves the caller's bytes intact", async () => {
+    const workers = pool({ size: 2 });
+    for (const [path, name] of FIXTURES) {
+      const job: AnalysisJob = { bytes: bytesOf(path), fileName: name, options: { material: "PETG", infill: 30, layerHeight: 0.12, supports: "yes" }, preview: PREVIEW };
+      const [off, here] = await Promise.all([workers.run(job), analyseInThread(job)]);
+      expect(off.analysis).toEqual(here.analysis);
+      expect(off.preview).not.toBeNull();
+      expect(Buffer.from(off.preview!).equals(Buffer.from(here.preview!))).toBe(true);
+      // the pool transfers a copy: the caller still stores these bytes afterwards
+      expect(job.bytes).toEqual(bytesOf(path));
+    }
+    expect(workers.usesWorkers).toBe(true);
+    expect(workers.stats).toMatchObject({ workers: 2, running: 0, waiting: 0, inThread: false });
+  });
+
+  it("skips the preview when none is asked for", async () => {
+    const out = await pool({ size: 1 }).run({ bytes: bytesOf(CUBE_STL), fileName: "cube.stl" });
+    expect(out.preview).toBeNull();
+    expect(out.analysis.fileFormat).toBe("stl");
+  });
+
+  it("keeps MeshError's class, code and message across the thread boundary", async () => {
+    const workers = pool({ size: 1 });
+    const truncated = { bytes: bytesOf("tests/fixtures/designs/truncated.stl"), fileName: "truncated.stl" };
+    const expected = await analyseInThread(truncated).catch((error: unknown) => error as MeshError);
+    expect(expected).toBeInstanceOf(MeshError);
+    const error = await workers.run(truncated).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MeshError);
+    expect(error).toMatchObject({ code: "truncated", message: (expected as MeshError).message });
+
+    const badOption = await workers.run({ bytes: bytesOf(CUBE_STL), fileName: "cube.stl", options: { material: "Unobtainium" } }).catch((e: unknown) => e);
+    expect(badOption).toBeInstanceOf(MeshError);
+    expect(badOption).toMatchObject({ code: "bad-option", message: 'Unknown material "Unobtainium".' });
+  });
+
+  it("stops a job past its time limit, replaces the worker, and keeps working", async () => {
+    const workers = pool({ size: 1, timeoutMs: 25 });
+    const error = await workers.run({ bytes: BIG_STL, fileName: "big.stl" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AnalysisTimeoutError);
+    expect((error as Error).message).toBe("This file took longer than 0.025 seconds to analyse; please simplify it before uploading.");
+    expect(workers.stats.workers).toBe(1);
+
+    const small = { bytes: bytesOf(CUBE_STL), fileName: "cube.stl" };
+    expect((await workers.run(small)).analysis).toEqual((await analyseInThread(small)).analysis);
+    expect(workers.usesWorkers).toBe(true);
+  });
+
+  it("answers busy once the queue is full, and finishes what it took", async () => {
+    const workers = pool({ size: 1, maxWaiting: 1 });
+    await workers.run({ bytes: bytesOf(CUBE_STL), fileName: "cube.stl" }); // started: the next job runs at once
+    const job = { bytes: BIG_STL, fileName: "big.stl" };
+    const first = workers.run(job);
+    const second = workers.run(job);
+    await expect(workers.run(job)).rejects.toThrow(AnalysisBusyError);
+    await expect(workers.run(job)).rejects.toThrow("The analysis service is busy; please try again in a minute.");
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.analysis.triangles).toBeGreaterThan(600_000);
+    expect(b.analysis).toEqual(a.analysis);
+  });
+
+  it("leaves the request thread free while a big file is analysed", async () => {
+    const workers = pool({ size: 1 });
+    await workers.run({ bytes: bytesOf(CUBE_STL), fileName: "cube.stl" }); // started and warm
+    let ticked = false;
+    setTimeout(() => (ticked = true), 5);
+    await workers.run({ bytes: BIG_STL, fileName: "big.stl", preview: PREVIEW });
+    expect(ticked).toBe(true);
+  });
+
+  it("analyses on the calling thread, and says so once, when workers cannot start", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const broken = pool({ workerUrl: new URL("./no-such-worker.mjs", import.meta.url) });
+      const job = { bytes: bytesOf(CUBE_STL), fileName: "cube.stl", preview: PREVIEW };
+      const [a, b] = await Promise.all([broken.run(job), broken.run(job)]);
+      expect(a.analysis).toEqual((await analyseInThread(job)).analysis);
+      expect(b.preview).not.toBeNull();
+      await broken.run(job);
+      expect(broken.usesWorkers).toBe(false);
+      expect(log.mock.calls.filter(([message]) => String(message).includes("analysis workers cannot start"))).toHaveLength(1);
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
+
+describe("the server's analysis uses the pool", () => {
+  it("analyses uploads in worker threads, and refuses a file past the time limit", async () => {
+    const design = await analyseDesign(bytesOf(CUBE_STL), "cube.stl", { material: "PLA", infill: 20, layerHeight: 0.2, supports: "auto" });
+    expect(design.analysis.method).toBe("mesh");
+    expect(design.preview).not.toBeNull();
+    const shared = getAnalysisPool();
+    expect(shared.usesWorkers).toBe(true);
+    expect(shared.stats.workers).toBeGreaterThan(0);
+
+    const noPreview = await analyseDesign(bytesOf(CUBE_STL), "cube.stl", { material: "PLA", infill: 20, layerHeight: 0.2, supports: "auto" }, { preview: false });
+    expect(noPreview.preview).toBeNull();
+    expect(noPreview.analysis).toEqual(design.analysis);
+  });
+
+  it("turns a timeout into a refused file and a full pool into AnalysisBusyError", async () => {
+    const settings = { material: "PLA", infill: 20, layerHeight: 0.2, supports: "auto" as const };
+    const run = vi.spyOn(AnalysisPool.prototype, "run");
+    try {
+      run.mockRejectedValueOnce(new AnalysisTimeoutError(20_000));
+      const refused = await analyseDesign(bytesOf(CUBE_STL), "cube.stl", settings).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(DesignRejectedError);
+      expect(refused).toMatchObject({ status: 400, message: "This file took longer than 20 seconds to analyse; please simplify it before uploading." });
+
+      run.mockRejectedValueOnce(new AnalysisBusyError());
+      await expect(analyseDesign(bytesOf(CUBE_STL), "cube.stl", settings)).rejects.toBeInstanceOf(AnalysisBusyError);
+    } finally {
+      run.mockRestore();
+    }
+  });
+});
