@@ -13,6 +13,8 @@ import { PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import {
   addComment,
   getModelDetail,
+  isLibraryModelCreator,
+  OWN_MODEL_RATING,
   getViewerState,
   modelEstimate,
   parseModelId,
@@ -48,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = parseModelId(params.id);
   if (!source || !id) notFound();
   const user = await getSessionUser(request);
-  const { model, sync } = await getModelDetail(source, id, { countView: source === "library" && !isRepeatView(request) });
+  const { model, sync } = await getModelDetail(source, id, { countView: source === "library" && !isRepeatView(request), request });
   if (!model) notFound();
   const viewer = user && source === "library" ? await getViewerState(id, user.id) : null;
   return {
@@ -87,6 +89,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: RatingSchema });
     if (submission.status !== "success") return data({ intent, result: submission.reply(), message: null }, { status: 400 });
     const { rating, review, hasPrinted } = submission.value;
+    if (await isLibraryModelCreator(id, user.id)) return redirectWithToast(here, { title: OWN_MODEL_RATING, variant: "destructive" });
     if (!(await rateModel(id, user.id, { rating, review, hasPrinted }))) notFound();
     return redirectWithToast(here, { title: "Rating submitted!" });
   }
