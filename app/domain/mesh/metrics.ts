@@ -192,7 +192,10 @@ function nextPow2(n: number): number {
   return c;
 }
 
-/** Welds bit-identical corners; 16-byte slots [x, y, z, id + 1] keep the key in the slot, so a probe never jumps back into the corner array. */
+/**
+ * Welds bit-identical corners. Slots hold only id + 1 (4 bytes, so the table is a quarter of a keyed one and mostly
+ * stays in cache); a probe confirms against the compact positions, which for the usual recently seen vertex are cached too.
+ */
 export function weldVertices(
   positions: Float32Array,
   count: number,
@@ -200,15 +203,57 @@ export function weldVertices(
 ): { positions: Float32Array; remap: Uint32Array; vertexCount: number } {
   // Int32 views keep every key operation in 32-bit integers (a Uint32 above 2^31 would become a double)
   const bits = new Int32Array(positions.buffer, positions.byteOffset, count * 3);
-  let cap = nextPow2(Math.max(16, Math.min(count, expected)) * 2);
-  let shift = 32 - Math.log2(cap);
-  let mask = cap - 1;
-  let table = new Int32Array(cap * 4);
-  // the table grows once it holds more than cap / 2 vertices, so cap / 2 + 1 always fit here
-  let out = new Int32Array(((cap >>> 1) + 1) * 3);
-  const remap = new Uint32Array(count);
-  let u = 0;
-  for (let v = 0, o = 0; v < count; v++, o += 3) {
+  const w = new WeldTable(nextPow2(Math.max(16, Math.min(count, expected)) * 2), count);
+  for (let v = 0; v < count; v = blockEnd(v, count)) weldBlock(w, bits, v, blockEnd(v, count));
+  // the table goes out of scope here; only the compact copy of the positions is kept
+  return { positions: new Float32Array(w.out.buffer, 0, w.u * 3).slice(), remap: w.remap, vertexCount: w.u };
+}
+
+/** Weld state carried between block calls; one class shape keeps weldBlock monomorphic. */
+class WeldTable {
+  table: Int32Array;
+  out: Int32Array;
+  readonly remap: Uint32Array;
+  cap: number;
+  shift: number;
+  u = 0;
+  constructor(cap: number, count: number) {
+    this.cap = cap;
+    this.shift = 32 - Math.log2(cap);
+    this.table = new Int32Array(cap);
+    // the table grows once it holds more than cap / 2 vertices, so cap / 2 + 1 always fit here
+    this.out = new Int32Array(((cap >>> 1) + 1) * 3);
+    this.remap = new Uint32Array(count);
+  }
+
+  /** Doubles the table and re-inserts every vertex from the compact positions, in id order. */
+  grow(): void {
+    this.cap *= 2;
+    this.shift--;
+    const mask = this.cap - 1;
+    const table = new Int32Array(this.cap);
+    const out = this.out;
+    for (let i = 0, q = 0; i < this.u; i++, q += 3) {
+      let slot = hash3(out[q], out[q + 1], out[q + 2]) >>> this.shift;
+      while (table[slot] !== 0) slot = (slot + 1) & mask;
+      table[slot] = i + 1;
+    }
+    this.table = table;
+    const grown = new Int32Array(((this.cap >>> 1) + 1) * 3);
+    grown.set(out);
+    this.out = grown;
+  }
+}
+
+/** Corners [from, to) of weldVertices. */
+function weldBlock(w: WeldTable, bits: Int32Array, from: number, to: number): void {
+  let table = w.table;
+  let out = w.out;
+  let shift = w.shift;
+  let mask = w.cap - 1;
+  const remap = w.remap;
+  let u = w.u;
+  for (let v = from, o = 3 * from; v < to; v++, o += 3) {
     let x = bits[o];
     let y = bits[o + 1];
     let z = bits[o + 2];
@@ -218,37 +263,32 @@ export function weldVertices(
     if (z === -0x80000000) z = 0;
     let slot = hash3(x, y, z) >>> shift;
     for (;;) {
-      const s = slot << 2;
-      const id = table[s + 3];
+      const id = table[slot];
       if (id === 0) {
-        table[s] = x;
-        table[s + 1] = y;
-        table[s + 2] = z;
-        table[s + 3] = u + 1;
+        table[slot] = u + 1;
         out[3 * u] = x;
         out[3 * u + 1] = y;
         out[3 * u + 2] = z;
         remap[v] = u++;
-        if (u * 2 > cap) {
-          cap *= 2;
-          mask = cap - 1;
-          shift--;
-          table = rehash(table, cap, shift);
-          const grown = new Int32Array(((cap >>> 1) + 1) * 3);
-          grown.set(out);
-          out = grown;
+        if (u * 2 > w.cap) {
+          w.u = u;
+          w.grow();
+          table = w.table;
+          out = w.out;
+          shift = w.shift;
+          mask = w.cap - 1;
         }
         break;
       }
-      if (table[s] === x && table[s + 1] === y && table[s + 2] === z) {
+      const q = 3 * (id - 1);
+      if (out[q] === x && out[q + 1] === y && out[q + 2] === z) {
         remap[v] = id - 1;
         break;
       }
       slot = (slot + 1) & mask;
     }
   }
-  // the table goes out of scope here; only the compact copy of the positions is kept
-  return { positions: new Float32Array(out.buffer, 0, u * 3).slice(), remap, vertexCount: u };
+  w.u = u;
 }
 
 /** Multiplicative (Fibonacci) hashing: callers take the top bits, which mix all input bits. */
@@ -256,30 +296,41 @@ function hash3(x: number, y: number, z: number): number {
   return Math.imul(x ^ Math.imul(y ^ (y >>> 16), 0x85ebca77) ^ Math.imul(z ^ (z >>> 16), 0xc2b2ae3d), 0x9e3779b1);
 }
 
-function rehash(old: Int32Array, cap: number, shift: number): Int32Array<ArrayBuffer> {
-  const mask = cap - 1;
-  const table = new Int32Array(cap * 4);
-  for (let o = 0; o < old.length; o += 4) {
-    if (old[o + 3] === 0) continue;
-    let slot = hash3(old[o], old[o + 1], old[o + 2]) >>> shift;
-    while (table[(slot << 2) + 3] !== 0) slot = (slot + 1) & mask;
-    const s = slot << 2;
-    table[s] = old[o];
-    table[s + 1] = old[o + 1];
-    table[s + 2] = old[o + 2];
-    table[s + 3] = old[o + 3];
-  }
-  return table;
-}
-
 /** Uses per edge: buckets by lower vertex (CSR filled backwards, so one array is counts then offsets), then sorts each short list. */
 export function countEdges(
   indices: Uint32Array,
   vertexCount: number,
 ): { edges: number; openEdges: number; nonManifoldEdges: number } {
-  const n = (indices.length / 3) | 0;
+  const r = edgeLists(indices, (indices.length / 3) | 0, vertexCount, null);
+  return { edges: r[0], openEdges: r[1], nonManifoldEdges: r[2] };
+}
+
+/**
+ * Edge counts [edges, open, non-manifold]; with `parent` it also unions the two ends of every edge, which joins
+ * exactly the vertices a triangle-by-triangle union would (a collapsed triangle has no edge and joins nothing new).
+ */
+function edgeLists(indices: Uint32Array, n: number, vertexCount: number, parent: Int32Array | null): Int32Array {
   const at = new Int32Array(vertexCount + 1);
-  for (let t = 0, k = 0; t < n; t++, k += 3) {
+  for (let t = 0; t < n; t = blockEnd(t, n)) countBlock(indices, at, t, blockEnd(t, n));
+  let total = 0;
+  for (let v = 0; v < vertexCount; v++) {
+    total += at[v];
+    at[v] = total;
+  }
+  at[vertexCount] = total;
+  const other = new Int32Array(total);
+  for (let t = 0; t < n; t = blockEnd(t, n)) fillBlock(indices, at, other, t, blockEnd(t, n));
+  // at[v] is now where vertex v's list starts
+  const counts = new Int32Array(3);
+  for (let v = 0; v < vertexCount; v = blockEnd(v, vertexCount)) {
+    if (parent) unionBlock(at, other, parent, counts, v, blockEnd(v, vertexCount));
+    else listBlock(at, other, counts, v, blockEnd(v, vertexCount));
+  }
+  return counts;
+}
+
+function countBlock(indices: Uint32Array, at: Int32Array, from: number, to: number): void {
+  for (let k = 3 * from, end = 3 * to; k < end; k += 3) {
     const a = indices[k];
     const b = indices[k + 1];
     const c = indices[k + 2];
@@ -288,14 +339,10 @@ export function countEdges(
     if (b !== c) at[b < c ? b : c]++;
     if (c !== a) at[c < a ? c : a]++;
   }
-  let total = 0;
-  for (let v = 0; v < vertexCount; v++) {
-    total += at[v];
-    at[v] = total;
-  }
-  at[vertexCount] = total;
-  const other = new Int32Array(total);
-  for (let t = 0, k = 0; t < n; t++, k += 3) {
+}
+
+function fillBlock(indices: Uint32Array, at: Int32Array, other: Int32Array, from: number, to: number): void {
+  for (let k = 3 * from, end = 3 * to; k < end; k += 3) {
     const a = indices[k];
     const b = indices[k + 1];
     const c = indices[k + 2];
@@ -312,25 +359,17 @@ export function countEdges(
       else other[--at[a]] = c;
     }
   }
-  // at[v] is now where vertex v's list starts
-  let edges = 0;
-  let openEdges = 0;
-  let nonManifoldEdges = 0;
-  for (let v = 0; v < vertexCount; v++) {
+}
+
+/** Sorts the list of each vertex in [from, to) and counts its distinct edges into counts. */
+function listBlock(at: Int32Array, other: Int32Array, counts: Int32Array, from: number, to: number): void {
+  let edges = counts[0];
+  let openEdges = counts[1];
+  let nonManifoldEdges = counts[2];
+  for (let v = from; v < to; v++) {
     const s = at[v];
     const e = at[v + 1];
-    if (e - s > 24) other.subarray(s, e).sort();
-    else {
-      for (let i = s + 1; i < e; i++) {
-        const x = other[i];
-        let j = i - 1;
-        while (j >= s && other[j] > x) {
-          other[j + 1] = other[j];
-          j--;
-        }
-        other[j + 1] = x;
-      }
-    }
+    sortList(other, s, e);
     let i = s;
     while (i < e) {
       const w = other[i];
@@ -343,47 +382,94 @@ export function countEdges(
       i = j;
     }
   }
-  return { edges, openEdges, nonManifoldEdges };
+  counts[0] = edges;
+  counts[1] = openEdges;
+  counts[2] = nonManifoldEdges;
 }
 
-/** Connected components of triangles over shared welded vertices: union-find with path halving. */
-function findBodies(indices: Uint32Array, n: number, vertexCount: number): { bodies: number; bodyOfTriangle: Uint32Array } {
-  const parent = new Int32Array(vertexCount);
-  for (let v = 0; v < vertexCount; v++) parent[v] = v;
-  for (let t = 0, k = 0; t < n; t++, k += 3) {
-    let a = indices[k];
-    while (parent[a] !== a) a = parent[a] = parent[parent[a]];
-    let b = indices[k + 1];
-    while (parent[b] !== b) b = parent[b] = parent[parent[b]];
-    if (a !== b) {
-      // the smaller index stays root, so trees of neighbouring corners stay shallow
-      if (a < b) parent[b] = a;
-      else {
-        parent[a] = b;
-        a = b;
-      }
+/** listBlock plus union-find: each distinct edge links its two roots, the smaller index staying root. */
+function unionBlock(at: Int32Array, other: Int32Array, parent: Int32Array, counts: Int32Array, from: number, to: number): void {
+  let edges = counts[0];
+  let openEdges = counts[1];
+  let nonManifoldEdges = counts[2];
+  for (let v = from; v < to; v++) {
+    const s = at[v];
+    const e = at[v + 1];
+    if (s === e) continue;
+    sortList(other, s, e);
+    let rv = v;
+    while (parent[rv] !== rv) rv = parent[rv] = parent[parent[rv]];
+    let i = s;
+    while (i < e) {
+      const w = other[i];
+      let j = i + 1;
+      while (j < e && other[j] === w) j++;
+      const uses = j - i;
+      edges++;
+      if (uses === 1) openEdges++;
+      else if (uses > 2) nonManifoldEdges++;
+      i = j;
+      let rw = w;
+      while (parent[rw] !== rw) rw = parent[rw] = parent[parent[rw]];
+      if (rw < rv) {
+        parent[rv] = rw;
+        rv = rw;
+      } else if (rw > rv) parent[rw] = rv;
     }
-    let c = indices[k + 2];
-    while (parent[c] !== c) c = parent[c] = parent[parent[c]];
-    if (c < a) parent[a] = c;
-    else if (c > a) parent[c] = a;
   }
+  counts[0] = edges;
+  counts[1] = openEdges;
+  counts[2] = nonManifoldEdges;
+}
+
+function sortList(other: Int32Array, s: number, e: number): void {
+  if (e - s > 24) {
+    other.subarray(s, e).sort();
+    return;
+  }
+  for (let i = s + 1; i < e; i++) {
+    const x = other[i];
+    let j = i - 1;
+    while (j >= s && other[j] > x) {
+      other[j + 1] = other[j];
+      j--;
+    }
+    other[j + 1] = x;
+  }
+}
+
+/** Compact body id of each triangle, given the finished union-find forest (every root is its component's smallest vertex). */
+function bodiesOf(indices: Uint32Array, n: number, vertexCount: number, parent: Int32Array): { bodies: number; bodyOfTriangle: Uint32Array } {
   let roots = 0;
   for (let v = 0; v < vertexCount; v++) if (parent[v] === v) roots++;
   const bodyOfTriangle = new Uint32Array(n);
   // one root among all vertices means one body: every triangle is already 0
   if (roots <= 1) return { bodies: n > 0 ? 1 : 0, bodyOfTriangle };
-  // compact ids in order of each body's first triangle; `parent` becomes root -> id + 1 (roots are never read again)
+  // compact ids in order of each body's first triangle
   const bodyId = new Int32Array(vertexCount);
-  let bodies = 0;
-  for (let t = 0, k = 0; t < n; t++, k += 3) {
-    let r = indices[k];
+  const state = new Int32Array(1);
+  for (let t = 0; t < n; t = blockEnd(t, n)) bodyBlock(indices, parent, bodyId, bodyOfTriangle, state, t, blockEnd(t, n));
+  return { bodies: state[0], bodyOfTriangle };
+}
+
+function bodyBlock(
+  indices: Uint32Array,
+  parent: Int32Array,
+  bodyId: Int32Array,
+  bodyOfTriangle: Uint32Array,
+  state: Int32Array,
+  from: number,
+  to: number,
+): void {
+  let bodies = state[0];
+  for (let t = from; t < to; t++) {
+    let r = indices[3 * t];
     while (parent[r] !== r) r = parent[r] = parent[parent[r]];
     let id = bodyId[r];
     if (id === 0) id = bodyId[r] = ++bodies;
     bodyOfTriangle[t] = id - 1;
   }
-  return { bodies, bodyOfTriangle };
+  state[0] = bodies;
 }
 
 export function computeTopology(mesh: Mesh): Topology {
@@ -406,8 +492,11 @@ export function computeTopology(mesh: Mesh): Topology {
     positions = w.positions;
     vertexCount = w.vertexCount;
   }
-  const { edges, openEdges, nonManifoldEdges } = countEdges(indices, vertexCount);
-  const { bodies, bodyOfTriangle } = findBodies(indices, n, vertexCount);
+  const parent = new Int32Array(vertexCount);
+  for (let v = 0; v < vertexCount; v++) parent[v] = v;
+  const counts = edgeLists(indices, n, vertexCount, parent);
+  const edges = counts[0], openEdges = counts[1], nonManifoldEdges = counts[2];
+  const { bodies, bodyOfTriangle } = bodiesOf(indices, n, vertexCount, parent);
   return {
     vertexCount,
     indices,

@@ -320,3 +320,40 @@ function damage(zip: Uint8Array): Uint8Array {
   }
   throw new Error("model entry not found");
 }
+
+describe("3MF inflaters", () => {
+  const good = package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>'));
+  const padded = modelXml(cubeObjectXml(1), '<item objectid="1"/>') + " ".repeat(20_000_000);
+  const inputs: Array<{ name: string; bytes: () => Uint8Array; code?: string }> = [
+    { name: "fixture with two objects", bytes: () => fixture("trimesh_cube_and_sphere_same_name.3mf") },
+    { name: "stored (uncompressed) entries", bytes: () => zipSync({ "_rels/.rels": enc(RELS_XML), "3D/3dmodel.model": enc(modelXml(cubeObjectXml(1), '<item objectid="1"/>')) }, { level: 0 }) },
+    { name: "damaged deflate data", bytes: () => damage(good), code: "bad-package" },
+    { name: "bomb behind a lying directory", bytes: () => lieAboutSize(package3mf(padded), "3D/3dmodel.model", 1000), code: "zip-bomb" },
+    { name: "DTD", bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>', "millimeter", "<!DOCTYPE model>")), code: "dtd" },
+  ];
+
+  /** Runs parse3mf with DecompressionStream hidden, as in a browser without "deflate-raw": fflate inflates instead. */
+  async function withoutNative<T>(f: () => Promise<T>): Promise<T> {
+    const g = globalThis as { DecompressionStream?: unknown };
+    const saved = g.DecompressionStream;
+    g.DecompressionStream = undefined;
+    try {
+      return await f();
+    } finally {
+      g.DecompressionStream = saved;
+    }
+  }
+
+  it.each(inputs)("gives the same result with and without DecompressionStream: $name", async ({ bytes, code }) => {
+    expect(typeof DecompressionStream).toBe("function");
+    if (code) {
+      await expectMeshError(parse3mf(bytes()), code);
+      await withoutNative(() => expectMeshError(parse3mf(bytes()), code));
+      return;
+    }
+    const native = await parse3mf(bytes());
+    const fallback = await withoutNative(() => parse3mf(bytes()));
+    expect(native.triangleCount).toBeGreaterThan(0);
+    expect(fallback).toEqual(native);
+  });
+});
