@@ -118,11 +118,14 @@ export function PrinterMap({
   });
   const locatedKey = located.map((p) => `${p.id}:${p.point.latitude},${p.point.longitude}:${p.isAvailable}`).join("|");
 
+  const [sizeTick, setSizeTick] = useState(0);
+
   useEffect(() => setHydrated(true), []);
 
   useEffect(() => {
     let cancelled = false;
     let map: Leaflet.Map | undefined;
+    let resize: ResizeObserver | undefined;
     const markerMap = markers.current;
     void loadLeaflet().then((L) => {
       if (cancelled || !container.current) return;
@@ -132,10 +135,23 @@ export function PrinterMap({
       );
       L.tileLayer(tileUrl, { attribution: TILE_ATTRIBUTION, maxZoom: 19 }).addTo(map);
       leaflet.current = { L, map, layer: L.layerGroup().addTo(map) };
+      // Leaflet measures its box once: measure again when it changes, and refit only when it changed a lot
+      // (a scrollbar appearing must not move the map under the user's pointer)
+      let fitted = { width: 0, height: 0 };
+      resize = new ResizeObserver(([entry]) => {
+        const { width, height } = entry.contentRect;
+        map?.invalidateSize();
+        if (Math.abs(width - fitted.width) > 40 || Math.abs(height - fitted.height) > 40) {
+          fitted = { width, height };
+          setSizeTick((n) => n + 1);
+        }
+      });
+      resize.observe(container.current);
       setReady(true);
     });
     return () => {
       cancelled = true;
+      resize?.disconnect();
       map?.remove();
       leaflet.current = null;
       markerMap.clear();
@@ -154,6 +170,8 @@ export function PrinterMap({
       const marker = L.marker([p.point.latitude, p.point.longitude], {
         title: p.name,
         riseOnHover: true,
+        // a blank div icon until the next effect styles it: Leaflet's default icon would fetch images we don't serve
+        icon: L.divIcon({ className: "printer-marker", html: "", iconSize: [1, 1] }),
       });
       marker.bindPopup(() =>
         popupContent(p, (chosen) => {
@@ -200,7 +218,7 @@ export function PrinterMap({
       });
     } else map.setView([MAP.defaultCenter.latitude, MAP.defaultCenter.longitude], MAP.defaultZoom);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- locatedKey stands for `located`
-  }, [ready, locatedKey, selected]);
+  }, [ready, locatedKey, selected, sizeTick]);
 
   const unlocated = printers.length - located.length;
   return (

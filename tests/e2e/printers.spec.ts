@@ -214,6 +214,14 @@ test.describe("customers find printers", () => {
     await expect(markers).toHaveCount(4);
     await expect(page.locator(".printer-marker-available")).toHaveCount(4);
     await expect(page.locator(".leaflet-control-attribution")).toContainText("OpenStreetMap");
+    // several printers: the map fits them all, so every marker sits inside the map's box
+    const box = (await page.locator(".leaflet-container").boundingBox())!;
+    await expect(async () => {
+      for (const m of await markers.all()) {
+        const b = (await m.boundingBox())!;
+        expect(b.x >= box.x && b.x + b.width <= box.x + box.width && b.y >= box.y && b.y + b.height <= box.y + box.height).toBe(true);
+      }
+    }).toPass({ timeout: 5000 });
     const marker = page.getByRole("button", { name: "Berthoud Print Shop, Available" });
     await marker.click();
     await expect(page.locator(".printer-marker-selected")).toHaveCount(1);
