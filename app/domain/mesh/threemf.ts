@@ -3,7 +3,7 @@
 import { Unzip, UnzipInflate, type AsyncFlateStreamHandler, type UnzipDecoder, type UnzipFile } from "fflate";
 import { MeshError, MAX_TRIANGLES, badNumber, tooManyTriangles } from "./errors";
 import { GrowF32, GrowU32, numberEnd, readDecimal, readInt, readNumber } from "./bytes";
-import { XmlTagScanner, attrIs, decodeValue, forEachAttribute, localName, nameEquals } from "./xml-scan";
+import { XmlTagScanner, attrIs, type FastTagReader, decodeValue, forEachAttribute, localName, nameEquals } from "./xml-scan";
 import type { Mesh } from "./types";
 
 export const MAX_ZIP_ENTRIES = 1000;
@@ -159,7 +159,7 @@ const enum Where {
 }
 
 /** Parses one model part from streamed chunks into per-object typed arrays. */
-class ModelPartReader {
+class ModelPartReader implements FastTagReader {
   readonly part: ModelPart;
   private readonly scanner: XmlTagScanner;
   private current: ObjectDef | null = null;
@@ -167,9 +167,169 @@ class ModelPartReader {
   private group: string[] | null = null;
   private triangleTotal = 0;
 
-  constructor(name: string) {
+  constructor(name: string, fast = true) {
     this.part = { name, unit: 1, objects: new Map(), items: [], colorGroups: new Map() };
-    this.scanner = new XmlTagScanner((b, s, e) => this.tag(b, s, e));
+    this.scanner = new XmlTagScanner(
+      (b, s, e) => this.tag(b, s, e),
+      fast ? this : null,
+    );
+  }
+
+  /** Single-pass <vertex>/<triangle> reader on the raw chunk; anything it does not fully accept (-1) goes the generic way. */
+  readTag(b: Uint8Array, i: number, end: number): number {
+    if (i >= end) return -1;
+    const w = this.where;
+    if (w === Where.Vertices) return b[i] === 118 ? this.fastVertexTag(b, i, end) : -1;
+    if (w === Where.Triangles) return b[i] === 116 ? this.fastTriangleTag(b, i, end) : -1;
+    return -1;
+  }
+
+  /** `vertex` + whitespace, then ws-separated name="value" pairs (either quote), then `/>` or `>`; x/y/z must be plain decimals. */
+  private fastVertexTag(b: Uint8Array, i: number, end: number): number {
+    const cur = this.current;
+    if (cur === null || i + 7 > end) return -1;
+    if (b[i + 1] !== 101 || b[i + 2] !== 114 || b[i + 3] !== 116 || b[i + 4] !== 101 || b[i + 5] !== 120) return -1;
+    let p = i + 6;
+    let c = b[p];
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return -1;
+    let x = NaN;
+    let y = NaN;
+    let z = NaN;
+    for (;;) {
+      while (p < end && ((c = b[p]) === 32 || c === 9 || c === 10 || c === 13)) p++;
+      if (p >= end) return -1;
+      if (c === 62) {
+        p++;
+        break;
+      }
+      if (c === 47) {
+        if (p + 1 < end && b[p + 1] === 62) {
+          p += 2;
+          break;
+        }
+        return -1;
+      }
+      let letter = 0;
+      if ((c === 120 || c === 121 || c === 122) && p + 1 < end && b[p + 1] === 61) {
+        // the usual `x=`: no name scan
+        letter = c;
+        p++;
+      } else {
+        const ns = p;
+        while (p < end && (c = b[p]) > 32 && c !== 61 && c !== 62 && c !== 47 && c !== 34 && c !== 39) p++;
+        if (p >= end || p === ns) return -1;
+        // a one-letter name, as the generic reader requires for x/y/z
+        if (p - ns === 1) letter = b[ns];
+        while (p < end && ((c = b[p]) === 32 || c === 9 || c === 10 || c === 13)) p++;
+        if (p >= end || c !== 61) return -1;
+      }
+      p++;
+      while (p < end && ((c = b[p]) === 32 || c === 9 || c === 10 || c === 13)) p++;
+      if (p + 1 >= end || (c !== 34 && c !== 39)) return -1;
+      const q = c;
+      p++;
+      if (letter === 120 || letter === 121 || letter === 122) {
+        const v = readDecimal(b, p, end);
+        p = numberEnd;
+        // the number must fill the value exactly and be finite, else the generic reader decides (and reports)
+        if (v - v !== 0 || p >= end || b[p] !== q) return -1;
+        if (letter === 120) x = v;
+        else if (letter === 121) y = v;
+        else z = v;
+      } else {
+        while (p < end && b[p] !== q) p++;
+        if (p >= end) return -1;
+      }
+      p++;
+      if (p >= end) return -1;
+      c = b[p];
+      if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 47 && c !== 62) return -1;
+    }
+    if (x - x !== 0 || y - y !== 0 || z - z !== 0) return -1;
+    const verts = cur.verts;
+    if (verts !== null) verts.push3(x, y, z);
+    return p;
+  }
+
+  /** `triangle` + whitespace, then ws-separated name="value" pairs (either quote); v1/v2/v3 must be plain digit runs. */
+  private fastTriangleTag(b: Uint8Array, i: number, end: number): number {
+    const cur = this.current;
+    if (cur === null || i + 9 > end) return -1;
+    if (
+      b[i + 1] !== 114 ||
+      b[i + 2] !== 105 ||
+      b[i + 3] !== 97 ||
+      b[i + 4] !== 110 ||
+      b[i + 5] !== 103 ||
+      b[i + 6] !== 108 ||
+      b[i + 7] !== 101
+    )
+      return -1;
+    let p = i + 8;
+    let c = b[p];
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return -1;
+    let v1 = -1;
+    let v2 = -1;
+    let v3 = -1;
+    for (;;) {
+      while (p < end && ((c = b[p]) === 32 || c === 9 || c === 10 || c === 13)) p++;
+      if (p >= end) return -1;
+      if (c === 62) {
+        p++;
+        break;
+      }
+      if (c === 47) {
+        if (p + 1 < end && b[p + 1] === 62) {
+          p += 2;
+          break;
+        }
+        return -1;
+      }
+      let digit = 0;
+      if (c === 118 && p + 2 < end && b[p + 2] === 61 && (c = b[p + 1]) >= 49 && c <= 51) {
+        // the usual `v1=`: no name scan
+        digit = c;
+        p += 2;
+      } else {
+        const ns = p;
+        while (p < end && (c = b[p]) > 32 && c !== 61 && c !== 62 && c !== 47 && c !== 34 && c !== 39) p++;
+        if (p >= end || p === ns) return -1;
+        // v1/v2/v3 exactly; p1/p2/p3, pid and the rest are skipped as the generic reader does
+        if (p - ns === 2 && b[ns] === 118) digit = b[ns + 1];
+        while (p < end && ((c = b[p]) === 32 || c === 9 || c === 10 || c === 13)) p++;
+        if (p >= end || c !== 61) return -1;
+      }
+      p++;
+      while (p < end && ((c = b[p]) === 32 || c === 9 || c === 10 || c === 13)) p++;
+      if (p + 1 >= end || (c !== 34 && c !== 39)) return -1;
+      const q = c;
+      p++;
+      if (digit >= 49 && digit <= 51) {
+        const first = p;
+        let v = 0;
+        while (p < end && (c = b[p] - 48) >= 0 && c <= 9) {
+          v = v * 10 + c;
+          p++;
+        }
+        // digits only, closed by the quote, and short enough to be exact
+        if (p === first || p - first > 15 || p >= end || b[p] !== q) return -1;
+        if (digit === 49) v1 = v;
+        else if (digit === 50) v2 = v;
+        else v3 = v;
+      } else {
+        while (p < end && b[p] !== q) p++;
+        if (p >= end) return -1;
+      }
+      p++;
+      if (p >= end) return -1;
+      c = b[p];
+      if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 47 && c !== 62) return -1;
+    }
+    if (v1 < 0 || v2 < 0 || v3 < 0) return -1;
+    if (++this.triangleTotal > MAX_TRIANGLES) throw tooManyTriangles();
+    const tris = cur.tris;
+    if (tris !== null) tris.push3(v1, v2, v3);
+    return p;
   }
 
   push(chunk: Uint8Array): void {
@@ -571,6 +731,14 @@ export async function parse3mf(bytes: Uint8Array): Promise<Mesh> {
   return buildMesh(root.part, parts);
 }
 
+/** Reads one root model part from the given chunks; tests use it to pick chunk boundaries and to switch the fast reader off. */
+export function meshFromModelChunks(chunks: Iterable<Uint8Array>, fast = true): Mesh {
+  const reader = new ModelPartReader("3d/3dmodel.model", fast);
+  for (const c of chunks) reader.push(c);
+  reader.finish();
+  return buildMesh(reader.part, new Map([[reader.part.name, reader]]));
+}
+
 interface DeferredEntry {
   name: string;
   /** ZIP compression method: 0 stored, 8 deflate */
@@ -676,20 +844,28 @@ function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>): Mesh {
       if (indices.length / 3 + obj.tris.length / 3 > MAX_TRIANGLES) throw tooManyTriangles();
       const src = obj.verts.data;
       const m = transform;
-      for (let k = 0; k < obj.verts.length; k += 3) {
-        const x = src[k];
-        const y = src[k + 1];
-        const z = src[k + 2];
-        if (m) {
-          positions.push3(
-            x * m[0] + y * m[3] + z * m[6] + m[9],
-            x * m[1] + y * m[4] + z * m[7] + m[10],
-            x * m[2] + y * m[5] + z * m[8] + m[11],
-          );
-        } else positions.push3(x, y, z);
-      }
+      const nv = obj.verts.length;
+      // room for the whole object up front: one copy per doubling instead of a capacity check per vertex
+      if (positions.length + nv > positions.data.length) positions.grow(positions.length + nv);
+      const dst = positions.data;
+      const o = positions.length;
+      if (m) {
+        for (let k = 0; k < nv; k += 3) {
+          const x = src[k];
+          const y = src[k + 1];
+          const z = src[k + 2];
+          dst[o + k] = x * m[0] + y * m[3] + z * m[6] + m[9];
+          dst[o + k + 1] = x * m[1] + y * m[4] + z * m[7] + m[10];
+          dst[o + k + 2] = x * m[2] + y * m[5] + z * m[8] + m[11];
+        }
+      } else dst.set(src.subarray(0, nv), o);
+      positions.length = o + nv;
       const t = obj.tris.data;
-      for (let k = 0; k < obj.tris.length; k++) {
+      const nt = obj.tris.length;
+      if (indices.length + nt > indices.data.length) indices.grow(indices.length + nt);
+      const out = indices.data;
+      const io = indices.length;
+      for (let k = 0; k < nt; k++) {
         const v = t[k];
         if (v >= vCount) {
           throw new MeshError(
@@ -697,8 +873,9 @@ function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>): Mesh {
             "missing-vertex",
           );
         }
-        indices.push(base + v);
+        out[io + k] = base + v;
       }
+      indices.length = io + nt;
     }
     for (const c of obj.components) emit(partFor(c.path, part), c.objectId, compose(c.transform, transform), depth + 1);
   };

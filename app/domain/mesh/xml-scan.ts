@@ -5,6 +5,12 @@ import { MeshError } from "./errors";
 /** Called with the bytes between '<' and '>' (exclusive): buf[start] is the first byte after '<'. */
 export type TagHandler = (buf: Uint8Array, start: number, end: number) => void;
 
+/** Optional single-pass reader for hot tags; an object rather than a closure, so optimised code is not tied to one file's closure. */
+export interface FastTagReader {
+  /** chunk[start] follows '<'; returns the index after '>' once the whole tag is stored, or -1 (nothing stored) for the generic path. */
+  readTag(chunk: Uint8Array, start: number, end: number): number;
+}
+
 const enum State {
   Text,
   Tag,
@@ -24,7 +30,10 @@ export class XmlTagScanner {
   private term = 0;
   /** the tag starts with '!' (comment, CDATA, declaration): quotes inside carry no meaning there */
   private bang = false;
-  constructor(private readonly onTag: TagHandler) {}
+  constructor(
+    private readonly onTag: TagHandler,
+    private readonly fastTag: FastTagReader | null = null,
+  ) {}
 
   push(chunk: Uint8Array): void {
     let i = 0;
@@ -37,6 +46,14 @@ export class XmlTagScanner {
           while (lt < end && chunk[lt] !== 60) lt++;
           if (lt >= end) return;
           i = lt + 1;
+          if (this.fastTag !== null) {
+            // hot tags are read where they lie; a tag cut by the chunk end returns -1 and is carried by the generic path
+            const next = this.fastTag.readTag(chunk, i, end);
+            if (next >= 0) {
+              i = next;
+              break;
+            }
+          }
           this.state = State.Tag;
           this.carryLen = 0;
           this.quote = 0;
