@@ -1,5 +1,6 @@
 // Library and catalogue models (lists, detail, likes, comments, ratings, uploads, licence rule), shared by pages and the API.
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import type { ModelCardData } from "~/components/model-card";
 import {
   catalogueModels,
   categories,
@@ -62,21 +63,10 @@ export function licenceRefusal(license: string | null | undefined): string | nul
 // Lists
 // ---------------------------------------------------------------------------------------------
 
-export interface ModelSummary {
+/** What a card shows, plus what the API answers (id: library id, or the catalogue's sourceId). */
+export interface ModelSummary extends ModelCardData {
   source: ModelSource;
-  /** library id, or the catalogue's sourceId */
-  id: number;
-  name: string;
   description: string;
-  creatorName: string;
-  thumbnailUrl: string | null;
-  likeCount: number;
-  downloadCount: number;
-  viewCount: number;
-  license: string;
-  commercialUse: boolean;
-  featured: boolean;
-  categoryName: string | null;
   createdAt: string | null;
 }
 
