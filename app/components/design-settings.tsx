@@ -59,6 +59,9 @@ export const REFUSED_MESH_ERRORS: ReadonlySet<MeshErrorCode> = new Set<MeshError
   "zip-bomb",
   "too-many-triangles",
   "bad-option",
+  // the issue names these as bad files to refuse, not flaws to estimate around
+  "bad-number",
+  "missing-vertex",
 ]);
 
 /** What a draft keeps in print_jobs.analysis: the engine's result, or the size-based estimate and why. */

@@ -181,8 +181,14 @@ describe("the upload page without JavaScript", () => {
     expect((await truncated.json()).alert.message).toMatch(/truncated/);
   });
 
-  it("estimates an unreadable but plausible OBJ from its size and says so", async () => {
+  it("refuses an OBJ face that points at a missing vertex", async () => {
     const res = await uploadPage([["file", fileOf("tests/fixtures/designs/missing-vertex.obj")], ...SETTINGS, ["intent", "save"]]);
+    expect(res.status).toBe(400);
+    expect((await res.json()).alert.message).toMatch(/vertex/);
+  });
+
+  it("estimates an unreadable but plausible OBJ from its size and says so", async () => {
+    const res = await uploadPage([["file", fileOf("tests/fixtures/designs/short-face.obj")], ...SETTINGS, ["intent", "save"]]);
     expect(res.status).toBe(302);
     expect(await flashedToast(res)).toMatchObject({ title: "Analysis Warning", description: "Using basic estimation. Upload will still work." });
     const row = await job(draftIdFrom(res.headers.get("location")));
