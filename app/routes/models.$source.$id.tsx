@@ -97,7 +97,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ModelDetailPage() {
-  const { model, estimate, viewer, signedIn, catalogueUnavailable } = useLoaderData<typeof loader>();
+  const { model, estimate, signedIn, catalogueUnavailable } = useLoaderData<typeof loader>();
   const location = useLocation();
   const isLibrary = model.source === "library";
   const { quote } = estimate;
