@@ -12,11 +12,10 @@ import {
   MaterialCheckboxes,
   MODEL_OPTIONS,
   modelPreset,
-  storedModelName,
 } from "~/components/printer-form";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel } from "~/domain/printer-models";
 import { checkPrinterPhoto, MAX_PRINTER_IMAGE_BYTES } from "~/services/printer-images.server";
-import { createPrinter, LOCATION_NOT_FOUND, placePrinter, printerFormParseFailure } from "~/services/printer-owner.server";
+import { createPrinter, LOCATION_NOT_FOUND, newPrinterFromForm, placePrinter, printerFormParseFailure } from "~/services/printer-owner.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -61,19 +60,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
-  await createPrinter(user, {
-    name: values.name,
-    model: storedModelName(values.model, values.customModel),
-    description: values.description,
-    buildVolumeX: values.buildVolumeX,
-    buildVolumeY: values.buildVolumeY,
-    buildVolumeZ: values.buildVolumeZ,
-    materials: values.materials,
-    pricePerGram: values.pricePerGram,
-    placement,
-    isAvailable: values.isAvailable === true,
-    photo: photo?.ok ? photo : null,
-  });
+  await createPrinter(user, newPrinterFromForm(values, placement, { isAvailable: values.isAvailable === true, photo: photo?.ok ? photo : null }));
   return redirectWithToast("/printer-dashboard", {
     title: "Printer added successfully!",
     description: `${values.name} is now listed on the marketplace.`,

@@ -1,8 +1,8 @@
 // GET /api/printers (both documents' query parameters) and POST /api/printers (the owner lists a printer).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { AddPrinterSchema, modelPreset, storedModelName } from "~/components/printer-form";
+import { AddPrinterSchema, modelPreset } from "~/components/printer-form";
 import { findPrinterModel } from "~/domain/printer-models";
-import { apiValidationError, createPrinter, LOCATION_NOT_FOUND, placePrinter } from "~/services/printer-owner.server";
+import { apiValidationError, createPrinter, LOCATION_NOT_FOUND, newPrinterFromForm, placePrinter } from "~/services/printer-owner.server";
 import { getPrinterJson, searchPrinters, sortParam } from "~/services/printer-search.server";
 import { apiError, readJson, requireApiUser } from "~/utils/api.server";
 
@@ -80,18 +80,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const values = parsed.data;
   const placement = placePrinter(values.location, values);
   if (!placement) return Response.json({ message: LOCATION_NOT_FOUND, errors: { location: [LOCATION_NOT_FOUND] } }, { status: 400 });
-  const printer = await createPrinter(user, {
-    name: values.name,
-    model: storedModelName(values.model, values.customModel),
-    description: values.description,
-    buildVolumeX: values.buildVolumeX,
-    buildVolumeY: values.buildVolumeY,
-    buildVolumeZ: values.buildVolumeZ,
-    materials: values.materials,
-    pricePerGram: values.pricePerGram,
-    placement,
-    // Document 001: isAvailable defaults to true.
-    isAvailable: values.isAvailable ?? true,
-  });
+  // Document 001: isAvailable defaults to true.
+  const printer = await createPrinter(user, newPrinterFromForm(values, placement, { isAvailable: values.isAvailable ?? true }));
   return Response.json(await getPrinterJson(printer.id, { viewerId: user.id }), { status: 201 });
 }

@@ -10,6 +10,7 @@ import {
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { filamentInventory, printers, printJobs, users, type JobStatus, type Printer, type User } from "../../db/schema";
+import { storedModelName, type AddPrinterValues } from "~/components/printer-form";
 import { minVolumeFilter } from "~/domain/printer-fit";
 import { ratePerKgCentsFromPricePerGram } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
@@ -106,6 +107,26 @@ export interface NewPrinter {
   placement: Placement;
   isAvailable: boolean;
   photo?: { ext: ImageExtension; bytes: PhotoBytes } | null;
+}
+
+/** The add-printer form's validated values (page or API) as a new printer. */
+export function newPrinterFromForm(
+  values: AddPrinterValues,
+  placement: Placement,
+  extra: Pick<NewPrinter, "isAvailable" | "photo">,
+): NewPrinter {
+  return {
+    name: values.name,
+    model: storedModelName(values.model, values.customModel),
+    description: values.description,
+    buildVolumeX: values.buildVolumeX,
+    buildVolumeY: values.buildVolumeY,
+    buildVolumeZ: values.buildVolumeZ,
+    materials: values.materials,
+    pricePerGram: values.pricePerGram,
+    placement,
+    ...extra,
+  };
 }
 
 /** Lists a printer; a customer who lists one becomes 'both' (document 001 §6). */
