@@ -1,0 +1,66 @@
+// Routes own every HTTP answer: this is the one mapper from a service's AppError to an API
+// {message} with its status, a conform reply, or a toast.
+import type { SubmissionResult } from "@conform-to/react";
+import { data } from "@remix-run/node";
+import { AppError, isAppError, type AppErrorCode } from "~/domain/app-error";
+import type { ToastInput } from "./toast.server";
+
+const STATUS: Record<AppErrorCode, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported: 415,
+  rate_limited: 429,
+  busy: 503,
+  unavailable: 503,
+};
+
+export function httpStatusOf(error: AppError): number {
+  return STATUS[error.code];
+}
+
+function retryHeaders(error: AppError): HeadersInit | undefined {
+  return error.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
+}
+
+/** The JSON API answer for an AppError: {message} with its status (and Retry-After when known). */
+export function apiErrorResponse(error: AppError): Response {
+  return Response.json({ message: error.message }, { status: httpStatusOf(error), headers: retryHeaders(error) });
+}
+
+/**
+ * Runs an API handler; an AppError it throws becomes the JSON answer, anything else goes on up
+ * (a thrown Response stays a Response, a bug stays a 500).
+ */
+export async function withApiErrors(handler: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handler();
+  } catch (error) {
+    if (isAppError(error)) return apiErrorResponse(error);
+    throw error;
+  }
+}
+
+/** A page action's answer for an AppError on a conform form: the message on its field (or the form), status kept. */
+export function replyWithError(
+  submission: { reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult },
+  error: AppError,
+) {
+  const result = error.field ? submission.reply({ fieldErrors: { [error.field]: [error.message] } }) : submission.reply({ formErrors: [error.message] });
+  return data({ result }, { status: httpStatusOf(error), headers: retryHeaders(error) });
+}
+
+/** The toast for an AppError after a plain form post. */
+export function toastOf(error: AppError, title = "Error"): ToastInput {
+  return { title, description: error.message, variant: "destructive" };
+}
+
+/** A thrown Response for an AppError in a page loader (the route's error boundary shows it). */
+export function pageErrorResponse(error: AppError): Response {
+  return new Response(error.message, { status: httpStatusOf(error), headers: retryHeaders(error) });
+}
+
+export { AppError, isAppError };

@@ -1,0 +1,35 @@
+// Small helpers every route shares (as the Epic Stack has them): the one id parser and
+// invariantResponse for loaders and actions. React helpers live in app/utils/misc-react.ts.
+
+/** A positive integer id from a route param or form field, or null. The one id parser. */
+export function parseId(value: unknown): number | null {
+  if (typeof value !== "string" && typeof value !== "number") return null;
+  const text = String(value).trim();
+  if (!/^[1-9]\d{0,15}$/.test(text)) return null;
+  const id = Number(text);
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/** Throws a Response (404 unless told otherwise) when the condition is false; narrows it when true. */
+export function invariantResponse(
+  condition: unknown,
+  message: string | (() => string),
+  responseInit?: ResponseInit,
+): asserts condition {
+  if (!condition) {
+    throw new Response(typeof message === "function" ? message() : message, { status: 400, ...responseInit });
+  }
+}
+
+/** A param that must be an id; a thrown 404 otherwise. */
+export function requireIdParam(value: string | undefined, what = "Not found"): number {
+  const id = parseId(value);
+  invariantResponse(id !== null, what, { status: 404 });
+  return id;
+}
+
+export function getErrorMessage(error: unknown): string {
+  if (typeof error === "string") return error;
+  if (error && typeof error === "object" && "message" in error && typeof error.message === "string") return error.message;
+  return "Unknown error";
+}

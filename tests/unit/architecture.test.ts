@@ -1,0 +1,105 @@
+// The layers keep to their imports: domain/ imports only domain/; components/ never reach
+// services/, routes/ or server-only utils; services/ never reach routes/ or components/ and never
+// build an HTTP answer (Response, toast, conform reply). See docs/architecture.md.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, test } from "vitest";
+
+const ROOT = resolve(__dirname, "../..");
+const APP = join(ROOT, "app");
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.(ts|tsx|mts|mjs)$/.test(name) && !/\.test\.tsx?$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
+
+/** Our own modules a file imports, as paths relative to the project root (packages left out). */
+export function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const found: string[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2] ?? m[3];
+    if (!spec) continue;
+    let target: string | null = null;
+    if (spec.startsWith("~/")) target = join(APP, spec.slice(2));
+    else if (spec.startsWith(".")) target = resolve(dirname(file), spec);
+    if (target) found.push(relative(ROOT, target));
+  }
+  return found;
+}
+
+const layer = (path: string) => path.split("/").slice(0, 2).join("/");
+const rel = (file: string) => relative(ROOT, file);
+
+function violations(): string[] {
+  const out: string[] = [];
+  for (const file of sourceFiles(APP)) {
+    const from = rel(file);
+    const fromLayer = layer(from);
+    for (const to of importsOf(file)) {
+      const toLayer = layer(to);
+      if (fromLayer === "app/domain" && toLayer !== "app/domain") out.push(`${from} -> ${to}: domain imports only domain`);
+      if (fromLayer === "app/components") {
+        if (toLayer === "app/services" || toLayer === "app/routes") out.push(`${from} -> ${to}: components never import ${toLayer}`);
+        if (toLayer === "app/utils" && /\.server(\.tsx?)?$/.test(to)) out.push(`${from} -> ${to}: components never import server utils`);
+        if (to.startsWith("db/")) out.push(`${from} -> ${to}: components never import the database schema`);
+      }
+      if (fromLayer === "app/services" && (toLayer === "app/routes" || toLayer === "app/components")) {
+        out.push(`${from} -> ${to}: services never import ${toLayer}`);
+      }
+    }
+    if (fromLayer === "app/services") {
+      const text = readFileSync(file, "utf8");
+      if (/\bnew Response\(|\bResponse\.json\(|\bredirect(WithToast)?\(|\bdata\(\{|createToastHeader|\.reply\(/.test(text)) {
+        out.push(`${from}: services never build a Response, toast or form reply`);
+      }
+      if (/from\s+["']~\/utils\/toast\.server["']|from\s+["']@conform-to\//.test(text)) out.push(`${from}: services never import toasts or conform`);
+    }
+  }
+  return out;
+}
+
+// Known breaches still being moved; this list only ever shrinks, and is empty when the layering is done.
+const KNOWN: string[] = [
+  "app/components/contact-page.tsx -> app/routes/contact: components never import app/routes",
+  "app/components/printer-card.tsx -> app/services/printer-search.server: components never import app/services",
+  "app/components/printer-filters.tsx -> app/services/printer-search.server: components never import app/services",
+  "app/domain/job-status.ts -> db/schema: domain imports only domain",
+  "app/services/design-analysis.server.ts -> app/components/design-settings: services never import app/components",
+  "app/services/design-sources.server.ts -> app/components/design-settings: services never import app/components",
+  "app/services/designs.server.ts -> app/components/design-settings: services never import app/components",
+  "app/services/designs.server.ts: services never build a Response, toast or form reply",
+  "app/services/designs.server.ts: services never import toasts or conform",
+  "app/services/models.server.ts -> app/components/model-card: services never import app/components",
+  "app/services/models.server.ts -> app/components/model-feedback: services never import app/components",
+  "app/services/models.server.ts -> app/components/model-filters: services never import app/components",
+  "app/services/models.server.ts: services never build a Response, toast or form reply",
+  "app/services/printer-owner.server.ts -> app/components/printer-form: services never import app/components",
+  "app/services/printer-owner.server.ts: services never build a Response, toast or form reply",
+  "app/services/printer-owner.server.ts: services never import toasts or conform",
+  "app/services/printer-search.server.ts -> app/components/printer-card: services never import app/components",
+];
+
+describe("architecture", () => {
+  test("the import graph keeps to the layers", () => {
+    const found = violations().filter((v) => !KNOWN.includes(v));
+    expect(found).toEqual([]);
+  });
+
+  test("the known list holds no breach that is already gone", () => {
+    const now = new Set(violations());
+    expect(KNOWN.filter((v) => !now.has(v))).toEqual([]);
+  });
+
+  test("the checker sees imports (it can fail)", () => {
+    const self = importsOf(join(APP, "utils/app-error.server.ts"));
+    expect(self).toContain("app/domain/app-error");
+  });
+});
