@@ -4,7 +4,14 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
   test: {
-    include: ["app/**/*.test.ts", "app/**/*.test.tsx", "db/**/*.test.ts", "tests/integration/**/*.test.ts", "scripts/**/*.test.ts", "tests/unit/**/*.test.ts"],
+    include: [
+      "app/**/*.test.ts",
+      "app/**/*.test.tsx",
+      "db/**/*.test.ts",
+      "tests/integration/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "tests/unit/**/*.test.ts",
+    ],
     globalSetup: ["./tests/setup/global-setup.ts"],
     setupFiles: ["./tests/setup/vitest.setup.ts"],
     pool: "forks",

@@ -32,7 +32,10 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [
   { title: "Printnear: 3D prints from printers near you" },
-  { name: "description", content: "Upload a design or pick a model, get an instant, honest quote and have it printed by a local printer owner." },
+  {
+    name: "description",
+    content: "Upload a design or pick a model, get an instant, honest quote and have it printed by a local printer owner.",
+  },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -46,10 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         unreadMessages: await countUnreadMessages(sessionUser.id),
       }
     : null;
-  return data(
-    { user, toast, honeypot: getHoneypot().getInputProps(), mocks: mocksEnabled },
-    { headers: headers ?? undefined },
-  );
+  return data({ user, toast, honeypot: getHoneypot().getInputProps(), mocks: mocksEnabled }, { headers: headers ?? undefined });
 }
 
 export type RootUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["user"]>;
@@ -68,7 +68,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="flex min-h-full flex-col bg-white font-sans text-slate-900 antialiased">
         {root?.mocks ? (
           <p className="bg-amber-100 px-4 py-1 text-center text-xs text-amber-900" data-testid="mock-mode">
-            Demo mode: payments, the model catalogue and other outside services are answered by built-in test providers. No real charge, no real calls.
+            Demo mode: payments, the model catalogue and other outside services are answered by built-in test providers. No real
+            charge, no real calls.
           </p>
         ) : null}
         <SiteHeader user={root?.user ?? null} />
@@ -105,8 +106,12 @@ export function ErrorBoundary() {
           : "An unexpected error happened on our side. Please try again in a moment; nothing you saved was lost."}
       </p>
       <div className="mt-8 flex justify-center gap-3">
-        <Link to="/" className="btn-primary">Go to the home page</Link>
-        <Link to="/models" className="btn-secondary">Browse models</Link>
+        <Link to="/" className="btn-primary">
+          Go to the home page
+        </Link>
+        <Link to="/models" className="btn-secondary">
+          Browse models
+        </Link>
       </div>
     </div>
   );

@@ -4,9 +4,21 @@ export const DEMO_PASSWORD = "printnear-demo";
 export const DEMO_ACCOUNTS = [
   { role: "admin", email: "admin@printnear.test", username: "admin", firstName: "Ada", lastName: "Admin" },
   { role: "customer", email: "casey@printnear.test", username: "casey", firstName: "Casey", lastName: "Customer" },
-  { role: "printer owner (Berthoud)", email: "bella@printnear.test", username: "bella", firstName: "Bella", lastName: "Berthold" },
+  {
+    role: "printer owner (Berthoud)",
+    email: "bella@printnear.test",
+    username: "bella",
+    firstName: "Bella",
+    lastName: "Berthold",
+  },
   { role: "printer owner (Loveland)", email: "leo@printnear.test", username: "leo", firstName: "Leo", lastName: "Lovell" },
-  { role: "printer owner (Fort Collins)", email: "fran@printnear.test", username: "fran", firstName: "Fran", lastName: "Collins" },
+  {
+    role: "printer owner (Fort Collins)",
+    email: "fran@printnear.test",
+    username: "fran",
+    firstName: "Fran",
+    lastName: "Collins",
+  },
 ] as const;
 
 export function demoLoginsText(): string {

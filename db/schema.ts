@@ -1,16 +1,7 @@
 // The whole product's data model: both documents, settled by DECISIONS.md.
 // Money is integer cents; times are UTC epoch milliseconds; booleans are 0/1 integers.
 import { sql } from "drizzle-orm";
-import {
-  check,
-  index,
-  integer,
-  primaryKey,
-  real,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -53,14 +44,7 @@ export const LICENSES = [
 ] as const;
 export const NEWSLETTER_SEGMENTS = ["all", "buyers", "printer_owners", "investors", "unknown"] as const;
 export const SUBSCRIBER_INTERESTS = ["buyer", "printer_owner", "investor", "unknown"] as const;
-export const PAYMENT_STATUSES = [
-  "requires_payment",
-  "authorized",
-  "captured",
-  "released",
-  "refunded",
-  "failed",
-] as const;
+export const PAYMENT_STATUSES = ["requires_payment", "authorized", "captured", "released", "refunded", "failed"] as const;
 export const TASK_STATUSES = ["queued", "running", "done", "failed"] as const;
 
 export const users = sqliteTable(
@@ -128,7 +112,10 @@ export const printers = sqliteTable(
     fitMid: integer("fit_mid").notNull(),
     fitLarge: integer("fit_large").notNull(),
     /** JSON array of material names */
-    materials: text("materials", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    materials: text("materials", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     /** the owner's price, as cents per kilogram (a $0.12/g printer is 12000) */
     ratePerKgCents: integer("rate_per_kg_cents").notNull(),
     location: text("location").notNull(),
@@ -199,7 +186,10 @@ export const libraryModels = sqliteTable(
     supportRequired: bool("support_required").notNull().default(false),
     license: text("license", { enum: LICENSES }).notNull().default("CC BY"),
     /** JSON array of trimmed tags */
-    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    tags: text("tags", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     featured: bool("featured").notNull().default(false),
     imageKey: text("image_key"),
     likeCount: integer("like_count").notNull().default(0),
@@ -227,21 +217,29 @@ export const catalogueModels = sqliteTable(
   "catalogue_models",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    source: text("source", { enum: ["thingiverse"] }).notNull().default("thingiverse"),
+    source: text("source", { enum: ["thingiverse"] })
+      .notNull()
+      .default("thingiverse"),
     sourceId: integer("source_id").notNull(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     creatorName: text("creator_name").notNull().default(""),
     creatorUrl: text("creator_url"),
     thumbnailUrl: text("thumbnail_url"),
-    imageUrls: text("image_urls", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    imageUrls: text("image_urls", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     publicUrl: text("public_url"),
     likeCount: integer("like_count").notNull().default(0),
     downloadCount: integer("download_count").notNull().default(0),
     viewCount: integer("view_count").notNull().default(0),
     license: text("license").notNull().default("Other"),
     categoryName: text("category_name"),
-    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    tags: text("tags", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     featured: bool("featured").notNull().default(false),
     /** weight cache: computed from the printable file by the analysis engine */
     estimatedWeightGrams: real("estimated_weight_grams"),
@@ -278,10 +276,7 @@ export const modelFiles = sqliteTable(
   (t) => [
     index("model_files_library_idx").on(t.libraryModelId),
     index("model_files_catalogue_idx").on(t.catalogueModelId),
-    check(
-      "model_files_owner_check",
-      sql`(library_model_id IS NULL) <> (catalogue_model_id IS NULL)`,
-    ),
+    check("model_files_owner_check", sql`(library_model_id IS NULL) <> (catalogue_model_id IS NULL)`),
   ],
 );
 
@@ -357,7 +352,9 @@ export const printJobs = sqliteTable(
     fileKey: text("file_key"),
     previewKey: text("preview_key"),
     /** where the design came from */
-    sourceKind: text("source_kind", { enum: ["upload", "library", "catalogue"] }).notNull().default("upload"),
+    sourceKind: text("source_kind", { enum: ["upload", "library", "catalogue"] })
+      .notNull()
+      .default("upload"),
     sourceModelId: integer("source_model_id"),
     /** the analysis engine's full result as JSON */
     analysis: text("analysis", { mode: "json" }),
@@ -452,10 +449,7 @@ export const notifications = sqliteTable(
     isRead: bool("is_read").notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("notifications_user_idx").on(t.userId, t.createdAt),
-    index("notifications_unread_idx").on(t.userId, t.isRead),
-  ],
+  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt), index("notifications_unread_idx").on(t.userId, t.isRead)],
 );
 
 export const newsletterSubscribers = sqliteTable(
@@ -537,7 +531,9 @@ export const payouts = sqliteTable(
     amountCents: integer("amount_cents").notNull(),
     provider: text("provider", { enum: ["test", "stripe"] }).notNull(),
     providerTransferId: text("provider_transfer_id"),
-    status: text("status", { enum: ["pending", "paid", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "paid", "failed"] })
+      .notNull()
+      .default("pending"),
     createdAt: createdAt(),
   },
   (t) => [

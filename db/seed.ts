@@ -26,65 +26,264 @@ export const CATEGORIES = [
 
 const DEMO_PRINTERS = [
   {
-    owner: "bella", name: "Berthoud Print Shop", model: "Bambu Lab P1S", x: 256, y: 256, z: 256, rate: 12000,
-    materials: ["PLA", "PETG", "ABS", "ASA", "TPU"], location: "345 Mountain Ave, Berthoud, CO 80513",
-    city: "Berthoud", state: "CO", zip: "80513", lat: 40.3083, lon: -105.0811, available: true, rating: 4.9, reviews: 31,
+    owner: "bella",
+    name: "Berthoud Print Shop",
+    model: "Bambu Lab P1S",
+    x: 256,
+    y: 256,
+    z: 256,
+    rate: 12000,
+    materials: ["PLA", "PETG", "ABS", "ASA", "TPU"],
+    location: "345 Mountain Ave, Berthoud, CO 80513",
+    city: "Berthoud",
+    state: "CO",
+    zip: "80513",
+    lat: 40.3083,
+    lon: -105.0811,
+    available: true,
+    rating: 4.9,
+    reviews: 31,
     description: "Enclosed CoreXY printer, fast and tidy. Pickup on Mountain Ave.",
-    stock: [["PLA", "Black", 1000], ["PLA", "White", 800], ["PETG", "Red", 750], ["PETG", "Black", 500], ["ABS", "Gray", 400]],
+    stock: [
+      ["PLA", "Black", 1000],
+      ["PLA", "White", 800],
+      ["PETG", "Red", 750],
+      ["PETG", "Black", 500],
+      ["ABS", "Gray", 400],
+    ],
   },
   {
-    owner: "leo", name: "Loveland Makerspace MK4", model: "Prusa MK4", x: 250, y: 210, z: 220, rate: 10000,
-    materials: ["PLA", "PETG", "TPU"], location: "500 E 3rd St, Loveland, CO 80537",
-    city: "Loveland", state: "CO", zip: "80537", lat: 40.3953, lon: -105.0717, available: true, rating: 4.8, reviews: 12,
+    owner: "leo",
+    name: "Loveland Makerspace MK4",
+    model: "Prusa MK4",
+    x: 250,
+    y: 210,
+    z: 220,
+    rate: 10000,
+    materials: ["PLA", "PETG", "TPU"],
+    location: "500 E 3rd St, Loveland, CO 80537",
+    city: "Loveland",
+    state: "CO",
+    zip: "80537",
+    lat: 40.3953,
+    lon: -105.0717,
+    available: true,
+    rating: 4.8,
+    reviews: 12,
     description: "Reliable Prusa in the makerspace; great surface finish.",
-    stock: [["PLA", "Red", 900], ["PLA", "Blue", 600], ["PETG", "Red", 300], ["TPU", "Black", 300]],
+    stock: [
+      ["PLA", "Red", 900],
+      ["PLA", "Blue", 600],
+      ["PETG", "Red", 300],
+      ["TPU", "Black", 300],
+    ],
   },
   {
-    owner: "leo", name: "Loveland Mini", model: "Bambu Lab A1 mini", x: 180, y: 180, z: 180, rate: 9000,
-    materials: ["PLA"], location: "Loveland, CO 80538", city: "Loveland", state: "CO", zip: "80538",
-    lat: 40.4231, lon: -105.0643, available: false, rating: null, reviews: 0,
-    description: "Small parts and keychains.", stock: [["PLA", "White", 500]],
+    owner: "leo",
+    name: "Loveland Mini",
+    model: "Bambu Lab A1 mini",
+    x: 180,
+    y: 180,
+    z: 180,
+    rate: 9000,
+    materials: ["PLA"],
+    location: "Loveland, CO 80538",
+    city: "Loveland",
+    state: "CO",
+    zip: "80538",
+    lat: 40.4231,
+    lon: -105.0643,
+    available: false,
+    rating: null,
+    reviews: 0,
+    description: "Small parts and keychains.",
+    stock: [["PLA", "White", 500]],
   },
   {
-    owner: "fran", name: "Fort Collins Fab Lab", model: "Qidi X-Max 3", x: 325, y: 325, z: 315, rate: 15000,
-    materials: ["PLA", "PETG", "ABS", "ASA", "PC", "Nylon"], location: "215 N College Ave, Fort Collins, CO 80524",
-    city: "Fort Collins", state: "CO", zip: "80524", lat: 40.5880, lon: -105.0770, available: true, rating: 4.7, reviews: 22,
+    owner: "fran",
+    name: "Fort Collins Fab Lab",
+    model: "Qidi X-Max 3",
+    x: 325,
+    y: 325,
+    z: 315,
+    rate: 15000,
+    materials: ["PLA", "PETG", "ABS", "ASA", "PC", "Nylon"],
+    location: "215 N College Ave, Fort Collins, CO 80524",
+    city: "Fort Collins",
+    state: "CO",
+    zip: "80524",
+    lat: 40.588,
+    lon: -105.077,
+    available: true,
+    rating: 4.7,
+    reviews: 22,
     description: "Large enclosed printer for engineering materials.",
-    stock: [["PETG", "Red", 2000], ["ASA", "Black", 1000], ["PLA", "White", 1000], ["Nylon", "Natural", 750]],
+    stock: [
+      ["PETG", "Red", 2000],
+      ["ASA", "Black", 1000],
+      ["PLA", "White", 1000],
+      ["Nylon", "Natural", 750],
+    ],
   },
   {
-    owner: "fran", name: "Old Town Ender", model: "Creality Ender 3 S1", x: 220, y: 220, z: 270, rate: 8000,
-    materials: ["PLA", "PETG"], location: "Fort Collins, CO 80521", city: "Fort Collins", state: "CO", zip: "80521",
-    lat: 40.5853, lon: -105.1016, available: true, rating: null, reviews: 0,
+    owner: "fran",
+    name: "Old Town Ender",
+    model: "Creality Ender 3 S1",
+    x: 220,
+    y: 220,
+    z: 270,
+    rate: 8000,
+    materials: ["PLA", "PETG"],
+    location: "Fort Collins, CO 80521",
+    city: "Fort Collins",
+    state: "CO",
+    zip: "80521",
+    lat: 40.5853,
+    lon: -105.1016,
+    available: true,
+    rating: null,
+    reviews: 0,
     description: "Budget-friendly PLA prints near campus.",
-    stock: [["PLA", "Green", 500], ["PETG", "Red", 1000], ["PLA", "Black", 800]],
+    stock: [
+      ["PLA", "Green", 500],
+      ["PETG", "Red", 1000],
+      ["PLA", "Black", 800],
+    ],
   },
 ] as const;
 
 /** Simple printable stand-ins for the demo library models, so ordering them works end to end. */
 const DEMO_SHAPES: Record<string, () => Mesh> = {
-  "Articulated Dragon": () => merge({ mesh: sphere(14) }, { mesh: torus(18, 5), at: [40, 0, 5] }, { mesh: sphere(9), at: [-26, 0, 9] }),
+  "Articulated Dragon": () =>
+    merge({ mesh: sphere(14) }, { mesh: torus(18, 5), at: [40, 0, 5] }, { mesh: sphere(9), at: [-26, 0, 9] }),
   "Self-Watering Planter": () => cup(45, 2.4, 90, 3),
   "Cable Clip Set": () => merge({ mesh: box(30, 12, 10) }, { mesh: box(30, 12, 10), at: [0, 20, 0] }),
   "Phone Stand Pro": () => merge({ mesh: box(80, 70, 4) }, { mesh: box(80, 4, 60), at: [0, 20, 4] }),
-  "Hex Key Holder": () => merge({ mesh: box(90, 20, 15) }, { mesh: cylinder(3, 25), at: [-30, 0, 15] }, { mesh: cylinder(3, 25), at: [30, 0, 15] }),
+  "Hex Key Holder": () =>
+    merge({ mesh: box(90, 20, 15) }, { mesh: cylinder(3, 25), at: [-30, 0, 15] }, { mesh: cylinder(3, 25), at: [30, 0, 15] }),
 };
 
 const DEMO_LIBRARY_MODELS = [
-  { name: "Articulated Dragon", description: "A print-in-place articulated dragon that wiggles on your desk.", categoryId: 1, difficulty: "intermediate", license: "CC BY", tags: ["dragon", "articulated", "print-in-place"], featured: true },
-  { name: "Self-Watering Planter", description: "Two-part planter with a water reservoir for herbs on a windowsill.", categoryId: 2, difficulty: "beginner", license: "CC BY-SA", tags: ["planter", "garden", "kitchen"], featured: true },
-  { name: "Cable Clip Set", description: "Snap-on cable clips for desk edges from 10 to 25 mm thick.", categoryId: 5, difficulty: "beginner", license: "CC BY", tags: ["cable", "desk", "organizer"], featured: false },
-  { name: "Phone Stand Pro", description: "Adjustable phone stand with a charging cable slot, prints without supports.", categoryId: 6, difficulty: "beginner", license: "CC BY-NC", tags: ["phone stand", "desk", "gadget"], featured: false },
-  { name: "Hex Key Holder", description: "Wall-mounted holder for a metric hex key set, labelled sizes.", categoryId: 3, difficulty: "beginner", license: "CC BY", tags: ["tool", "workshop", "hex"], featured: false },
+  {
+    name: "Articulated Dragon",
+    description: "A print-in-place articulated dragon that wiggles on your desk.",
+    categoryId: 1,
+    difficulty: "intermediate",
+    license: "CC BY",
+    tags: ["dragon", "articulated", "print-in-place"],
+    featured: true,
+  },
+  {
+    name: "Self-Watering Planter",
+    description: "Two-part planter with a water reservoir for herbs on a windowsill.",
+    categoryId: 2,
+    difficulty: "beginner",
+    license: "CC BY-SA",
+    tags: ["planter", "garden", "kitchen"],
+    featured: true,
+  },
+  {
+    name: "Cable Clip Set",
+    description: "Snap-on cable clips for desk edges from 10 to 25 mm thick.",
+    categoryId: 5,
+    difficulty: "beginner",
+    license: "CC BY",
+    tags: ["cable", "desk", "organizer"],
+    featured: false,
+  },
+  {
+    name: "Phone Stand Pro",
+    description: "Adjustable phone stand with a charging cable slot, prints without supports.",
+    categoryId: 6,
+    difficulty: "beginner",
+    license: "CC BY-NC",
+    tags: ["phone stand", "desk", "gadget"],
+    featured: false,
+  },
+  {
+    name: "Hex Key Holder",
+    description: "Wall-mounted holder for a metric hex key set, labelled sizes.",
+    categoryId: 3,
+    difficulty: "beginner",
+    license: "CC BY",
+    tags: ["tool", "workshop", "hex"],
+    featured: false,
+  },
 ] as const;
 
 const DEMO_CATALOGUE_MODELS = [
-  { sourceId: 3495390, name: "Flexi Rex", creator: "DrLex", likes: 48210, downloads: 210450, views: 880120, license: "CC BY", category: "Toys & Games", grams: 21, minutes: 95 },
-  { sourceId: 2187167, name: "Modular Desk Organizer", creator: "Zacharia", likes: 12004, downloads: 56001, views: 210330, license: "CC BY-SA", category: "Organization", grams: 140, minutes: 480 },
-  { sourceId: 4734271, name: "Low-Poly Planter", creator: "Roman_Hegglin", likes: 9321, downloads: 40112, views: 150870, license: "CC BY-NC", category: "Home & Garden", grams: 85, minutes: 300 },
-  { sourceId: 763622, name: "Calibration Cube", creator: "iDig3Dprinting", likes: 22900, downloads: 610220, views: 1200300, license: "CC BY", category: "Tools & Parts", grams: 8, minutes: 20 },
-  { sourceId: 2806295, name: "Geared Heart", creator: "emmett", likes: 15620, downloads: 70110, views: 300450, license: "CC BY-SA", category: "Art & Decoration", grams: 34, minutes: 210 },
-  { sourceId: 1015238, name: "Headphone Stand", creator: "MakeItLab", likes: 7110, downloads: 33090, views: 120660, license: "CC BY", category: "Tech & Gadgets", grams: 96, minutes: 360 },
+  {
+    sourceId: 3495390,
+    name: "Flexi Rex",
+    creator: "DrLex",
+    likes: 48210,
+    downloads: 210450,
+    views: 880120,
+    license: "CC BY",
+    category: "Toys & Games",
+    grams: 21,
+    minutes: 95,
+  },
+  {
+    sourceId: 2187167,
+    name: "Modular Desk Organizer",
+    creator: "Zacharia",
+    likes: 12004,
+    downloads: 56001,
+    views: 210330,
+    license: "CC BY-SA",
+    category: "Organization",
+    grams: 140,
+    minutes: 480,
+  },
+  {
+    sourceId: 4734271,
+    name: "Low-Poly Planter",
+    creator: "Roman_Hegglin",
+    likes: 9321,
+    downloads: 40112,
+    views: 150870,
+    license: "CC BY-NC",
+    category: "Home & Garden",
+    grams: 85,
+    minutes: 300,
+  },
+  {
+    sourceId: 763622,
+    name: "Calibration Cube",
+    creator: "iDig3Dprinting",
+    likes: 22900,
+    downloads: 610220,
+    views: 1200300,
+    license: "CC BY",
+    category: "Tools & Parts",
+    grams: 8,
+    minutes: 20,
+  },
+  {
+    sourceId: 2806295,
+    name: "Geared Heart",
+    creator: "emmett",
+    likes: 15620,
+    downloads: 70110,
+    views: 300450,
+    license: "CC BY-SA",
+    category: "Art & Decoration",
+    grams: 34,
+    minutes: 210,
+  },
+  {
+    sourceId: 1015238,
+    name: "Headphone Stand",
+    creator: "MakeItLab",
+    likes: 7110,
+    downloads: 33090,
+    views: 120660,
+    license: "CC BY",
+    category: "Tech & Gadgets",
+    grams: 96,
+    minutes: 360,
+  },
 ] as const;
 
 function sortedSides(x: number, y: number, z: number) {
@@ -144,9 +343,9 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
       })
       .returning({ id: s.printers.id });
     printerIds.push(row.id);
-    await db.insert(s.filamentInventory).values(
-      p.stock.map(([material, color, grams]) => ({ printerId: row.id, material, color, grams })),
-    );
+    await db
+      .insert(s.filamentInventory)
+      .values(p.stock.map(([material, color, grams]) => ({ printerId: row.id, material, color, grams })));
   }
 
   const creatorId = userIds.get("casey")!;
@@ -171,7 +370,9 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
         featured: m.featured,
       })
       .returning({ id: s.libraryModels.id });
-    await db.insert(s.modelFiles).values({ libraryModelId: model.id, name: fileName, sizeBytes: bytes.byteLength, format: "stl", storageKey, analysis });
+    await db
+      .insert(s.modelFiles)
+      .values({ libraryModelId: model.id, name: fileName, sizeBytes: bytes.byteLength, format: "stl", storageKey, analysis });
   }
 
   const day = 24 * 60 * 60 * 1000;
@@ -233,11 +434,24 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
   }
 
   await db.insert(s.notifications).values([
-    { userId: customerId, title: "Printing started", message: "Berthoud Print Shop started printing lamp-shade.stl.", link: "/dashboard" },
-    { userId: customerId, title: "Order picked up", message: "Thanks for collecting name-tag.obj!", isRead: true, link: "/dashboard" },
+    {
+      userId: customerId,
+      title: "Printing started",
+      message: "Berthoud Print Shop started printing lamp-shade.stl.",
+      link: "/dashboard",
+    },
+    {
+      userId: customerId,
+      title: "Order picked up",
+      message: "Thanks for collecting name-tag.obj!",
+      isRead: true,
+      link: "/dashboard",
+    },
   ]);
 
-  log(`Seeded ${DEMO_ACCOUNTS.length} users, ${DEMO_PRINTERS.length} printers, ${DEMO_LIBRARY_MODELS.length} library models, ${DEMO_CATALOGUE_MODELS.length} catalogue models.`);
+  log(
+    `Seeded ${DEMO_ACCOUNTS.length} users, ${DEMO_PRINTERS.length} printers, ${DEMO_LIBRARY_MODELS.length} library models, ${DEMO_CATALOGUE_MODELS.length} catalogue models.`,
+  );
   log(demoLoginsText());
 }
 

@@ -14,7 +14,10 @@ function parseArgs(argv: string[]): { file: string; options: AnalysisOptions } {
   const options: AnalysisOptions = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
       if (v === undefined) fail(`Missing value for ${flag}.`);
@@ -47,7 +50,8 @@ function parseArgs(argv: string[]): { file: string; options: AnalysisOptions } {
         file = arg;
     }
   }
-  if (!file) fail("Usage: npm run analyze -- <file> [--material PLA] [--infill 15] [--layer-height 0.2] [--supports no|auto|yes]");
+  if (!file)
+    fail("Usage: npm run analyze -- <file> [--material PLA] [--infill 15] [--layer-height 0.2] [--supports no|auto|yes]");
   return { file, options };
 }
 

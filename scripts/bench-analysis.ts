@@ -66,7 +66,11 @@ const cpuNow = (): number => {
 };
 
 /** One analysis in a function of its own: a loop body's locals stayed reachable into the next run and doubled the peak. */
-async function analyseOnce(engine: string, path: string, onStep: () => void): Promise<{ ms: number; cpu: number; metricsCpu: number; result: string }> {
+async function analyseOnce(
+  engine: string,
+  path: string,
+  onStep: () => void,
+): Promise<{ ms: number; cpu: number; metricsCpu: number; result: string }> {
   // reading the file is not part of either engine's work: both receive the same bytes in memory
   const buf = readFileSync(path);
   onStep();
@@ -130,18 +134,26 @@ async function memoryChild(engine: string, path: string): Promise<void> {
   await analyseOnce(engine, path, sample);
   clearInterval(timer);
   const peak = process.resourceUsage().maxRSS * 1024;
-  const m: Memory = { peakMb: peak / 2 ** 20, growthMb: (peak - baseline) / 2 ** 20, heapGrowthMb: (heapPeak - heapBase) / 2 ** 20 };
+  const m: Memory = {
+    peakMb: peak / 2 ** 20,
+    growthMb: (peak - baseline) / 2 ** 20,
+    heapGrowthMb: (heapPeak - heapBase) / 2 ** 20,
+  };
   process.stdout.write(JSON.stringify(m));
 }
 
 function run<T>(mode: "time" | "memory", engine: string, path: string, runs: number): T | null {
   try {
-    const out = execFileSync(process.execPath, ["--import", "tsx", "--expose-gc", here, "--child", mode, engine, path, String(runs)], {
-      encoding: "utf8",
-      maxBuffer: 1 << 20,
-      timeout: 15 * 60_000,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const out = execFileSync(
+      process.execPath,
+      ["--import", "tsx", "--expose-gc", here, "--child", mode, engine, path, String(runs)],
+      {
+        encoding: "utf8",
+        maxBuffer: 1 << 20,
+        timeout: 15 * 60_000,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     return JSON.parse(out) as T;
   } catch (e) {
     process.stderr.write(`${engine} ${mode} on ${path} failed: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}\n`);
@@ -151,7 +163,10 @@ function run<T>(mode: "time" | "memory", engine: string, path: string, runs: num
 
 const TARGET = { totalMs: 400, metricsMs: 60, speedUp: 10, memOverFileMb: 150 };
 // the targets are set for 1M triangles; smaller files only show the figure
-const verdictFor = (n: number) => (ok: boolean): string => (n < 1_000_000 ? "" : ok ? "PASS" : "FAIL");
+const verdictFor =
+  (n: number) =>
+  (ok: boolean): string =>
+    n < 1_000_000 ? "" : ok ? "PASS" : "FAIL";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -162,16 +177,27 @@ async function main(): Promise<void> {
   }
   const quick = argv.includes("--quick");
   const { loadavg, cpus } = await import("node:os");
-  const load = (): string => loadavg().map((l) => l.toFixed(1)).join(" ");
+  const load = (): string =>
+    loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ");
   const loadAtStart = load();
   const files = generate();
   const rows: string[][] = [];
   const header = [
-    "triangles", "format", "file MB",
-    "ours cpu ms (target <400 ms)", "vol/area/box cpu ms (target <60 ms)", "ours wall ms",
-    "ours RSS growth MB (target < file+150 MB)", "ours heap+buffers MB",
-    "node-stl cpu ms", "node-stl wall ms", "node-stl RSS growth MB",
-    "speed-up by cpu (target ≥10×)", "by wall",
+    "triangles",
+    "format",
+    "file MB",
+    "ours cpu ms (target <400 ms)",
+    "vol/area/box cpu ms (target <60 ms)",
+    "ours wall ms",
+    "ours RSS growth MB (target < file+150 MB)",
+    "ours heap+buffers MB",
+    "node-stl cpu ms",
+    "node-stl wall ms",
+    "node-stl RSS growth MB",
+    "speed-up by cpu (target ≥10×)",
+    "by wall",
   ];
   for (const n of SIZES) {
     for (const fmt of FORMATS) {
@@ -192,7 +218,9 @@ async function main(): Promise<void> {
         fmt === "stl" ? "binary STL" : fmt === "ascii.stl" ? "ASCII STL" : fmt.toUpperCase(),
         mb.toFixed(1),
         ours ? `${ours.cpuMs.toFixed(0)} ${verdict(ours.cpuMs < TARGET.totalMs)}` : "failed",
-        ours?.metricsCpuMs !== undefined ? `${ours.metricsCpuMs.toFixed(1)} ${verdict(ours.metricsCpuMs < TARGET.metricsMs)}` : "",
+        ours?.metricsCpuMs !== undefined
+          ? `${ours.metricsCpuMs.toFixed(1)} ${verdict(ours.metricsCpuMs < TARGET.metricsMs)}`
+          : "",
         ours ? ours.medianMs.toFixed(0) : "",
         oursMem ? `${oursMem.growthMb.toFixed(0)} (<${memLimit.toFixed(0)}) ${verdict(oursMem.growthMb < memLimit)}` : "failed",
         oursMem ? oursMem.heapGrowthMb.toFixed(0) : "",
@@ -205,7 +233,9 @@ async function main(): Promise<void> {
       process.stderr.write(`done ${n} ${fmt}: ${ours?.result ?? ""}  (load ${load()})\n`);
     }
   }
-  console.log(`${cpus().length} CPUs, load average (1, 5, 15 min) ${loadAtStart} at the start and ${load()} at the end of the run\n`);
+  console.log(
+    `${cpus().length} CPUs, load average (1, 5, 15 min) ${loadAtStart} at the start and ${load()} at the end of the run\n`,
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join("  ");
   console.log(line(header));

@@ -172,12 +172,25 @@ async function stop(server: ChildProcess | undefined) {
 const kb = (bytes: number) => (bytes / KB).toFixed(1);
 
 export function formatTable(results: PageResult[]): string {
-  const header = ["page", "HTTP", `HTML gz KB (budget ${HTML_BUDGET_KB})`, `JS gz KB (budget ${JS_BUDGET_KB})`, "JS files", "lazy JS gz KB", "status"];
+  const header = [
+    "page",
+    "HTTP",
+    `HTML gz KB (budget ${HTML_BUDGET_KB})`,
+    `JS gz KB (budget ${JS_BUDGET_KB})`,
+    "JS files",
+    "lazy JS gz KB",
+    "status",
+  ];
   const rows = results.map((r) => {
     if (r.error) return [r.path, "-", "-", "-", "-", "-", `ERROR: ${r.error}`];
     const over = [r.htmlGz > HTML_BUDGET_KB * KB ? "HTML" : null, r.jsGz > JS_BUDGET_KB * KB ? "JS" : null].filter(Boolean);
     const verdict = over.length ? `OVER (${over.join(", ")})` : "OK";
-    const status = r.status === 404 ? `404 page (route not built yet), ${verdict}` : r.status >= 400 ? `HTTP ${r.status}, ${verdict}` : verdict;
+    const status =
+      r.status === 404
+        ? `404 page (route not built yet), ${verdict}`
+        : r.status >= 400
+          ? `HTTP ${r.status}, ${verdict}`
+          : verdict;
     return [r.path, String(r.status), kb(r.htmlGz), kb(r.jsGz), String(r.jsFiles), kb(r.lazyGz), status];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

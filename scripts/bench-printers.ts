@@ -70,11 +70,27 @@ async function insertPrinters(from: number, to: number, owners: number[]) {
           const sorted = [x, y, z].sort((a, b) => a - b);
           const materials = model.materials.filter((m) => m === "PLA" || random() < 0.6);
           printerArgs.push(
-            id, owners[i % owners.length]!, `Printer ${id}`, model.name, x, y, z, sorted[0]!, sorted[1]!, sorted[2]!,
-            JSON.stringify(materials), 6000 + Math.floor(random() * 20) * 500, `${zip.city}, ${zip.state} ${zip.zip}`,
-            zip.city, zip.state, zip.zip,
-            zip.latitude + (random() - 0.5) * 0.08, zip.longitude + (random() - 0.5) * 0.08,
-            random() < 0.7 ? 1 : 0, random() < 0.6 ? Math.round((3.5 + random() * 1.5) * 10) / 10 : null, Math.floor(random() * 40),
+            id,
+            owners[i % owners.length]!,
+            `Printer ${id}`,
+            model.name,
+            x,
+            y,
+            z,
+            sorted[0]!,
+            sorted[1]!,
+            sorted[2]!,
+            JSON.stringify(materials),
+            6000 + Math.floor(random() * 20) * 500,
+            `${zip.city}, ${zip.state} ${zip.zip}`,
+            zip.city,
+            zip.state,
+            zip.zip,
+            zip.latitude + (random() - 0.5) * 0.08,
+            zip.longitude + (random() - 0.5) * 0.08,
+            random() < 0.7 ? 1 : 0,
+            random() < 0.6 ? Math.round((3.5 + random() * 1.5) * 10) / 10 : null,
+            Math.floor(random() * 40),
           );
           // Two spools each, of materials the printer lists, so the colour-in-stock filter has work to do.
           const spools = new Set<string>();
@@ -122,14 +138,30 @@ async function median(fn: () => Promise<unknown>): Promise<number> {
 }
 
 const SEARCHES = [
-  { label: "Loveland, CO · 25 mi · PETG · available", query: { location: "Loveland, CO", radiusMiles: 25, material: "PETG", available: true } },
+  {
+    label: "Loveland, CO · 25 mi · PETG · available",
+    query: { location: "Loveland, CO", radiusMiles: 25, material: "PETG", available: true },
+  },
   {
     label: "Loveland, CO · 25 mi · 200 mm PETG Red 100 g",
-    query: { location: "Loveland, CO", radiusMiles: 25, material: "PETG", color: "Red", weightGrams: 100, minX: 50, minY: 50, minZ: 200 },
+    query: {
+      location: "Loveland, CO",
+      radiusMiles: 25,
+      material: "PETG",
+      color: "Red",
+      weightGrams: 100,
+      minX: 50,
+      minY: 50,
+      minZ: 200,
+    },
   },
-  { label: "Chicago, IL · 25 mi · PETG · available (dense)", query: { location: "Chicago, IL", radiusMiles: 25, material: "PETG", available: true } },
+  {
+    label: "Chicago, IL · 25 mi · PETG · available (dense)",
+    query: { location: "Chicago, IL", radiusMiles: 25, material: "PETG", available: true },
+  },
 ] as const;
-const PAGE_URL = "http://localhost/printers?location=Loveland%2C+CO&radius=25&material=PETG&color=Red&weight=100&minX=50&minY=50&minZ=200";
+const PAGE_URL =
+  "http://localhost/printers?location=Loveland%2C+CO&radius=25&material=PETG&color=Red&weight=100&minX=50&minY=50&minZ=200";
 
 interface Row {
   printers: number;
@@ -147,7 +179,8 @@ async function measure(printers: number): Promise<{ rows: Row[]; page: number; p
       (["rtree", "btree", "scan"] as const).map((strategy) => searchPrinters({ ...query, limit: 60 }, { strategy })),
     );
     const ids = results.map((r) => r.printers.map((p) => p.id).join(","));
-    if (new Set(ids).size !== 1 || new Set(results.map((r) => r.total)).size !== 1) throw new Error(`strategies disagree for ${label}`);
+    if (new Set(ids).size !== 1 || new Set(results.map((r) => r.total)).size !== 1)
+      throw new Error(`strategies disagree for ${label}`);
     rows.push({
       printers,
       label,
@@ -170,7 +203,8 @@ const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 || i === 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 || i === 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
   return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
 }
 
@@ -211,7 +245,14 @@ async function main() {
   console.log(
     table(
       ["printers", "search", "matches", "R*Tree (app)", "B-tree box", "full scan"],
-      all.map((r) => [r.printers.toLocaleString("en-US"), r.label, r.matches.toLocaleString("en-US"), ms(r.rtree), ms(r.btree), ms(r.scan)]),
+      all.map((r) => [
+        r.printers.toLocaleString("en-US"),
+        r.label,
+        r.matches.toLocaleString("en-US"),
+        ms(r.rtree),
+        ms(r.btree),
+        ms(r.scan),
+      ]),
     ),
   );
   console.log(`\nWhole /printers loader: ${PAGE_URL.replace("http://localhost", "")}`);

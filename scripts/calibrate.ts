@@ -128,13 +128,25 @@ function evaluate(meshes: Map<string, Mesh>, cache: Record<string, SlicerResult>
     if (!ref) continue;
     const r = analyzeMesh(mesh, { material: "PLA", infill: 15, layerHeight: 0.2, supports: "no" }, cal);
     const est = analyzeRaw(mesh, cal);
-    rows.push({ name, slicerGrams: ref.grams, slicerMinutes: ref.minutes, grams: est.grams, minutes: est.minutes, triangles: r.triangles });
+    rows.push({
+      name,
+      slicerGrams: ref.grams,
+      slicerMinutes: ref.minutes,
+      grams: est.grams,
+      minutes: est.minutes,
+      triangles: r.triangles,
+    });
   }
   return rows;
 }
 
 function analyzeRaw(mesh: Mesh, cal: Calibration): { grams: number; minutes: number } {
-  const e = estimatePrint(computeTopology(mesh), computeBasicMetrics(mesh), { layerHeight: 0.2, infill: 15, density: 1.24, supports: "no" }, cal);
+  const e = estimatePrint(
+    computeTopology(mesh),
+    computeBasicMetrics(mesh),
+    { layerHeight: 0.2, infill: 15, density: 1.24, supports: "no" },
+    cal,
+  );
   return { grams: e.grams, minutes: e.minutes };
 }
 
@@ -189,7 +201,11 @@ function fit(meshes: Map<string, Mesh>, cache: Record<string, SlicerResult>): Ca
     { name: "overhangPerimeterFactor", get: (c) => c.overhangPerimeterFactor, set: (c, v) => (c.overhangPerimeterFactor = v) },
   ];
   const timeKnobs: Knob[] = [
-    { name: "eff.externalPerimeter", get: (c) => c.speedEfficiency.externalPerimeter, set: (c, v) => (c.speedEfficiency.externalPerimeter = v) },
+    {
+      name: "eff.externalPerimeter",
+      get: (c) => c.speedEfficiency.externalPerimeter,
+      set: (c, v) => (c.speedEfficiency.externalPerimeter = v),
+    },
     { name: "eff.perimeter", get: (c) => c.speedEfficiency.perimeter, set: (c, v) => (c.speedEfficiency.perimeter = v) },
     { name: "eff.infill", get: (c) => c.speedEfficiency.infill, set: (c, v) => (c.speedEfficiency.infill = v) },
     { name: "eff.solid", get: (c) => c.speedEfficiency.solid, set: (c, v) => (c.speedEfficiency.solid = v) },
@@ -204,7 +220,10 @@ function fit(meshes: Map<string, Mesh>, cache: Record<string, SlicerResult>): Ca
     const s = scored(evaluate(meshes, cache, c)).map((r) => Math.abs(pct(r.minutes, r.slicerMinutes)));
     return median(s) + 0.3 * Math.max(...s);
   };
-  for (const [knobs, loss] of [[weightKnobs, lossG], [timeKnobs, lossT]] as const) {
+  for (const [knobs, loss] of [
+    [weightKnobs, lossG],
+    [timeKnobs, lossT],
+  ] as const) {
     let best = loss(cal);
     for (let round = 0; round < 4; round++) {
       for (const k of knobs) {

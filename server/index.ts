@@ -77,7 +77,10 @@ app.use((req, res, next) => {
   if (req.path.startsWith("/api/webhooks/")) return next();
   const host = (req.get("x-forwarded-host") ?? req.get("host") ?? "").split(",")[0].trim();
   if (isCrossSiteRequest({ origin: req.get("origin"), secFetchSite: req.get("sec-fetch-site"), host })) {
-    res.status(403).type("application/json").send(JSON.stringify({ message: "Cross-site requests are not allowed." }));
+    res
+      .status(403)
+      .type("application/json")
+      .send(JSON.stringify({ message: "Cross-site requests are not allowed." }));
     return;
   }
   next();

@@ -23,8 +23,18 @@ const QUICK_HELP = [
     to: "/pricing",
     link: "See pricing",
   },
-  { title: "Where is my order?", text: "Your dashboard shows every order's status, and you can message the printer owner there.", to: "/dashboard", link: "Open my orders" },
-  { title: "Own a 3D printer?", text: "List it, set your price per gram and earn from jobs in your area.", to: "/add-printer", link: "List your printer" },
+  {
+    title: "Where is my order?",
+    text: "Your dashboard shows every order's status, and you can message the printer owner there.",
+    to: "/dashboard",
+    link: "Open my orders",
+  },
+  {
+    title: "Own a 3D printer?",
+    text: "List it, set your price per gram and earn from jobs in your area.",
+    to: "/add-printer",
+    link: "List your printer",
+  },
 ];
 
 const RESOURCES = [
@@ -49,36 +59,60 @@ function ContactForm({
   const sending = navigation.state === "submitting" && navigation.formMethod === "POST";
   // The zod schema stays on the server (it would put the page over its JS budget): the browser
   // checks the constraints it derives, the server's parse has the last word.
-  const [form, fields] = useForm<ContactFields>({ id: "contact", lastResult, constraint, shouldValidate: "onSubmit", defaultValue });
+  const [form, fields] = useForm<ContactFields>({
+    id: "contact",
+    lastResult,
+    constraint,
+    shouldValidate: "onSubmit",
+    defaultValue,
+  });
 
   return (
     <Form method="post" {...getFormProps(form)} noValidate={false} className="card space-y-4 p-6 lg:col-span-2">
       <h2 className="text-xl font-semibold">Send us a message</h2>
       <HoneypotInputs />
       {form.errors?.length ? (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">{form.errors[0]}</p>
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          {form.errors[0]}
+        </p>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
-          <label className="label" htmlFor={fields.name.id}>Name</label>
+          <label className="label" htmlFor={fields.name.id}>
+            Name
+          </label>
           <input className="input" {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
-          <p className="field-error" id={fields.name.errorId}>{fields.name.errors?.[0]}</p>
+          <p className="field-error" id={fields.name.errorId}>
+            {fields.name.errors?.[0]}
+          </p>
         </div>
         <div>
-          <label className="label" htmlFor={fields.email.id}>Email</label>
+          <label className="label" htmlFor={fields.email.id}>
+            Email
+          </label>
           <input className="input" {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
-          <p className="field-error" id={fields.email.errorId}>{fields.email.errors?.[0]}</p>
+          <p className="field-error" id={fields.email.errorId}>
+            {fields.email.errors?.[0]}
+          </p>
         </div>
       </div>
       <div>
-        <label className="label" htmlFor={fields.subject.id}>Subject</label>
+        <label className="label" htmlFor={fields.subject.id}>
+          Subject
+        </label>
         <input className="input" {...getInputProps(fields.subject, { type: "text" })} />
-        <p className="field-error" id={fields.subject.errorId}>{fields.subject.errors?.[0]}</p>
+        <p className="field-error" id={fields.subject.errorId}>
+          {fields.subject.errors?.[0]}
+        </p>
       </div>
       <div>
-        <label className="label" htmlFor={fields.message.id}>Message</label>
+        <label className="label" htmlFor={fields.message.id}>
+          Message
+        </label>
         <textarea className="input min-h-40" rows={6} {...getTextareaProps(fields.message)} />
-        <p className="field-error" id={fields.message.errorId}>{fields.message.errors?.[0]}</p>
+        <p className="field-error" id={fields.message.errorId}>
+          {fields.message.errors?.[0]}
+        </p>
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-500">{REPLY_PROMISE}</p>
@@ -112,19 +146,34 @@ export function ContactPage() {
 
       <div className="mt-8 grid gap-8 lg:grid-cols-3">
         {/* after a send the redirect's new location key starts an empty form; after a refusal it keeps the reply's values */}
-        <ContactForm key={lastResult ? "retry" : location.key} constraint={constraint} defaultValue={defaultValue} lastResult={lastResult} />
+        <ContactForm
+          key={lastResult ? "retry" : location.key}
+          constraint={constraint}
+          defaultValue={defaultValue}
+          lastResult={lastResult}
+        />
 
         <aside className="space-y-6">
           <section className="card p-6" aria-labelledby="support-details">
-            <h2 id="support-details" className="text-lg font-semibold">Support</h2>
+            <h2 id="support-details" className="text-lg font-semibold">
+              Support
+            </h2>
             <dl className="mt-3 space-y-3 text-sm">
               <div>
                 <dt className="text-slate-500">Email</dt>
-                <dd><a href={`mailto:${SUPPORT_EMAIL}`} className="font-medium text-brand-700 hover:underline">{SUPPORT_EMAIL}</a></dd>
+                <dd>
+                  <a href={`mailto:${SUPPORT_EMAIL}`} className="font-medium text-brand-700 hover:underline">
+                    {SUPPORT_EMAIL}
+                  </a>
+                </dd>
               </div>
               <div>
                 <dt className="text-slate-500">Phone</dt>
-                <dd><a href={`tel:+1${SUPPORT_PHONE.replace(/\D/g, "")}`} className="font-medium text-brand-700 hover:underline">{SUPPORT_PHONE}</a></dd>
+                <dd>
+                  <a href={`tel:+1${SUPPORT_PHONE.replace(/\D/g, "")}`} className="font-medium text-brand-700 hover:underline">
+                    {SUPPORT_PHONE}
+                  </a>
+                </dd>
               </div>
               <div>
                 <dt className="text-slate-500">Hours</dt>
@@ -133,13 +182,17 @@ export function ContactPage() {
             </dl>
           </section>
           <section className="card p-6" aria-labelledby="quick-help">
-            <h2 id="quick-help" className="text-lg font-semibold">Quick help</h2>
+            <h2 id="quick-help" className="text-lg font-semibold">
+              Quick help
+            </h2>
             <ul className="mt-3 space-y-4 text-sm">
               {QUICK_HELP.map((item) => (
                 <li key={item.title}>
                   <p className="font-medium">{item.title}</p>
                   <p className="text-slate-600">{item.text}</p>
-                  <Link to={item.to} className="text-brand-700 hover:underline">{item.link}</Link>
+                  <Link to={item.to} className="text-brand-700 hover:underline">
+                    {item.link}
+                  </Link>
                 </li>
               ))}
             </ul>
@@ -148,7 +201,9 @@ export function ContactPage() {
       </div>
 
       <section className="mt-12" aria-labelledby="resources">
-        <h2 id="resources" className="text-xl font-semibold">Resources</h2>
+        <h2 id="resources" className="text-xl font-semibold">
+          Resources
+        </h2>
         <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {RESOURCES.map((r) => (
             <li key={r.to}>

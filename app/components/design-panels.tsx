@@ -18,14 +18,20 @@ function Row({ label, children, testId }: { label: string; children: ReactNode; 
   return (
     <div className="flex items-baseline justify-between gap-4 py-1.5">
       <dt className="text-sm text-slate-500">{label}</dt>
-      <dd className="text-right text-sm font-medium text-slate-900" data-testid={testId}>{children}</dd>
+      <dd className="text-right text-sm font-medium text-slate-900" data-testid={testId}>
+        {children}
+      </dd>
     </div>
   );
 }
 
 export function AnalysisWarning({ reason }: { reason?: string }) {
   return (
-    <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="analysis-warning">
+    <div
+      role="status"
+      className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+      data-testid="analysis-warning"
+    >
       <p className="font-semibold">{MESSAGES.analysisWarningTitle}</p>
       <p>{MESSAGES.analysisWarning}</p>
       {reason ? <p className="mt-1 text-xs text-amber-800">{reason}</p> : null}
@@ -50,10 +56,17 @@ export function AnalysisResults({
       {analysis.method === "file-size" ? <AnalysisWarning reason={analysis.reason} /> : null}
       <dl className="divide-y divide-slate-100">
         <Row label="File">
-          <span className="break-all">{fileName}</span> <span className="text-slate-500">({formatBytes(fileSize)}, {analysis.fileFormat.toUpperCase()})</span>
+          <span className="break-all">{fileName}</span>{" "}
+          <span className="text-slate-500">
+            ({formatBytes(fileSize)}, {analysis.fileFormat.toUpperCase()})
+          </span>
         </Row>
-        <Row label="Estimated weight" testId="analysis-weight">{analysis.estimatedWeight.toLocaleString("en-US")} g</Row>
-        <Row label="Estimated print time" testId="analysis-time">{formatMinutes(analysis.estimatedTimeMinutes)}</Row>
+        <Row label="Estimated weight" testId="analysis-weight">
+          {analysis.estimatedWeight.toLocaleString("en-US")} g
+        </Row>
+        <Row label="Estimated print time" testId="analysis-time">
+          {formatMinutes(analysis.estimatedTimeMinutes)}
+        </Row>
         {analysis.method === "mesh" ? (
           <>
             <Row label="Size (X × Y × Z)" testId="analysis-size">
@@ -64,7 +77,13 @@ export function AnalysisResults({
             <Row label="Triangles">{analysis.triangles.toLocaleString("en-US")}</Row>
             <Row label="Parts">{analysis.bodies}</Row>
             <Row label="Watertight">
-              {analysis.closed ? "Yes" : <span className="text-amber-700">No ({analysis.openEdges.toLocaleString("en-US")} open edges; the printer owner may need to repair it)</span>}
+              {analysis.closed ? (
+                "Yes"
+              ) : (
+                <span className="text-amber-700">
+                  No ({analysis.openEdges.toLocaleString("en-US")} open edges; the printer owner may need to repair it)
+                </span>
+              )}
             </Row>
             <Row label="Colors in the file">
               {analysis.numberOfColors}
@@ -87,21 +106,42 @@ export function AnalysisResults({
   );
 }
 
-export function PricingBreakdown({ quote, printer }: { quote: PriceQuote; printer: { id: number; name: string; ratePerKgCents: number } | null }) {
+export function PricingBreakdown({
+  quote,
+  printer,
+}: {
+  quote: PriceQuote;
+  printer: { id: number; name: string; ratePerKgCents: number } | null;
+}) {
   return (
     <div>
       <dl className="divide-y divide-slate-100">
-        <Row label={`Material (${quote.estimatedWeight.toLocaleString("en-US")} g at ${formatCents(quote.filamentCostPer1000g)}/kg)`} testId="price-material">
+        <Row
+          label={`Material (${quote.estimatedWeight.toLocaleString("en-US")} g at ${formatCents(quote.filamentCostPer1000g)}/kg)`}
+          testId="price-material"
+        >
           {formatCents(quote.materialCost)}
         </Row>
-        <Row label="Multicolor premium" testId="price-multicolor">{formatCents(quote.multicolorPremium)}</Row>
-        {quote.timePremium > 0 ? <Row label="Multicolor print time" testId="price-time">{formatCents(quote.timePremium)}</Row> : null}
-        <Row label="Printer earns" testId="price-printer-profit">{formatCents(quote.printerProfit)}</Row>
-        <Row label="Platform fee (15%, at least $1.00)" testId="price-platform-fee">{formatCents(quote.platformFee)}</Row>
+        <Row label="Multicolor premium" testId="price-multicolor">
+          {formatCents(quote.multicolorPremium)}
+        </Row>
+        {quote.timePremium > 0 ? (
+          <Row label="Multicolor print time" testId="price-time">
+            {formatCents(quote.timePremium)}
+          </Row>
+        ) : null}
+        <Row label="Printer earns" testId="price-printer-profit">
+          {formatCents(quote.printerProfit)}
+        </Row>
+        <Row label="Platform fee (15%, at least $1.00)" testId="price-platform-fee">
+          {formatCents(quote.platformFee)}
+        </Row>
       </dl>
       <div className="mt-2 flex items-baseline justify-between border-t border-slate-200 pt-3">
         <span className="font-semibold">You pay</span>
-        <span className="text-2xl font-bold" data-testid="price-total">{formatCents(quote.customerPays)}</span>
+        <span className="text-2xl font-bold" data-testid="price-total">
+          {formatCents(quote.customerPays)}
+        </span>
       </div>
       <p className="mt-2 text-xs text-slate-500">
         {printer

@@ -141,71 +141,105 @@ export function DesignSettingsFields({ fields, disabled }: { fields: SettingsFie
     <fieldset className="grid gap-4 sm:grid-cols-2" disabled={disabled}>
       <legend className="sr-only">Print Settings</legend>
       <div>
-        <label className="label" htmlFor={fields.material.id}>Material</label>
+        <label className="label" htmlFor={fields.material.id}>
+          Material
+        </label>
         <select className={selectClass} {...getSelectProps(fields.material)}>
           {UPLOAD_MATERIALS.map((m) => (
-            <option key={m} value={m}>{m}</option>
+            <option key={m} value={m}>
+              {m}
+            </option>
           ))}
         </select>
         <p className="field-error">{error("material")}</p>
       </div>
       <div>
-        <label className="label" htmlFor={fields.filamentColor.id}>Color</label>
+        <label className="label" htmlFor={fields.filamentColor.id}>
+          Color
+        </label>
         <select className={selectClass} {...getSelectProps(fields.filamentColor)}>
           {UPLOAD_COLORS.map((c) => (
-            <option key={c} value={c}>{c}</option>
+            <option key={c} value={c}>
+              {c}
+            </option>
           ))}
         </select>
         <p className="field-error">{error("filamentColor")}</p>
       </div>
       <div>
-        <label className="label" htmlFor={fields.layerHeight.id}>Layer height</label>
+        <label className="label" htmlFor={fields.layerHeight.id}>
+          Layer height
+        </label>
         <select className={selectClass} {...getSelectProps(fields.layerHeight)}>
           {LAYER_HEIGHTS.map((h) => (
-            <option key={h} value={String(h)}>{h} mm ({qualityForLayerHeight(h)})</option>
+            <option key={h} value={String(h)}>
+              {h} mm ({qualityForLayerHeight(h)})
+            </option>
           ))}
         </select>
         <p className="field-error">{error("layerHeight")}</p>
       </div>
       <div>
-        <label className="label" htmlFor={fields.infill.id}>Infill</label>
+        <label className="label" htmlFor={fields.infill.id}>
+          Infill
+        </label>
         <select className={selectClass} {...getSelectProps(fields.infill)}>
           {INFILL_OPTIONS.map((i) => (
-            <option key={i} value={String(i)}>{i}%</option>
+            <option key={i} value={String(i)}>
+              {i}%
+            </option>
           ))}
         </select>
         <p className="field-error">{error("infill")}</p>
       </div>
       <div>
-        <label className="label" htmlFor={fields.supports.id}>Supports</label>
+        <label className="label" htmlFor={fields.supports.id}>
+          Supports
+        </label>
         <select className={selectClass} {...getSelectProps(fields.supports)}>
           {SUPPORT_OPTIONS.map((s) => (
-            <option key={s.value} value={s.value}>{s.label}</option>
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
           ))}
         </select>
         <p className="field-error">{error("supports")}</p>
       </div>
       <div>
-        <label className="label" htmlFor={fields.numberOfColors.id}>Colors in the print</label>
+        <label className="label" htmlFor={fields.numberOfColors.id}>
+          Colors in the print
+        </label>
         <select className={selectClass} {...getSelectProps(fields.numberOfColors)}>
           {Array.from({ length: MAX_COLORS }, (_, k) => k + 1).map((n) => (
-            <option key={n} value={String(n)}>{n === 1 ? "1 (single colour)" : `${n} colours`}</option>
+            <option key={n} value={String(n)}>
+              {n === 1 ? "1 (single colour)" : `${n} colours`}
+            </option>
           ))}
         </select>
         <p className="field-error">{error("numberOfColors")}</p>
       </div>
       <div>
-        <label className="label" htmlFor={fields.deliveryMethod.id}>Delivery</label>
+        <label className="label" htmlFor={fields.deliveryMethod.id}>
+          Delivery
+        </label>
         <select className={selectClass} {...getSelectProps(fields.deliveryMethod)}>
           {DELIVERY_OPTIONS.map((d) => (
-            <option key={d.value} value={d.value}>{d.label}</option>
+            <option key={d.value} value={d.value}>
+              {d.label}
+            </option>
           ))}
         </select>
         <p className="field-error">{error("deliveryMethod")}</p>
       </div>
       <div className="sm:col-span-2">
-        <label className="label" htmlFor={fields.specialInstructions.id}>Special instructions (optional)</label>
-        <textarea className="input min-h-20" {...getTextareaProps(fields.specialInstructions)} placeholder="Anything the printer owner should know" />
+        <label className="label" htmlFor={fields.specialInstructions.id}>
+          Special instructions (optional)
+        </label>
+        <textarea
+          className="input min-h-20"
+          {...getTextareaProps(fields.specialInstructions)}
+          placeholder="Anything the printer owner should know"
+        />
         <p className="field-error">{error("specialInstructions")}</p>
       </div>
     </fieldset>

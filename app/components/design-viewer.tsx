@@ -118,5 +118,13 @@ export default function DesignViewer({ mesh, color, label }: { mesh: ViewerMesh;
   if (failed) {
     return <p className="p-4 text-sm text-slate-600">This browser cannot show the 3D preview (WebGL is off).</p>;
   }
-  return <div ref={host} role="img" aria-label={label} className="h-72 w-full cursor-grab overflow-hidden rounded-md sm:h-80" data-testid="design-viewer" />;
+  return (
+    <div
+      ref={host}
+      role="img"
+      aria-label={label}
+      className="h-72 w-full cursor-grab overflow-hidden rounded-md sm:h-80"
+      data-testid="design-viewer"
+    />
+  );
 }

@@ -32,7 +32,9 @@ function defaultStatusPage(error: ErrorResponse) {
       <div className="container-page py-24 text-center">
         <p className="text-5xl font-bold text-brand-600">404</p>
         <h1 className="mt-4 text-2xl font-semibold">Page not found</h1>
-        <p className="mt-2 text-slate-600">We couldn't find the page you're looking for. It may have moved, or the address may be mistyped.</p>
+        <p className="mt-2 text-slate-600">
+          We couldn't find the page you're looking for. It may have moved, or the address may be mistyped.
+        </p>
         <div className="mt-8 flex justify-center gap-3">
           <Link to="/" className="btn-primary">
             Go to the home page
@@ -45,7 +47,12 @@ function defaultStatusPage(error: ErrorResponse) {
     );
   }
   if (error.status === 403) return <ErrorPage heading="Access denied" message="You don't have access to this page." />;
-  return <ErrorPage heading="Something went wrong" message={typeof error.data === "string" && error.data ? error.data : "Please try again in a moment."} />;
+  return (
+    <ErrorPage
+      heading="Something went wrong"
+      message={typeof error.data === "string" && error.data ? error.data : "Please try again in a moment."}
+    />
+  );
 }
 
 export function GeneralErrorBoundary({

@@ -42,7 +42,15 @@ function Card({ model, hidden }: { model: FeaturedModel; hidden: boolean }) {
         className="card block overflow-hidden transition-shadow hover:shadow-md"
       >
         {model.thumbnailUrl ? (
-          <img src={model.thumbnailUrl} alt="" width={224} height={168} loading="lazy" decoding="async" className="h-42 w-56 bg-slate-100 object-cover" />
+          <img
+            src={model.thumbnailUrl}
+            alt=""
+            width={224}
+            height={168}
+            loading="lazy"
+            decoding="async"
+            className="h-42 w-56 bg-slate-100 object-cover"
+          />
         ) : (
           <div className="h-42 w-56 bg-slate-100" />
         )}

@@ -25,7 +25,11 @@ export function formatCount(n: number) {
 
 function Placeholder({ label }: { label: string }) {
   return (
-    <div role="img" aria-label={label} className="flex h-full w-full items-center justify-center bg-gradient-to-br from-slate-100 to-slate-200 text-slate-400">
+    <div
+      role="img"
+      aria-label={label}
+      className="flex h-full w-full items-center justify-center bg-gradient-to-br from-slate-100 to-slate-200 text-slate-400"
+    >
       <svg viewBox="0 0 24 24" className="h-12 w-12" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
         <path d="M12 2 3 7v10l9 5 9-5V7l-9-5Z" />
         <path d="m3 7 9 5 9-5M12 12v10" />
@@ -44,7 +48,16 @@ export function ModelImage({ src, alt, className = "" }: { src: string | null; a
     if (img && img.complete && img.naturalWidth === 0) setFailed(true);
   }, [src]);
   if (!src || failed) return <Placeholder label={alt} />;
-  return <img ref={ref} src={src} alt={alt} loading="lazy" onError={() => setFailed(true)} className={`h-full w-full object-cover ${className}`} />;
+  return (
+    <img
+      ref={ref}
+      src={src}
+      alt={alt}
+      loading="lazy"
+      onError={() => setFailed(true)}
+      className={`h-full w-full object-cover ${className}`}
+    />
+  );
 }
 
 function Stat({ label, value, icon }: { label: string; value: number; icon: string }) {

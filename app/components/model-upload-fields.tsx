@@ -22,11 +22,14 @@ export const IMAGE_TOO_LARGE_MESSAGE = "Image must be 5 MB or smaller";
 
 /** Whole numbers typed in a form or sent as JSON; blank or unreadable falls back to 0 (document 000). */
 function wholeNumberOrZero(message: string) {
-  return z.preprocess((value) => {
-    if (value === undefined || value === null || value === "") return 0;
-    const n = typeof value === "number" ? Math.trunc(value) : Number.parseInt(String(value), 10);
-    return Number.isFinite(n) ? n : 0;
-  }, z.number().int().min(0, message).max(1_000_000, "That number is too large"));
+  return z.preprocess(
+    (value) => {
+      if (value === undefined || value === null || value === "") return 0;
+      const n = typeof value === "number" ? Math.trunc(value) : Number.parseInt(String(value), 10);
+      return Number.isFinite(n) ? n : 0;
+    },
+    z.number().int().min(0, message).max(1_000_000, "That number is too large"),
+  );
 }
 
 /** "dragon, desk toy ,, dragon" → ["dragon", "desk toy"] */
@@ -66,11 +69,18 @@ export function createModelUploadSchema(limits: { maxModelBytes: number }) {
   return z.object({
     ...fields,
     supportRequired: z.boolean().default(false),
-    tags: z.string().max(1000).optional().transform((v) => parseTags(v)),
+    tags: z
+      .string()
+      .max(1000)
+      .optional()
+      .transform((v) => parseTags(v)),
     modelFile: z
       .instanceof(File)
       .optional()
-      .refine((file) => !file || (MODEL_FILE_EXTENSIONS as readonly string[]).includes(extensionOf(file.name)), INVALID_FILE_TYPE_MESSAGE)
+      .refine(
+        (file) => !file || (MODEL_FILE_EXTENSIONS as readonly string[]).includes(extensionOf(file.name)),
+        INVALID_FILE_TYPE_MESSAGE,
+      )
       .refine((file) => !file || file.size <= limits.maxModelBytes, FILE_TOO_LARGE_MESSAGE),
     image: z
       .instanceof(File)

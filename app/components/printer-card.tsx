@@ -72,7 +72,9 @@ export function PrinterCard({
         <div className="flex items-start justify-between gap-2">
           <div>
             <h3 className="font-semibold">{printer.name}</h3>
-            <p className="text-sm text-slate-500">{printer.model} · by {ownerShortName(printer.owner)}</p>
+            <p className="text-sm text-slate-500">
+              {printer.model} · by {ownerShortName(printer.owner)}
+            </p>
           </div>
           <AvailabilityBadge isAvailable={printer.isAvailable} />
         </div>
@@ -83,17 +85,23 @@ export function PrinterCard({
         <p className="text-sm text-slate-600">
           {printer.location}
           {typeof printer.distance === "number" ? (
-            <span className="ml-1 font-medium text-slate-800" data-testid="distance">· {formatDistance(printer.distance)}</span>
+            <span className="ml-1 font-medium text-slate-800" data-testid="distance">
+              · {formatDistance(printer.distance)}
+            </span>
           ) : null}
         </p>
         <p className="text-sm text-slate-600">Build volume: {buildVolumeText(printer)}</p>
         <ul className="flex flex-wrap gap-1" aria-label="Materials">
           {printer.materials.map((m) => (
-            <li key={m} className="badge bg-slate-100 text-slate-700">{m}</li>
+            <li key={m} className="badge bg-slate-100 text-slate-700">
+              {m}
+            </li>
           ))}
         </ul>
         <p className="text-sm">
-          <span className="font-semibold" data-testid="price-per-gram">{formatPricePerGram(printer.ratePerKgCents)}</span>
+          <span className="font-semibold" data-testid="price-per-gram">
+            {formatPricePerGram(printer.ratePerKgCents)}
+          </span>
         </p>
         {quote ? (
           <div className="rounded-md bg-brand-50 p-2 text-sm" data-testid="design-price">
@@ -108,9 +116,13 @@ export function PrinterCard({
         {compatible ? <p className="text-xs font-medium text-green-700">✓ Can print your design</p> : null}
         <div className="mt-auto pt-2">
           {printer.isAvailable ? (
-            <Link to={selectHref} className="btn-primary w-full">Select Printer</Link>
+            <Link to={selectHref} className="btn-primary w-full">
+              Select Printer
+            </Link>
           ) : (
-            <button type="button" className="btn-secondary w-full" disabled>Currently Busy</button>
+            <button type="button" className="btn-secondary w-full" disabled>
+              Currently Busy
+            </button>
           )}
         </div>
       </div>
@@ -133,7 +145,13 @@ export function PrinterCardSkeleton() {
 }
 
 /** The online/offline switch: a form post, so it works without JavaScript. */
-export function AvailabilitySwitch({ printer, pending }: { printer: Pick<PrinterJson, "id" | "name" | "isAvailable">; pending?: boolean }) {
+export function AvailabilitySwitch({
+  printer,
+  pending,
+}: {
+  printer: Pick<PrinterJson, "id" | "name" | "isAvailable">;
+  pending?: boolean;
+}) {
   const next = !printer.isAvailable;
   return (
     <Form method="post" action="/printer-dashboard" className="inline-flex">
@@ -148,8 +166,12 @@ export function AvailabilitySwitch({ printer, pending }: { printer: Pick<Printer
         disabled={pending}
         className="inline-flex items-center gap-2 rounded-md px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100"
       >
-        <span className={`relative inline-block h-5 w-9 rounded-full transition-colors ${printer.isAvailable ? "bg-green-600" : "bg-slate-300"}`}>
-          <span className={`absolute top-0.5 h-4 w-4 rounded-full bg-white shadow transition-all ${printer.isAvailable ? "left-4.5" : "left-0.5"}`} />
+        <span
+          className={`relative inline-block h-5 w-9 rounded-full transition-colors ${printer.isAvailable ? "bg-green-600" : "bg-slate-300"}`}
+        >
+          <span
+            className={`absolute top-0.5 h-4 w-4 rounded-full bg-white shadow transition-all ${printer.isAvailable ? "left-4.5" : "left-0.5"}`}
+          />
         </span>
         {printer.isAvailable ? "Online" : "Offline"}
         <span className="sr-only">{next ? ": go online" : ": go offline"}</span>
@@ -170,7 +192,9 @@ export function DeletePrinterButton({ printer }: { printer: Pick<PrinterJson, "i
         <Form method="post" action="/printer-dashboard" className="mt-3">
           <input type="hidden" name="intent" value="delete" />
           <input type="hidden" name="printerId" value={printer.id} />
-          <button type="submit" className="btn-danger w-full">Yes, delete {printer.name}</button>
+          <button type="submit" className="btn-danger w-full">
+            Yes, delete {printer.name}
+          </button>
         </Form>
       </div>
     </details>

@@ -29,7 +29,9 @@ export function HiddenParams({ values }: { values: Record<string, string | numbe
   return (
     <>
       {Object.entries(values).map(([name, value]) =>
-        value === null || value === undefined || value === "" ? null : <input key={name} type="hidden" name={name} value={String(value)} />,
+        value === null || value === undefined || value === "" ? null : (
+          <input key={name} type="hidden" name={name} value={String(value)} />
+        ),
       )}
     </>
   );
@@ -56,12 +58,18 @@ export function FilterSelect({
 }) {
   return (
     <div>
-      <label className="label" htmlFor={id}>{label}</label>
+      <label className="label" htmlFor={id}>
+        {label}
+      </label>
       <select id={id} name={name} defaultValue={defaultValue} className="input">
         {allLabel ? <option value="all">{allLabel}</option> : null}
         {options.map((option) => {
           const { value, label: text } = typeof option === "string" ? { value: option, label: option } : option;
-          return <option key={value} value={value}>{text}</option>;
+          return (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          );
         })}
       </select>
     </div>
@@ -82,7 +90,13 @@ export function RadiusSelect({ value, id = "radius" }: { value: number; id?: str
 
 export function SortSelect({ value, options, id = "sort" }: { value: PrinterSort; options: PrinterSort[]; id?: string }) {
   return (
-    <FilterSelect name="sort" id={id} label="Sort by" defaultValue={value} options={options.map((sort) => ({ value: sort, label: SORT_LABELS[sort] }))} />
+    <FilterSelect
+      name="sort"
+      id={id}
+      label="Sort by"
+      defaultValue={value}
+      options={options.map((sort) => ({ value: sort, label: SORT_LABELS[sort] }))}
+    />
   );
 }
 
@@ -100,8 +114,13 @@ export function LocationNotice({
 }) {
   if (locationNotFound) {
     return (
-      <p role="status" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="location-notice">
-        We couldn't find “{locationText}”. Try a city and state (Loveland, CO) or a 5-digit ZIP code. Showing printers everywhere instead.
+      <p
+        role="status"
+        className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+        data-testid="location-notice"
+      >
+        We couldn't find “{locationText}”. Try a city and state (Loveland, CO) or a 5-digit ZIP code. Showing printers everywhere
+        instead.
       </p>
     );
   }
@@ -129,9 +148,19 @@ export function PageLinks({ search, page, pageCount }: { search: string; page: n
   if (pageCount <= 1) return null;
   return (
     <nav aria-label="Pages" className="mt-6 flex items-center justify-center gap-3 text-sm">
-      {page > 1 ? <Link to={withParams(search, { page: page === 2 ? null : String(page - 1) })} className="btn-secondary">Previous</Link> : null}
-      <span>Page {page} of {pageCount}</span>
-      {page < pageCount ? <Link to={withParams(search, { page: String(page + 1) })} className="btn-secondary">Next</Link> : null}
+      {page > 1 ? (
+        <Link to={withParams(search, { page: page === 2 ? null : String(page - 1) })} className="btn-secondary">
+          Previous
+        </Link>
+      ) : null}
+      <span>
+        Page {page} of {pageCount}
+      </span>
+      {page < pageCount ? (
+        <Link to={withParams(search, { page: String(page + 1) })} className="btn-secondary">
+          Next
+        </Link>
+      ) : null}
     </nav>
   );
 }
@@ -158,10 +187,18 @@ export function ViewTabs({ search, view, listLabel }: { search: string; view: "l
     `rounded-md px-4 py-1.5 text-sm font-medium ${active ? "bg-white text-slate-900 shadow" : "text-slate-600 hover:text-slate-900"}`;
   return (
     <nav className="flex gap-1 rounded-lg bg-slate-100 p-1" aria-label="View">
-      <Link to={withParams(search, { view: null, page: null })} aria-current={view === "list" ? "page" : undefined} className={tab(view === "list")}>
+      <Link
+        to={withParams(search, { view: null, page: null })}
+        aria-current={view === "list" ? "page" : undefined}
+        className={tab(view === "list")}
+      >
         {listLabel}
       </Link>
-      <Link to={withParams(search, { view: "map", page: null })} aria-current={view === "map" ? "page" : undefined} className={tab(view === "map")}>
+      <Link
+        to={withParams(search, { view: "map", page: null })}
+        aria-current={view === "map" ? "page" : undefined}
+        className={tab(view === "map")}
+      >
         Map
       </Link>
     </nav>

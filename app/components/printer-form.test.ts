@@ -11,7 +11,10 @@ function form(fields: [string, string][]): FormData {
 describe("modelPreset", () => {
   it("fills a known model's volume, suggested price and default materials", () => {
     expect(modelPreset("Prusa MK4")).toEqual({
-      buildVolumeX: "250", buildVolumeY: "210", buildVolumeZ: "220", pricePerGram: "0.18",
+      buildVolumeX: "250",
+      buildVolumeY: "210",
+      buildVolumeZ: "220",
+      pricePerGram: "0.18",
       materials: ["PLA", "PETG", "TPU", "Wood Fill", "Carbon Fiber"],
     });
     expect(modelPreset("bambu-lab-a1-mini")).toMatchObject({ buildVolumeX: "180", pricePerGram: "0.12" });
@@ -26,7 +29,14 @@ describe("modelPreset", () => {
 
 describe("applyModelPreset (the server's half, for forms posted without JavaScript)", () => {
   it("fills volume, price and materials when the volume was left blank", () => {
-    const next = applyModelPreset(form([["name", "P"], ["model", "qidi x-max 3"], ["buildVolumeX", ""], ["pricePerGram", ""]]));
+    const next = applyModelPreset(
+      form([
+        ["name", "P"],
+        ["model", "qidi x-max 3"],
+        ["buildVolumeX", ""],
+        ["pricePerGram", ""],
+      ]),
+    );
     expect(next.get("model")).toBe("Qidi X-Max 3");
     expect([next.get("buildVolumeX"), next.get("buildVolumeY"), next.get("buildVolumeZ")]).toEqual(["325", "325", "315"]);
     expect(next.get("pricePerGram")).toBe("0.25");
@@ -35,7 +45,16 @@ describe("applyModelPreset (the server's half, for forms posted without JavaScri
   });
 
   it("keeps the owner's price and materials, but never their volume, for a known model", () => {
-    const next = applyModelPreset(form([["model", "Prusa MK4"], ["buildVolumeX", "999"], ["buildVolumeY", "1"], ["buildVolumeZ", "5"], ["pricePerGram", ""], ["materials", "PLA"]]));
+    const next = applyModelPreset(
+      form([
+        ["model", "Prusa MK4"],
+        ["buildVolumeX", "999"],
+        ["buildVolumeY", "1"],
+        ["buildVolumeZ", "5"],
+        ["pricePerGram", ""],
+        ["materials", "PLA"],
+      ]),
+    );
     expect([next.get("buildVolumeX"), next.get("buildVolumeY"), next.get("buildVolumeZ")]).toEqual(["250", "210", "220"]);
     // Posted with volumes means the page filled them: a cleared price stays cleared and is reported.
     expect(next.get("pricePerGram")).toBe("");
@@ -43,7 +62,10 @@ describe("applyModelPreset (the server's half, for forms posted without JavaScri
   });
 
   it("leaves Custom/Other alone", () => {
-    const original = form([["model", "Custom/Other"], ["buildVolumeX", ""]]);
+    const original = form([
+      ["model", "Custom/Other"],
+      ["buildVolumeX", ""],
+    ]);
     expect(applyModelPreset(original)).toBe(original);
   });
 });
@@ -62,11 +84,22 @@ describe("AddPrinterSchema", () => {
   });
 
   it("accepts one material ticked, and wants both coordinates or none", () => {
-    const base: [string, string][] = [["name", "A"], ["model", "Custom/Other"], ["buildVolumeX", "100"], ["buildVolumeY", "100"], ["buildVolumeZ", "100"], ["location", "Loveland, CO"], ["pricePerGram", "0.1"], ["materials", "PLA"]];
+    const base: [string, string][] = [
+      ["name", "A"],
+      ["model", "Custom/Other"],
+      ["buildVolumeX", "100"],
+      ["buildVolumeY", "100"],
+      ["buildVolumeZ", "100"],
+      ["location", "Loveland, CO"],
+      ["pricePerGram", "0.1"],
+      ["materials", "PLA"],
+    ];
     expect(parseWithZod(form(base), { schema: AddPrinterSchema }).status).toBe("success");
     const half = parseWithZod(form([...base, ["latitude", "40.1"]]), { schema: AddPrinterSchema });
     expect(half.reply().error?.longitude).toEqual(["Give both latitude and longitude, or leave both blank"]);
-    const price = parseWithZod(form(base.map(([k, v]) => [k, k === "pricePerGram" ? "twelve cents" : v])), { schema: AddPrinterSchema });
+    const price = parseWithZod(form(base.map(([k, v]) => [k, k === "pricePerGram" ? "twelve cents" : v])), {
+      schema: AddPrinterSchema,
+    });
     expect(price.reply().error?.pricePerGram?.[0]).toMatch(/dollars per gram/);
   });
 });

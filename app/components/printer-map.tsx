@@ -207,7 +207,9 @@ export function PrinterMap({
       );
       marker?.setZIndexOffset(isSelected ? 1000 : 0);
       // A div icon has no alt text: name the marker for screen readers (Leaflet gives it role=button).
-      marker?.getElement()?.setAttribute("aria-label", `${p.name}, ${p.isAvailable ? "Available" : "Busy"}${isSelected ? ", selected" : ""}`);
+      marker
+        ?.getElement()
+        ?.setAttribute("aria-label", `${p.name}, ${p.isAvailable ? "Available" : "Busy"}${isSelected ? ", selected" : ""}`);
     }
     const chosen = located.find((p) => p.id === selected);
     if (chosen) map.setView([chosen.point.latitude, chosen.point.longitude], MAP.selectedZoom);
@@ -236,7 +238,9 @@ export function PrinterMap({
             aria-label="Search by city, state, or ZIP code"
             className="input"
           />
-          <button type="submit" className="btn-secondary">Search</button>
+          <button type="submit" className="btn-secondary">
+            Search
+          </button>
         </Form>
       ) : null}
       <noscript>
@@ -254,9 +258,18 @@ export function PrinterMap({
         ) : null}
       </div>
       <ul className="flex flex-wrap gap-4 text-sm text-slate-600" aria-label="Map legend">
-        <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-full" style={{ background: MARKER_COLORS.available }} />Available</li>
-        <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-full" style={{ background: MARKER_COLORS.busy }} />Busy</li>
-        <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-full" style={{ background: MARKER_COLORS.selected }} />Selected</li>
+        <li className="flex items-center gap-1">
+          <span className="inline-block h-3 w-3 rounded-full" style={{ background: MARKER_COLORS.available }} />
+          Available
+        </li>
+        <li className="flex items-center gap-1">
+          <span className="inline-block h-3 w-3 rounded-full" style={{ background: MARKER_COLORS.busy }} />
+          Busy
+        </li>
+        <li className="flex items-center gap-1">
+          <span className="inline-block h-3 w-3 rounded-full" style={{ background: MARKER_COLORS.selected }} />
+          Selected
+        </li>
       </ul>
       {unlocated > 0 ? (
         <p className="text-xs text-slate-500">{unlocated} printer(s) without a map location are only in the list.</p>

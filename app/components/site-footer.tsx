@@ -21,32 +21,85 @@ export function SiteFooter() {
         <nav aria-label="Quick Links">
           <h2 className="font-semibold text-slate-900">Quick Links</h2>
           <ul className="mt-3 space-y-2">
-            <li><Link to="/models" className="hover:text-brand-700">Browse Models</Link></li>
-            <li><Link to="/browse" className="hover:text-brand-700">Find Printers</Link></li>
-            <li><Link to="/upload" className="hover:text-brand-700">Upload Design</Link></li>
-            <li><Link to="/pricing" className="hover:text-brand-700">Pricing</Link></li>
-            <li><Link to="/add-printer" className="hover:text-brand-700">List Your Printer</Link></li>
+            <li>
+              <Link to="/models" className="hover:text-brand-700">
+                Browse Models
+              </Link>
+            </li>
+            <li>
+              <Link to="/browse" className="hover:text-brand-700">
+                Find Printers
+              </Link>
+            </li>
+            <li>
+              <Link to="/upload" className="hover:text-brand-700">
+                Upload Design
+              </Link>
+            </li>
+            <li>
+              <Link to="/pricing" className="hover:text-brand-700">
+                Pricing
+              </Link>
+            </li>
+            <li>
+              <Link to="/add-printer" className="hover:text-brand-700">
+                List Your Printer
+              </Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label="Support">
           <h2 className="font-semibold text-slate-900">Support</h2>
           <ul className="mt-3 space-y-2">
-            <li><Link to="/how-it-works" className="hover:text-brand-700">How it Works</Link></li>
-            <li><Link to="/help" className="hover:text-brand-700">Help Center</Link></li>
-            <li><Link to="/faq" className="hover:text-brand-700">FAQ</Link></li>
-            <li><Link to="/terms" className="hover:text-brand-700">Terms of Service</Link></li>
+            <li>
+              <Link to="/how-it-works" className="hover:text-brand-700">
+                How it Works
+              </Link>
+            </li>
+            <li>
+              <Link to="/help" className="hover:text-brand-700">
+                Help Center
+              </Link>
+            </li>
+            <li>
+              <Link to="/faq" className="hover:text-brand-700">
+                FAQ
+              </Link>
+            </li>
+            <li>
+              <Link to="/terms" className="hover:text-brand-700">
+                Terms of Service
+              </Link>
+            </li>
           </ul>
         </nav>
         <div>
           <h2 className="font-semibold text-slate-900">Get in Touch</h2>
           <ul className="mt-3 space-y-2">
-            <li>Email: <a href={`mailto:${SUPPORT_EMAIL}`} className="hover:text-brand-700">{SUPPORT_EMAIL}</a></li>
-            <li>Phone: <a href="tel:+19705550142" className="hover:text-brand-700">{SUPPORT_PHONE}</a></li>
-            <li>Live chat: <Link to="/contact" className="hover:text-brand-700">{SUPPORT_HOURS}</Link></li>
+            <li>
+              Email:{" "}
+              <a href={`mailto:${SUPPORT_EMAIL}`} className="hover:text-brand-700">
+                {SUPPORT_EMAIL}
+              </a>
+            </li>
+            <li>
+              Phone:{" "}
+              <a href="tel:+19705550142" className="hover:text-brand-700">
+                {SUPPORT_PHONE}
+              </a>
+            </li>
+            <li>
+              Live chat:{" "}
+              <Link to="/contact" className="hover:text-brand-700">
+                {SUPPORT_HOURS}
+              </Link>
+            </li>
           </ul>
         </div>
       </div>
-      <div className="border-t border-slate-200 py-4 text-center text-xs">© {new Date().getUTCFullYear()} Printnear. All rights reserved.</div>
+      <div className="border-t border-slate-200 py-4 text-center text-xs">
+        © {new Date().getUTCFullYear()} Printnear. All rights reserved.
+      </div>
     </footer>
   );
 }

@@ -32,12 +32,18 @@ function Badge({ count, label }: { count: number; label: string }) {
 function NotificationBell({ user }: { user: RootUser }) {
   return (
     <details className="relative">
-      <summary className="btn-ghost relative cursor-pointer px-2" aria-label={`Notifications, ${user.unreadNotifications} unread`}>
+      <summary
+        className="btn-ghost relative cursor-pointer px-2"
+        aria-label={`Notifications, ${user.unreadNotifications} unread`}
+      >
         <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
           <path d="M18 8a6 6 0 1 0-12 0c0 7-3 9-3 9h18s-3-2-3-9M13.7 21a2 2 0 0 1-3.4 0" />
         </svg>
         {user.unreadNotifications > 0 ? (
-          <span data-testid="notification-badge" className="absolute -top-1 -right-1 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white">
+          <span
+            data-testid="notification-badge"
+            className="absolute -top-1 -right-1 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white"
+          >
             {badgeCount(user.unreadNotifications)}
           </span>
         ) : null}
@@ -57,8 +63,17 @@ function NotificationBell({ user }: { user: RootUser }) {
         ) : (
           <ul className="divide-y divide-slate-100">
             {user.notifications.map((n) => (
-              <li key={n.id} className={`px-2 py-2 text-sm ${n.isRead ? "text-slate-500" : "bg-brand-50 font-medium text-slate-900"}`}>
-                {n.link ? <Link to={n.link} className="hover:underline">{n.title}</Link> : <p>{n.title}</p>}
+              <li
+                key={n.id}
+                className={`px-2 py-2 text-sm ${n.isRead ? "text-slate-500" : "bg-brand-50 font-medium text-slate-900"}`}
+              >
+                {n.link ? (
+                  <Link to={n.link} className="hover:underline">
+                    {n.title}
+                  </Link>
+                ) : (
+                  <p>{n.title}</p>
+                )}
                 <p className="font-normal">{n.message}</p>
                 <p className="text-xs text-slate-400">{formatDateTime(n.createdAt)}</p>
               </li>
@@ -83,10 +98,22 @@ function AvatarMenu({ user }: { user: RootUser }) {
           <p className="font-medium">{fullName}</p>
           <p className="truncate text-slate-500">{user.email}</p>
         </div>
-        <Link className="block px-4 py-2 hover:bg-slate-50" to="/dashboard">Dashboard</Link>
-        <Link className="block px-4 py-2 hover:bg-slate-50" to="/profile">Profile Settings</Link>
-        {isOwner ? <Link className="block px-4 py-2 hover:bg-slate-50" to="/printer-dashboard">Printer Dashboard</Link> : null}
-        {user.isAdmin ? <Link className="block px-4 py-2 hover:bg-slate-50" to="/admin/import">Admin</Link> : null}
+        <Link className="block px-4 py-2 hover:bg-slate-50" to="/dashboard">
+          Dashboard
+        </Link>
+        <Link className="block px-4 py-2 hover:bg-slate-50" to="/profile">
+          Profile Settings
+        </Link>
+        {isOwner ? (
+          <Link className="block px-4 py-2 hover:bg-slate-50" to="/printer-dashboard">
+            Printer Dashboard
+          </Link>
+        ) : null}
+        {user.isAdmin ? (
+          <Link className="block px-4 py-2 hover:bg-slate-50" to="/admin/import">
+            Admin
+          </Link>
+        ) : null}
         <Form method="post" action="/logout">
           <button className="block w-full px-4 py-2 text-left hover:bg-slate-50">Sign Out</button>
         </Form>
@@ -126,8 +153,12 @@ export function SiteHeader({ user }: { user: RootUser | null }) {
             </>
           ) : (
             <>
-              <Link to="/auth" className="btn-ghost">Sign In</Link>
-              <Link to="/auth?tab=register" className="btn-primary">Get Started</Link>
+              <Link to="/auth" className="btn-ghost">
+                Sign In
+              </Link>
+              <Link to="/auth?tab=register" className="btn-primary">
+                Get Started
+              </Link>
             </>
           )}
         </div>
@@ -140,7 +171,9 @@ export function SiteHeader({ user }: { user: RootUser | null }) {
           <nav aria-label="Mobile" className="absolute inset-x-0 top-16 z-50 border-b border-slate-200 bg-white p-4 shadow-lg">
             <div className="grid gap-1">
               {MAIN_LINKS.map((link) => (
-                <NavLink key={link.to} to={link.to} className={navClass}>{link.label}</NavLink>
+                <NavLink key={link.to} to={link.to} className={navClass}>
+                  {link.label}
+                </NavLink>
               ))}
               {user ? (
                 <>
@@ -150,15 +183,21 @@ export function SiteHeader({ user }: { user: RootUser | null }) {
                       {link.to === "/messages" ? <Badge count={user.unreadMessages} label="unread messages" /> : null}
                     </NavLink>
                   ))}
-                  <NavLink to="/profile" className={navClass}>Profile Settings</NavLink>
+                  <NavLink to="/profile" className={navClass}>
+                    Profile Settings
+                  </NavLink>
                   <Form method="post" action="/logout">
                     <button className="btn-ghost w-full justify-start">Sign Out</button>
                   </Form>
                 </>
               ) : (
                 <>
-                  <Link to="/auth" className="btn-ghost justify-start">Sign In</Link>
-                  <Link to="/auth?tab=register" className="btn-primary">Get Started</Link>
+                  <Link to="/auth" className="btn-ghost justify-start">
+                    Sign In
+                  </Link>
+                  <Link to="/auth?tab=register" className="btn-primary">
+                    Get Started
+                  </Link>
                 </>
               )}
             </div>

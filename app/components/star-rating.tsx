@@ -4,7 +4,11 @@ import { Fragment, useId } from "react";
 export function StarRatingDisplay({ value, size = "text-lg" }: { value: number | null; size?: string }) {
   const rounded = value === null ? 0 : Math.round(value * 2) / 2;
   return (
-    <span className={`inline-flex ${size} leading-none`} aria-label={value === null ? "No ratings yet" : `Rated ${value} out of 5`} role="img">
+    <span
+      className={`inline-flex ${size} leading-none`}
+      aria-label={value === null ? "No ratings yet" : `Rated ${value} out of 5`}
+      role="img"
+    >
       {[1, 2, 3, 4, 5].map((n) => (
         <span key={n} aria-hidden="true" className="relative text-slate-300">
           ★

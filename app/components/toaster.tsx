@@ -51,7 +51,12 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
         >
           <p className="text-sm font-semibold">{visible.title}</p>
           {visible.description ? <p className="mt-1 text-sm opacity-90">{visible.description}</p> : null}
-          <button type="button" onClick={() => setVisible(null)} className="absolute top-2 right-2 rounded p-1 text-current opacity-70 hover:opacity-100" aria-label="Dismiss">
+          <button
+            type="button"
+            onClick={() => setVisible(null)}
+            className="absolute top-2 right-2 rounded p-1 text-current opacity-70 hover:opacity-100"
+            aria-label="Dismiss"
+          >
             ×
           </button>
         </li>

@@ -15,7 +15,12 @@ describe("avatar initials", () => {
 });
 
 describe("badge count", () => {
-  it.each([[0, "0"], [9, "9"], [10, "9+"], [42, "9+"]])("%i → %s", (n, expected) => {
+  it.each([
+    [0, "0"],
+    [9, "9"],
+    [10, "9+"],
+    [42, "9+"],
+  ])("%i → %s", (n, expected) => {
     expect(badgeCount(n)).toBe(expected);
   });
 });

@@ -16,7 +16,16 @@ export function initialsOf(user: AvatarUser | null | undefined): string {
 
 export function UserAvatar({ user, size = 32 }: { user: AvatarUser; size?: number }) {
   if (user.profileImageUrl) {
-    return <img src={user.profileImageUrl} alt="" width={size} height={size} className="rounded-full object-cover" style={{ width: size, height: size }} />;
+    return (
+      <img
+        src={user.profileImageUrl}
+        alt=""
+        width={size}
+        height={size}
+        className="rounded-full object-cover"
+        style={{ width: size, height: size }}
+      />
+    );
   }
   return (
     <span

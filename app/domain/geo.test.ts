@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAP, MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM, boundingBox, formatDistance, haversineMiles, toLatLon } from "./geo";
 
-const loveland = { latitude: 40.3978, longitude: -105.0750 };
+const loveland = { latitude: 40.3978, longitude: -105.075 };
 const fortCollins = { latitude: 40.5853, longitude: -105.0844 };
 const denver = { latitude: 39.7392, longitude: -104.9903 };
 

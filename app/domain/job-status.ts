@@ -5,7 +5,14 @@ export const CUSTOMER_COMPLETED: readonly JobStatus[] = ["ready_for_pickup", "re
 export const CUSTOMER_ACTIVE: readonly JobStatus[] = ["submitted", "confirmed", "accepted", "printing", "completed"];
 /** Statuses whose payment went through (confirmed onwards, not cancelled or rejected). */
 export const PAID_STATUSES: readonly JobStatus[] = [
-  "confirmed", "accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping", "picked_up", "shipped",
+  "confirmed",
+  "accepted",
+  "printing",
+  "completed",
+  "ready_for_pickup",
+  "ready_for_shipping",
+  "picked_up",
+  "shipped",
 ];
 export const OWNER_PENDING: readonly JobStatus[] = ["confirmed"];
 export const OWNER_ACTIVE: readonly JobStatus[] = ["accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping"];

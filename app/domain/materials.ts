@@ -55,25 +55,72 @@ export const BROWSE_MATERIALS: readonly MaterialName[] = ["PLA", "ABS", "PETG", 
 export const PRINTERS_PAGE_MATERIALS: readonly MaterialName[] = ["PLA", "ABS", "PETG", "TPU", "ASA", "PC", "Nylon"];
 /** Materials a printer owner can tick on the full add-printer form (document 001 section 9). */
 export const PRINTER_MATERIALS: readonly MaterialName[] = [
-  "PLA", "ABS", "PETG", "TPU", "ASA", "PC", "Nylon", "Wood Fill", "Metal Fill", "Carbon Fiber", "Glow in Dark",
+  "PLA",
+  "ABS",
+  "PETG",
+  "TPU",
+  "ASA",
+  "PC",
+  "Nylon",
+  "Wood Fill",
+  "Metal Fill",
+  "Carbon Fiber",
+  "Glow in Dark",
 ];
 
 export const COLOR_NAMES = [
-  "Black", "White", "Red", "Blue", "Green", "Yellow", "Orange", "Purple", "Gray", "Clear", "Natural",
+  "Black",
+  "White",
+  "Red",
+  "Blue",
+  "Green",
+  "Yellow",
+  "Orange",
+  "Purple",
+  "Gray",
+  "Clear",
+  "Natural",
 ] as const;
 export type ColorName = (typeof COLOR_NAMES)[number];
 
 /** Swatch colours for the palette, used by colour pickers and badges. */
 export const COLOR_SWATCHES: Record<ColorName, string> = {
-  Black: "#111827", White: "#ffffff", Red: "#dc2626", Blue: "#2563eb", Green: "#16a34a", Yellow: "#facc15",
-  Orange: "#f97316", Purple: "#9333ea", Gray: "#6b7280", Clear: "#e0f2fe", Natural: "#f5f0e1",
+  Black: "#111827",
+  White: "#ffffff",
+  Red: "#dc2626",
+  Blue: "#2563eb",
+  Green: "#16a34a",
+  Yellow: "#facc15",
+  Orange: "#f97316",
+  Purple: "#9333ea",
+  Gray: "#6b7280",
+  Clear: "#e0f2fe",
+  Natural: "#f5f0e1",
 };
 
 /** Colours offered on upload (document 001: Natural, no Clear). */
 export const UPLOAD_COLORS: readonly ColorName[] = [
-  "Black", "White", "Red", "Blue", "Green", "Yellow", "Orange", "Purple", "Gray", "Natural",
+  "Black",
+  "White",
+  "Red",
+  "Blue",
+  "Green",
+  "Yellow",
+  "Orange",
+  "Purple",
+  "Gray",
+  "Natural",
 ];
 /** Colours offered when submitting and choosing a printer (document 001: Clear, no Natural). */
 export const SUBMIT_COLORS: readonly ColorName[] = [
-  "Black", "White", "Red", "Blue", "Green", "Yellow", "Orange", "Purple", "Gray", "Clear",
+  "Black",
+  "White",
+  "Red",
+  "Blue",
+  "Green",
+  "Yellow",
+  "Orange",
+  "Purple",
+  "Gray",
+  "Clear",
 ];

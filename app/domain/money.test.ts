@@ -51,12 +51,22 @@ describe("dollarsToCents", () => {
     expect(dollarsToCents(input)).toBe(cents);
   });
 
-  it.each<[unknown]>([[""], ["abc"], ["$"], ["."], ["1.2.3"], ["1,5"], ["--1"], ["12abc"], [Number.NaN], [Infinity], [null], [undefined]])(
-    "%j → null",
-    (input) => {
-      expect(dollarsToCents(input as string)).toBeNull();
-    },
-  );
+  it.each<[unknown]>([
+    [""],
+    ["abc"],
+    ["$"],
+    ["."],
+    ["1.2.3"],
+    ["1,5"],
+    ["--1"],
+    ["12abc"],
+    [Number.NaN],
+    [Infinity],
+    [null],
+    [undefined],
+  ])("%j → null", (input) => {
+    expect(dollarsToCents(input as string)).toBeNull();
+  });
 
   it("always returns an integer", () => {
     expect(Number.isInteger(dollarsToCents(0.1 + 0.2))).toBe(true);

@@ -29,17 +29,19 @@ export interface WeightTier {
 }
 
 /** Document 000 §9 weight tier table. It never feeds totals; the pricing page derives public prices from it. */
-export const WEIGHT_TIERS: readonly WeightTier[] = Object.freeze([
-  { minGrams: 0, maxGrams: 25, printerFeeCents: 49, platformFeeCents: 49, description: "Keychain/trinkets" },
-  { minGrams: 26, maxGrams: 50, printerFeeCents: 79, platformFeeCents: 79, description: "Small toys/parts" },
-  { minGrams: 51, maxGrams: 100, printerFeeCents: 99, platformFeeCents: 99, description: "Small objects" },
-  { minGrams: 101, maxGrams: 150, printerFeeCents: 129, platformFeeCents: 119, description: "Medium objects" },
-  { minGrams: 151, maxGrams: 200, printerFeeCents: 159, platformFeeCents: 139, description: "Larger parts" },
-  { minGrams: 201, maxGrams: 250, printerFeeCents: 199, platformFeeCents: 149, description: "Heavy objects" },
-  { minGrams: 251, maxGrams: 500, printerFeeCents: 399, platformFeeCents: 299, description: "Entry heavy tier" },
-  { minGrams: 501, maxGrams: 750, printerFeeCents: 499, platformFeeCents: 349, description: "For serious hobbyists" },
-  { minGrams: 751, maxGrams: 1000, printerFeeCents: 599, platformFeeCents: 399, description: "Pro-tier" },
-].map((tier) => Object.freeze(tier)));
+export const WEIGHT_TIERS: readonly WeightTier[] = Object.freeze(
+  [
+    { minGrams: 0, maxGrams: 25, printerFeeCents: 49, platformFeeCents: 49, description: "Keychain/trinkets" },
+    { minGrams: 26, maxGrams: 50, printerFeeCents: 79, platformFeeCents: 79, description: "Small toys/parts" },
+    { minGrams: 51, maxGrams: 100, printerFeeCents: 99, platformFeeCents: 99, description: "Small objects" },
+    { minGrams: 101, maxGrams: 150, printerFeeCents: 129, platformFeeCents: 119, description: "Medium objects" },
+    { minGrams: 151, maxGrams: 200, printerFeeCents: 159, platformFeeCents: 139, description: "Larger parts" },
+    { minGrams: 201, maxGrams: 250, printerFeeCents: 199, platformFeeCents: 149, description: "Heavy objects" },
+    { minGrams: 251, maxGrams: 500, printerFeeCents: 399, platformFeeCents: 299, description: "Entry heavy tier" },
+    { minGrams: 501, maxGrams: 750, printerFeeCents: 499, platformFeeCents: 349, description: "For serious hobbyists" },
+    { minGrams: 751, maxGrams: 1000, printerFeeCents: 599, platformFeeCents: 399, description: "Pro-tier" },
+  ].map((tier) => Object.freeze(tier)),
+);
 
 function assertWeight(grams: number): void {
   if (typeof grams !== "number" || !Number.isFinite(grams) || grams < 0) {
@@ -112,8 +114,7 @@ export function quotePrice(input: QuoteInput): PriceQuote {
   const basePrintCost = materialCost;
   const multicolorPremium = (colors - 1) * MULTICOLOR_PREMIUM_PER_EXTRA_COLOR_CENTS;
   // Document 000 charges for print time only when the job is multicolour.
-  const timePremium =
-    colors > 1 ? Math.ceil(printTimeMinutes / TIME_PREMIUM_BLOCK_MINUTES) * TIME_PREMIUM_PER_BLOCK_CENTS : 0;
+  const timePremium = colors > 1 ? Math.ceil(printTimeMinutes / TIME_PREMIUM_BLOCK_MINUTES) * TIME_PREMIUM_PER_BLOCK_CENTS : 0;
   const printerProfit = basePrintCost + multicolorPremium + timePremium;
   // Integer arithmetic: (x * 15 + 50) / 100 floored is exact half-up rounding of 15% of x cents.
   const percentFee = Math.floor((printerProfit * PLATFORM_FEE_PERCENT + 50) / 100);

@@ -40,7 +40,9 @@ describe("isDesignCompatible", () => {
   };
 
   it("accepts a design that fits, in a listed material and a stocked colour", () => {
-    expect(isDesignCompatible(p1s, { material: "pla", color: "black", weightGrams: 300, minX: 100, minY: 250, minZ: 20 })).toEqual({
+    expect(
+      isDesignCompatible(p1s, { material: "pla", color: "black", weightGrams: 300, minX: 100, minY: 250, minZ: 20 }),
+    ).toEqual({
       compatible: true,
       reasons: [],
     });

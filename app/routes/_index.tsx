@@ -10,7 +10,11 @@ const FEATURED_LIMIT = 12;
 
 export const meta: MetaFunction = () => [
   { title: "Printnear: Browse. Choose. Print." },
-  { name: "description", content: "No 3D printer? No problem. Pick a model or upload your design, get an instant quote and have it printed by a local printer owner." },
+  {
+    name: "description",
+    content:
+      "No 3D printer? No problem. Pick a model or upload your design, get an instant quote and have it printed by a local printer owner.",
+  },
 ];
 
 async function featuredModels(): Promise<FeaturedModel[]> {
@@ -71,8 +75,12 @@ export default function Index() {
             Find a model or bring your own design, see the price in seconds, and have it printed by a printer owner in your area.
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
-            <Link to="/models" className="btn-primary px-6 py-3 text-base">Browse Models</Link>
-            <Link to="/upload" className="btn-secondary px-6 py-3 text-base">Upload Your Design</Link>
+            <Link to="/models" className="btn-primary px-6 py-3 text-base">
+              Browse Models
+            </Link>
+            <Link to="/upload" className="btn-secondary px-6 py-3 text-base">
+              Upload Your Design
+            </Link>
           </div>
         </div>
       </section>
@@ -81,10 +89,14 @@ export default function Index() {
         <section aria-labelledby="featured-heading" className="container-page py-12">
           <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
             <div>
-              <h2 id="featured-heading" className="text-2xl font-bold">Featured models</h2>
+              <h2 id="featured-heading" className="text-2xl font-bold">
+                Featured models
+              </h2>
               <p className="text-slate-600">Popular designs, ready to print near you.</p>
             </div>
-            <Link to="/models" className="btn-secondary">View All Models</Link>
+            <Link to="/models" className="btn-secondary">
+              View All Models
+            </Link>
           </div>
           <FeaturedCarousel models={featured} />
         </section>
@@ -107,11 +119,16 @@ export default function Index() {
       ) : null}
 
       <section aria-labelledby="steps-heading" className="container-page py-16">
-        <h2 id="steps-heading" className="text-center text-3xl font-bold">How It Works</h2>
+        <h2 id="steps-heading" className="text-center text-3xl font-bold">
+          How It Works
+        </h2>
         <ol className="mt-10 grid gap-8 md:grid-cols-3">
           {STEPS.map((step) => (
             <li key={step.n} className="text-center">
-              <span aria-hidden="true" className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-brand-600 text-xl font-bold text-white">
+              <span
+                aria-hidden="true"
+                className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-brand-600 text-xl font-bold text-white"
+              >
                 {step.n}
               </span>
               <h3 className="mt-4 text-lg font-semibold">
@@ -127,10 +144,16 @@ export default function Index() {
       <section className="container-page pb-8">
         <div className="rounded-2xl bg-brand-600 px-6 py-12 text-center text-white">
           <h2 className="text-3xl font-bold">Ready to print?</h2>
-          <p className="mx-auto mt-3 max-w-xl text-brand-100">Pick a model from the catalogue or upload your own file and get a quote in seconds.</p>
+          <p className="mx-auto mt-3 max-w-xl text-brand-100">
+            Pick a model from the catalogue or upload your own file and get a quote in seconds.
+          </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
-            <Link to="/models" className="btn bg-white px-6 py-3 text-base text-brand-700 hover:bg-brand-50">Explore Models</Link>
-            <Link to="/upload" className="btn border border-white px-6 py-3 text-base text-white hover:bg-brand-700">Upload Custom File</Link>
+            <Link to="/models" className="btn bg-white px-6 py-3 text-base text-brand-700 hover:bg-brand-50">
+              Explore Models
+            </Link>
+            <Link to="/upload" className="btn border border-white px-6 py-3 text-base text-white hover:bg-brand-700">
+              Upload Custom File
+            </Link>
           </div>
         </div>
       </section>

@@ -15,7 +15,13 @@ import {
 } from "~/components/printer-form";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel } from "~/domain/printer-models";
 import { checkPrinterPhoto, MAX_PRINTER_IMAGE_BYTES } from "~/services/printer-images.server";
-import { createPrinter, LOCATION_NOT_FOUND, newPrinterFromForm, placePrinter, printerFormParseFailure } from "~/services/printer-owner.server";
+import {
+  createPrinter,
+  LOCATION_NOT_FOUND,
+  newPrinterFromForm,
+  placePrinter,
+  printerFormParseFailure,
+} from "~/services/printer-owner.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -60,7 +66,10 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
-  await createPrinter(user, newPrinterFromForm(values, placement, { isAvailable: values.isAvailable === true, photo: photo?.ok ? photo : null }));
+  await createPrinter(
+    user,
+    newPrinterFromForm(values, placement, { isAvailable: values.isAvailable === true, photo: photo?.ok ? photo : null }),
+  );
   return redirectWithToast("/printer-dashboard", {
     title: "Printer added successfully!",
     description: `${values.name} is now listed on the marketplace.`,
@@ -102,7 +111,9 @@ export default function AddPrinter() {
     const { key, ...props } = getInputProps(field, { type: "number" });
     return (
       <div>
-        <label className="label" htmlFor={field.id}>{axis} (mm)</label>
+        <label className="label" htmlFor={field.id}>
+          {axis} (mm)
+        </label>
         <input key={key} {...props} className="input read-only:bg-slate-100" readOnly={locked} min={1} step={1} />
         <FieldError id={field.errorId} errors={field.errors} />
       </div>
@@ -117,34 +128,48 @@ export default function AddPrinter() {
       <p className="mt-1 text-slate-600">List your printer so customers nearby can send it print jobs.</p>
 
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="card mt-6 space-y-6 p-6">
-        {form.errors?.length ? <p className="field-error" role="alert">{form.errors[0]}</p> : null}
+        {form.errors?.length ? (
+          <p className="field-error" role="alert">
+            {form.errors[0]}
+          </p>
+        ) : null}
         <div>
-          <label className="label" htmlFor={fields.name.id}>Printer name</label>
+          <label className="label" htmlFor={fields.name.id}>
+            Printer name
+          </label>
           <input {...getInputProps(fields.name, { type: "text" })} className="input" placeholder="e.g. Garage Prusa" />
           <FieldError id={fields.name.errorId} errors={fields.name.errors} />
         </div>
 
         <div className="grid gap-4 sm:grid-cols-2">
           <div>
-            <label className="label" htmlFor={fields.model.id}>Printer model</label>
+            <label className="label" htmlFor={fields.model.id}>
+              Printer model
+            </label>
             <select key={modelKey} {...modelProps} className="input" onChange={(e) => chooseModel(e.currentTarget.value)}>
               <option value="">Select a printer model</option>
               {MODEL_OPTIONS.map((name) => (
-                <option key={name} value={name}>{name}</option>
+                <option key={name} value={name}>
+                  {name}
+                </option>
               ))}
             </select>
             <FieldError id={fields.model.errorId} errors={fields.model.errors} />
           </div>
           {isCustom ? (
             <div>
-              <label className="label" htmlFor={fields.customModel.id}>Model name (optional)</label>
+              <label className="label" htmlFor={fields.customModel.id}>
+                Model name (optional)
+              </label>
               <input {...getInputProps(fields.customModel, { type: "text" })} className="input" placeholder="e.g. Voron 2.4" />
               <FieldError id={fields.customModel.errorId} errors={fields.customModel.errors} />
             </div>
           ) : (
             <noscript>
               <div>
-                <label className="label" htmlFor="customModel-noscript">Model name for Custom/Other (optional)</label>
+                <label className="label" htmlFor="customModel-noscript">
+                  Model name for Custom/Other (optional)
+                </label>
                 <input id="customModel-noscript" name="customModel" className="input" placeholder="e.g. Voron 2.4" />
               </div>
             </noscript>
@@ -155,8 +180,14 @@ export default function AddPrinter() {
         ) : null}
 
         <div>
-          <label className="label" htmlFor={fields.description.id}>Description (optional)</label>
-          <textarea {...getTextareaProps(fields.description)} className="input min-h-24" placeholder="What you print best, pickup details..." />
+          <label className="label" htmlFor={fields.description.id}>
+            Description (optional)
+          </label>
+          <textarea
+            {...getTextareaProps(fields.description)}
+            className="input min-h-24"
+            placeholder="What you print best, pickup details..."
+          />
           <FieldError id={fields.description.errorId} errors={fields.description.errors} />
         </div>
 
@@ -173,35 +204,57 @@ export default function AddPrinter() {
               : "Choosing a known model fills this in. For Custom/Other, enter your printer's build volume."}
           </p>
           <noscript>
-            <p className="text-xs text-slate-500">For a known model you can leave these blank: we use the model's build volume, suggested price and materials.</p>
+            <p className="text-xs text-slate-500">
+              For a known model you can leave these blank: we use the model's build volume, suggested price and materials.
+            </p>
           </noscript>
         </fieldset>
 
         <div className="grid gap-4 sm:grid-cols-2">
           <div>
-            <label className="label" htmlFor={fields.location.id}>Location</label>
-            <input {...getInputProps(fields.location, { type: "text" })} className="input" placeholder="City, State (e.g. Loveland, CO) or full address" />
+            <label className="label" htmlFor={fields.location.id}>
+              Location
+            </label>
+            <input
+              {...getInputProps(fields.location, { type: "text" })}
+              className="input"
+              placeholder="City, State (e.g. Loveland, CO) or full address"
+            />
             <FieldError id={fields.location.errorId} errors={fields.location.errors} />
           </div>
           <div>
-            <label className="label" htmlFor={fields.pricePerGram.id}>Price per gram (USD)</label>
+            <label className="label" htmlFor={fields.pricePerGram.id}>
+              Price per gram (USD)
+            </label>
             <input key={priceKey} {...priceProps} className="input" step="0.01" min="0" placeholder="0.12" />
             <FieldError id={fields.pricePerGram.errorId} errors={fields.pricePerGram.errors} />
           </div>
         </div>
 
-        <details className="rounded-md border border-slate-200 p-3" open={Boolean(fields.latitude.errors || fields.longitude.errors)}>
+        <details
+          className="rounded-md border border-slate-200 p-3"
+          open={Boolean(fields.latitude.errors || fields.longitude.errors)}
+        >
           <summary className="cursor-pointer text-sm font-medium text-slate-700">Exact coordinates (optional)</summary>
           <p className="mt-2 text-xs text-slate-500">Without them we place the printer from its location text.</p>
           <div className="mt-2 grid grid-cols-2 gap-3">
             <div>
-              <label className="label" htmlFor={fields.latitude.id}>Latitude</label>
+              <label className="label" htmlFor={fields.latitude.id}>
+                Latitude
+              </label>
               <input {...getInputProps(fields.latitude, { type: "number" })} className="input" step="any" placeholder="40.3953" />
               <FieldError id={fields.latitude.errorId} errors={fields.latitude.errors} />
             </div>
             <div>
-              <label className="label" htmlFor={fields.longitude.id}>Longitude</label>
-              <input {...getInputProps(fields.longitude, { type: "number" })} className="input" step="any" placeholder="-105.0717" />
+              <label className="label" htmlFor={fields.longitude.id}>
+                Longitude
+              </label>
+              <input
+                {...getInputProps(fields.longitude, { type: "number" })}
+                className="input"
+                step="any"
+                placeholder="-105.0717"
+              />
               <FieldError id={fields.longitude.errorId} errors={fields.longitude.errors} />
             </div>
           </div>
@@ -210,8 +263,14 @@ export default function AddPrinter() {
         <MaterialCheckboxes field={fields.materials} />
 
         <div>
-          <label className="label" htmlFor={fields.image.id}>Photo (optional)</label>
-          <input {...getInputProps(fields.image, { type: "file" })} accept="image/jpeg,image/png,image/webp" className="block text-sm" />
+          <label className="label" htmlFor={fields.image.id}>
+            Photo (optional)
+          </label>
+          <input
+            {...getInputProps(fields.image, { type: "file" })}
+            accept="image/jpeg,image/png,image/webp"
+            className="block text-sm"
+          />
           <p className="mt-1 text-xs text-slate-500">JPEG, PNG or WebP, up to 5 MB.</p>
           <FieldError id={fields.image.errorId} errors={fields.image.errors} />
         </div>
@@ -225,7 +284,9 @@ export default function AddPrinter() {
           <button type="submit" className="btn-primary" disabled={submitting}>
             {submitting ? "Adding Printer..." : "Add Printer to Marketplace"}
           </button>
-          <Link to="/dashboard" className="btn-secondary">Cancel</Link>
+          <Link to="/dashboard" className="btn-secondary">
+            Cancel
+          </Link>
         </div>
       </Form>
     </div>

@@ -6,7 +6,10 @@ import { apiError, readJson, requireApiUser } from "~/utils/api.server";
 
 const RatingPayload = z.object({
   rating: z
-    .number({ required_error: "rating must be a whole number from 1 to 5.", invalid_type_error: "rating must be a whole number from 1 to 5." })
+    .number({
+      required_error: "rating must be a whole number from 1 to 5.",
+      invalid_type_error: "rating must be a whole number from 1 to 5.",
+    })
     .int("rating must be a whole number from 1 to 5.")
     .min(1, "rating must be a whole number from 1 to 5.")
     .max(5, "rating must be a whole number from 1 to 5."),

@@ -1,7 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ModelPayloadSchema } from "~/components/model-upload-fields";
 import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/designs.server";
-import { apiLibrarySummary, categoryExists, createLibraryModel, listLibraryModels, parseModelId, parseModelSort } from "~/services/models.server";
+import {
+  apiLibrarySummary,
+  categoryExists,
+  createLibraryModel,
+  listLibraryModels,
+  parseModelId,
+  parseModelSort,
+} from "~/services/models.server";
 import { apiError, readJson, requireApiUser } from "~/utils/api.server";
 
 // GET /api/models?categoryId=&search=&sortBy=&page=: the library list (an array, as document 000 reads it).

@@ -13,7 +13,11 @@ export async function loader({ params }: LoaderFunctionArgs) {
   if (file === DEFAULT_PRINTER_IMAGE_FILE) {
     const bytes = await readDefaultPrinterImage();
     return new Response(bytes, {
-      headers: { "content-type": "image/jpeg", "content-length": String(bytes.byteLength), "cache-control": "public, max-age=86400" },
+      headers: {
+        "content-type": "image/jpeg",
+        "content-length": String(bytes.byteLength),
+        "cache-control": "public, max-age=86400",
+      },
     });
   }
   const found = imageKeyFromFileName(file);

@@ -29,7 +29,8 @@ const UpdateSchema = z
     const seen = new Set<string>();
     for (const row of value.filamentInventory ?? []) {
       const key = `${row.material}|${row.color}`;
-      if (seen.has(key)) ctx.addIssue({ code: "custom", path: ["filamentInventory"], message: `${row.color} ${row.material} is listed twice` });
+      if (seen.has(key))
+        ctx.addIssue({ code: "custom", path: ["filamentInventory"], message: `${row.color} ${row.material} is listed twice` });
       seen.add(key);
     }
   });
@@ -45,10 +46,12 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const id = idParam(params.id);
   const method = request.method.toUpperCase();
-  if (method !== "PUT" && method !== "PATCH" && method !== "DELETE") throw apiError(400, "Use PUT to change a printer or DELETE to remove it");
+  if (method !== "PUT" && method !== "PATCH" && method !== "DELETE")
+    throw apiError(400, "Use PUT to change a printer or DELETE to remove it");
   const user = await requireApiUser(request);
   const owned = await findOwnedPrinter(user, id);
-  if (!owned.ok) throw owned.status === 404 ? apiError(404, "Printer not found") : apiError(403, "Only the printer's owner can change it");
+  if (!owned.ok)
+    throw owned.status === 404 ? apiError(404, "Printer not found") : apiError(403, "Only the printer's owner can change it");
   const printer = owned.printer;
 
   if (method === "DELETE") {
@@ -61,7 +64,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const raw = await readJson(request);
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw apiError(400, "Send the changes as a JSON object.");
   const body = raw as Record<string, unknown>;
-  const coordinate = (value: unknown) => (value === null || value === "" ? undefined : typeof value === "string" ? Number(value) : value);
+  const coordinate = (value: unknown) =>
+    value === null || value === "" ? undefined : typeof value === "string" ? Number(value) : value;
   const parsed = UpdateSchema.safeParse({
     ...body,
     pricePerGram: typeof body.pricePerGram === "number" ? String(body.pricePerGram) : body.pricePerGram,
@@ -72,12 +76,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const changes = parsed.data;
   const materials = changes.materials ?? printer.materials;
   const offMaterial = changes.filamentInventory?.find((row) => !materials.includes(row.material));
-  if (offMaterial) throw apiError(400, `This printer doesn't offer ${offMaterial.material}. Add it to the printer's materials first.`);
+  if (offMaterial)
+    throw apiError(400, `This printer doesn't offer ${offMaterial.material}. Add it to the printer's materials first.`);
 
   let placement;
   if (changes.location !== undefined || changes.latitude !== undefined) {
     placement = placePrinter(changes.location ?? printer.location, changes);
-    if (!placement) return Response.json({ message: LOCATION_NOT_FOUND, errors: { location: [LOCATION_NOT_FOUND] } }, { status: 400 });
+    if (!placement)
+      return Response.json({ message: LOCATION_NOT_FOUND, errors: { location: [LOCATION_NOT_FOUND] } }, { status: 400 });
   }
   const saved = await updatePrinter(user, id, {
     name: changes.name,

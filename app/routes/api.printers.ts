@@ -2,7 +2,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AddPrinterSchema, modelPreset } from "~/components/printer-form";
 import { findPrinterModel } from "~/domain/printer-models";
-import { apiValidationError, createPrinter, LOCATION_NOT_FOUND, newPrinterFromForm, placePrinter } from "~/services/printer-owner.server";
+import {
+  apiValidationError,
+  createPrinter,
+  LOCATION_NOT_FOUND,
+  newPrinterFromForm,
+  placePrinter,
+} from "~/services/printer-owner.server";
 import { getPrinterJson, searchPrinters, sortParam } from "~/services/printer-search.server";
 import { apiError, readJson, requireApiUser } from "~/utils/api.server";
 
@@ -39,7 +45,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     limit: numberQuery(q, "limit") ?? 100,
     offset: numberQuery(q, "offset"),
   });
-  if (result.locationNotFound) throw apiError(400, `Location not found: "${location}". Use a US city and state (Loveland, CO) or a ZIP code.`);
+  if (result.locationNotFound)
+    throw apiError(400, `Location not found: "${location}". Use a US city and state (Loveland, CO) or a ZIP code.`);
   return Response.json(result.printers, { headers: { "X-Total-Count": String(result.total) } });
 }
 
@@ -71,15 +78,26 @@ export async function action({ request }: ActionFunctionArgs) {
     ...body,
     pricePerGram: typeof body.pricePerGram === "number" ? String(body.pricePerGram) : body.pricePerGram,
     description: body.description ?? undefined,
-    latitude: body.latitude === null || body.latitude === "" ? undefined : typeof body.latitude === "string" ? Number(body.latitude) : body.latitude,
-    longitude: body.longitude === null || body.longitude === "" ? undefined : typeof body.longitude === "string" ? Number(body.longitude) : body.longitude,
+    latitude:
+      body.latitude === null || body.latitude === ""
+        ? undefined
+        : typeof body.latitude === "string"
+          ? Number(body.latitude)
+          : body.latitude,
+    longitude:
+      body.longitude === null || body.longitude === ""
+        ? undefined
+        : typeof body.longitude === "string"
+          ? Number(body.longitude)
+          : body.longitude,
     image: undefined,
   });
   const parsed = AddPrinterSchema.safeParse(prepared);
   if (!parsed.success) return apiValidationError(parsed.error);
   const values = parsed.data;
   const placement = placePrinter(values.location, values);
-  if (!placement) return Response.json({ message: LOCATION_NOT_FOUND, errors: { location: [LOCATION_NOT_FOUND] } }, { status: 400 });
+  if (!placement)
+    return Response.json({ message: LOCATION_NOT_FOUND, errors: { location: [LOCATION_NOT_FOUND] } }, { status: 400 });
   // Document 001: isAvailable defaults to true.
   const printer = await createPrinter(user, newPrinterFromForm(values, placement, { isAvailable: values.isAvailable ?? true }));
   return Response.json(await getPrinterJson(printer.id, { viewerId: user.id }), { status: 201 });

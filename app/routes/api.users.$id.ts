@@ -13,7 +13,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return Response.json({ message: Object.values(errors).flat()[0] ?? "Invalid input", errors }, { status: 400 });
   }
   const result = await updateUser(user.id, parsed.data);
-  if ("fieldErrors" in result) return Response.json({ message: Object.values(result.fieldErrors).flat()[0], errors: result.fieldErrors }, { status: 409 });
+  if ("fieldErrors" in result)
+    return Response.json({ message: Object.values(result.fieldErrors).flat()[0], errors: result.fieldErrors }, { status: 409 });
   return Response.json(publicUser(result.user));
 }
 

@@ -45,7 +45,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(error instanceof AuthFailure)) throw error;
     const fields = { email: String(form.get("email") ?? ""), username: String(form.get("username") ?? "") };
     // shown by this page from the action's answer: a flashed cookie would only appear on the next page
-    return data({ intent, title: error.title, message: error.message, fieldErrors: error.fieldErrors, fields }, { status: error.status });
+    return data(
+      { intent, title: error.title, message: error.message, fieldErrors: error.fieldErrors, fields },
+      { status: error.status },
+    );
   }
 }
 
@@ -75,27 +78,63 @@ export default function AuthPage() {
         <h1 className="text-center text-2xl font-bold">{tab === "signup" ? "Create your account" : "Welcome back"}</h1>
         {redirectTo ? <p className="mt-2 text-center text-sm text-slate-600">Please sign in to continue.</p> : null}
         <div className="mt-6 flex gap-1 rounded-lg bg-slate-100 p-1" role="tablist">
-          <Link to={tabLink("signin")} role="tab" aria-selected={tab === "signin"} className={tabClass(tab === "signin")} preventScrollReset replace>
+          <Link
+            to={tabLink("signin")}
+            role="tab"
+            aria-selected={tab === "signin"}
+            className={tabClass(tab === "signin")}
+            preventScrollReset
+            replace
+          >
             Sign In
           </Link>
-          <Link to={tabLink("signup")} role="tab" aria-selected={tab === "signup"} className={tabClass(tab === "signup")} preventScrollReset replace>
+          <Link
+            to={tabLink("signup")}
+            role="tab"
+            aria-selected={tab === "signup"}
+            className={tabClass(tab === "signup")}
+            preventScrollReset
+            replace
+          >
             Sign Up
           </Link>
         </div>
-        {actionData ? <Toaster toast={{ title: actionData.title, description: actionData.message, variant: "destructive" }} /> : null}
+        {actionData ? (
+          <Toaster toast={{ title: actionData.title, description: actionData.message, variant: "destructive" }} />
+        ) : null}
         {tab === "signin" ? (
           <Form method="post" className="card mt-4 space-y-4 p-6">
             <HoneypotInputs />
             <input type="hidden" name="intent" value="signin" />
             <input type="hidden" name="redirectTo" value={redirectTo} />
             <div>
-              <label className="label" htmlFor="signin-email">Email</label>
-              <input className="input" id="signin-email" name="email" type="email" required autoComplete="email" defaultValue={kept?.email} aria-invalid={serverError("email") ? true : undefined} />
+              <label className="label" htmlFor="signin-email">
+                Email
+              </label>
+              <input
+                className="input"
+                id="signin-email"
+                name="email"
+                type="email"
+                required
+                autoComplete="email"
+                defaultValue={kept?.email}
+                aria-invalid={serverError("email") ? true : undefined}
+              />
               <p className="field-error">{serverError("email")}</p>
             </div>
             <div>
-              <label className="label" htmlFor="signin-password">Password</label>
-              <input className="input" id="signin-password" name="password" type="password" required autoComplete="current-password" />
+              <label className="label" htmlFor="signin-password">
+                Password
+              </label>
+              <input
+                className="input"
+                id="signin-password"
+                name="password"
+                type="password"
+                required
+                autoComplete="current-password"
+              />
             </div>
             <button className="btn-primary w-full" disabled={submittingIntent === "signin"}>
               {submittingIntent === "signin" ? "Signing In..." : "Sign In"}
@@ -107,18 +146,57 @@ export default function AuthPage() {
             <input type="hidden" name="intent" value="signup" />
             <input type="hidden" name="redirectTo" value={redirectTo} />
             <div>
-              <label className="label" htmlFor="signup-username">Username</label>
-              <input className="input" id="signup-username" name="username" type="text" required minLength={3} maxLength={30} pattern="[A-Za-z0-9_.\-]+" title="Letters, numbers, dots, dashes and underscores" autoComplete="username" defaultValue={kept?.username} aria-invalid={serverError("username") ? true : undefined} />
+              <label className="label" htmlFor="signup-username">
+                Username
+              </label>
+              <input
+                className="input"
+                id="signup-username"
+                name="username"
+                type="text"
+                required
+                minLength={3}
+                maxLength={30}
+                pattern="[A-Za-z0-9_.\-]+"
+                title="Letters, numbers, dots, dashes and underscores"
+                autoComplete="username"
+                defaultValue={kept?.username}
+                aria-invalid={serverError("username") ? true : undefined}
+              />
               <p className="field-error">{serverError("username")}</p>
             </div>
             <div>
-              <label className="label" htmlFor="signup-email">Email</label>
-              <input className="input" id="signup-email" name="email" type="email" required maxLength={254} autoComplete="email" defaultValue={kept?.email} aria-invalid={serverError("email") ? true : undefined} />
+              <label className="label" htmlFor="signup-email">
+                Email
+              </label>
+              <input
+                className="input"
+                id="signup-email"
+                name="email"
+                type="email"
+                required
+                maxLength={254}
+                autoComplete="email"
+                defaultValue={kept?.email}
+                aria-invalid={serverError("email") ? true : undefined}
+              />
               <p className="field-error">{serverError("email")}</p>
             </div>
             <div>
-              <label className="label" htmlFor="signup-password">Password</label>
-              <input className="input" id="signup-password" name="password" type="password" required minLength={8} maxLength={128} autoComplete="new-password" aria-invalid={serverError("password") ? true : undefined} />
+              <label className="label" htmlFor="signup-password">
+                Password
+              </label>
+              <input
+                className="input"
+                id="signup-password"
+                name="password"
+                type="password"
+                required
+                minLength={8}
+                maxLength={128}
+                autoComplete="new-password"
+                aria-invalid={serverError("password") ? true : undefined}
+              />
               <p className="mt-1 text-xs text-slate-500">At least 8 characters.</p>
               <p className="field-error">{serverError("password")}</p>
             </div>

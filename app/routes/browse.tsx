@@ -94,17 +94,38 @@ export default function BrowsePrinters() {
       <Form method="get" className="card mt-6 grid gap-4 p-4 sm:grid-cols-2 lg:grid-cols-5" aria-label="Printer filters">
         <HiddenParams values={{ view: view === "map" ? "map" : null }} />
         <div className="lg:col-span-2">
-          <label className="label" htmlFor="location">Location</label>
-          <input id="location" name="location" defaultValue={filters.location} placeholder="City, state, or ZIP code" className="input" />
+          <label className="label" htmlFor="location">
+            Location
+          </label>
+          <input
+            id="location"
+            name="location"
+            defaultValue={filters.location}
+            placeholder="City, state, or ZIP code"
+            className="input"
+          />
         </div>
         <RadiusSelect value={filters.radius} />
-        <FilterSelect name="material" label="Material" defaultValue={filters.material} allLabel="All Materials" options={BROWSE_MATERIALS} />
+        <FilterSelect
+          name="material"
+          label="Material"
+          defaultValue={filters.material}
+          allLabel="All Materials"
+          options={BROWSE_MATERIALS}
+        />
         <FilterSelect name="available" label="Availability" defaultValue={filters.available} options={AVAILABILITY_OPTIONS} />
         <div className="flex items-end lg:col-span-4">
-          <LocationNotice origin={data.origin} locationNotFound={data.locationNotFound} locationText={data.locationText} radiusMiles={filters.radius} />
+          <LocationNotice
+            origin={data.origin}
+            locationNotFound={data.locationNotFound}
+            locationText={data.locationText}
+            radiusMiles={filters.radius}
+          />
         </div>
         <div className="flex items-end">
-          <button type="submit" className="btn-primary w-full">Search</button>
+          <button type="submit" className="btn-primary w-full">
+            Search
+          </button>
         </div>
       </Form>
 
@@ -117,7 +138,9 @@ export default function BrowsePrinters() {
         <div className="card mt-6 p-10 text-center" data-testid="empty-state">
           <p className="text-lg font-semibold">No printers found</p>
           <p className="mt-1 text-slate-600">Try adjusting your filters or check back later for new printers.</p>
-          <Link to={root?.user ? "/add-printer" : "/auth"} className="btn-primary mt-4">List Your Printer</Link>
+          <Link to={root?.user ? "/add-printer" : "/auth"} className="btn-primary mt-4">
+            List Your Printer
+          </Link>
         </div>
       ) : view === "map" ? (
         <div className="mt-6 grid gap-6 lg:grid-cols-3">
@@ -127,24 +150,42 @@ export default function BrowsePrinters() {
               tileUrl={data.tileUrl}
               selectedId={selectedId}
               onSelectedChange={setSelectedId}
-              search={{ hidden: { view: "map", material: filters.material, available: filters.available, radius: String(filters.radius) }, defaultValue: filters.location }}
+              search={{
+                hidden: { view: "map", material: filters.material, available: filters.available, radius: String(filters.radius) },
+                defaultValue: filters.location,
+              }}
             />
           </div>
           <section aria-labelledby="area-list">
-            <h2 id="area-list" className="text-lg font-semibold">Available Printers in Area</h2>
-            <p className="text-sm text-slate-500" data-testid="results-count">{data.total} printer(s) found</p>
+            <h2 id="area-list" className="text-lg font-semibold">
+              Available Printers in Area
+            </h2>
+            <p className="text-sm text-slate-500" data-testid="results-count">
+              {data.total} printer(s) found
+            </p>
             <ul className="mt-3 space-y-2">
               {printers.map((p) => (
-                <li key={p.id} className={`card p-3 ${selectedId === p.id ? "ring-2 ring-brand-500" : ""}`} data-testid="area-row">
+                <li
+                  key={p.id}
+                  className={`card p-3 ${selectedId === p.id ? "ring-2 ring-brand-500" : ""}`}
+                  data-testid="area-row"
+                >
                   <div className="flex items-start justify-between gap-2">
                     <div>
-                      <button type="button" className="text-left font-medium hover:underline" onClick={() => setSelectedId(p.id)}>{p.name}</button>
+                      <button type="button" className="text-left font-medium hover:underline" onClick={() => setSelectedId(p.id)}>
+                        {p.name}
+                      </button>
                       <p className="text-sm text-slate-500">{p.model}</p>
                       <p className="text-sm text-slate-500">{p.location}</p>
-                      <p className="text-sm text-slate-600">★ {ratingText(p.rating)}{typeof p.distance === "number" ? ` · ${formatDistance(p.distance)}` : ""}</p>
+                      <p className="text-sm text-slate-600">
+                        ★ {ratingText(p.rating)}
+                        {typeof p.distance === "number" ? ` · ${formatDistance(p.distance)}` : ""}
+                      </p>
                     </div>
                     {p.isAvailable ? (
-                      <Link to={selectHref(p.id)} className="btn-primary">Select</Link>
+                      <Link to={selectHref(p.id)} className="btn-primary">
+                        Select
+                      </Link>
                     ) : (
                       <span className="badge bg-red-100 text-red-800">Busy</span>
                     )}
@@ -157,7 +198,9 @@ export default function BrowsePrinters() {
         </div>
       ) : (
         <>
-          <p className="mt-6 text-sm text-slate-500" data-testid="results-count">{data.total} printer(s) found</p>
+          <p className="mt-6 text-sm text-slate-500" data-testid="results-count">
+            {data.total} printer(s) found
+          </p>
           <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {printers.map((p) => (
               <PrinterCard key={p.id} printer={p} selectHref={selectHref(p.id)} />

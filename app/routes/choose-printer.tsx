@@ -2,7 +2,14 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { PrinterCard } from "~/components/printer-card";
-import { FilterSelect, HiddenParams, LocationNotice, RadiusSelect, selectPrinterHref, toMapPrinter } from "~/components/printer-filters";
+import {
+  FilterSelect,
+  HiddenParams,
+  LocationNotice,
+  RadiusSelect,
+  selectPrinterHref,
+  toMapPrinter,
+} from "~/components/printer-filters";
 import { PrinterMap } from "~/components/printer-map";
 import { UPLOAD_MATERIALS } from "~/domain/materials";
 import { findOwnDraft } from "~/services/designs.server";
@@ -46,10 +53,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     limit: 100,
   });
   const quotes = draft
-    ? quoteEachPrinter(result.printers, { weightGrams: draft.estimatedWeightGrams, colors: draft.numberOfColors, printTimeMinutes: draft.printTimeMinutes })
+    ? quoteEachPrinter(result.printers, {
+        weightGrams: draft.estimatedWeightGrams,
+        colors: draft.numberOfColors,
+        printTimeMinutes: draft.printTimeMinutes,
+      })
     : {};
   return {
-    draft: draft ? { id: draft.id, fileName: draft.fileName, material: draft.material, weightGrams: draft.estimatedWeightGrams } : null,
+    draft: draft
+      ? { id: draft.id, fileName: draft.fileName, material: draft.material, weightGrams: draft.estimatedWeightGrams }
+      : null,
     askedDraftId: draftId,
     filters: {
       search: q.get("search") ?? "",
@@ -78,44 +91,89 @@ export default function ChoosePrinter() {
       <h1 className="text-2xl font-bold">Choose a Printer</h1>
       {draft ? (
         <p className="text-slate-600">
-          For <span className="font-medium">{draft.fileName}</span> ({draft.material}, {draft.weightGrams} g). Prices below are this design's total at each printer's rate.
+          For <span className="font-medium">{draft.fileName}</span> ({draft.material}, {draft.weightGrams} g). Prices below are
+          this design's total at each printer's rate.
         </p>
       ) : (
         <p className="text-slate-600">
           {data.askedDraftId ? "We couldn't find that draft in your saved prints. " : ""}
-          Pick a printer, then <Link to="/upload" className="text-brand-700 hover:underline">upload your design</Link>.
+          Pick a printer, then{" "}
+          <Link to="/upload" className="text-brand-700 hover:underline">
+            upload your design
+          </Link>
+          .
         </p>
       )}
 
       <Form method="get" className="card mt-6 grid gap-4 p-4 sm:grid-cols-2 lg:grid-cols-5" aria-label="Printer filters">
         <HiddenParams values={{ draftId: draft?.id ?? data.askedDraftId }} />
         <div>
-          <label className="label" htmlFor="search">Search</label>
-          <input id="search" name="search" type="search" defaultValue={filters.search} placeholder="Printer, model or place" className="input" />
+          <label className="label" htmlFor="search">
+            Search
+          </label>
+          <input
+            id="search"
+            name="search"
+            type="search"
+            defaultValue={filters.search}
+            placeholder="Printer, model or place"
+            className="input"
+          />
         </div>
-        <FilterSelect name="material" label="Material" defaultValue={filters.material} allLabel="All Materials" options={UPLOAD_MATERIALS} />
+        <FilterSelect
+          name="material"
+          label="Material"
+          defaultValue={filters.material}
+          allLabel="All Materials"
+          options={UPLOAD_MATERIALS}
+        />
         <div>
-          <label className="label" htmlFor="location">Location</label>
-          <input id="location" name="location" list="nearby-places" defaultValue={filters.location} placeholder="City, state, or ZIP code" className="input" />
+          <label className="label" htmlFor="location">
+            Location
+          </label>
+          <input
+            id="location"
+            name="location"
+            list="nearby-places"
+            defaultValue={filters.location}
+            placeholder="City, state, or ZIP code"
+            className="input"
+          />
           <datalist id="nearby-places">
-            {NEARBY_PLACES.map((place) => <option key={place} value={place} />)}
+            {NEARBY_PLACES.map((place) => (
+              <option key={place} value={place} />
+            ))}
           </datalist>
         </div>
         <RadiusSelect value={filters.radius} />
         <div className="flex items-end">
-          <button type="submit" className="btn-primary w-full">Search</button>
+          <button type="submit" className="btn-primary w-full">
+            Search
+          </button>
         </div>
         <div className="sm:col-span-2 lg:col-span-5">
-          <LocationNotice origin={data.origin} locationNotFound={data.locationNotFound} locationText={data.locationText} radiusMiles={filters.radius} />
+          <LocationNotice
+            origin={data.origin}
+            locationNotFound={data.locationNotFound}
+            locationText={data.locationText}
+            radiusMiles={filters.radius}
+          />
         </div>
       </Form>
 
-      <p className="mt-6 text-sm text-slate-500" data-testid="results-count">{data.total} printer(s) found</p>
+      <p className="mt-6 text-sm text-slate-500" data-testid="results-count">
+        {data.total} printer(s) found
+      </p>
       {printers.length === 0 ? (
         <div className="card mt-3 p-10 text-center" data-testid="empty-state">
           <p className="text-lg font-semibold">No printers found</p>
           <p className="mt-1 text-slate-600">Try another search, material or location.</p>
-          <Link to={draft ? `/choose-printer?draftId=${draft.id}&material=all` : "/choose-printer"} className="btn-secondary mt-4">Clear filters</Link>
+          <Link
+            to={draft ? `/choose-printer?draftId=${draft.id}&material=all` : "/choose-printer"}
+            className="btn-secondary mt-4"
+          >
+            Clear filters
+          </Link>
         </div>
       ) : (
         <div className="mt-3 grid gap-6 lg:grid-cols-5">

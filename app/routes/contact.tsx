@@ -15,9 +15,17 @@ export const CONTACT_LIMIT_PER_HOUR = 10;
 
 // Document 001: all four fields are required. Not exported, so it stays out of the browser bundle.
 const ContactSchema = z.object({
-  name: z.string({ required_error: "Name is required" }).trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
+  name: z
+    .string({ required_error: "Name is required" })
+    .trim()
+    .min(1, "Name is required")
+    .max(100, "Name must be at most 100 characters"),
   email: z.string({ required_error: "Email is required" }).trim().email("Enter a valid email address").max(254),
-  subject: z.string({ required_error: "Subject is required" }).trim().min(1, "Subject is required").max(200, "Subject must be at most 200 characters"),
+  subject: z
+    .string({ required_error: "Subject is required" })
+    .trim()
+    .min(1, "Subject is required")
+    .max(200, "Subject must be at most 200 characters"),
   message: z
     .string({ required_error: "Message is required" })
     .trim()
@@ -47,7 +55,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const limit = await hitRateLimit(`contact:${clientIp(request)}`, CONTACT_LIMIT_PER_HOUR, 60 * 60 * 1000);
   if (!limit.allowed) {
     return data(
-      submission.reply({ formErrors: [`You have sent several messages already. Please wait ${minutesText(limit.retryAfterSeconds)} or email us directly.`] }),
+      submission.reply({
+        formErrors: [
+          `You have sent several messages already. Please wait ${minutesText(limit.retryAfterSeconds)} or email us directly.`,
+        ],
+      }),
       { status: 429, headers: { "retry-after": String(limit.retryAfterSeconds) } },
     );
   }

@@ -66,7 +66,9 @@ export default function Dashboard() {
           <h1 className="text-2xl font-bold">Welcome back, {name}</h1>
           <p className="text-slate-600">Your designs, orders and prints in one place.</p>
         </div>
-        <Link to="/upload" className="btn-primary">Upload Design</Link>
+        <Link to="/upload" className="btn-primary">
+          Upload Design
+        </Link>
       </div>
 
       <dl className="mt-6 grid grid-cols-2 gap-4 lg:grid-cols-4">
@@ -96,7 +98,9 @@ export default function Dashboard() {
       {jobs.length === 0 ? (
         <div className="card mt-6 p-10 text-center text-slate-600">
           <p>{tab === "drafts" ? "No saved drafts yet." : "No orders here yet."}</p>
-          <Link to="/upload" className="btn-primary mt-4">Upload a design</Link>
+          <Link to="/upload" className="btn-primary mt-4">
+            Upload a design
+          </Link>
         </div>
       ) : (
         <ul className="mt-6 grid gap-4 md:grid-cols-2">
@@ -116,12 +120,18 @@ export default function Dashboard() {
                 <span className="text-slate-500">{formatDate(job.createdAt)}</span>
                 <span className="font-semibold">{formatCents(job.amountDueCents || job.totalCostCents)}</span>
               </div>
-              {job.status === "printing" ? <p className="mt-2 text-sm text-slate-600">Estimated completion in 6-12 hours</p> : null}
+              {job.status === "printing" ? (
+                <p className="mt-2 text-sm text-slate-600">Estimated completion in 6-12 hours</p>
+              ) : null}
               <div className="mt-3 flex flex-wrap gap-2">
                 {job.status === "draft" ? (
-                  <Link to={`/upload?draft=${job.id}`} className="btn-secondary">Edit Draft</Link>
+                  <Link to={`/upload?draft=${job.id}`} className="btn-secondary">
+                    Edit Draft
+                  </Link>
                 ) : (
-                  <Link to={`/order/${job.id}`} className="btn-secondary">View Order</Link>
+                  <Link to={`/order/${job.id}`} className="btn-secondary">
+                    View Order
+                  </Link>
                 )}
               </div>
             </li>

@@ -16,7 +16,10 @@ import {
 
 export const meta: MetaFunction = () => [
   { title: "FAQ | Printnear" },
-  { name: "description", content: "Answers about quotes, fees, materials, delivery, payments, listing a printer and model licences." },
+  {
+    name: "description",
+    content: "Answers about quotes, fees, materials, delivery, payments, listing a printer and model licences.",
+  },
 ];
 
 // The worked example runs the real price engine, so the FAQ can't drift from checkout.
@@ -35,12 +38,14 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         a: (
           <>
             <p>
-              The price starts from the weight of filament your print needs, times the chosen printer's price per gram. Before you pick a printer we use a
-              standard rate of {formatCents(DEFAULT_RATE_PER_KG_CENTS)} per kilogram, so the quote can change once you choose one.
+              The price starts from the weight of filament your print needs, times the chosen printer's price per gram. Before you
+              pick a printer we use a standard rate of {formatCents(DEFAULT_RATE_PER_KG_CENTS)} per kilogram, so the quote can
+              change once you choose one.
             </p>
             <p className="mt-2">
-              Multi-colour prints add {formatCents(MULTICOLOR_PREMIUM_PER_EXTRA_COLOR_CENTS)} per extra colour and {formatCents(TIME_PREMIUM_PER_BLOCK_CENTS)} for
-              every {TIME_PREMIUM_BLOCK_MINUTES} minutes of print time, because colour changes keep the printer busy for longer.
+              Multi-colour prints add {formatCents(MULTICOLOR_PREMIUM_PER_EXTRA_COLOR_CENTS)} per extra colour and{" "}
+              {formatCents(TIME_PREMIUM_PER_BLOCK_CENTS)} for every {TIME_PREMIUM_BLOCK_MINUTES} minutes of print time, because
+              colour changes keep the printer busy for longer.
             </p>
           </>
         ),
@@ -49,9 +54,10 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "What is the platform fee?",
         a: (
           <p>
-            Printnear adds a {fee} platform fee to the printer's price, with a minimum of {minimumFee} per print. It is already included in every price you
-            see. For example, a {EXAMPLE_GRAMS} g print on a printer charging {formatCents(EXAMPLE_RATE / 1000)} per gram costs{" "}
-            {formatCents(example.printerProfit)} for the printing plus a {formatCents(example.platformFee)} fee, {formatCents(example.customerPays)} in total.
+            Printnear adds a {fee} platform fee to the printer's price, with a minimum of {minimumFee} per print. It is already
+            included in every price you see. For example, a {EXAMPLE_GRAMS} g print on a printer charging{" "}
+            {formatCents(EXAMPLE_RATE / 1000)} per gram costs {formatCents(example.printerProfit)} for the printing plus a{" "}
+            {formatCents(example.platformFee)} fee, {formatCents(example.customerPays)} in total.
           </p>
         ),
       },
@@ -59,8 +65,9 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "Is the quote final?",
         a: (
           <p>
-            Yes. The amount you pay is calculated on our server from your design's weight, the colours, the print time, the printer's rate and your delivery
-            choice, and it is shown in full before you pay. Printer owners cannot add charges afterwards.
+            Yes. The amount you pay is calculated on our server from your design's weight, the colours, the print time, the
+            printer's rate and your delivery choice, and it is shown in full before you pay. Printer owners cannot add charges
+            afterwards.
           </p>
         ),
       },
@@ -71,21 +78,32 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
     items: [
       {
         q: "Which file formats can I upload?",
-        a: <p>STL, 3MF and OBJ files up to 50 MB. We analyse the file when you upload it to estimate its weight, size and print time.</p>,
+        a: (
+          <p>
+            STL, 3MF and OBJ files up to 50 MB. We analyse the file when you upload it to estimate its weight, size and print
+            time.
+          </p>
+        ),
       },
       {
         q: "Which materials can I choose?",
         a: (
           <p>
-            Most printers offer PLA, PETG, ABS and TPU; some also print ASA, PC, Nylon and speciality filaments such as wood fill or carbon fibre. Every
-            printer lists its materials and the colours it has in stock, and the printer list only shows printers that can print your choice. PLA suits most
-            decorative parts; PETG and ASA cope better with heat and sunlight; TPU is flexible.
+            Most printers offer PLA, PETG, ABS and TPU; some also print ASA, PC, Nylon and speciality filaments such as wood fill
+            or carbon fibre. Every printer lists its materials and the colours it has in stock, and the printer list only shows
+            printers that can print your choice. PLA suits most decorative parts; PETG and ASA cope better with heat and sunlight;
+            TPU is flexible.
           </p>
         ),
       },
       {
         q: "What if my model is too big for a printer?",
-        a: <p>Printers whose build volume is too small for your design are filtered out. If none fits, consider scaling the model or splitting it into parts.</p>,
+        a: (
+          <p>
+            Printers whose build volume is too small for your design are filtered out. If none fits, consider scaling the model or
+            splitting it into parts.
+          </p>
+        ),
       },
     ],
   },
@@ -98,13 +116,20 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
           <ul className="list-disc space-y-1 pl-5">
             <li>Pickup from the printer owner is free.</li>
             <li>Local delivery costs a flat {formatCents(LOCAL_DELIVERY_FEE_CENTS)}.</li>
-            <li>Shipping is by USPS; the rate for your ZIP code is shown at checkout, and you get a tracking number once it is sent.</li>
+            <li>
+              Shipping is by USPS; the rate for your ZIP code is shown at checkout, and you get a tracking number once it is sent.
+            </li>
           </ul>
         ),
       },
       {
         q: "How long does it take?",
-        a: <p>Most orders are ready in 2-3 business days. Your dashboard shows each step: accepted, printing, complete, ready for pickup or shipped.</p>,
+        a: (
+          <p>
+            Most orders are ready in 2-3 business days. Your dashboard shows each step: accepted, printing, complete, ready for
+            pickup or shipped.
+          </p>
+        ),
       },
     ],
   },
@@ -115,8 +140,8 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "When am I charged?",
         a: (
           <p>
-            When you pay, your card is only authorised. It is charged when the printer owner accepts the job. If the owner declines, or does not respond
-            before the authorisation runs out, the hold is released and you pay nothing.
+            When you pay, your card is only authorised. It is charged when the printer owner accepts the job. If the owner
+            declines, or does not respond before the authorisation runs out, the hold is released and you pay nothing.
           </p>
         ),
       },
@@ -124,14 +149,19 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "Can I cancel an order?",
         a: (
           <p>
-            Yes, until the printer owner accepts it, at no cost. After that the print may already be under way, so message the owner from your order page.
-            If an owner cancels an accepted job, you are refunded in full.
+            Yes, until the printer owner accepts it, at no cost. After that the print may already be under way, so message the
+            owner from your order page. If an owner cancels an accepted job, you are refunded in full.
           </p>
         ),
       },
       {
         q: "Which cards do you accept?",
-        a: <p>Visa, Mastercard and American Express, processed by our card payment provider. Printnear never sees or stores your card number.</p>,
+        a: (
+          <p>
+            Visa, Mastercard and American Express, processed by our card payment provider. Printnear never sees or stores your
+            card number.
+          </p>
+        ),
       },
     ],
   },
@@ -142,8 +172,12 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "How do I list my printer?",
         a: (
           <p>
-            Create an account and <Link to="/add-printer" className="text-brand-700 underline">add your printer</Link>: its model, build volume, location,
-            materials and your price per gram. You can switch it to busy whenever you need the machine for yourself.
+            Create an account and{" "}
+            <Link to="/add-printer" className="text-brand-700 underline">
+              add your printer
+            </Link>
+            : its model, build volume, location, materials and your price per gram. You can switch it to busy whenever you need
+            the machine for yourself.
           </p>
         ),
       },
@@ -151,14 +185,19 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "How do I get paid?",
         a: (
           <p>
-            You keep the full printing price you set; the {fee} platform fee is added on top for the customer. Each job is paid out once it has been
-            picked up or shipped, to the bank account you connect through our payment provider.
+            You keep the full printing price you set; the {fee} platform fee is added on top for the customer. Each job is paid
+            out once it has been picked up or shipped, to the bank account you connect through our payment provider.
           </p>
         ),
       },
       {
         q: "Do I have to accept every job?",
-        a: <p>No. You see each paid order with its file, material and colour, and you accept or decline it. Declined orders are never charged to the customer.</p>,
+        a: (
+          <p>
+            No. You see each paid order with its file, material and colour, and you accept or decline it. Declined orders are
+            never charged to the customer.
+          </p>
+        ),
       },
     ],
   },
@@ -169,9 +208,9 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "Can I order a print of any model in the catalogue?",
         a: (
           <p>
-            Catalogue models come from a public model-sharing site and stay their designers' work. Each model page shows its licence. Licences such as CC BY
-            allow prints for personal use with credit to the designer; non-commercial licences (for example CC BY-NC) do not allow the print to be sold on,
-            so order those for your own use only.
+            Catalogue models come from a public model-sharing site and stay their designers' work. Each model page shows its
+            licence. Licences such as CC BY allow prints for personal use with credit to the designer; non-commercial licences
+            (for example CC BY-NC) do not allow the print to be sold on, so order those for your own use only.
           </p>
         ),
       },
@@ -179,8 +218,12 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "I uploaded a design. Who owns it?",
         a: (
           <p>
-            You do. You give us and the printer you choose only the rights needed to quote and print your order. Only upload files you have the right to
-            print. See our <Link to="/terms" className="text-brand-700 underline">terms</Link>.
+            You do. You give us and the printer you choose only the rights needed to quote and print your order. Only upload files
+            you have the right to print. See our{" "}
+            <Link to="/terms" className="text-brand-700 underline">
+              terms
+            </Link>
+            .
           </p>
         ),
       },
@@ -194,7 +237,11 @@ export default function Faq() {
       <div className="max-w-3xl">
         <h1 className="text-3xl font-bold">Frequently Asked Questions</h1>
         <p className="mt-2 text-slate-600">
-          Can't find your answer? <Link to="/contact" className="text-brand-700 underline">Contact us</Link> or email {SUPPORT_EMAIL}.
+          Can't find your answer?{" "}
+          <Link to="/contact" className="text-brand-700 underline">
+            Contact us
+          </Link>{" "}
+          or email {SUPPORT_EMAIL}.
         </p>
 
         {SECTIONS.map((section) => (
@@ -205,7 +252,9 @@ export default function Faq() {
                 <details key={item.q} className="group p-4">
                   <summary className="flex cursor-pointer items-center justify-between gap-4 font-medium">
                     {item.q}
-                    <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-45">+</span>
+                    <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-45">
+                      +
+                    </span>
                   </summary>
                   <div className="mt-3 text-slate-600">{item.a}</div>
                 </details>

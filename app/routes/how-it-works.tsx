@@ -5,7 +5,10 @@ import { formatCents } from "~/domain/money";
 
 export const meta: MetaFunction = () => [
   { title: "How it Works | Printnear" },
-  { name: "description", content: "Upload a design, find a printer near you, get it printed, then pick it up or have it shipped." },
+  {
+    name: "description",
+    content: "Upload a design, find a printer near you, get it printed, then pick it up or have it shipped.",
+  },
 ];
 
 const STEPS = [
@@ -37,14 +40,18 @@ export default function HowItWorks() {
       <div className="max-w-2xl">
         <h1 className="text-3xl font-bold">How Printnear Works</h1>
         <p className="mt-2 text-lg text-slate-600">
-          Printnear connects people who need something printed with owners of 3D printers nearby. Four steps from file to finished part.
+          Printnear connects people who need something printed with owners of 3D printers nearby. Four steps from file to finished
+          part.
         </p>
       </div>
 
       <ol className="mt-10 grid gap-6 md:grid-cols-2">
         {STEPS.map((step, i) => (
           <li key={step.title} className="card flex gap-4 p-6">
-            <span aria-hidden="true" className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-brand-600 font-bold text-white">
+            <span
+              aria-hidden="true"
+              className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-brand-600 font-bold text-white"
+            >
               {i + 1}
             </span>
             <div>
@@ -64,13 +71,20 @@ export default function HowItWorks() {
       </ol>
 
       <section className="mt-12 rounded-2xl bg-slate-50 p-8" aria-labelledby="owners">
-        <h2 id="owners" className="text-xl font-semibold">Have a 3D printer?</h2>
+        <h2 id="owners" className="text-xl font-semibold">
+          Have a 3D printer?
+        </h2>
         <p className="mt-2 max-w-2xl text-slate-600">
-          List it on Printnear, set your price per gram and your filament stock, and accept the jobs that suit you. You are paid for each job once it is picked up or shipped.
+          List it on Printnear, set your price per gram and your filament stock, and accept the jobs that suit you. You are paid
+          for each job once it is picked up or shipped.
         </p>
         <div className="mt-4 flex flex-wrap gap-3">
-          <Link to="/add-printer" className="btn-primary">List Your Printer</Link>
-          <Link to="/faq" className="btn-secondary">Read the FAQ</Link>
+          <Link to="/add-printer" className="btn-primary">
+            List Your Printer
+          </Link>
+          <Link to="/faq" className="btn-secondary">
+            Read the FAQ
+          </Link>
         </div>
       </section>
     </div>

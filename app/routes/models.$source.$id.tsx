@@ -2,11 +2,24 @@ import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useRouteError,
+} from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { ModelImage, formatCount } from "~/components/model-card";
-import { COMMENT_MAX_LENGTH, CommentFormSchema as CommentSchema, RatingFormSchema as RatingSchema } from "~/components/model-feedback";
+import {
+  COMMENT_MAX_LENGTH,
+  CommentFormSchema as CommentSchema,
+  RatingFormSchema as RatingSchema,
+} from "~/components/model-feedback";
 import { StarRatingDisplay, StarRatingInput } from "~/components/star-rating";
 import { formatCents } from "~/domain/money";
 import { PLATFORM_FEE_PERCENT } from "~/domain/pricing";
@@ -50,7 +63,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = parseModelId(params.id);
   if (!source || !id) notFound();
   const user = await getSessionUser(request);
-  const { model, sync } = await getModelDetail(source, id, { countView: source === "library" && !isRepeatView(request), request });
+  const { model, sync } = await getModelDetail(source, id, {
+    countView: source === "library" && !isRepeatView(request),
+    request,
+  });
   if (!model) notFound();
   const viewer = user && source === "library" ? await getViewerState(id, user.id) : null;
   return {
@@ -89,7 +105,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: RatingSchema });
     if (submission.status !== "success") return data({ intent, result: submission.reply(), message: null }, { status: 400 });
     const { rating, review, hasPrinted } = submission.value;
-    if (await isLibraryModelCreator(id, user.id)) return redirectWithToast(here, { title: OWN_MODEL_RATING, variant: "destructive" });
+    if (await isLibraryModelCreator(id, user.id))
+      return redirectWithToast(here, { title: OWN_MODEL_RATING, variant: "destructive" });
     if (!(await rateModel(id, user.id, { rating, review, hasPrinted }))) notFound();
     return redirectWithToast(here, { title: "Rating submitted!" });
   }
@@ -108,10 +125,14 @@ export default function ModelDetailPage() {
       <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
         <ol className="flex flex-wrap items-center gap-2">
           <li>
-            <Link to={isLibrary ? "/models?tab=library" : "/models"} className="hover:text-slate-900">Models</Link>
+            <Link to={isLibrary ? "/models?tab=library" : "/models"} className="hover:text-slate-900">
+              Models
+            </Link>
           </li>
           <li aria-hidden="true">/</li>
-          <li aria-current="page" className="text-slate-900">{model.name}</li>
+          <li aria-current="page" className="text-slate-900">
+            {model.name}
+          </li>
         </ol>
       </nav>
 
@@ -132,7 +153,9 @@ export default function ModelDetailPage() {
               {model.featured ? <span className="badge bg-amber-100 text-amber-800">Featured</span> : null}
               {model.difficulty ? <span className="badge bg-brand-50 text-brand-700 capitalize">{model.difficulty}</span> : null}
               {model.supportRequired !== null ? (
-                <span className="badge bg-slate-100 text-slate-700">{model.supportRequired ? "Supports required" : "No supports needed"}</span>
+                <span className="badge bg-slate-100 text-slate-700">
+                  {model.supportRequired ? "Supports required" : "No supports needed"}
+                </span>
               ) : null}
               <span className="badge bg-slate-100 text-slate-700">{model.license}</span>
               {!model.commercialUse ? <span className="badge bg-red-100 text-red-800">Non-commercial</span> : null}
@@ -141,7 +164,9 @@ export default function ModelDetailPage() {
             <p className="mt-1 text-slate-600">
               by{" "}
               {model.creatorUrl ? (
-                <a href={model.creatorUrl} className="underline hover:text-slate-900" rel="noopener noreferrer" target="_blank">{model.creatorName}</a>
+                <a href={model.creatorUrl} className="underline hover:text-slate-900" rel="noopener noreferrer" target="_blank">
+                  {model.creatorName}
+                </a>
               ) : (
                 model.creatorName
               )}
@@ -149,7 +174,9 @@ export default function ModelDetailPage() {
             {isLibrary ? (
               <p className="mt-2 flex items-center gap-2 text-sm text-slate-600" data-testid="model-rating">
                 <StarRatingDisplay value={model.averageRating} />
-                {model.totalRatings > 0 ? `${model.averageRating} (${model.totalRatings} ${model.totalRatings === 1 ? "rating" : "ratings"})` : "No ratings yet"}
+                {model.totalRatings > 0
+                  ? `${model.averageRating} (${model.totalRatings} ${model.totalRatings === 1 ? "rating" : "ratings"})`
+                  : "No ratings yet"}
               </p>
             ) : null}
           </div>
@@ -158,7 +185,10 @@ export default function ModelDetailPage() {
             <Fact label="Downloads" value={formatCount(model.downloadCount)} />
             <Fact label="Likes" value={formatCount(model.likeCount)} testId="like-count" />
             <Fact label="Print time" value={model.printTimeMinutes ? formatMinutes(model.printTimeMinutes) : "Not recorded"} />
-            <Fact label="Filament" value={model.filamentWeightGrams ? `${formatGrams(model.filamentWeightGrams)} g` : "Not recorded"} />
+            <Fact
+              label="Filament"
+              value={model.filamentWeightGrams ? `${formatGrams(model.filamentWeightGrams)} g` : "Not recorded"}
+            />
           </dl>
 
           <section>
@@ -167,7 +197,9 @@ export default function ModelDetailPage() {
             {model.tags.length > 0 ? (
               <ul className="mt-3 flex flex-wrap gap-2" aria-label="Tags">
                 {model.tags.map((tag) => (
-                  <li key={tag} className="badge bg-slate-100 text-slate-600">#{tag}</li>
+                  <li key={tag} className="badge bg-slate-100 text-slate-600">
+                    #{tag}
+                  </li>
                 ))}
               </ul>
             ) : null}
@@ -178,7 +210,9 @@ export default function ModelDetailPage() {
 
         <aside className="space-y-6">
           <section className="card p-6" aria-labelledby="print-card-title">
-            <h2 id="print-card-title" className="text-lg font-semibold">Print this Model</h2>
+            <h2 id="print-card-title" className="text-lg font-semibold">
+              Print this Model
+            </h2>
             <dl className="mt-4 space-y-2 text-sm" data-testid="price-estimate">
               <div className="flex justify-between">
                 <dt className="text-slate-600">Material</dt>
@@ -194,20 +228,30 @@ export default function ModelDetailPage() {
               </div>
             </dl>
             <p className="mt-3 text-xs text-slate-500">
-              {formatGrams(estimate.weightGrams)} g, {formatMinutes(estimate.printTimeMinutes)}, one colour, at the platform rate of{" "}
-              {formatCents(quote.filamentCostPer1000g)}/kg
-              {estimate.assumedWeight || estimate.assumedTime ? " (this model records no weight or print time, so typical values are used)" : ""}.
-              The printer you choose sets the final price.
+              {formatGrams(estimate.weightGrams)} g, {formatMinutes(estimate.printTimeMinutes)}, one colour, at the platform rate
+              of {formatCents(quote.filamentCostPer1000g)}/kg
+              {estimate.assumedWeight || estimate.assumedTime
+                ? " (this model records no weight or print time, so typical values are used)"
+                : ""}
+              . The printer you choose sets the final price.
             </p>
             {model.commercialUse ? (
               // a post, not a link: ordering makes a draft, and a GET must not (prefetchers, other sites' links)
               <Form method="post" action={`/order-model/${model.source}/${model.id}`}>
-                <button type="submit" className="btn-primary mt-4 w-full">Order Print</button>
+                <button type="submit" className="btn-primary mt-4 w-full">
+                  Order Print
+                </button>
               </Form>
             ) : (
               <>
-                <button type="button" disabled className="btn-primary mt-4 w-full" aria-describedby="licence-refusal">Order Print</button>
-                <p id="licence-refusal" className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="licence-refusal">
+                <button type="button" disabled className="btn-primary mt-4 w-full" aria-describedby="licence-refusal">
+                  Order Print
+                </button>
+                <p
+                  id="licence-refusal"
+                  className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+                  data-testid="licence-refusal"
+                >
                   {model.licenceRefusal}
                 </p>
               </>
@@ -218,19 +262,27 @@ export default function ModelDetailPage() {
                   Download Files
                 </a>
               ) : (
-                <button type="button" disabled className="btn-secondary mt-3 w-full" title="The uploader has not attached a file">Download Files</button>
+                <button type="button" disabled className="btn-secondary mt-3 w-full" title="The uploader has not attached a file">
+                  Download Files
+                </button>
               )
             ) : model.publicUrl ? (
               <a href={model.publicUrl} className="btn-secondary mt-3 w-full" target="_blank" rel="noopener noreferrer">
                 Download Files <span className="sr-only">(opens Thingiverse)</span>
               </a>
             ) : null}
-            {isLibrary && !model.file ? <p className="mt-2 text-xs text-slate-500">No file has been uploaded for this model yet.</p> : null}
-            {!isLibrary ? <p className="mt-2 text-xs text-slate-500">Files download from the model's page on Thingiverse.</p> : null}
+            {isLibrary && !model.file ? (
+              <p className="mt-2 text-xs text-slate-500">No file has been uploaded for this model yet.</p>
+            ) : null}
+            {!isLibrary ? (
+              <p className="mt-2 text-xs text-slate-500">Files download from the model's page on Thingiverse.</p>
+            ) : null}
           </section>
 
           <section className="card p-6" aria-labelledby="info-card-title">
-            <h2 id="info-card-title" className="text-lg font-semibold">Model Information</h2>
+            <h2 id="info-card-title" className="text-lg font-semibold">
+              Model Information
+            </h2>
             <dl className="mt-4 space-y-2 text-sm">
               <InfoRow label="Category" value={model.category?.name ?? "Uncategorised"} />
               <InfoRow label="License" value={model.license} />
@@ -252,7 +304,9 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
   return (
     <div className="card p-3">
       <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className="mt-1 font-semibold" data-testid={testId}>{value}</dd>
+      <dd className="mt-1 font-semibold" data-testid={testId}>
+        {value}
+      </dd>
     </div>
   );
 }
@@ -280,41 +334,59 @@ function LibraryInteractions({ signedIn, signInHref }: { signedIn: boolean; sign
           <Form method="post" preventScrollReset>
             <input type="hidden" name="intent" value={liked ? "unlike" : "like"} />
             <button type="submit" className="btn-secondary" aria-pressed={liked} data-testid="like-button">
-              <span aria-hidden="true" className={liked ? "text-red-600" : "text-slate-400"}>{liked ? "♥" : "♡"}</span>
+              <span aria-hidden="true" className={liked ? "text-red-600" : "text-slate-400"}>
+                {liked ? "♥" : "♡"}
+              </span>
               {liked ? "Liked" : "Like"}
             </button>
           </Form>
         ) : (
           <>
             <button type="button" className="btn-secondary" disabled data-testid="like-button">
-              <span aria-hidden="true" className="text-slate-400">♡</span> Like
+              <span aria-hidden="true" className="text-slate-400">
+                ♡
+              </span>{" "}
+              Like
             </button>
             <p className="text-sm text-slate-600">
-              <Link to={signInHref} className="font-medium text-brand-700 underline">Sign in</Link> to like, comment on and rate this model.
+              <Link to={signInHref} className="font-medium text-brand-700 underline">
+                Sign in
+              </Link>{" "}
+              to like, comment on and rate this model.
             </p>
           </>
         )}
       </section>
 
       <section aria-labelledby="rating-title" className="card p-6">
-        <h2 id="rating-title" className="text-lg font-semibold">Rate this model</h2>
+        <h2 id="rating-title" className="text-lg font-semibold">
+          Rate this model
+        </h2>
         {signedIn ? (
           // a new key after each saved rating clears the form
           <RatingForm key={`${model.totalRatings}-${viewer?.rating?.rating ?? 0}-${viewer?.rating?.review ?? ""}`} />
         ) : (
           <p className="mt-2 text-sm text-slate-600">
-            <Link to={signInHref} className="font-medium text-brand-700 underline">Sign in</Link> to rate this model.
+            <Link to={signInHref} className="font-medium text-brand-700 underline">
+              Sign in
+            </Link>{" "}
+            to rate this model.
           </p>
         )}
       </section>
 
       <section aria-labelledby="comments-title" className="card p-6">
-        <h2 id="comments-title" className="text-lg font-semibold">Comments ({model.comments.length})</h2>
+        <h2 id="comments-title" className="text-lg font-semibold">
+          Comments ({model.comments.length})
+        </h2>
         {signedIn ? (
           <CommentForm key={model.comments[0]?.id ?? 0} />
         ) : (
           <p className="mt-2 text-sm text-slate-600">
-            <Link to={signInHref} className="font-medium text-brand-700 underline">Sign in</Link> to join the conversation.
+            <Link to={signInHref} className="font-medium text-brand-700 underline">
+              Sign in
+            </Link>{" "}
+            to join the conversation.
           </p>
         )}
         {model.comments.length === 0 ? (
@@ -362,7 +434,9 @@ function RatingForm() {
         error={fields.rating.errors?.[0]}
       />
       <div>
-        <label htmlFor={fields.review.id} className="label">Review (optional)</label>
+        <label htmlFor={fields.review.id} className="label">
+          Review (optional)
+        </label>
         <textarea
           {...getTextareaProps(fields.review)}
           defaultValue={viewer?.rating?.review ?? ""}
@@ -395,7 +469,9 @@ function CommentForm() {
   return (
     <Form method="post" preventScrollReset {...getFormProps(form)} noValidate className="mt-3 space-y-2">
       <input type="hidden" name="intent" value="comment" />
-      <label htmlFor={fields.comment.id} className="sr-only">Your comment</label>
+      <label htmlFor={fields.comment.id} className="sr-only">
+        Your comment
+      </label>
       <textarea
         {...getTextareaProps(fields.comment)}
         rows={3}
@@ -423,7 +499,9 @@ export function ErrorBoundary() {
           ? "This model doesn't exist or is no longer available."
           : "We couldn't load this model right now. Please try again in a moment."}
       </p>
-      <Link to="/models" className="btn-primary mt-8">Back to models</Link>
+      <Link to="/models" className="btn-primary mt-8">
+        Back to models
+      </Link>
     </div>
   );
 }

@@ -4,13 +4,7 @@ import { useEffect, useRef } from "react";
 import { ModelCard, ModelCardSkeleton } from "~/components/model-card";
 import { MODEL_SORTS, parseModelSort } from "~/components/model-filters";
 import { syncCatalogueListing } from "~/services/catalogue-sync.server";
-import {
-  listCatalogueModels,
-  listCategories,
-  listLibraryModels,
-  MODEL_PAGE_SIZE,
-  parseModelId,
-} from "~/services/models.server";
+import { listCatalogueModels, listCategories, listLibraryModels, MODEL_PAGE_SIZE, parseModelId } from "~/services/models.server";
 
 export const meta: MetaFunction = () => [{ title: "Browse Models | Printnear" }];
 
@@ -25,10 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   if (tab === "library") {
     const categoryId = parseModelId(url.searchParams.get("category"));
-    const [result, categories] = await Promise.all([
-      listLibraryModels({ q, sort, categoryId, page }),
-      listCategories(),
-    ]);
+    const [result, categories] = await Promise.all([listLibraryModels({ q, sort, categoryId, page }), listCategories()]);
     return { tab, q, sort, categoryId, categories, catalogueUnavailable: false, ...result };
   }
   // the site only enriches our table; whatever it says, the page reads from the database
@@ -65,9 +56,17 @@ export default function BrowseModels() {
 
   const linkWith = (changes: Record<string, string | number | null>) => {
     const params = new URLSearchParams();
-    const merged: Record<string, string | number | null> = { tab, q: q || null, sort, category: categoryId, page: null, ...changes };
+    const merged: Record<string, string | number | null> = {
+      tab,
+      q: q || null,
+      sort,
+      category: categoryId,
+      page: null,
+      ...changes,
+    };
     for (const [key, value] of Object.entries(merged)) {
-      if (value === null || value === "" || (key === "tab" && value === "thingiverse") || (key === "page" && value === 1)) continue;
+      if (value === null || value === "" || (key === "tab" && value === "thingiverse") || (key === "page" && value === 1))
+        continue;
       params.set(key, String(value));
     }
     const query = params.toString();
@@ -82,16 +81,28 @@ export default function BrowseModels() {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-3xl font-bold tracking-tight">Thousands of Models, One Click Away</h1>
-          <p className="mt-2 text-slate-600">Find a model on Thingiverse or in the Printnear library and have it printed by a maker near you.</p>
+          <p className="mt-2 text-slate-600">
+            Find a model on Thingiverse or in the Printnear library and have it printed by a maker near you.
+          </p>
         </div>
-        <Link to="/upload-model" className="btn-primary">Upload Model</Link>
+        <Link to="/upload-model" className="btn-primary">
+          Upload Model
+        </Link>
       </div>
 
       <nav aria-label="Model sources" className="mt-6 flex gap-1 border-b border-slate-200">
-        <Link to={linkWith({ tab: "thingiverse", category: null })} aria-current={tab === "thingiverse" ? "page" : undefined} className={tabClass(tab === "thingiverse")}>
+        <Link
+          to={linkWith({ tab: "thingiverse", category: null })}
+          aria-current={tab === "thingiverse" ? "page" : undefined}
+          className={tabClass(tab === "thingiverse")}
+        >
           Browse Thingiverse
         </Link>
-        <Link to={linkWith({ tab: "library" })} aria-current={tab === "library" ? "page" : undefined} className={tabClass(tab === "library")}>
+        <Link
+          to={linkWith({ tab: "library" })}
+          aria-current={tab === "library" ? "page" : undefined}
+          className={tabClass(tab === "library")}
+        >
           Your Library
         </Link>
       </nav>
@@ -99,7 +110,9 @@ export default function BrowseModels() {
       <Form ref={formRef} method="get" action="/models" role="search" className="mt-6 flex flex-wrap items-end gap-3">
         {tab === "library" ? <input type="hidden" name="tab" value="library" /> : null}
         <div className="min-w-[14rem] flex-1">
-          <label htmlFor="model-search" className="label">Search</label>
+          <label htmlFor="model-search" className="label">
+            Search
+          </label>
           <input
             ref={searchRef}
             id="model-search"
@@ -113,30 +126,48 @@ export default function BrowseModels() {
           />
         </div>
         <div>
-          <label htmlFor="model-sort" className="label">Sort by</label>
+          <label htmlFor="model-sort" className="label">
+            Sort by
+          </label>
           <select key={sort} id="model-sort" name="sort" defaultValue={sort} className="input" onChange={submitNow}>
             {MODEL_SORTS.map((s) => (
-              <option key={s.id} value={s.id}>{s.label}</option>
+              <option key={s.id} value={s.id}>
+                {s.label}
+              </option>
             ))}
           </select>
         </div>
         {tab === "library" ? (
           <div>
-            <label htmlFor="model-category" className="label">Category</label>
-            <select key={categoryId ?? ""} id="model-category" name="category" defaultValue={categoryId ?? ""} className="input" onChange={submitNow}>
+            <label htmlFor="model-category" className="label">
+              Category
+            </label>
+            <select
+              key={categoryId ?? ""}
+              id="model-category"
+              name="category"
+              defaultValue={categoryId ?? ""}
+              className="input"
+              onChange={submitNow}
+            >
               <option value="">All Categories</option>
               {categories.map((c) => (
-                <option key={c.id} value={c.id}>{c.name}</option>
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
               ))}
             </select>
           </div>
         ) : null}
-        <button type="submit" className="btn-secondary">Search</button>
+        <button type="submit" className="btn-secondary">
+          Search
+        </button>
       </Form>
 
       {data.catalogueUnavailable ? (
         <p role="status" className="mt-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          Thingiverse isn't answering right now, so you're seeing the models we already know. Try again in a minute for the latest.
+          Thingiverse isn't answering right now, so you're seeing the models we already know. Try again in a minute for the
+          latest.
         </p>
       ) : null}
 
@@ -157,7 +188,9 @@ export default function BrowseModels() {
           ) : (
             <>
               <p>No models in your library yet. Browse Thingiverse to find models!</p>
-              <Link to="/models" className="btn-secondary mt-4">Browse Thingiverse</Link>
+              <Link to="/models" className="btn-secondary mt-4">
+                Browse Thingiverse
+              </Link>
             </>
           )}
         </div>
@@ -172,15 +205,25 @@ export default function BrowseModels() {
       {pageCount > 1 && !loading ? (
         <nav aria-label="Pagination" className="mt-8 flex items-center justify-center gap-3 text-sm">
           {page > 1 ? (
-            <Link to={linkWith({ page: page - 1 })} rel="prev" className="btn-secondary">Previous</Link>
+            <Link to={linkWith({ page: page - 1 })} rel="prev" className="btn-secondary">
+              Previous
+            </Link>
           ) : (
-            <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">Previous</span>
+            <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">
+              Previous
+            </span>
           )}
-          <span className="text-slate-600">Page {page} of {pageCount}</span>
+          <span className="text-slate-600">
+            Page {page} of {pageCount}
+          </span>
           {page < pageCount ? (
-            <Link to={linkWith({ page: page + 1 })} rel="next" className="btn-secondary">Next</Link>
+            <Link to={linkWith({ page: page + 1 })} rel="next" className="btn-secondary">
+              Next
+            </Link>
           ) : (
-            <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">Next</span>
+            <span className="btn-secondary pointer-events-none opacity-50" aria-disabled="true">
+              Next
+            </span>
           )}
         </nav>
       ) : null}

@@ -70,7 +70,13 @@ export default function OrderModel() {
       <div className="card w-full max-w-md p-8 text-center">
         <h1 className="text-xl font-semibold">Preparing your order</h1>
         <p className="mt-2 text-slate-600">
-          {modelName ? <>We will make a print draft of <span className="font-medium">{modelName}</span>, then you choose a printer.</> : "We will make a print draft of this model, then you choose a printer."}
+          {modelName ? (
+            <>
+              We will make a print draft of <span className="font-medium">{modelName}</span>, then you choose a printer.
+            </>
+          ) : (
+            "We will make a print draft of this model, then you choose a printer."
+          )}
         </p>
         <Form method="post" action={`/order-model/${source}/${id}`} ref={form} className="mt-6">
           <button type="submit" className="btn-primary w-full" disabled={busy}>

@@ -72,7 +72,9 @@ function readInput(raw: Partial<RawInput>): { input: CalculatorInput; errors: In
     errors.hours = `Print time must be between ${HOURS.min} and ${HOURS.max} hours`;
     hours = HOURS.fallback;
   }
-  const material = (MATERIAL_CHOICES as readonly string[]).includes(raw.material ?? "") ? (raw.material as MaterialChoice) : "PLA";
+  const material = (MATERIAL_CHOICES as readonly string[]).includes(raw.material ?? "")
+    ? (raw.material as MaterialChoice)
+    : "PLA";
   const delivery = DELIVERY_CHOICES.some((d) => d.id === raw.delivery) ? (raw.delivery as DeliveryMethod) : "pickup";
   return { input: { weight, colors, hours, material, delivery }, errors };
 }
@@ -82,7 +84,8 @@ function calculate(input: CalculatorInput) {
   const ratePerKgCents = rateFor(input.material);
   const printTimeMinutes = Math.round(input.hours * 60);
   const quote = quotePrice({ weightGrams: input.weight, colors: input.colors, printTimeMinutes, ratePerKgCents });
-  const deliveryCents = input.delivery === "shipping" ? deliveryFeeCents("shipping", SHIPPING_ESTIMATE_CENTS) : deliveryFeeCents(input.delivery);
+  const deliveryCents =
+    input.delivery === "shipping" ? deliveryFeeCents("shipping", SHIPPING_ESTIMATE_CENTS) : deliveryFeeCents(input.delivery);
   return { quote, ratePerKgCents, printTimeMinutes, deliveryCents, totalCents: quote.customerPays + deliveryCents };
 }
 
@@ -134,8 +137,9 @@ export default function PricingPage() {
       <div className="max-w-3xl">
         <h1 className="text-3xl font-bold tracking-tight">Simple, transparent pricing</h1>
         <p className="mt-3 text-slate-600">
-          A print's price comes from its weight, its colours and its print time. Printer owners earn the print cost; Printnear adds a {PLATFORM_FEE_PERCENT}%
-          platform fee (at least {formatCents(PLATFORM_FEE_MINIMUM_CENTS)}), already included in every price you see.
+          A print's price comes from its weight, its colours and its print time. Printer owners earn the print cost; Printnear
+          adds a {PLATFORM_FEE_PERCENT}% platform fee (at least {formatCents(PLATFORM_FEE_MINIMUM_CENTS)}), already included in
+          every price you see.
         </p>
       </div>
 
@@ -143,21 +147,34 @@ export default function PricingPage() {
       <Calculator key={location.search} />
 
       <section className="mt-12" aria-labelledby="tiers-title">
-        <h2 id="tiers-title" className="text-2xl font-semibold">Weight tiers</h2>
+        <h2 id="tiers-title" className="text-2xl font-semibold">
+          Weight tiers
+        </h2>
         <p className="mt-2 max-w-3xl text-slate-600">
-          Weight tiers from {formatCents(first.publicPriceCents)} ({first.minGrams}-{first.maxGrams} g) to {formatCents(last.publicPriceCents)} (
-          {last.minGrams}-{last.maxGrams} g): a printer fee plus a platform fee. They give a feel for typical parts; your quote is always computed
-          from weight, colours and time. Pick a tier to set the calculator's weight to its minimum.
+          Weight tiers from {formatCents(first.publicPriceCents)} ({first.minGrams}-{first.maxGrams} g) to{" "}
+          {formatCents(last.publicPriceCents)} ({last.minGrams}-{last.maxGrams} g): a printer fee plus a platform fee. They give a
+          feel for typical parts; your quote is always computed from weight, colours and time. Pick a tier to set the calculator's
+          weight to its minimum.
         </p>
         <div className="card mt-4 overflow-x-auto">
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-50 text-slate-600">
               <tr>
-                <th scope="col" className="px-4 py-2 font-medium">Weight</th>
-                <th scope="col" className="px-4 py-2 font-medium">Typical parts</th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">Printer fee</th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">Platform fee</th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">Public price</th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Weight
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Typical parts
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">
+                  Printer fee
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">
+                  Platform fee
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">
+                  Public price
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -178,29 +195,48 @@ export default function PricingPage() {
       </section>
 
       <section className="mt-12" aria-labelledby="rules-title">
-        <h2 id="rules-title" className="text-2xl font-semibold">How a quote is built</h2>
+        <h2 id="rules-title" className="text-2xl font-semibold">
+          How a quote is built
+        </h2>
         <ul className="mt-3 list-disc space-y-1 pl-6 text-slate-700">
-          <li>Material: the weight times the rate per kilogram. Before you choose a printer we use the platform rate of {formatCents(DEFAULT_RATE_PER_KG_CENTS)}/kg.</li>
+          <li>
+            Material: the weight times the rate per kilogram. Before you choose a printer we use the platform rate of{" "}
+            {formatCents(DEFAULT_RATE_PER_KG_CENTS)}/kg.
+          </li>
           <li>Each extra colour +{formatCents(MULTICOLOR_PREMIUM_PER_EXTRA_COLOR_CENTS)}.</li>
-          <li>Multicolour prints add {formatCents(TIME_PREMIUM_PER_BLOCK_CENTS)} per {TIME_PREMIUM_BLOCK_MINUTES}-minute interval of print time.</li>
-          <li>Platform fee {PLATFORM_FEE_PERCENT}% (at least {formatCents(PLATFORM_FEE_MINIMUM_CENTS)}), included in the price.</li>
-          <li>Delivery: pickup is free, local delivery is a flat {formatCents(LOCAL_DELIVERY_FEE_CENTS)}, shipping costs what the carrier charges (about {formatCents(SHIPPING_ESTIMATE_CENTS)}).</li>
+          <li>
+            Multicolour prints add {formatCents(TIME_PREMIUM_PER_BLOCK_CENTS)} per {TIME_PREMIUM_BLOCK_MINUTES}-minute interval of
+            print time.
+          </li>
+          <li>
+            Platform fee {PLATFORM_FEE_PERCENT}% (at least {formatCents(PLATFORM_FEE_MINIMUM_CENTS)}), included in the price.
+          </li>
+          <li>
+            Delivery: pickup is free, local delivery is a flat {formatCents(LOCAL_DELIVERY_FEE_CENTS)}, shipping costs what the
+            carrier charges (about {formatCents(SHIPPING_ESTIMATE_CENTS)}).
+          </li>
         </ul>
       </section>
 
       <section className="mt-12" aria-labelledby="examples-title">
-        <h2 id="examples-title" className="text-2xl font-semibold">Examples</h2>
+        <h2 id="examples-title" className="text-2xl font-semibold">
+          Examples
+        </h2>
         <ul className="mt-4 grid gap-4 md:grid-cols-3">
           {examples.map((example) => (
             <li key={example.title} className="card p-5" data-testid="pricing-example">
               <h3 className="font-semibold">{example.title}</h3>
               <p className="mt-1 text-sm text-slate-600">
-                {example.input.weight} g, {example.input.colors} {example.input.colors === 1 ? "colour" : "colours"}, {example.input.hours} h,{" "}
-                {example.input.material === "platform" ? "platform rate" : example.input.material},{" "}
+                {example.input.weight} g, {example.input.colors} {example.input.colors === 1 ? "colour" : "colours"},{" "}
+                {example.input.hours} h, {example.input.material === "platform" ? "platform rate" : example.input.material},{" "}
                 {DELIVERY_CHOICES.find((d) => d.id === example.input.delivery)?.label.toLowerCase()}
               </p>
               <p className="mt-3 text-2xl font-bold">{formatCents(example.totalCents)}</p>
-              <Link to={`/pricing?${queryOf(example.input)}`} preventScrollReset className="mt-3 inline-block text-sm font-medium text-brand-700 underline">
+              <Link
+                to={`/pricing?${queryOf(example.input)}`}
+                preventScrollReset
+                className="mt-3 inline-block text-sm font-medium text-brand-700 underline"
+              >
                 Try it in the calculator
               </Link>
             </li>
@@ -215,7 +251,12 @@ function TierLink({ minGrams, label }: { minGrams: number; label: string }) {
   const { input } = useLoaderData<typeof loader>();
   const weight = Math.max(WEIGHT.min, minGrams);
   return (
-    <Link to={`/pricing?${queryOf({ ...input, weight })}#calculator`} preventScrollReset className="text-brand-700 underline" aria-label={`Set weight to ${weight} g (${label})`}>
+    <Link
+      to={`/pricing?${queryOf({ ...input, weight })}#calculator`}
+      preventScrollReset
+      className="text-brand-700 underline"
+      aria-label={`Set weight to ${weight} g (${label})`}
+    >
       {label}
     </Link>
   );
@@ -229,14 +270,19 @@ function Calculator() {
   const live = hydrated ? readInput(raw) : { input: loaderData.input, errors: loaderData.errors };
   const { quote, ratePerKgCents, deliveryCents, totalCents } = hydrated ? calculate(live.input) : loaderData.result;
   const errors = live.errors;
-  const set = (key: keyof RawInput) => (event: { target: { value: string } }) => setRaw((r) => ({ ...r, [key]: event.target.value }));
+  const set = (key: keyof RawInput) => (event: { target: { value: string } }) =>
+    setRaw((r) => ({ ...r, [key]: event.target.value }));
 
   return (
     <section id="calculator" className="mt-8 grid gap-6 lg:grid-cols-2" aria-labelledby="calculator-title">
       <Form method="get" action="/pricing" preventScrollReset className="card space-y-5 p-6">
-        <h2 id="calculator-title" className="text-xl font-semibold">Price calculator</h2>
+        <h2 id="calculator-title" className="text-xl font-semibold">
+          Price calculator
+        </h2>
         <div>
-          <label htmlFor="calc-weight" className="label">Weight (grams)</label>
+          <label htmlFor="calc-weight" className="label">
+            Weight (grams)
+          </label>
           <input
             id="calc-weight"
             name="weight"
@@ -265,16 +311,22 @@ function Calculator() {
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
           <div>
-            <label htmlFor="calc-colors" className="label">Colours</label>
+            <label htmlFor="calc-colors" className="label">
+              Colours
+            </label>
             <select id="calc-colors" name="colors" value={raw.colors} onChange={set("colors")} className="input">
               {Array.from({ length: MAX_COLORS - MIN_COLORS + 1 }, (_, i) => MIN_COLORS + i).map((n) => (
-                <option key={n} value={n}>{n}</option>
+                <option key={n} value={n}>
+                  {n}
+                </option>
               ))}
             </select>
             <p className="field-error">{errors.colors}</p>
           </div>
           <div>
-            <label htmlFor="calc-hours" className="label">Print time (hours)</label>
+            <label htmlFor="calc-hours" className="label">
+              Print time (hours)
+            </label>
             <input
               id="calc-hours"
               name="hours"
@@ -290,25 +342,35 @@ function Calculator() {
             <p className="field-error">{errors.hours}</p>
           </div>
           <div>
-            <label htmlFor="calc-material" className="label">Material</label>
+            <label htmlFor="calc-material" className="label">
+              Material
+            </label>
             <select id="calc-material" name="material" value={raw.material} onChange={set("material")} className="input">
               {MATERIAL_CHOICES.map((m) => (
                 <option key={m} value={m}>
-                  {m === "platform" ? `Platform rate (${formatCents(DEFAULT_RATE_PER_KG_CENTS)}/kg)` : `${m} (${formatCents(materialRatePerKgCents(m))}/kg)`}
+                  {m === "platform"
+                    ? `Platform rate (${formatCents(DEFAULT_RATE_PER_KG_CENTS)}/kg)`
+                    : `${m} (${formatCents(materialRatePerKgCents(m))}/kg)`}
                 </option>
               ))}
             </select>
           </div>
           <div>
-            <label htmlFor="calc-delivery" className="label">Delivery</label>
+            <label htmlFor="calc-delivery" className="label">
+              Delivery
+            </label>
             <select id="calc-delivery" name="delivery" value={raw.delivery} onChange={set("delivery")} className="input">
               {DELIVERY_CHOICES.map((d) => (
-                <option key={d.id} value={d.id}>{d.label}</option>
+                <option key={d.id} value={d.id}>
+                  {d.label}
+                </option>
               ))}
             </select>
           </div>
         </div>
-        <button type="submit" className="btn-primary">Calculate</button>
+        <button type="submit" className="btn-primary">
+          Calculate
+        </button>
       </Form>
 
       <div className="card p-6" aria-live="polite" data-testid="calculator-result">
@@ -324,11 +386,13 @@ function Calculator() {
         </dl>
         <div className="mt-4 flex items-baseline justify-between border-t border-slate-200 pt-4">
           <span className="text-lg font-semibold">Total</span>
-          <span className="text-3xl font-bold" data-testid="calculator-total">{formatCents(totalCents)}</span>
+          <span className="text-3xl font-bold" data-testid="calculator-total">
+            {formatCents(totalCents)}
+          </span>
         </div>
         <p className="mt-4 text-sm text-slate-600">
-          The material rate here is a typical one. The printer you choose sets the final price: its own rate per gram replaces this rate when you
-          order.
+          The material rate here is a typical one. The printer you choose sets the final price: its own rate per gram replaces
+          this rate when you order.
         </p>
       </div>
     </section>

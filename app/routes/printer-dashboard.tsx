@@ -10,7 +10,11 @@ import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 const IntentSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("toggle-availability"), printerId: z.coerce.number().int().positive(), isAvailable: z.enum(["true", "false"]) }),
+  z.object({
+    intent: z.literal("toggle-availability"),
+    printerId: z.coerce.number().int().positive(),
+    isAvailable: z.enum(["true", "false"]),
+  }),
   z.object({ intent: z.literal("delete"), printerId: z.coerce.number().int().positive() }),
 ]);
 
@@ -57,25 +61,35 @@ export default function PrinterDashboard() {
           <h1 className="text-2xl font-bold">Printer Dashboard</h1>
           <p className="text-slate-600">Hi {name}, manage your printers, their availability and filament stock.</p>
         </div>
-        <Link to="/add-printer" className="btn-primary">Add Printer</Link>
+        <Link to="/add-printer" className="btn-primary">
+          Add Printer
+        </Link>
       </div>
 
       <dl className="mt-6 grid grid-cols-2 gap-4 lg:grid-cols-4">
         <div className="card p-4">
           <dt className="text-sm text-slate-500">Active Printers</dt>
-          <dd className="mt-1 text-2xl font-semibold" data-testid="stat-activePrinters">{printers.length}</dd>
+          <dd className="mt-1 text-2xl font-semibold" data-testid="stat-activePrinters">
+            {printers.length}
+          </dd>
         </div>
       </dl>
 
       <section className="mt-8" aria-labelledby="your-printers">
         <div className="flex items-center justify-between">
-          <h2 id="your-printers" className="text-xl font-semibold">Your Printers</h2>
-          <Link to="/add-printer" className="btn-secondary">Add Printer</Link>
+          <h2 id="your-printers" className="text-xl font-semibold">
+            Your Printers
+          </h2>
+          <Link to="/add-printer" className="btn-secondary">
+            Add Printer
+          </Link>
         </div>
         {printers.length === 0 ? (
           <div className="card mt-4 p-10 text-center text-slate-600">
             <p>You haven't listed a printer yet.</p>
-            <Link to="/add-printer" className="btn-primary mt-4">Add Printer</Link>
+            <Link to="/add-printer" className="btn-primary mt-4">
+              Add Printer
+            </Link>
           </div>
         ) : (
           <ul className="mt-4 grid gap-4 lg:grid-cols-2">
@@ -86,15 +100,19 @@ export default function PrinterDashboard() {
                   <div className="flex items-start justify-between gap-2">
                     <div>
                       <h3 className="font-semibold">{printer.name}</h3>
-                      <p className="text-sm text-slate-500">{printer.model} · {printer.location}</p>
+                      <p className="text-sm text-slate-500">
+                        {printer.model} · {printer.location}
+                      </p>
                     </div>
-                    <span className={`badge ${printer.isAvailable ? "bg-green-100 text-green-800" : "bg-slate-200 text-slate-700"}`}>
+                    <span
+                      className={`badge ${printer.isAvailable ? "bg-green-100 text-green-800" : "bg-slate-200 text-slate-700"}`}
+                    >
                       {printer.isAvailable ? "Online" : "Offline"}
                     </span>
                   </div>
                   <p className="text-sm text-slate-600">
-                    {formatPricePerGram(printer.ratePerKgCents)} · {printer.buildVolumeX} × {printer.buildVolumeY} × {printer.buildVolumeZ} mm ·{" "}
-                    {printer.materials.join(", ")}
+                    {formatPricePerGram(printer.ratePerKgCents)} · {printer.buildVolumeX} × {printer.buildVolumeY} ×{" "}
+                    {printer.buildVolumeZ} mm · {printer.materials.join(", ")}
                   </p>
                   <div className="text-sm">
                     <p className="font-medium text-slate-700">Filament in stock</p>
@@ -103,7 +121,10 @@ export default function PrinterDashboard() {
                     ) : (
                       <ul className="mt-1 flex flex-wrap gap-1" aria-label={`Filament of ${printer.name}`}>
                         {printer.filamentInventory.map((row) => (
-                          <li key={`${row.material}-${row.color}`} className={`badge ${row.inStock ? "bg-slate-100 text-slate-700" : "bg-red-50 text-red-700"}`}>
+                          <li
+                            key={`${row.material}-${row.color}`}
+                            className={`badge ${row.inStock ? "bg-slate-100 text-slate-700" : "bg-red-50 text-red-700"}`}
+                          >
                             {row.color} {row.material}: {row.grams} g
                           </li>
                         ))}
@@ -112,8 +133,12 @@ export default function PrinterDashboard() {
                   </div>
                   <div className="flex flex-wrap items-center gap-2 pt-1">
                     <AvailabilitySwitch printer={printer} pending={pendingId === printer.id} />
-                    <Link to={`/printers/${printer.id}/edit`} className="btn-secondary">Edit Settings</Link>
-                    <Link to={`/printers/${printer.id}/edit#inventory`} className="btn-secondary">Filament Inventory</Link>
+                    <Link to={`/printers/${printer.id}/edit`} className="btn-secondary">
+                      Edit Settings
+                    </Link>
+                    <Link to={`/printers/${printer.id}/edit#inventory`} className="btn-secondary">
+                      Filament Inventory
+                    </Link>
                     <DeletePrinterButton printer={printer} />
                   </div>
                 </div>

@@ -24,7 +24,10 @@ import { getPrinterJson } from "~/services/printer-search.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 // Removing accepts any stored name, so a row written before a material left the list can still go.
-const StockRowSchema = z.object({ material: z.string().trim().min(1, "Choose a material"), color: z.string().trim().min(1, "Choose a colour") });
+const StockRowSchema = z.object({
+  material: z.string().trim().min(1, "Choose a material"),
+  color: z.string().trim().min(1, "Choose a colour"),
+});
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.printer.name ? `${data.printer.name} settings` : "Printer settings"} | Printnear` },
@@ -65,7 +68,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const row = StockRowSchema.safeParse(Object.fromEntries(formData));
       if (!row.success) return fail(row.error.issues[0]?.message ?? "Check the filament row");
       await removeStock(printer.id, row.data);
-      return redirectWithToast(`${back}#inventory`, { title: "Inventory updated", description: `${row.data.color} ${row.data.material} removed.` });
+      return redirectWithToast(`${back}#inventory`, {
+        title: "Inventory updated",
+        description: `${row.data.color} ${row.data.material} removed.`,
+      });
     }
     const row = InventorySchema.safeParse({ ...Object.fromEntries(formData), grams: numberOrUndefined(formData.get("grams")) });
     if (!row.success) return fail(row.error.issues[0]?.message ?? "Check the filament row");
@@ -74,7 +80,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return fail(`This printer doesn't offer ${material}. Add it to the printer's materials first.`);
     }
     await setStock(printer.id, { material, color, grams });
-    return redirectWithToast(`${back}#inventory`, { title: "Inventory updated", description: `${color} ${material}: ${grams} g in stock.` });
+    return redirectWithToast(`${back}#inventory`, {
+      title: "Inventory updated",
+      description: `${color} ${material}: ${grams} g in stock.`,
+    });
   }
 
   const submission = parseWithZod(formData, { schema: PrinterSettingsSchema });
@@ -156,46 +165,71 @@ export default function EditPrinter() {
 
   return (
     <div className="container-page max-w-3xl py-8">
-      <Link to="/printer-dashboard" className="text-sm text-brand-700 hover:underline">← Printer Dashboard</Link>
+      <Link to="/printer-dashboard" className="text-sm text-brand-700 hover:underline">
+        ← Printer Dashboard
+      </Link>
       <h1 className="mt-2 text-2xl font-bold">Printer settings</h1>
-      <p className="text-slate-600">{printer.name} · {printer.model}</p>
+      <p className="text-slate-600">
+        {printer.name} · {printer.model}
+      </p>
 
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="card mt-6 space-y-6 p-6">
         <input type="hidden" name="intent" value="settings" />
-        {form.errors?.length ? <p className="field-error" role="alert">{form.errors[0]}</p> : null}
+        {form.errors?.length ? (
+          <p className="field-error" role="alert">
+            {form.errors[0]}
+          </p>
+        ) : null}
         <div>
-          <label className="label" htmlFor={fields.name.id}>Printer name</label>
+          <label className="label" htmlFor={fields.name.id}>
+            Printer name
+          </label>
           <input {...getInputProps(fields.name, { type: "text" })} className="input" />
           <FieldError id={fields.name.errorId} errors={fields.name.errors} />
         </div>
         <div>
-          <label className="label" htmlFor={fields.description.id}>Description</label>
+          <label className="label" htmlFor={fields.description.id}>
+            Description
+          </label>
           <textarea {...getTextareaProps(fields.description)} className="input min-h-24" />
           <FieldError id={fields.description.errorId} errors={fields.description.errors} />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
           <div>
-            <label className="label" htmlFor={fields.location.id}>Location</label>
+            <label className="label" htmlFor={fields.location.id}>
+              Location
+            </label>
             <input {...getInputProps(fields.location, { type: "text" })} className="input" />
             <FieldError id={fields.location.errorId} errors={fields.location.errors} />
           </div>
           <div>
-            <label className="label" htmlFor={fields.pricePerGram.id}>Price per gram (USD)</label>
+            <label className="label" htmlFor={fields.pricePerGram.id}>
+              Price per gram (USD)
+            </label>
             <input {...getInputProps(fields.pricePerGram, { type: "number" })} className="input" step="0.01" min="0" />
             <FieldError id={fields.pricePerGram.errorId} errors={fields.pricePerGram.errors} />
           </div>
         </div>
-        <details className="rounded-md border border-slate-200 p-3" open={Boolean(fields.latitude.errors || fields.longitude.errors)}>
+        <details
+          className="rounded-md border border-slate-200 p-3"
+          open={Boolean(fields.latitude.errors || fields.longitude.errors)}
+        >
           <summary className="cursor-pointer text-sm font-medium text-slate-700">Exact coordinates</summary>
-          <p className="mt-2 text-xs text-slate-500">Change the location and we place the printer again from it; type new coordinates to set them yourself.</p>
+          <p className="mt-2 text-xs text-slate-500">
+            Change the location and we place the printer again from it; type new coordinates to set them yourself.
+          </p>
           <div className="mt-2 grid grid-cols-2 gap-3">
             <div>
-              <label className="label" htmlFor={fields.latitude.id}>Latitude</label>
+              <label className="label" htmlFor={fields.latitude.id}>
+                Latitude
+              </label>
               <input {...getInputProps(fields.latitude, { type: "number" })} className="input" step="any" />
               <FieldError id={fields.latitude.errorId} errors={fields.latitude.errors} />
             </div>
             <div>
-              <label className="label" htmlFor={fields.longitude.id}>Longitude</label>
+              <label className="label" htmlFor={fields.longitude.id}>
+                Longitude
+              </label>
               <input {...getInputProps(fields.longitude, { type: "number" })} className="input" step="any" />
               <FieldError id={fields.longitude.errorId} errors={fields.longitude.errors} />
             </div>
@@ -204,15 +238,23 @@ export default function EditPrinter() {
         <MaterialCheckboxes
           field={fields.materials}
           onChange={(event) => {
-            const boxes = event.currentTarget.form?.querySelectorAll<HTMLInputElement>(`input[name="${fields.materials.name}"]:checked`);
+            const boxes = event.currentTarget.form?.querySelectorAll<HTMLInputElement>(
+              `input[name="${fields.materials.name}"]:checked`,
+            );
             setMaterialCount(boxes?.length ?? 0);
           }}
         />
         <div className="flex items-center gap-4">
           <PrinterPhoto printer={printer} className="h-20 w-28 rounded-md object-cover" />
           <div className="flex-1">
-            <label className="label" htmlFor={fields.image.id}>New photo (optional)</label>
-            <input {...getInputProps(fields.image, { type: "file" })} accept="image/jpeg,image/png,image/webp" className="block text-sm" />
+            <label className="label" htmlFor={fields.image.id}>
+              New photo (optional)
+            </label>
+            <input
+              {...getInputProps(fields.image, { type: "file" })}
+              accept="image/jpeg,image/png,image/webp"
+              className="block text-sm"
+            />
             <FieldError id={fields.image.errorId} errors={fields.image.errors} />
             {printer.imageUrl.endsWith("/default.jpg") ? null : (
               <label className="mt-1 flex items-center gap-2 text-sm text-slate-700">
@@ -230,12 +272,16 @@ export default function EditPrinter() {
           <button type="submit" className="btn-primary" disabled={saving || materialCount === 0}>
             {saving ? "Saving..." : "Save Settings"}
           </button>
-          <Link to="/printer-dashboard" className="btn-secondary">Cancel</Link>
+          <Link to="/printer-dashboard" className="btn-secondary">
+            Cancel
+          </Link>
         </div>
       </Form>
 
       <section id="inventory" className="card mt-8 p-6" aria-labelledby="inventory-heading">
-        <h2 id="inventory-heading" className="text-lg font-semibold">Filament Inventory</h2>
+        <h2 id="inventory-heading" className="text-lg font-semibold">
+          Filament Inventory
+        </h2>
         <p className="text-sm text-slate-600">
           Customers only find this printer for a colour you have in stock, with at least the design's weight.
         </p>
@@ -248,7 +294,9 @@ export default function EditPrinter() {
                 <th className="py-2 font-medium">Material</th>
                 <th className="py-2 font-medium">Colour</th>
                 <th className="py-2 font-medium">Grams in stock</th>
-                <th className="py-2"><span className="sr-only">Actions</span></th>
+                <th className="py-2">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -279,8 +327,18 @@ export default function EditPrinter() {
                       {inventoryReply?.key === key ? <p className="field-error">{inventoryReply.message}</p> : null}
                     </td>
                     <td className="py-2 text-right whitespace-nowrap">
-                      <button type="submit" form={formId} name="intent" value="inventory-set" className="btn-secondary">Update</button>{" "}
-                      <button type="submit" form={formId} name="intent" value="inventory-remove" className="btn-ghost text-red-700">Remove</button>
+                      <button type="submit" form={formId} name="intent" value="inventory-set" className="btn-secondary">
+                        Update
+                      </button>{" "}
+                      <button
+                        type="submit"
+                        form={formId}
+                        name="intent"
+                        value="inventory-remove"
+                        className="btn-ghost text-red-700"
+                      >
+                        Remove
+                      </button>
                     </td>
                   </tr>
                 );
@@ -291,33 +349,49 @@ export default function EditPrinter() {
         <Form method="post" className="mt-6 grid items-end gap-3 sm:grid-cols-4" aria-label="Add filament">
           <input type="hidden" name="rowKey" value="new" />
           <div>
-            <label className="label" htmlFor="stock-material">Material</label>
+            <label className="label" htmlFor="stock-material">
+              Material
+            </label>
             <select id="stock-material" name="material" className="input" required defaultValue={printer.materials[0]}>
               {printer.materials.map((m) => (
-                <option key={m} value={m}>{m}</option>
+                <option key={m} value={m}>
+                  {m}
+                </option>
               ))}
             </select>
           </div>
           <div>
-            <label className="label" htmlFor="stock-color">Colour</label>
+            <label className="label" htmlFor="stock-color">
+              Colour
+            </label>
             <select id="stock-color" name="color" className="input" required defaultValue="Black">
               {COLOR_NAMES.map((c) => (
-                <option key={c} value={c}>{c}</option>
+                <option key={c} value={c}>
+                  {c}
+                </option>
               ))}
             </select>
           </div>
           <div>
-            <label className="label" htmlFor="stock-grams">Grams in stock</label>
+            <label className="label" htmlFor="stock-grams">
+              Grams in stock
+            </label>
             <input id="stock-grams" name="grams" type="number" min={0} step={1} required className="input" placeholder="1000" />
           </div>
-          <button type="submit" name="intent" value="inventory-set" className="btn-primary">Add to Inventory</button>
+          <button type="submit" name="intent" value="inventory-set" className="btn-primary">
+            Add to Inventory
+          </button>
           {inventoryReply?.key === "new" ? <p className="field-error sm:col-span-4">{inventoryReply.message}</p> : null}
         </Form>
       </section>
 
       <section className="card mt-8 border-red-200 p-6" aria-labelledby="danger-heading">
-        <h2 id="danger-heading" className="text-lg font-semibold text-red-800">Delete printer</h2>
-        <p className="text-sm text-slate-600">Removes the printer from the marketplace. Orders in progress must be finished first.</p>
+        <h2 id="danger-heading" className="text-lg font-semibold text-red-800">
+          Delete printer
+        </h2>
+        <p className="text-sm text-slate-600">
+          Removes the printer from the marketplace. Orders in progress must be finished first.
+        </p>
         <div className="mt-3">
           <DeletePrinterButton printer={printer} />
         </div>
@@ -333,7 +407,9 @@ export function ErrorBoundary() {
     <div className="container-page max-w-3xl py-16 text-center">
       <h1 className="text-2xl font-bold">Printer not found</h1>
       <p className="mt-2 text-slate-600">This printer doesn't exist, or it isn't one of yours.</p>
-      <Link to="/printer-dashboard" className="btn-primary mt-6">Back to your printers</Link>
+      <Link to="/printer-dashboard" className="btn-primary mt-6">
+        Back to your printers
+      </Link>
     </div>
   );
 }

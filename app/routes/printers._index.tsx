@@ -75,7 +75,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const quotes =
     weightGrams === null
       ? {}
-      : quoteEachPrinter(result.printers, { weightGrams, colors: draft?.numberOfColors, printTimeMinutes: draft?.printTimeMinutes });
+      : quoteEachPrinter(result.printers, {
+          weightGrams,
+          colors: draft?.numberOfColors,
+          printTimeMinutes: draft?.printTimeMinutes,
+        });
   return {
     design: { ...design, weightGrams },
     hasDesign,
@@ -114,12 +118,23 @@ export default function PrintersPage() {
     : data.printers;
   const selectHref = (p: CardPrinter) => selectPrinterHref(p.id, draft?.id);
   const sortOptions: PrinterSort[] = origin ? ["distance", "price", "rating"] : ["price", "rating"];
-  const keep = { weight: design.weight, jobId: draft?.id, minX: design.minX, minY: design.minY, minZ: design.minZ, view: view === "map" ? "map" : null };
+  const keep = {
+    weight: design.weight,
+    jobId: draft?.id,
+    minX: design.minX,
+    minY: design.minY,
+    minZ: design.minZ,
+    view: view === "map" ? "map" : null,
+  };
 
   return (
     <div className="container-page py-8">
       {hasDesign ? (
-        <div className="mb-6 rounded-lg border border-green-200 bg-green-50 p-4 text-green-900" data-testid="design-banner" role="status">
+        <div
+          className="mb-6 rounded-lg border border-green-200 bg-green-50 p-4 text-green-900"
+          data-testid="design-banner"
+          role="status"
+        >
           <p className="font-semibold">Design Uploaded Successfully!</p>
           <div className="mt-2 flex flex-wrap gap-2">
             {design.material ? <span className="badge bg-white text-green-800">{design.material}</span> : null}
@@ -132,15 +147,25 @@ export default function PrintersPage() {
 
       <h1 className="text-2xl font-bold">Find Local 3D Printers</h1>
       <p className="text-slate-600">
-        {hasDesign ? "Compatible printers for your uploaded design" : "Printers near you, with their materials, filament in stock and prices."}
+        {hasDesign
+          ? "Compatible printers for your uploaded design"
+          : "Printers near you, with their materials, filament in stock and prices."}
       </p>
       {draft ? <p className="mt-1 text-sm text-slate-500">Design: {draft.fileName}</p> : null}
 
       <Form method="get" className="card mt-6 grid gap-4 p-4 sm:grid-cols-2 lg:grid-cols-6" aria-label="Printer filters">
         <HiddenParams values={keep} />
         <div className="lg:col-span-2">
-          <label className="label" htmlFor="location">Location</label>
-          <input id="location" name="location" defaultValue={filters.location} placeholder="City, state, or zip code" className="input" />
+          <label className="label" htmlFor="location">
+            Location
+          </label>
+          <input
+            id="location"
+            name="location"
+            defaultValue={filters.location}
+            placeholder="City, state, or zip code"
+            className="input"
+          />
         </div>
         <RadiusSelect value={filters.radius} />
         <FilterSelect
@@ -150,14 +175,33 @@ export default function PrintersPage() {
           allLabel="All Materials"
           options={withCurrent(PRINTERS_PAGE_MATERIALS, design.material)}
         />
-        <FilterSelect name="color" label="Color" defaultValue={design.color ?? "all"} allLabel="All Colors" options={withCurrent(COLOR_NAMES, design.color)} />
-        <FilterSelect name="status" label="Status" defaultValue={filters.status} allLabel="All Printers" options={[{ value: "available", label: "Available Only" }]} />
+        <FilterSelect
+          name="color"
+          label="Color"
+          defaultValue={design.color ?? "all"}
+          allLabel="All Colors"
+          options={withCurrent(COLOR_NAMES, design.color)}
+        />
+        <FilterSelect
+          name="status"
+          label="Status"
+          defaultValue={filters.status}
+          allLabel="All Printers"
+          options={[{ value: "available", label: "Available Only" }]}
+        />
         <SortSelect value={data.sort} options={sortOptions} />
         <div className="flex items-end lg:col-span-4">
-          <LocationNotice origin={origin} locationNotFound={data.locationNotFound} locationText={data.locationText} radiusMiles={data.filters.radius} />
+          <LocationNotice
+            origin={origin}
+            locationNotFound={data.locationNotFound}
+            locationText={data.locationText}
+            radiusMiles={data.filters.radius}
+          />
         </div>
         <div className="flex items-end">
-          <button type="submit" className="btn-primary w-full">Apply Filters</button>
+          <button type="submit" className="btn-primary w-full">
+            Apply Filters
+          </button>
         </div>
       </Form>
 
@@ -171,13 +215,17 @@ export default function PrintersPage() {
 
       {loading ? (
         <div className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-busy="true">
-          {Array.from({ length: 6 }, (_, i) => <PrinterCardSkeleton key={i} />)}
+          {Array.from({ length: 6 }, (_, i) => (
+            <PrinterCardSkeleton key={i} />
+          ))}
         </div>
       ) : printers.length === 0 ? (
         <div className="card mt-4 p-10 text-center" data-testid="empty-state">
           <p className="text-lg font-semibold">{hasDesign || filtered ? "No compatible printers found" : "No printers found"}</p>
           <p className="mt-1 text-slate-600">Try another location, material or colour, or check back later.</p>
-          <Link to="/printers" className="btn-primary mt-4">View All Printers</Link>
+          <Link to="/printers" className="btn-primary mt-4">
+            View All Printers
+          </Link>
         </div>
       ) : (
         <>
@@ -200,7 +248,9 @@ export default function PrintersPage() {
           <PageLinks search={location.search} page={data.page} pageCount={data.pageCount} />
           {filtered ? (
             <p className="mt-6 text-center">
-              <Link to="/printers" className="btn-secondary">View All Printers</Link>
+              <Link to="/printers" className="btn-secondary">
+                View All Printers
+              </Link>
             </p>
           ) : null}
         </>

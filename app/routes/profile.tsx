@@ -62,29 +62,41 @@ export default function Profile() {
           </div>
         </div>
         <div>
-          <label className="label" htmlFor="email">Email</label>
+          <label className="label" htmlFor="email">
+            Email
+          </label>
           <input id="email" className="input bg-slate-50" value={profile.email} readOnly aria-describedby="email-hint" />
-          <p id="email-hint" className="mt-1 text-xs text-slate-500">Email cannot be changed.</p>
+          <p id="email-hint" className="mt-1 text-xs text-slate-500">
+            Email cannot be changed.
+          </p>
         </div>
         <div>
-          <label className="label" htmlFor={fields.username.id}>Username</label>
+          <label className="label" htmlFor={fields.username.id}>
+            Username
+          </label>
           <input className="input" {...getInputProps(fields.username, { type: "text" })} />
           <p className="field-error">{fields.username.errors?.[0]}</p>
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
           <div>
-            <label className="label" htmlFor={fields.firstName.id}>First name</label>
+            <label className="label" htmlFor={fields.firstName.id}>
+              First name
+            </label>
             <input className="input" {...getInputProps(fields.firstName, { type: "text" })} />
             <p className="field-error">{fields.firstName.errors?.[0]}</p>
           </div>
           <div>
-            <label className="label" htmlFor={fields.lastName.id}>Last name</label>
+            <label className="label" htmlFor={fields.lastName.id}>
+              Last name
+            </label>
             <input className="input" {...getInputProps(fields.lastName, { type: "text" })} />
             <p className="field-error">{fields.lastName.errors?.[0]}</p>
           </div>
         </div>
         <div>
-          <label className="label" htmlFor={fields.zipCode.id}>ZIP code (finds printers near you)</label>
+          <label className="label" htmlFor={fields.zipCode.id}>
+            ZIP code (finds printers near you)
+          </label>
           <input className="input" {...getInputProps(fields.zipCode, { type: "text" })} inputMode="numeric" maxLength={5} />
           <p className="field-error">{fields.zipCode.errors?.[0]}</p>
         </div>
@@ -98,14 +110,21 @@ export default function Profile() {
             </label>
             {avatars.map((src, i) => (
               <label key={src} className="flex cursor-pointer flex-col items-center gap-1 text-xs">
-                <input type="radio" name={fields.profileImageUrl.name} value={src} defaultChecked={profile.profileImageUrl === src} />
+                <input
+                  type="radio"
+                  name={fields.profileImageUrl.name}
+                  value={src}
+                  defaultChecked={profile.profileImageUrl === src}
+                />
                 <img src={src} alt={`Avatar ${i + 1}`} width={40} height={40} />
               </label>
             ))}
           </div>
           <p className="field-error">{fields.profileImageUrl.errors?.[0]}</p>
         </fieldset>
-        <button className="btn-primary" disabled={saving}>{saving ? "Saving..." : "Save Changes"}</button>
+        <button className="btn-primary" disabled={saving}>
+          {saving ? "Saving..." : "Save Changes"}
+        </button>
       </Form>
     </div>
   );

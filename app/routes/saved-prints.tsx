@@ -56,13 +56,17 @@ export default function SavedPrints() {
           <h1 className="text-2xl font-bold">Saved Prints</h1>
           <p className="text-slate-600">Designs you saved as drafts, ready to send to a printer.</p>
         </div>
-        <Link to="/upload" className="btn-primary">Upload Design</Link>
+        <Link to="/upload" className="btn-primary">
+          Upload Design
+        </Link>
       </div>
 
       {drafts.length === 0 ? (
         <div className="card mt-6 p-10 text-center text-slate-600">
           <p>No saved prints yet.</p>
-          <Link to="/upload" className="btn-primary mt-4">Upload a design</Link>
+          <Link to="/upload" className="btn-primary mt-4">
+            Upload a design
+          </Link>
         </div>
       ) : (
         <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -70,13 +74,20 @@ export default function SavedPrints() {
             <li key={draft.id} className="card flex flex-col overflow-hidden" data-testid="draft-card">
               <div className="flex h-40 items-center justify-center bg-stone-100">
                 {draft.previewUrl ? (
-                  <img src={draft.previewUrl} alt={`Preview of ${draft.fileName}`} className="h-full w-auto object-contain" loading="lazy" />
+                  <img
+                    src={draft.previewUrl}
+                    alt={`Preview of ${draft.fileName}`}
+                    className="h-full w-auto object-contain"
+                    loading="lazy"
+                  />
                 ) : (
                   <span className="text-sm text-slate-500">No preview</span>
                 )}
               </div>
               <div className="flex flex-1 flex-col p-4">
-                <h2 className="break-all font-medium" data-testid="draft-name">{draft.fileName}</h2>
+                <h2 className="break-all font-medium" data-testid="draft-name">
+                  {draft.fileName}
+                </h2>
                 <p className="text-sm text-slate-500">
                   {draft.material} · {draft.filamentColor} · {formatBytes(draft.fileSize)}
                 </p>
@@ -99,8 +110,12 @@ export default function SavedPrints() {
                   <span className="font-semibold">{formatCents(draft.totalCostCents)}</span>
                 </div>
                 <div className="mt-4 flex flex-wrap items-start gap-2">
-                  <Link to={draft.choosePrinterUrl} className="btn-primary">Choose Printer &amp; Submit</Link>
-                  <Link to={`/upload?draft=${draft.id}`} className="btn-secondary">Edit</Link>
+                  <Link to={draft.choosePrinterUrl} className="btn-primary">
+                    Choose Printer &amp; Submit
+                  </Link>
+                  <Link to={`/upload?draft=${draft.id}`} className="btn-secondary">
+                    Edit
+                  </Link>
                   <details className="relative">
                     <summary className="btn-ghost cursor-pointer text-red-700">Delete</summary>
                     <div className="absolute right-0 z-10 mt-2 w-64 rounded-md border border-slate-200 bg-white p-3 shadow-lg">

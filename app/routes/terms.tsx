@@ -84,14 +84,23 @@ export default function Terms() {
       <article className="max-w-3xl">
         <h1 className="text-3xl font-bold">Terms of Service</h1>
         <p className="mt-2 text-sm text-slate-500">
-          Plain-language terms for customers and printer owners. Questions? See the <Link to="/faq" className="text-brand-700 underline">FAQ</Link> or{" "}
-          <Link to="/contact" className="text-brand-700 underline">contact us</Link>.
+          Plain-language terms for customers and printer owners. Questions? See the{" "}
+          <Link to="/faq" className="text-brand-700 underline">
+            FAQ
+          </Link>{" "}
+          or{" "}
+          <Link to="/contact" className="text-brand-700 underline">
+            contact us
+          </Link>
+          .
         </p>
         {TERMS.map((section) => (
           <section key={section.title} className="mt-8">
             <h2 className="text-xl font-semibold">{section.title}</h2>
             {section.paragraphs.map((text) => (
-              <p key={text.slice(0, 40)} className="mt-3 leading-relaxed text-slate-700">{text}</p>
+              <p key={text.slice(0, 40)} className="mt-3 leading-relaxed text-slate-700">
+                {text}
+              </p>
             ))}
           </section>
         ))}

@@ -125,7 +125,13 @@ export async function action({ request }: ActionFunctionArgs) {
       const storageKey = newStorageKey("models", analysis.fileFormat);
       await storage.set(storageKey, value.model.file);
       stored.push(storageKey);
-      file = { name: value.model.file.name, sizeBytes: value.model.bytes.byteLength, format: analysis.fileFormat, storageKey, analysis };
+      file = {
+        name: value.model.file.name,
+        sizeBytes: value.model.bytes.byteLength,
+        format: analysis.fileFormat,
+        storageKey,
+        analysis,
+      };
     }
     let imageKey: string | null = null;
     if (value.image) {
@@ -148,7 +154,10 @@ export async function action({ request }: ActionFunctionArgs) {
       imageKey,
       file,
     });
-    return redirectWithToast(`/models/library/${id}`, { title: "Success!", description: "Your model has been uploaded successfully." });
+    return redirectWithToast(`/models/library/${id}`, {
+      title: "Success!",
+      description: "Your model has been uploaded successfully.",
+    });
   } catch (error) {
     await Promise.all(stored.map((key) => Promise.resolve(storage.remove(key)).catch(() => {})));
     throw error;
@@ -178,7 +187,9 @@ export default function UploadModel() {
         <div className="card w-full max-w-md p-8 text-center">
           <h1 className="text-2xl font-bold">Authentication Required</h1>
           <p className="mt-2 text-slate-600">Please log in to upload models to the library.</p>
-          <Link to={`/login?${new URLSearchParams({ redirectTo: "/upload-model" })}`} className="btn-primary mt-6">Log In</Link>
+          <Link to={`/login?${new URLSearchParams({ redirectTo: "/upload-model" })}`} className="btn-primary mt-6">
+            Log In
+          </Link>
         </div>
       </div>
     );
@@ -190,7 +201,9 @@ export default function UploadModel() {
   return (
     <div className="container-page max-w-3xl py-8">
       <h1 className="text-3xl font-bold tracking-tight">Upload Model</h1>
-      <p className="mt-2 text-slate-600">Share a model with the Printnear library so others can download it and have it printed.</p>
+      <p className="mt-2 text-slate-600">
+        Share a model with the Printnear library so others can download it and have it printed.
+      </p>
 
       {formError ? (
         <div role="alert" className="mt-6 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
@@ -201,55 +214,92 @@ export default function UploadModel() {
 
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="card mt-6 space-y-5 p-6">
         <div>
-          <label htmlFor={fields.name.id} className="label">Name</label>
+          <label htmlFor={fields.name.id} className="label">
+            Name
+          </label>
           <input {...getInputProps(fields.name, { type: "text" })} className="input" placeholder="e.g. Articulated Dragon" />
-          <p className="field-error" id={fields.name.errorId}>{error("name")}</p>
+          <p className="field-error" id={fields.name.errorId}>
+            {error("name")}
+          </p>
         </div>
         <div>
-          <label htmlFor={fields.description.id} className="label">Description</label>
-          <textarea {...getTextareaProps(fields.description)} rows={4} className="input" placeholder="What is it, how does it print, what is it for?" />
-          <p className="field-error" id={fields.description.errorId}>{error("description")}</p>
+          <label htmlFor={fields.description.id} className="label">
+            Description
+          </label>
+          <textarea
+            {...getTextareaProps(fields.description)}
+            rows={4}
+            className="input"
+            placeholder="What is it, how does it print, what is it for?"
+          />
+          <p className="field-error" id={fields.description.errorId}>
+            {error("description")}
+          </p>
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
           <div>
-            <label htmlFor={fields.categoryId.id} className="label">Category</label>
+            <label htmlFor={fields.categoryId.id} className="label">
+              Category
+            </label>
             <select {...getSelectProps(fields.categoryId)} className="input">
               <option value="">Select a category</option>
               {categories.map((c) => (
-                <option key={c.id} value={c.id}>{c.name}</option>
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
               ))}
             </select>
-            <p className="field-error" id={fields.categoryId.errorId}>{error("categoryId")}</p>
+            <p className="field-error" id={fields.categoryId.errorId}>
+              {error("categoryId")}
+            </p>
           </div>
           <div>
-            <label htmlFor={fields.difficulty.id} className="label">Difficulty</label>
+            <label htmlFor={fields.difficulty.id} className="label">
+              Difficulty
+            </label>
             <select {...getSelectProps(fields.difficulty)} className="input">
               {UPLOAD_DIFFICULTIES.map((d) => (
-                <option key={d.id} value={d.id}>{d.label}</option>
+                <option key={d.id} value={d.id}>
+                  {d.label}
+                </option>
               ))}
             </select>
           </div>
           <div>
-            <label htmlFor={fields.printTime.id} className="label">Print time (minutes)</label>
+            <label htmlFor={fields.printTime.id} className="label">
+              Print time (minutes)
+            </label>
             <input {...getInputProps(fields.printTime, { type: "number" })} min={0} step={1} className="input" />
-            <p className="field-error" id={fields.printTime.errorId}>{error("printTime")}</p>
+            <p className="field-error" id={fields.printTime.errorId}>
+              {error("printTime")}
+            </p>
           </div>
           <div>
-            <label htmlFor={fields.filamentWeight.id} className="label">Filament weight (grams)</label>
+            <label htmlFor={fields.filamentWeight.id} className="label">
+              Filament weight (grams)
+            </label>
             <input {...getInputProps(fields.filamentWeight, { type: "number" })} min={0} step={1} className="input" />
-            <p className="field-error" id={fields.filamentWeight.errorId}>{error("filamentWeight")}</p>
+            <p className="field-error" id={fields.filamentWeight.errorId}>
+              {error("filamentWeight")}
+            </p>
           </div>
           <div>
-            <label htmlFor={fields.license.id} className="label">License</label>
+            <label htmlFor={fields.license.id} className="label">
+              License
+            </label>
             <select {...getSelectProps(fields.license)} className="input">
               {UPLOAD_LICENSES.map((l) => (
-                <option key={l} value={l}>{l}</option>
+                <option key={l} value={l}>
+                  {l}
+                </option>
               ))}
             </select>
             <p className="mt-1 text-xs text-slate-500">CC BY-NC models can be downloaded but not ordered as paid prints.</p>
           </div>
           <div>
-            <label htmlFor={fields.tags.id} className="label">Tags (comma-separated)</label>
+            <label htmlFor={fields.tags.id} className="label">
+              Tags (comma-separated)
+            </label>
             <input {...getInputProps(fields.tags, { type: "text" })} className="input" placeholder="dragon, desk toy" />
           </div>
         </div>
@@ -260,20 +310,34 @@ export default function UploadModel() {
 
         <div className="grid gap-5 sm:grid-cols-2">
           <div>
-            <label htmlFor={fields.modelFile.id} className="label">Model file (STL, OBJ or 3MF, up to 50 MB)</label>
+            <label htmlFor={fields.modelFile.id} className="label">
+              Model file (STL, OBJ or 3MF, up to 50 MB)
+            </label>
             <input {...getInputProps(fields.modelFile, { type: "file" })} accept=".stl,.obj,.3mf" className="input" />
             <p className="mt-1 text-xs text-slate-500">With a file, the filament weight and print time are measured from it.</p>
-            <p className="field-error" id={fields.modelFile.errorId}>{error("modelFile")}</p>
+            <p className="field-error" id={fields.modelFile.errorId}>
+              {error("modelFile")}
+            </p>
           </div>
           <div>
-            <label htmlFor={fields.image.id} className="label">Image (PNG, JPEG or WebP, up to {MAX_IMAGE_BYTES / 1024 / 1024} MB)</label>
-            <input {...getInputProps(fields.image, { type: "file" })} accept="image/png,image/jpeg,image/webp" className="input" />
-            <p className="field-error" id={fields.image.errorId}>{error("image")}</p>
+            <label htmlFor={fields.image.id} className="label">
+              Image (PNG, JPEG or WebP, up to {MAX_IMAGE_BYTES / 1024 / 1024} MB)
+            </label>
+            <input
+              {...getInputProps(fields.image, { type: "file" })}
+              accept="image/png,image/jpeg,image/webp"
+              className="input"
+            />
+            <p className="field-error" id={fields.image.errorId}>
+              {error("image")}
+            </p>
           </div>
         </div>
 
         <div className="flex justify-end gap-3 border-t border-slate-100 pt-5">
-          <Link to="/models" className="btn-secondary">Cancel</Link>
+          <Link to="/models" className="btn-secondary">
+            Cancel
+          </Link>
           <button type="submit" className="btn-primary" disabled={uploading}>
             {uploading ? "Uploading..." : "Upload Model"}
           </button>

@@ -140,7 +140,8 @@ function postWithProgress(method: "POST" | "PUT", url: string, body: FormData): 
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
     xhr.setRequestHeader("accept", "application/json");
-    xhr.upload.onprogress = (event) => setUploadProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : 0 });
+    xhr.upload.onprogress = (event) =>
+      setUploadProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : 0 });
     xhr.onload = () => {
       let parsed: XhrAnswer["body"] = null;
       try {
@@ -162,16 +163,25 @@ export async function clientAction({ request }: ClientActionFunctionArgs): Promi
   const formData = await request.formData();
   const draftId = url.searchParams.get("draft");
   const intent = formData.get("intent") === "submit" ? "submit" : "save";
-  const endpoint = draftId ? `/api/drafts/${encodeURIComponent(draftId)}` : intent === "submit" ? "/api/upload-design" : "/api/save-draft";
+  const endpoint = draftId
+    ? `/api/drafts/${encodeURIComponent(draftId)}`
+    : intent === "submit"
+      ? "/api/upload-design"
+      : "/api/save-draft";
   try {
     const answer = await postWithProgress(draftId ? "PUT" : "POST", endpoint, formData);
     if (answer.status >= 200 && answer.status < 300 && answer.body?.redirectTo) return redirect(answer.body.redirectTo);
     if (answer.status === 401) return redirect(`/auth?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`);
-    const title = answer.body?.title ?? (intent === "submit" ? "Upload Failed" : draftId ? "Failed to Update Draft" : "Failed to Save Draft");
+    const title =
+      answer.body?.title ?? (intent === "submit" ? "Upload Failed" : draftId ? "Failed to Update Draft" : "Failed to Save Draft");
     const message =
       answer.body?.message ??
-      (answer.status ? `Upload failed: ${answer.status} ${answer.statusText}`.trim() : "Upload failed: the connection was lost. Please try again.");
-    const initialValue = Object.fromEntries([...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+      (answer.status
+        ? `Upload failed: ${answer.status} ${answer.statusText}`.trim()
+        : "Upload failed: the connection was lost. Please try again.");
+    const initialValue = Object.fromEntries(
+      [...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+    );
     // the chosen file is still in the input here, so its error needs no "choose it again"
     const fieldErrors = { ...(answer.body?.fieldErrors ?? {}) };
     if (fieldErrors.file) fieldErrors.file = [message];
@@ -218,7 +228,11 @@ function UploadForm() {
   const actionData = useActionData<UploadActionData>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
-  const progress = useSyncExternalStore(subscribeProgress, () => uploadProgress, () => null);
+  const progress = useSyncExternalStore(
+    subscribeProgress,
+    () => uploadProgress,
+    () => null,
+  );
 
   const [form, fields] = useForm<DesignSettingsInput>({
     id: "design-upload",
@@ -244,7 +258,10 @@ function UploadForm() {
   const supports = (fields.supports.value ?? settings.supports) as "no" | "auto" | "yes";
   const numberOfColors = Number(fields.numberOfColors.value ?? settings.numberOfColors) || 1;
   const filamentColor = String(fields.filamentColor.value ?? settings.filamentColor) as ColorName;
-  const options: AnalysisOptions = useMemo(() => ({ material, infill, layerHeight, supports }), [material, infill, layerHeight, supports]);
+  const options: AnalysisOptions = useMemo(
+    () => ({ material, infill, layerHeight, supports }),
+    [material, infill, layerHeight, supports],
+  );
 
   const post = useAnalysisWorker((reply) => {
     if (reply.id !== requestId.current) return;
@@ -358,12 +375,18 @@ function UploadForm() {
     const hasFile = Boolean(fileInput.current?.files?.length);
     if (!hasFile && !draft) {
       event.preventDefault();
-      setClientAlert({ title: MESSAGES.fileRequiredTitle, message: intent === "save" ? MESSAGES.fileRequiredDraft : MESSAGES.fileRequiredUpload });
+      setClientAlert({
+        title: MESSAGES.fileRequiredTitle,
+        message: intent === "save" ? MESSAGES.fileRequiredDraft : MESSAGES.fileRequiredUpload,
+      });
       return;
     }
     if (hasFile && live.status === "refused") {
       event.preventDefault();
-      setClientAlert({ title: intent === "submit" ? "Upload Failed" : draft ? "Failed to Update Draft" : "Failed to Save Draft", message: live.message });
+      setClientAlert({
+        title: intent === "submit" ? "Upload Failed" : draft ? "Failed to Update Draft" : "Failed to Save Draft",
+        message: live.message,
+      });
       return;
     }
     setClientAlert(null);
@@ -387,7 +410,7 @@ function UploadForm() {
         })
       : null;
   const quote = liveQuote ?? (draft && live.status !== "refused" ? draft.quote : null);
-  const alert = clientAlert ?? (chosen ? null : actionData?.alert ?? null);
+  const alert = clientAlert ?? (chosen ? null : (actionData?.alert ?? null));
   const fileError = live.status === "refused" ? live.message : chosen ? null : actionData?.result.error?.file?.[0];
   const formError = chosen ? null : actionData?.result.error?.[""]?.[0];
   const percent = progress && progress.total > 0 ? Math.round((progress.loaded / progress.total) * 100) : null;
@@ -399,11 +422,15 @@ function UploadForm() {
         <div>
           <h1 className="text-2xl font-bold">{draft ? "Edit Draft" : "Upload Your 3D Design"}</h1>
           <p className="text-slate-600">
-            {draft ? `Saved print #${draft.id}: change the settings or replace the file.` : "Get an instant estimate, then send it to a printer near you."}
+            {draft
+              ? `Saved print #${draft.id}: change the settings or replace the file.`
+              : "Get an instant estimate, then send it to a printer near you."}
           </p>
         </div>
         {draft ? (
-          <Link to={`/choose-printer?draftId=${draft.id}`} className="btn-secondary">Choose Printer &amp; Submit</Link>
+          <Link to={`/choose-printer?draftId=${draft.id}`} className="btn-secondary">
+            Choose Printer &amp; Submit
+          </Link>
         ) : null}
       </div>
       {printer ? (
@@ -413,17 +440,29 @@ function UploadForm() {
       ) : null}
 
       {alert ? (
-        <div role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="upload-alert">
+        <div
+          role="alert"
+          className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+          data-testid="upload-alert"
+        >
           <p className="font-semibold">{alert.title}</p>
           <p>{alert.message}</p>
         </div>
       ) : null}
 
-      <Form method="post" encType="multipart/form-data" {...formProps} onSubmit={onSubmit} className="mt-6 grid gap-6 lg:grid-cols-2">
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        {...formProps}
+        onSubmit={onSubmit}
+        className="mt-6 grid gap-6 lg:grid-cols-2"
+      >
         {printer ? <input type="hidden" name="printerId" value={printer.id} /> : null}
         <div className="space-y-6">
           <section className="card p-6" aria-labelledby="file-upload-heading">
-            <h2 id="file-upload-heading" className="text-lg font-semibold">File Upload</h2>
+            <h2 id="file-upload-heading" className="text-lg font-semibold">
+              File Upload
+            </h2>
             <label
               htmlFor="design-file"
               onDragOver={(event) => {
@@ -455,34 +494,61 @@ function UploadForm() {
                 Current file: {draft.fileName} ({formatBytes(draft.fileSize)}). Choose a new file only to replace it.
               </p>
             ) : null}
-            <p id="design-file-error" className="field-error" data-testid="file-error">{fileError}</p>
+            <p id="design-file-error" className="field-error" data-testid="file-error">
+              {fileError}
+            </p>
             {progress ? (
               <div className="mt-3" data-testid="upload-progress">
                 <div className="flex justify-between text-xs text-slate-600">
                   <span>{percent === 100 ? "Upload complete, analysing…" : "Uploading…"}</span>
                   <span>{percent !== null ? `${percent}%` : ""}</span>
                 </div>
-                <progress className="mt-1 h-2 w-full overflow-hidden rounded accent-brand-600" max={100} value={percent ?? undefined} aria-label="Upload progress" />
+                <progress
+                  className="mt-1 h-2 w-full overflow-hidden rounded accent-brand-600"
+                  max={100}
+                  value={percent ?? undefined}
+                  aria-label="Upload progress"
+                />
               </div>
             ) : null}
           </section>
 
           <section className="card p-6" aria-labelledby="analysis-heading">
-            <h2 id="analysis-heading" className="text-lg font-semibold">File Analysis Results</h2>
+            <h2 id="analysis-heading" className="text-lg font-semibold">
+              File Analysis Results
+            </h2>
             <div className="mt-4 overflow-hidden rounded-md bg-stone-100">
               {viewerMesh ? (
                 <Suspense fallback={<p className="p-4 text-sm text-slate-600">Loading the 3D preview…</p>}>
-                  <DesignViewer mesh={viewerMesh} color={COLOR_SWATCHES[filamentColor] ?? "#2563eb"} label={`3D preview of ${shown?.fileName ?? "your design"}`} />
+                  <DesignViewer
+                    mesh={viewerMesh}
+                    color={COLOR_SWATCHES[filamentColor] ?? "#2563eb"}
+                    label={`3D preview of ${shown?.fileName ?? "your design"}`}
+                  />
                 </Suspense>
               ) : draft?.previewUrl && !chosen ? (
-                <img src={draft.previewUrl} alt={`Preview of ${draft.fileName}`} width={480} height={360} className="mx-auto h-auto max-h-80 w-auto" data-testid="server-preview" />
+                <img
+                  src={draft.previewUrl}
+                  alt={`Preview of ${draft.fileName}`}
+                  width={480}
+                  height={360}
+                  className="mx-auto h-auto max-h-80 w-auto"
+                  data-testid="server-preview"
+                />
               ) : null}
             </div>
             <div className="mt-4" aria-live="polite">
               {live.status === "reading" ? (
-                <p className="text-sm text-slate-600" data-testid="analysing">Analysing {live.fileName}…</p>
+                <p className="text-sm text-slate-600" data-testid="analysing">
+                  Analysing {live.fileName}…
+                </p>
               ) : shown ? (
-                <AnalysisResults analysis={shown.analysis} fileName={shown.fileName} fileSize={shown.fileSize} printColors={numberOfColors} />
+                <AnalysisResults
+                  analysis={shown.analysis}
+                  fileName={shown.fileName}
+                  fileSize={shown.fileSize}
+                  printColors={numberOfColors}
+                />
               ) : draft && !draft.analysis ? (
                 <AnalysisWarning reason="This draft was saved without a file analysis." />
               ) : (
@@ -494,7 +560,9 @@ function UploadForm() {
 
         <div className="space-y-6">
           <section className="card p-6" aria-labelledby="pricing-heading">
-            <h2 id="pricing-heading" className="text-lg font-semibold">Pricing Breakdown</h2>
+            <h2 id="pricing-heading" className="text-lg font-semibold">
+              Pricing Breakdown
+            </h2>
             <div className="mt-4">
               {quote ? (
                 <PricingBreakdown quote={quote} printer={printer} />
@@ -503,16 +571,24 @@ function UploadForm() {
               )}
             </div>
             {liveQuote && draft && liveQuote.customerPays !== draft.quote.customerPays ? (
-              <p className="mt-2 text-xs text-slate-500" data-testid="repriced">Updated for the settings above; Save Print keeps it.</p>
+              <p className="mt-2 text-xs text-slate-500" data-testid="repriced">
+                Updated for the settings above; Save Print keeps it.
+              </p>
             ) : null}
           </section>
 
           <section className="card p-6" aria-labelledby="settings-heading">
-            <h2 id="settings-heading" className="text-lg font-semibold">Print Settings</h2>
+            <h2 id="settings-heading" className="text-lg font-semibold">
+              Print Settings
+            </h2>
             <div className="mt-4">
               <DesignSettingsFields fields={fields} disabled={busy} />
             </div>
-            {formError ? <p className="field-error" role="alert">{formError}</p> : null}
+            {formError ? (
+              <p className="field-error" role="alert">
+                {formError}
+              </p>
+            ) : null}
             <div className="mt-6 flex flex-wrap gap-3">
               <button type="submit" name="intent" value="save" className="btn-secondary" disabled={busy}>
                 Save Print
@@ -535,9 +611,13 @@ export function ErrorBoundary() {
     <div className="container-page py-16 text-center">
       <h1 className="text-2xl font-bold">{missing ? "Draft not found" : "Something went wrong"}</h1>
       <p className="mt-2 text-slate-600">
-        {missing ? "This draft does not exist, has already been ordered, or belongs to someone else." : "The upload page could not be shown. Please try again."}
+        {missing
+          ? "This draft does not exist, has already been ordered, or belongs to someone else."
+          : "The upload page could not be shown. Please try again."}
       </p>
-      <Link to="/upload" className="btn-primary mt-6">Upload a design</Link>
+      <Link to="/upload" className="btn-primary mt-6">
+        Upload a design
+      </Link>
     </div>
   );
 }

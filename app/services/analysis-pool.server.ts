@@ -67,7 +67,9 @@ export class AnalysisTimeoutError extends Error {
   readonly code = "timeout";
   constructor(limitMs: number) {
     const seconds = limitMs / 1000;
-    super(`This file took longer than ${seconds === 1 ? "1 second" : `${seconds} seconds`} to analyse; please simplify it before uploading.`);
+    super(
+      `This file took longer than ${seconds === 1 ? "1 second" : `${seconds} seconds`} to analyse; please simplify it before uploading.`,
+    );
     this.name = "AnalysisTimeoutError";
   }
 }
@@ -86,7 +88,8 @@ type WorkerReply =
 
 /** A MeshError comes back as a MeshError with its code and message; anything else as a plain Error. */
 function rebuildError(serialized: SerializedError): Error {
-  if (serialized.name === "MeshError" && serialized.code) return new MeshError(serialized.message, serialized.code as MeshErrorCode);
+  if (serialized.name === "MeshError" && serialized.code)
+    return new MeshError(serialized.message, serialized.code as MeshErrorCode);
   const error = new Error(serialized.message);
   error.name = serialized.name || "Error";
   if (serialized.stack) error.stack = serialized.stack;

@@ -14,7 +14,12 @@ const engine = await tsImport(new URL("../domain/mesh/index.ts", import.meta.url
 /** MeshError keeps its code across the thread boundary; anything else travels as name and message. */
 function serializeError(error) {
   if (error instanceof Error) {
-    return { name: error.name, message: error.message, code: typeof error.code === "string" ? error.code : undefined, stack: error.stack };
+    return {
+      name: error.name,
+      message: error.message,
+      code: typeof error.code === "string" ? error.code : undefined,
+      stack: error.stack,
+    };
   }
   return { name: "Error", message: String(error) };
 }

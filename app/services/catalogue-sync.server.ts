@@ -105,7 +105,14 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new CatalogueUnavailableError(`catalogue: no answer within ${ms} ms`, { source: CATALOGUE_SOURCE, status: null, reason: "timeout" })),
+      () =>
+        reject(
+          new CatalogueUnavailableError(`catalogue: no answer within ${ms} ms`, {
+            source: CATALOGUE_SOURCE,
+            status: null,
+            reason: "timeout",
+          }),
+        ),
       ms,
     );
   });
@@ -117,9 +124,10 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 function noteFailure(error: unknown, now: number) {
-  const wait = error instanceof CatalogueRateLimitError
-    ? Math.min(MAX_BACKOFF_MS, Math.max(FAILURE_BACKOFF_MS, error.retryAfterMs))
-    : FAILURE_BACKOFF_MS;
+  const wait =
+    error instanceof CatalogueRateLimitError
+      ? Math.min(MAX_BACKOFF_MS, Math.max(FAILURE_BACKOFF_MS, error.retryAfterMs))
+      : FAILURE_BACKOFF_MS;
   unavailableUntil = now + wait;
   console.warn(`[catalogue] falling back to stored models: ${error instanceof Error ? error.message : String(error)}`);
 }
@@ -171,24 +179,26 @@ export async function upsertCatalogueModels(models: CatalogueModel[], kind: "sum
           },
         });
     }
-    return db
-      .insert(catalogueModels)
-      // epoch 0: details never fetched, so the model page asks for them
-      .values({ ...base, license: "Other", fetchedAt: new Date(0) })
-      .onConflictDoUpdate({
-        target: [catalogueModels.source, catalogueModels.sourceId],
-        set: {
-          name: base.name,
-          creatorName: base.creatorName,
-          creatorUrl: sql`coalesce(excluded.creator_url, ${catalogueModels.creatorUrl})`,
-          thumbnailUrl: sql`coalesce(excluded.thumbnail_url, ${catalogueModels.thumbnailUrl})`,
-          publicUrl: base.publicUrl,
-          likeCount: base.likeCount,
-          tags: base.tags,
-          featured: m.isFeatured === undefined ? sql`${catalogueModels.featured}` : m.isFeatured,
-          sourceCreatedAt: base.sourceCreatedAt,
-        },
-      });
+    return (
+      db
+        .insert(catalogueModels)
+        // epoch 0: details never fetched, so the model page asks for them
+        .values({ ...base, license: "Other", fetchedAt: new Date(0) })
+        .onConflictDoUpdate({
+          target: [catalogueModels.source, catalogueModels.sourceId],
+          set: {
+            name: base.name,
+            creatorName: base.creatorName,
+            creatorUrl: sql`coalesce(excluded.creator_url, ${catalogueModels.creatorUrl})`,
+            thumbnailUrl: sql`coalesce(excluded.thumbnail_url, ${catalogueModels.thumbnailUrl})`,
+            publicUrl: base.publicUrl,
+            likeCount: base.likeCount,
+            tags: base.tags,
+            featured: m.isFeatured === undefined ? sql`${catalogueModels.featured}` : m.isFeatured,
+            sourceCreatedAt: base.sourceCreatedAt,
+          },
+        })
+    );
   });
   const [first, ...rest] = statements;
   await db.batch([first!, ...rest]);

@@ -68,7 +68,12 @@ export async function analyseDesign(
     if (error instanceof MeshError) throw new DesignRejectedError(error.message);
     throw error;
   }
-  const options = { material: settings.material, infill: settings.infill, layerHeight: settings.layerHeight, supports: settings.supports };
+  const options = {
+    material: settings.material,
+    infill: settings.infill,
+    layerHeight: settings.layerHeight,
+    supports: settings.supports,
+  };
   try {
     const result = await analyzeOffThread(bytes, fileName, options, { preview: preview ? PREVIEW_SIZE : null });
     return { format, preview: result.preview, analysis: { method: "mesh", ...result.analysis } };
@@ -108,7 +113,10 @@ export interface StoredDesign {
 export async function storeDesign(bytes: Uint8Array, fileName: string, design: AnalysedDesign): Promise<StoredDesign> {
   const storage = getStorage();
   const fileKey = newStorageKey("designs", design.format);
-  await storage.set(fileKey, new File([bytes as Uint8Array<ArrayBuffer>], cleanFileName(fileName), { type: "application/octet-stream" }));
+  await storage.set(
+    fileKey,
+    new File([bytes as Uint8Array<ArrayBuffer>], cleanFileName(fileName), { type: "application/octet-stream" }),
+  );
   let previewKey: string | null = null;
   if (design.preview) {
     try {

@@ -58,7 +58,13 @@ async function recentDraftFor(userId: number, kind: "library" | "catalogue", mod
 
 const defaultSettings = () => DesignSettingsSchema.parse({ ...DESIGN_DEFAULTS, intent: "submit", specialInstructions: "" });
 
-async function draftFromBytes(userId: number, bytes: Uint8Array, fileName: string, kind: "library" | "catalogue", modelId: number) {
+async function draftFromBytes(
+  userId: number,
+  bytes: Uint8Array,
+  fileName: string,
+  kind: "library" | "catalogue",
+  modelId: number,
+) {
   try {
     const { job } = await createDraft(userId, { bytes, fileName }, defaultSettings(), { source: { kind, modelId } });
     return job;

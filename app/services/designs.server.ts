@@ -171,7 +171,13 @@ export async function readDesignForm(request: Request): Promise<DesignForm> {
   const contentType = request.headers.get("content-type") ?? "";
   const boundaryMatch = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   const boundary = boundaryMatch?.[1] ?? boundaryMatch?.[2];
-  const limits = { maxFiles: 1, maxFileSize: MAX_DESIGN_BYTES, maxTotalSize: MAX_DESIGN_BYTES + ONE_MIB, maxParts: 100, maxHeaderSize: 8 * 1024 };
+  const limits = {
+    maxFiles: 1,
+    maxFileSize: MAX_DESIGN_BYTES,
+    maxTotalSize: MAX_DESIGN_BYTES + ONE_MIB,
+    maxParts: 100,
+    maxHeaderSize: 8 * 1024,
+  };
 
   if (!request.body || !boundary || !/^multipart\/form-data/i.test(contentType)) {
     try {
@@ -223,7 +229,8 @@ export async function readDesignForm(request: Request): Promise<DesignForm> {
     textPartsIn(concat(head), boundary, fields);
     textPartsIn(tail, boundary, fields);
     if (tooLarge) throw new DesignFormError(MESSAGES.tooLarge, 413, fields);
-    if (error instanceof MaxFilesExceededError) throw new DesignFormError("Please upload one design file at a time.", 400, fields);
+    if (error instanceof MaxFilesExceededError)
+      throw new DesignFormError("Please upload one design file at a time.", 400, fields);
     if (error instanceof FormDataParseError || (error instanceof Error && /multipart|header/i.test(error.name))) {
       throw new DesignFormError("The upload could not be read. Please try again.", 400, fields);
     }
@@ -291,7 +298,11 @@ export async function getOwnJob(userId: number, jobId: number): Promise<PrintJob
 }
 
 /** A stored file of one of the customer's jobs (the design or its preview) with the job, or null for anyone else. */
-export async function getOwnJobFile(user: Pick<User, "id"> | null, jobIdParam: string | undefined, key: "fileKey" | "previewKey") {
+export async function getOwnJobFile(
+  user: Pick<User, "id"> | null,
+  jobIdParam: string | undefined,
+  key: "fileKey" | "previewKey",
+) {
   const id = Number(jobIdParam);
   if (!user || !Number.isSafeInteger(id) || id <= 0) return null;
   const job = await getOwnJob(user.id, id);
@@ -328,7 +339,12 @@ export async function getPrinterRate(printerId: number): Promise<PrinterRate | n
 }
 
 /** The draft's price: the platform default rate until a printer is chosen, then that printer's rate. */
-export function quoteDraft(input: { weightGrams: number; numberOfColors: number; printTimeMinutes: number; ratePerKgCents?: number | null }): PriceQuote {
+export function quoteDraft(input: {
+  weightGrams: number;
+  numberOfColors: number;
+  printTimeMinutes: number;
+  ratePerKgCents?: number | null;
+}): PriceQuote {
   return quotePrice({
     weightGrams: Math.max(0, input.weightGrams),
     colors: input.numberOfColors,
@@ -472,7 +488,12 @@ export async function createDraft(
         sourceModelId: options.source?.modelId ?? null,
         ...settingsColumns(settings, options.printer?.id ?? null),
         ...columns,
-        ...priceColumns(columns.estimatedWeightGrams, columns.printTimeMinutes, settings.numberOfColors, options.printer?.ratePerKgCents ?? null),
+        ...priceColumns(
+          columns.estimatedWeightGrams,
+          columns.printTimeMinutes,
+          settings.numberOfColors,
+          options.printer?.ratePerKgCents ?? null,
+        ),
       })
       .returning();
     return { job, design };
@@ -524,7 +545,10 @@ function nextUpdatedAt(previous: Date): Date {
 }
 
 const analysisInputsChanged = (job: PrintJob, s: DesignSettings) =>
-  job.material !== s.material || job.infillPercent !== s.infill || job.layerHeight !== s.layerHeight || job.supports !== s.supports;
+  job.material !== s.material ||
+  job.infillPercent !== s.infill ||
+  job.layerHeight !== s.layerHeight ||
+  job.supports !== s.supports;
 
 /**
  * Updates settings (and the file, when a new one came); weight and time are re-measured whenever they depend on a change.
@@ -635,7 +659,12 @@ export function choosePrinterUrlFor(jobId: number): string {
   return `/choose-printer?draftId=${jobId}`;
 }
 
-function destination(job: PrintJob, intent: DesignIntent, created: boolean, estimated: boolean): { redirectTo: string; toast: ToastInput } {
+function destination(
+  job: PrintJob,
+  intent: DesignIntent,
+  created: boolean,
+  estimated: boolean,
+): { redirectTo: string; toast: ToastInput } {
   const warning: ToastInput = { title: MESSAGES.analysisWarningTitle, description: MESSAGES.analysisWarning };
   if (intent === "save") {
     return {
@@ -655,7 +684,9 @@ function destination(job: PrintJob, intent: DesignIntent, created: boolean, esti
   }
   return {
     redirectTo: printersUrlFor(job),
-    toast: estimated ? warning : { title: "Design Uploaded Successfully", description: "Searching for compatible printers in your area..." },
+    toast: estimated
+      ? warning
+      : { title: "Design Uploaded Successfully", description: "Searching for compatible printers in your area..." },
   };
 }
 
@@ -714,7 +745,13 @@ export async function handleDesignPost(request: Request, options: DesignPostOpti
 
   if (!form.file && !draft) {
     const message = intent === "save" ? MESSAGES.fileRequiredDraft : MESSAGES.fileRequiredUpload;
-    return { ok: false, status: 400, title: MESSAGES.fileRequiredTitle, message, reply: submission.reply({ fieldErrors: { [FILE_FIELD]: [message] } }) };
+    return {
+      ok: false,
+      status: 400,
+      title: MESSAGES.fileRequiredTitle,
+      message,
+      reply: submission.reply({ fieldErrors: { [FILE_FIELD]: [message] } }),
+    };
   }
 
   let printer: PrinterRate | null = null;
@@ -780,7 +817,9 @@ export const NEW_DESIGN_SETTINGS = {
 export async function designApiResponse(result: DesignPostResult): Promise<Response> {
   if (!result.ok) {
     const fieldErrors = Object.fromEntries(
-      Object.entries(result.reply.error ?? {}).filter((entry): entry is [string, string[]] => Array.isArray(entry[1]) && entry[0] !== ""),
+      Object.entries(result.reply.error ?? {}).filter(
+        (entry): entry is [string, string[]] => Array.isArray(entry[1]) && entry[0] !== "",
+      ),
     );
     return Response.json({ title: result.title, message: result.message, fieldErrors }, { status: result.status });
   }

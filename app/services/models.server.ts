@@ -92,7 +92,10 @@ export async function categoryExists(id: number): Promise<boolean> {
 export function ftsQuery(text: string | null | undefined): string | null {
   const words = (text ?? "").normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? [];
   if (words.length === 0) return null;
-  return words.slice(0, 12).map((w) => `"${w}"*`).join(" ");
+  return words
+    .slice(0, 12)
+    .map((w) => `"${w}"*`)
+    .join(" ");
 }
 
 /** The user columns a name is made of, for selects joined to users. */
@@ -136,7 +139,13 @@ export async function listLibraryModels(options: {
       ? [desc(libraryModels.createdAt), ...relevance, desc(libraryModels.id)]
       : sort === "popular"
         ? [desc(libraryModels.likeCount), ...relevance, desc(libraryModels.createdAt), desc(libraryModels.id)]
-        : [desc(libraryModels.featured), ...relevance, desc(libraryModels.likeCount), desc(libraryModels.createdAt), desc(libraryModels.id)];
+        : [
+            desc(libraryModels.featured),
+            ...relevance,
+            desc(libraryModels.likeCount),
+            desc(libraryModels.createdAt),
+            desc(libraryModels.id),
+          ];
 
   let rows = db
     .select({
@@ -163,7 +172,11 @@ export async function listLibraryModels(options: {
     total = total.innerJoin(sql`library_models_fts`, sql`library_models_fts.rowid = ${libraryModels.id}`);
   }
   const [found, [{ n }]] = await Promise.all([
-    rows.where(where).orderBy(...order).limit(pageSize).offset((page - 1) * pageSize),
+    rows
+      .where(where)
+      .orderBy(...order)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     total.where(where),
   ]);
 
@@ -205,7 +218,11 @@ export async function listCatalogueModels(options: {
   const sort = options.sort ?? DEFAULT_MODEL_SORT;
   const pageSize = options.pageSize ?? MODEL_PAGE_SIZE;
   const page = pageOf(options.page);
-  const words = (options.q ?? "").toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 12) ?? [];
+  const words =
+    (options.q ?? "")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.slice(0, 12) ?? [];
   const haystack = sql`lower(${catalogueModels.name} || ' ' || ${catalogueModels.description} || ' ' || ${catalogueModels.creatorName} || ' ' || ${catalogueModels.tags})`;
   const where = and(
     eq(catalogueModels.source, CATALOGUE_SOURCE),
@@ -219,7 +236,13 @@ export async function listCatalogueModels(options: {
         : [desc(catalogueModels.featured), desc(catalogueModels.likeCount), desc(catalogueModels.id)];
 
   const [found, [{ n }]] = await Promise.all([
-    db.select().from(catalogueModels).where(where).orderBy(...order).limit(pageSize).offset((page - 1) * pageSize),
+    db
+      .select()
+      .from(catalogueModels)
+      .where(where)
+      .orderBy(...order)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     db.select({ n: count() }).from(catalogueModels).where(where),
   ]);
   return {
@@ -442,7 +465,10 @@ export async function getModelDetail(
   if (source === "library") {
     if (options.countView) {
       const db = await getDb();
-      await db.update(libraryModels).set({ viewCount: sql`${libraryModels.viewCount} + 1` }).where(eq(libraryModels.id, id));
+      await db
+        .update(libraryModels)
+        .set({ viewCount: sql`${libraryModels.viewCount} + 1` })
+        .where(eq(libraryModels.id, id));
     }
     return { model: await readLibraryDetail(id), sync: null };
   }
@@ -511,9 +537,7 @@ export interface OrderableModel {
   publicUrl: string | null;
 }
 
-export type OrderCheck =
-  | { ok: true; model: OrderableModel }
-  | { ok: false; status: 404 | 403; message: string };
+export type OrderCheck = { ok: true; model: OrderableModel } | { ok: false; status: 404 | 403; message: string };
 
 export const MODEL_NOT_FOUND = "Model not found";
 
@@ -542,7 +566,14 @@ export async function getOrderableModel(source: string, id: number | string, dep
       weightGrams: row.filamentWeightGrams > 0 ? row.filamentWeightGrams : null,
       printTimeMinutes: row.printTimeMinutes > 0 ? row.printTimeMinutes : null,
       file: file
-        ? { id: file.id, name: file.name, format: file.format, sizeBytes: file.sizeBytes, storageKey: file.storageKey!, analysis: file.analysis }
+        ? {
+            id: file.id,
+            name: file.name,
+            format: file.format,
+            sizeBytes: file.sizeBytes,
+            storageKey: file.storageKey!,
+            analysis: file.analysis,
+          }
         : null,
       catalogueModelId: null,
       publicUrl: null,
@@ -599,7 +630,11 @@ export async function isLibraryModelCreator(modelId: number, userId: number): Pr
 }
 
 /** Sets the like to the wanted state (so a double submit changes nothing twice); null when the model is absent. */
-export async function setLike(modelId: number, userId: number, liked: boolean): Promise<{ liked: boolean; likeCount: number } | null> {
+export async function setLike(
+  modelId: number,
+  userId: number,
+  liked: boolean,
+): Promise<{ liked: boolean; likeCount: number } | null> {
   if (!(await libraryModelExists(modelId))) return null;
   const db = await getDb();
   if (liked) {
@@ -630,10 +665,7 @@ export async function addComment(modelId: number, userId: number, text: string):
     .insert(modelComments)
     .values({ libraryModelId: modelId, userId, comment: comment.slice(0, COMMENT_MAX_LENGTH) })
     .returning();
-  const [author] = await db
-    .select(nameColumns)
-    .from(users)
-    .where(eq(users.id, userId));
+  const [author] = await db.select(nameColumns).from(users).where(eq(users.id, userId));
   return {
     id: row!.id,
     userId,
@@ -655,7 +687,11 @@ export async function rateModel(
 ): Promise<{ rating: number; review: string | null; averageRating: number | null; totalRatings: number } | null> {
   if (!Number.isInteger(input.rating) || input.rating < 1 || input.rating > 5) throw new RangeError("A rating is 1 to 5 stars.");
   const db = await getDb();
-  const [model] = await db.select({ creatorId: libraryModels.creatorId }).from(libraryModels).where(eq(libraryModels.id, modelId)).limit(1);
+  const [model] = await db
+    .select({ creatorId: libraryModels.creatorId })
+    .from(libraryModels)
+    .where(eq(libraryModels.id, modelId))
+    .limit(1);
   if (!model) return null;
   if (model.creatorId === userId) throw Response.json({ message: OWN_MODEL_RATING }, { status: 403 });
   const review = input.review?.trim() ? input.review.trim().slice(0, COMMENT_MAX_LENGTH) : null;
@@ -733,7 +769,12 @@ export async function createLibraryModel(input: NewLibraryModel): Promise<number
 export async function libraryModelFile(id: number) {
   const db = await getDb();
   const [file] = await db
-    .select({ name: modelFiles.name, format: modelFiles.format, storageKey: modelFiles.storageKey, sizeBytes: modelFiles.sizeBytes })
+    .select({
+      name: modelFiles.name,
+      format: modelFiles.format,
+      storageKey: modelFiles.storageKey,
+      sizeBytes: modelFiles.sizeBytes,
+    })
     .from(modelFiles)
     .where(and(eq(modelFiles.libraryModelId, id), sql`${modelFiles.storageKey} IS NOT NULL`))
     .orderBy(desc(modelFiles.id))
@@ -743,12 +784,19 @@ export async function libraryModelFile(id: number) {
 
 export async function countLibraryDownload(id: number) {
   const db = await getDb();
-  await db.update(libraryModels).set({ downloadCount: sql`${libraryModels.downloadCount} + 1` }).where(eq(libraryModels.id, id));
+  await db
+    .update(libraryModels)
+    .set({ downloadCount: sql`${libraryModels.downloadCount} + 1` })
+    .where(eq(libraryModels.id, id));
 }
 
 export async function libraryImageKey(id: number): Promise<string | null> {
   const db = await getDb();
-  const [row] = await db.select({ imageKey: libraryModels.imageKey }).from(libraryModels).where(eq(libraryModels.id, id)).limit(1);
+  const [row] = await db
+    .select({ imageKey: libraryModels.imageKey })
+    .from(libraryModels)
+    .where(eq(libraryModels.id, id))
+    .limit(1);
   return row?.imageKey ?? null;
 }
 
@@ -798,7 +846,12 @@ export function apiLibrarySummary(m: ModelSummary) {
 
 export function apiModelDetail(m: ModelDetail) {
   const estimate = modelEstimate(m);
-  const priceEstimate = { ...estimate.quote, weightGrams: estimate.weightGrams, printTimeMinutes: estimate.printTimeMinutes, colors: 1 };
+  const priceEstimate = {
+    ...estimate.quote,
+    weightGrams: estimate.weightGrams,
+    printTimeMinutes: estimate.printTimeMinutes,
+    colors: 1,
+  };
   if (m.source === "thingiverse") {
     return {
       ...apiCatalogueModel(m),

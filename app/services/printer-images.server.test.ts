@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { checkPrinterPhoto, DEFAULT_PRINTER_IMAGE_URL, imageKeyFromFileName, printerImageUrl, sniffImage } from "./printer-images.server";
+import {
+  checkPrinterPhoto,
+  DEFAULT_PRINTER_IMAGE_URL,
+  imageKeyFromFileName,
+  printerImageUrl,
+  sniffImage,
+} from "./printer-images.server";
 
 describe("printer image URLs", () => {
   it("maps a storage key to its URL and back", () => {

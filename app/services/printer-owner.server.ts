@@ -24,7 +24,13 @@ export const PRINTER_BUSY_WITH_ORDERS = "This printer has orders in progress. Fi
 
 /** Jobs that still need the printer: a printer is not deleted from under them. */
 const IN_FLIGHT: readonly JobStatus[] = [
-  "submitted", "confirmed", "accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping",
+  "submitted",
+  "confirmed",
+  "accepted",
+  "printing",
+  "completed",
+  "ready_for_pickup",
+  "ready_for_shipping",
 ];
 
 export type OwnedPrinterResult = { ok: true; printer: Printer } | { ok: false; status: 404 | 403 };
@@ -61,7 +67,8 @@ export function printerFormParseFailure(error: unknown): { status: 400 | 413; re
     status,
     result: { status: "error", error: { [field]: [message] } } satisfies SubmissionResult<string[]>,
   });
-  if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) return reply(413, "image", PHOTO_TOO_LARGE);
+  if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError)
+    return reply(413, "image", PHOTO_TOO_LARGE);
   if (error instanceof MaxFilesExceededError) return reply(400, "image", ONE_PHOTO_ONLY);
   // the rest: MaxPartsExceededError, MaxHeaderSizeExceededError, a malformed body
   if (error instanceof MultipartParseError || error instanceof FormDataParseError) return reply(400, "", FORM_UNREADABLE);
@@ -83,7 +90,14 @@ export function placePrinter(location: string, coordinates?: { latitude?: number
   const lat = coordinates?.latitude;
   const lon = coordinates?.longitude;
   if (typeof lat === "number" && typeof lon === "number") {
-    return { location, latitude: lat, longitude: lon, city: place?.city ?? null, state: place?.state ?? null, zip: place?.zip ?? null };
+    return {
+      location,
+      latitude: lat,
+      longitude: lon,
+      city: place?.city ?? null,
+      state: place?.state ?? null,
+      zip: place?.zip ?? null,
+    };
   }
   if (!place) return null;
   // A ZIP-less "Loveland, CO" stores the city centre's ZIP as the shipping origin.
@@ -199,7 +213,10 @@ export async function updatePrinter(owner: User, printerId: number, changes: Pri
   let newKey: string | null = null;
   if (changes.photo) newKey = set.imageKey = await storePrinterPhoto(changes.photo);
   else if (changes.photo === null) set.imageKey = null;
-  const result = await db.update(printers).set(set).where(and(eq(printers.id, printerId), eq(printers.ownerId, owner.id)));
+  const result = await db
+    .update(printers)
+    .set(set)
+    .where(and(eq(printers.id, printerId), eq(printers.ownerId, owner.id)));
   if (result.rowsAffected !== 1) {
     await removePrinterPhoto(newKey);
     return false;
@@ -259,7 +276,11 @@ export async function removeStock(printerId: number, row: { material: string; co
   const result = await db
     .delete(filamentInventory)
     .where(
-      and(eq(filamentInventory.printerId, printerId), eq(filamentInventory.material, row.material), eq(filamentInventory.color, row.color)),
+      and(
+        eq(filamentInventory.printerId, printerId),
+        eq(filamentInventory.material, row.material),
+        eq(filamentInventory.color, row.color),
+      ),
     );
   return result.rowsAffected > 0;
 }

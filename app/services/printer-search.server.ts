@@ -101,17 +101,48 @@ export interface PrinterJson {
 /** What a card, a map marker and the design check need: loaders send this much, not the whole record. */
 export type CardPrinter = Pick<
   PrinterJson,
-  | "id" | "name" | "model" | "owner" | "location" | "latitude" | "longitude" | "distance" | "isAvailable" | "rating"
-  | "totalReviews" | "buildVolumeX" | "buildVolumeY" | "buildVolumeZ" | "materials" | "pricePerGram" | "ratePerKgCents"
-  | "imageUrl" | "filamentInventory"
+  | "id"
+  | "name"
+  | "model"
+  | "owner"
+  | "location"
+  | "latitude"
+  | "longitude"
+  | "distance"
+  | "isAvailable"
+  | "rating"
+  | "totalReviews"
+  | "buildVolumeX"
+  | "buildVolumeY"
+  | "buildVolumeZ"
+  | "materials"
+  | "pricePerGram"
+  | "ratePerKgCents"
+  | "imageUrl"
+  | "filamentInventory"
 >;
 
 export function toCardPrinter(p: PrinterJson): CardPrinter {
   return {
-    id: p.id, name: p.name, model: p.model, owner: p.owner, location: p.location, latitude: p.latitude, longitude: p.longitude,
-    distance: p.distance, isAvailable: p.isAvailable, rating: p.rating, totalReviews: p.totalReviews,
-    buildVolumeX: p.buildVolumeX, buildVolumeY: p.buildVolumeY, buildVolumeZ: p.buildVolumeZ, materials: p.materials,
-    pricePerGram: p.pricePerGram, ratePerKgCents: p.ratePerKgCents, imageUrl: p.imageUrl, filamentInventory: p.filamentInventory,
+    id: p.id,
+    name: p.name,
+    model: p.model,
+    owner: p.owner,
+    location: p.location,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    distance: p.distance,
+    isAvailable: p.isAvailable,
+    rating: p.rating,
+    totalReviews: p.totalReviews,
+    buildVolumeX: p.buildVolumeX,
+    buildVolumeY: p.buildVolumeY,
+    buildVolumeZ: p.buildVolumeZ,
+    materials: p.materials,
+    pricePerGram: p.pricePerGram,
+    ratePerKgCents: p.ratePerKgCents,
+    imageUrl: p.imageUrl,
+    filamentInventory: p.filamentInventory,
   };
 }
 
@@ -203,10 +234,17 @@ export function resolveOrigin(input: Pick<PrinterSearchInput, "point" | "locatio
   if (text) {
     const place = resolveLocation(text);
     if (!place) return { origin: null, locationNotFound: true };
-    return { origin: { latitude: place.latitude, longitude: place.longitude, label: place.label, source: "search" }, locationNotFound: false };
+    return {
+      origin: { latitude: place.latitude, longitude: place.longitude, label: place.label, source: "search" },
+      locationNotFound: false,
+    };
   }
   const home = lookupZip(input.fallbackZip);
-  if (home) return { origin: { latitude: home.latitude, longitude: home.longitude, label: home.label, source: "profile" }, locationNotFound: false };
+  if (home)
+    return {
+      origin: { latitude: home.latitude, longitude: home.longitude, label: home.label, source: "profile" },
+      locationNotFound: false,
+    };
   return { origin: null, locationNotFound: false };
 }
 
@@ -228,7 +266,13 @@ function designConditions(input: PrinterSearchInput): SQL[] {
     sql`EXISTS (SELECT 1 FROM filament_inventory AS f WHERE f.printer_id = p.id AND f.grams > 0 AND f.grams >= ${weight} AND ${extra})`;
   if (color) {
     // A colour must be proven in stock: a printer without inventory rows does not qualify.
-    where.push(stocked(material ? sql`f.material = ${material} COLLATE NOCASE AND f.color = ${color} COLLATE NOCASE` : sql`f.color = ${color} COLLATE NOCASE`));
+    where.push(
+      stocked(
+        material
+          ? sql`f.material = ${material} COLLATE NOCASE AND f.color = ${color} COLLATE NOCASE`
+          : sql`f.color = ${color} COLLATE NOCASE`,
+      ),
+    );
   } else if (material) {
     // No colour asked: a printer that keeps no inventory is judged by its materials list alone.
     where.push(
@@ -274,7 +318,9 @@ export async function searchPrinters(
     if (strategy === "rtree") {
       // CROSS JOIN pins the R*Tree as the outer loop: with fresh statistics SQLite may otherwise start from another index.
       from = sql`printers_rtree AS r CROSS JOIN printers AS p ON p.id = r.id`;
-      where.push(sql`r.max_lat >= ${box.minLat} AND r.min_lat <= ${box.maxLat} AND r.max_lon >= ${box.minLon} AND r.min_lon <= ${box.maxLon}`);
+      where.push(
+        sql`r.max_lat >= ${box.minLat} AND r.min_lat <= ${box.maxLat} AND r.max_lon >= ${box.minLon} AND r.min_lon <= ${box.maxLon}`,
+      );
     } else if (strategy === "btree") {
       from = sql`printers AS p INDEXED BY printers_geo_idx`;
       where.push(sql`p.latitude BETWEEN ${box.minLat} AND ${box.maxLat} AND p.longitude BETWEEN ${box.minLon} AND ${box.maxLon}`);
@@ -328,11 +374,14 @@ export async function searchPrinters(
       : offset > 0
         ? Number((await db.all<{ n: number }>(sql`${candidates} SELECT count(*) AS n FROM c ${withinRadius}`))[0]?.n ?? 0)
         : 0;
-  const hydrated = await hydratePrinters(rows.map((r) => r.id), {
-    db,
-    distances: new Map(rows.map((r) => [r.id, r.distance])),
-    viewerId: input.viewerId,
-  });
+  const hydrated = await hydratePrinters(
+    rows.map((r) => r.id),
+    {
+      db,
+      distances: new Map(rows.map((r) => [r.id, r.distance])),
+      viewerId: input.viewerId,
+    },
+  );
   return { printers: hydrated, total, origin, locationNotFound, radiusMiles, sort };
 }
 
@@ -372,7 +421,10 @@ export async function hydratePrinters(
                          FROM (SELECT material, color, grams FROM filament_inventory WHERE printer_id = p.id ORDER BY material, color) AS f))
     ) AS data
     FROM printers AS p JOIN users AS u ON u.id = p.owner_id
-    WHERE p.id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+    WHERE p.id IN (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
 
   const byId = new Map<number, HydratedRow>();
   for (const row of rows) {
@@ -426,7 +478,8 @@ export function serializePrinter(
   extra: { owner: PrinterJson["owner"]; inventory: PrinterJson["filamentInventory"]; exact?: boolean },
 ): PrinterJson {
   const exact = extra.exact === true;
-  const coordinate = (value: number | null) => (value === null ? null : exact ? String(value) : publicCoordinate(value).toFixed(2));
+  const coordinate = (value: number | null) =>
+    value === null ? null : exact ? String(value) : publicCoordinate(value).toFixed(2);
   return {
     id: printer.id,
     ownerId: printer.ownerId,
@@ -458,18 +511,27 @@ export function serializePrinter(
 }
 
 /** One printer; public unless `viewerId` is its owner. */
-export async function getPrinterJson(id: number, options: { db?: Database; viewerId?: number | null } = {}): Promise<PrinterJson | null> {
+export async function getPrinterJson(
+  id: number,
+  options: { db?: Database; viewerId?: number | null } = {},
+): Promise<PrinterJson | null> {
   const [printer] = await hydratePrinters([id], options);
   return printer ?? null;
 }
 
 /** An owner's printers, newest first; public unless `viewerId` is that owner. */
-export async function listOwnerPrinters(ownerId: number, options: { db?: Database; viewerId?: number | null } = {}): Promise<PrinterJson[]> {
+export async function listOwnerPrinters(
+  ownerId: number,
+  options: { db?: Database; viewerId?: number | null } = {},
+): Promise<PrinterJson[]> {
   const database = options.db ?? (await getDb());
   const rows = await database
     .select({ id: printers.id })
     .from(printers)
     .where(eq(printers.ownerId, ownerId))
     .orderBy(sql`${printers.createdAt} DESC, ${printers.id} DESC`);
-  return hydratePrinters(rows.map((r) => r.id), { db: database, viewerId: options.viewerId });
+  return hydratePrinters(
+    rows.map((r) => r.id),
+    { db: database, viewerId: options.viewerId },
+  );
 }

@@ -17,10 +17,16 @@ export function getStorage(): FileStorage {
 }
 
 /** A fresh storage key such as "designs/2026/11/3f9c…a1.stl". */
-export function newStorageKey(area: "designs" | "models" | "model-images" | "printer-images" | "previews", extension: string): string {
+export function newStorageKey(
+  area: "designs" | "models" | "model-images" | "printer-images" | "previews",
+  extension: string,
+): string {
   const now = new Date();
   const month = String(now.getUTCMonth() + 1).padStart(2, "0");
-  const ext = extension.replace(/[^a-z0-9]/gi, "").toLowerCase().slice(0, 8);
+  const ext = extension
+    .replace(/[^a-z0-9]/gi, "")
+    .toLowerCase()
+    .slice(0, 8);
   return `${area}/${now.getUTCFullYear()}/${month}/${randomBytes(16).toString("hex")}${ext ? `.${ext}` : ""}`;
 }
 

@@ -2,7 +2,11 @@
 import type { User } from "../../db/schema";
 import { getSessionUser } from "./session.server";
 
-export function apiError(status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503, message: string, headers?: HeadersInit) {
+export function apiError(
+  status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503,
+  message: string,
+  headers?: HeadersInit,
+) {
   return Response.json({ message }, { status, headers });
 }
 

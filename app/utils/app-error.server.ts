@@ -23,7 +23,9 @@ export function httpStatusOf(error: AppError): number {
 }
 
 function retryHeaders(error: AppError): HeadersInit | undefined {
-  return error.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
+  return error.retryAfterSeconds === undefined
+    ? undefined
+    : { "Retry-After": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
 }
 
 /** The JSON API answer for an AppError: {message} with its status (and Retry-After when known). */
@@ -49,7 +51,9 @@ export function replyWithError(
   submission: { reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult },
   error: AppError,
 ) {
-  const result = error.field ? submission.reply({ fieldErrors: { [error.field]: [error.message] } }) : submission.reply({ formErrors: [error.message] });
+  const result = error.field
+    ? submission.reply({ fieldErrors: { [error.field]: [error.message] } })
+    : submission.reply({ formErrors: [error.message] });
   return data({ result }, { status: httpStatusOf(error), headers: retryHeaders(error) });
 }
 

@@ -52,7 +52,11 @@ export type RegisterInput = z.input<typeof RegisterSchema>;
 async function limit(key: string, max: number, windowMs: number, what: string) {
   const result = await hitRateLimit(key, max, windowMs);
   if (!result.allowed) {
-    throw new AuthFailure(429, "Too Many Attempts", `Too many ${what} attempts. Please wait ${minutesText(result.retryAfterSeconds)} and try again.`);
+    throw new AuthFailure(
+      429,
+      "Too Many Attempts",
+      `Too many ${what} attempts. Please wait ${minutesText(result.retryAfterSeconds)} and try again.`,
+    );
   }
 }
 
@@ -72,11 +76,19 @@ export async function loginWithPassword(input: { email?: unknown; password?: unk
   const emailKey = `login:email:${email}`;
   const emailState = await isRateLimited(emailKey, LIMITS.loginPerEmail, FIFTEEN_MINUTES);
   if (!emailState.allowed) {
-    throw new AuthFailure(429, "Too Many Attempts", `Too many sign-in attempts. Please wait ${minutesText(emailState.retryAfterSeconds)} and try again.`);
+    throw new AuthFailure(
+      429,
+      "Too Many Attempts",
+      `Too many sign-in attempts. Please wait ${minutesText(emailState.retryAfterSeconds)} and try again.`,
+    );
   }
 
   const db = await getDb();
-  const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`)
+    .limit(1);
   if (!user || !(await verifyPassword(user.passwordHash, password))) {
     await hitRateLimit(emailKey, LIMITS.loginPerEmail, FIFTEEN_MINUTES);
     throw new AuthFailure(401, "Login Failed", "Invalid email or password");
@@ -93,7 +105,8 @@ export async function registerAccount(input: Record<string, unknown>, request: R
     username: input.username,
     email: input.email,
     password: input.password,
-    newsletterSubscribed: input.newsletterSubscribed === true || input.newsletterSubscribed === "on" || input.newsletterSubscribed === "true",
+    newsletterSubscribed:
+      input.newsletterSubscribed === true || input.newsletterSubscribed === "on" || input.newsletterSubscribed === "true",
   });
   if (!parsed.success) {
     const fieldErrors = flattenIssues(parsed.error);
@@ -107,9 +120,15 @@ export async function registerAccount(input: Record<string, unknown>, request: R
   await limit(`signup:email:${email}`, LIMITS.signupPerEmail, ONE_HOUR, "sign-up");
 
   const db = await getDb();
-  const [emailTaken] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+  const [emailTaken] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`)
+    .limit(1);
   if (emailTaken) {
-    throw new AuthFailure(409, "Registration Failed", "An account with this email already exists", { email: ["An account with this email already exists"] });
+    throw new AuthFailure(409, "Registration Failed", "An account with this email already exists", {
+      email: ["An account with this email already exists"],
+    });
   }
   const [nameTaken] = await db
     .select({ id: users.id })
@@ -117,7 +136,9 @@ export async function registerAccount(input: Record<string, unknown>, request: R
     .where(sql`lower(${users.username}) = ${username.toLowerCase()}`)
     .limit(1);
   if (nameTaken) {
-    throw new AuthFailure(409, "Registration Failed", "That username is already taken", { username: ["That username is already taken"] });
+    throw new AuthFailure(409, "Registration Failed", "That username is already taken", {
+      username: ["That username is already taken"],
+    });
   }
 
   const passwordHash = await hashPassword(password);
@@ -126,7 +147,8 @@ export async function registerAccount(input: Record<string, unknown>, request: R
     [user] = await db.insert(users).values({ username, email, passwordHash, newsletterSubscribed }).returning();
   } catch (error) {
     // two sign-ups racing for the same e-mail or username: the unique index decides
-    if (String(error).includes("UNIQUE")) throw new AuthFailure(409, "Registration Failed", "An account with this email or username already exists");
+    if (String(error).includes("UNIQUE"))
+      throw new AuthFailure(409, "Registration Failed", "An account with this email or username already exists");
     throw error;
   }
   if (newsletterSubscribed) {
@@ -140,7 +162,9 @@ export async function registerAccount(input: Record<string, unknown>, request: R
 
 export const authenticator = new Authenticator<User>();
 authenticator.use(
-  new FormStrategy(async ({ form, request }) => loginWithPassword({ email: form.get("email"), password: form.get("password") }, request)),
+  new FormStrategy(async ({ form, request }) =>
+    loginWithPassword({ email: form.get("email"), password: form.get("password") }, request),
+  ),
   "password",
 );
 authenticator.use(

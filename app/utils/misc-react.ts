@@ -6,7 +6,11 @@ export function useIsPending({
   formAction,
   formMethod = "POST",
   state = "non-idle",
-}: { formAction?: string; formMethod?: "POST" | "GET" | "PUT" | "PATCH" | "DELETE"; state?: "submitting" | "loading" | "non-idle" } = {}) {
+}: {
+  formAction?: string;
+  formMethod?: "POST" | "GET" | "PUT" | "PATCH" | "DELETE";
+  state?: "submitting" | "loading" | "non-idle";
+} = {}) {
   const contextualFormAction = useFormAction();
   const navigation = useNavigation();
   const isPendingState = state === "non-idle" ? navigation.state !== "idle" : navigation.state === state;

@@ -34,4 +34,3 @@ export const ProfileSchema = z.object({
     .refine((v) => !v || /^\d{5}$/.test(v), "ZIP must be 5 digits")
     .transform((v) => v || null),
 });
-

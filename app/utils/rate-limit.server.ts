@@ -53,4 +53,3 @@ export function minutesText(seconds: number) {
   const minutes = Math.ceil(seconds / 60);
   return minutes === 1 ? "1 minute" : `${minutes} minutes`;
 }
-

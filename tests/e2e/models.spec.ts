@@ -79,7 +79,10 @@ test.describe("Browse Models", () => {
     await expect(page.getByRole("button", { name: "Order Print" })).toBeEnabled();
     await expect(page.locator('form[method="post"][action="/order-model/thingiverse/3495390"]')).toContainText("Order Print");
     await expect(page.getByRole("link", { name: "Order Print" })).toHaveCount(0);
-    await expect(page.getByRole("link", { name: /Download Files/ })).toHaveAttribute("href", "https://www.thingiverse.com/thing:3495390");
+    await expect(page.getByRole("link", { name: /Download Files/ })).toHaveAttribute(
+      "href",
+      "https://www.thingiverse.com/thing:3495390",
+    );
     await expect(page.getByText("Toys & Games", { exact: true })).toBeVisible();
     await expect(page.getByText("1h 35m", { exact: true })).toBeVisible();
 
@@ -122,7 +125,11 @@ test.describe("Browse Models", () => {
     await page.getByRole("main").getByRole("link", { name: "Sign in", exact: true }).first().click();
     await expect(page).toHaveURL(new RegExp(`/auth\\?redirectTo=%2Fmodels%2Flibrary%2F${id}$`));
 
-    for (const [path, body] of [[`/api/models/${id}/like`, {}], [`/api/models/${id}/comments`, { comment: "hi" }], [`/api/models/${id}/ratings`, { rating: 5, hasPrinted: true }]] as const) {
+    for (const [path, body] of [
+      [`/api/models/${id}/like`, {}],
+      [`/api/models/${id}/comments`, { comment: "hi" }],
+      [`/api/models/${id}/ratings`, { rating: 5, hasPrinted: true }],
+    ] as const) {
       const res = await page.request.post(path, { data: body });
       expect(res.status(), path).toBe(401);
       expect(await res.json()).toEqual({ message: "Not authenticated" });

@@ -58,7 +58,9 @@ test.describe("landing page", () => {
     await expect(main.getByRole("link", { name: "Upload Custom File" })).toHaveAttribute("href", "/upload");
   });
 
-  test("the carousel loops and scrolls by itself with JavaScript, pausing on hover; without it, it is a plain scrollable row", async ({ page }) => {
+  test("the carousel loops and scrolls by itself with JavaScript, pausing on hover; without it, it is a plain scrollable row", async ({
+    page,
+  }) => {
     await page.goto("/");
     const carousel = page.getByTestId("featured-carousel");
     await expect(carousel).toHaveCSS("overflow-x", "auto");
@@ -134,7 +136,10 @@ test.describe("information pages", () => {
     await page.goto("/contact");
     const main = page.getByRole("main");
     await expect(main.getByText("Mon-Fri 9AM-6PM MST")).toBeVisible();
-    await expect(main.getByRole("link", { name: "support@printnear.com" })).toHaveAttribute("href", "mailto:support@printnear.com");
+    await expect(main.getByRole("link", { name: "support@printnear.com" })).toHaveAttribute(
+      "href",
+      "mailto:support@printnear.com",
+    );
     await expect(main.getByText("We reply within 24 hours.").first()).toBeVisible();
     await expect(main.getByText(/platform fee is 15%/)).toBeVisible();
     await expect(main.getByRole("link", { name: /FAQ/ })).toHaveAttribute("href", "/faq");

@@ -1,7 +1,10 @@
 import type { Page } from "@playwright/test";
 import { expect, jsDisabled, test } from "./fixtures";
 
-async function fillCalculator(page: Page, values: { weight?: string; colors?: string; hours?: string; material?: string; delivery?: string }) {
+async function fillCalculator(
+  page: Page,
+  values: { weight?: string; colors?: string; hours?: string; material?: string; delivery?: string },
+) {
   if (values.weight !== undefined) await page.getByLabel("Weight (grams)").fill(values.weight);
   if (values.colors !== undefined) await page.getByLabel("Colours").selectOption(values.colors);
   if (values.hours !== undefined) await page.getByLabel("Print time (hours)").fill(values.hours);
@@ -20,9 +23,17 @@ test.describe("pricing page", () => {
     await expect(page.getByText("The printer you choose sets the final price")).toBeVisible();
   });
 
-  test("gives the engine's totals: 200 g, 3 colours, 90 min at $15/kg is $11.50; 100 g, 1 colour, 60 min is $2.50", async ({ page }) => {
+  test("gives the engine's totals: 200 g, 3 colours, 90 min at $15/kg is $11.50; 100 g, 1 colour, 60 min is $2.50", async ({
+    page,
+  }) => {
     await page.goto("/pricing");
-    await fillCalculator(page, { weight: "200", colors: "3", hours: "1.5", material: "Platform rate ($15.00/kg)", delivery: "Pickup (free)" });
+    await fillCalculator(page, {
+      weight: "200",
+      colors: "3",
+      hours: "1.5",
+      material: "Platform rate ($15.00/kg)",
+      delivery: "Pickup (free)",
+    });
     await expect(page.getByTestId("customer-pays")).toHaveText("$11.50");
     await expect(page.getByTestId("calculator-total")).toHaveText("$11.50");
     if (!jsDisabled()) await expect(page).toHaveURL(/\/pricing$/);
@@ -48,7 +59,9 @@ test.describe("pricing page", () => {
     await expect(page.getByText("Weight must be between 1 and 1000 g")).toBeVisible();
   });
 
-  test("the weight tier table shows public prices from the engine's tiers; clicking a tier sets the weight to its minimum", async ({ page }) => {
+  test("the weight tier table shows public prices from the engine's tiers; clicking a tier sets the weight to its minimum", async ({
+    page,
+  }) => {
     await page.goto("/pricing");
     const tiers = page.getByTestId("weight-tier");
     await expect(tiers).toHaveCount(9);

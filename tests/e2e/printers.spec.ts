@@ -17,11 +17,19 @@ async function signInAsNewCustomer(page: Page) {
   const name = `owner_${tag()}`;
   const [user] = await db
     .insert(users)
-    .values({ email: `${name}@example.test`, username: name, firstName: "Nova", lastName: "Owner", passwordHash: await hashPassword("a long enough password") })
+    .values({
+      email: `${name}@example.test`,
+      username: name,
+      firstName: "Nova",
+      lastName: "Owner",
+      passwordHash: await hashPassword("a long enough password"),
+    })
     .returning();
   const [pair] = (await createUserSession(user!.id)).split(";");
   const [cookieName, ...rest] = pair!.split("=");
-  await page.context().addCookies([{ name: cookieName!, value: rest.join("="), url: test.info().project.use.baseURL ?? "http://localhost:3005" }]);
+  await page
+    .context()
+    .addCookies([{ name: cookieName!, value: rest.join("="), url: test.info().project.use.baseURL ?? "http://localhost:3005" }]);
   return user!;
 }
 
@@ -34,7 +42,9 @@ async function printerId(name: string) {
 const cardNames = (page: Page) => page.getByTestId("printer-card").locator("h3").allInnerTexts();
 
 test.describe("printer owners", () => {
-  test("a new owner adds a printer from a preset, edits it, stocks red PETG, goes offline and online, and deletes it", async ({ page }) => {
+  test("a new owner adds a printer from a preset, edits it, stocks red PETG, goes offline and online, and deletes it", async ({
+    page,
+  }) => {
     const user = await signInAsNewCustomer(page);
     const name = `Preset MK4 ${tag()}`;
     await page.goto("/add-printer");
@@ -96,7 +106,9 @@ test.describe("printer owners", () => {
 
     await page.goto("/printer-dashboard");
     await card.getByText("Delete", { exact: true }).click();
-    await expect(card.getByRole("alertdialog")).toContainText("Are you sure you want to delete this printer? This action cannot be undone.");
+    await expect(card.getByRole("alertdialog")).toContainText(
+      "Are you sure you want to delete this printer? This action cannot be undone.",
+    );
     await card.getByRole("button", { name: `Yes, delete ${name}` }).click();
     await expect(page.getByTestId("toast")).toContainText("Printer deleted successfully.");
     await expect(page.getByTestId("owner-printer").filter({ hasText: name })).toHaveCount(0);
@@ -157,7 +169,12 @@ test.describe("customers find printers", () => {
     await expect(page).toHaveURL(/location=Loveland%2C\+CO/);
     // a retrying assertion: without JavaScript the new page may still be loading when the URL changes
     // distances run from the public (2-decimal) points, which puts the Fab Lab just ahead of the Ender
-    await expect(page.getByTestId("printer-card").locator("h3")).toHaveText(["Loveland Makerspace MK4", "Berthoud Print Shop", "Fort Collins Fab Lab", "Old Town Ender"]);
+    await expect(page.getByTestId("printer-card").locator("h3")).toHaveText([
+      "Loveland Makerspace MK4",
+      "Berthoud Print Shop",
+      "Fort Collins Fab Lab",
+      "Old Town Ender",
+    ]);
     const first = page.getByTestId("printer-card").first();
     await expect(first).toContainText("Loveland, CO 80537");
     await expect(page.getByText("500 E 3rd St")).toHaveCount(0);
@@ -177,14 +194,21 @@ test.describe("customers find printers", () => {
     await expect(page.getByTestId("location-notice")).toContainText("We couldn't find");
   });
 
-  test("/printers after a 200 mm tall PETG red part lists only printers that fit it with red PETG in stock, each with its price", async ({ page }) => {
+  test("/printers after a 200 mm tall PETG red part lists only printers that fit it with red PETG in stock, each with its price", async ({
+    page,
+  }) => {
     await page.goto("/printers?material=PETG&color=Red&weight=100&minX=50&minY=50&minZ=200&location=Loveland%2C%20CO&radius=25");
     await expect(page.getByTestId("design-banner")).toContainText("Design Uploaded Successfully!");
     await expect(page.getByTestId("design-banner")).toContainText("Found 4 compatible printer(s) in your area");
     await expect(page.getByRole("heading", { name: "Find Local 3D Printers" })).toBeVisible();
     await expect(page.getByText("Compatible printers for your uploaded design")).toBeVisible();
     await expect(page.getByTestId("results-count")).toHaveText(/4 printer\(s\) found\s*Design-Compatible/);
-    expect((await cardNames(page)).sort()).toEqual(["Berthoud Print Shop", "Fort Collins Fab Lab", "Loveland Makerspace MK4", "Old Town Ender"]);
+    expect((await cardNames(page)).sort()).toEqual([
+      "Berthoud Print Shop",
+      "Fort Collins Fab Lab",
+      "Loveland Makerspace MK4",
+      "Old Town Ender",
+    ]);
     const prices = await page.getByTestId("design-price").allInnerTexts();
     expect(prices).toHaveLength(4);
     for (const text of prices) expect(text).toMatch(/\$\d+\.\d\d for this design/);
@@ -200,14 +224,19 @@ test.describe("customers find printers", () => {
     await expect(page.getByTestId("design-banner")).toHaveCount(0);
   });
 
-  test("the map shows one marker per printer, the legend and the selection rules; without JavaScript the list carries everything", async ({ page }) => {
+  test("the map shows one marker per printer, the legend and the selection rules; without JavaScript the list carries everything", async ({
+    page,
+  }) => {
     await page.goto("/browse?view=map&location=Loveland%2C+CO");
     await expect(page.getByRole("heading", { name: "Available Printers in Area" })).toBeVisible();
     await expect(page.getByTestId("area-row")).toHaveCount(4);
     await expect(page.getByRole("list", { name: "Map legend" })).toContainText("Available");
     if (jsDisabled()) {
       await expect(page.getByTestId("map-noscript")).toContainText("The map needs JavaScript");
-      await expect(page.getByTestId("area-row").first().getByRole("link", { name: "Select" })).toHaveAttribute("href", /\/upload\?printer=\d+/);
+      await expect(page.getByTestId("area-row").first().getByRole("link", { name: "Select" })).toHaveAttribute(
+        "href",
+        /\/upload\?printer=\d+/,
+      );
       return;
     }
     const markers = page.locator(".printer-marker");
@@ -219,7 +248,9 @@ test.describe("customers find printers", () => {
     await expect(async () => {
       for (const m of await markers.all()) {
         const b = (await m.boundingBox())!;
-        expect(b.x >= box.x && b.x + b.width <= box.x + box.width && b.y >= box.y && b.y + b.height <= box.y + box.height).toBe(true);
+        expect(b.x >= box.x && b.x + b.width <= box.x + box.width && b.y >= box.y && b.y + b.height <= box.y + box.height).toBe(
+          true,
+        );
       }
     }).toPass({ timeout: 5000 });
     const marker = page.getByRole("button", { name: "Berthoud Print Shop, Available" });
@@ -271,7 +302,10 @@ test.describe("customers find printers", () => {
     const first = page.getByTestId("printer-card").first();
     await expect(first).toContainText("Loveland Makerspace MK4");
     await expect(first.getByTestId("design-price")).toContainText("for this design");
-    await expect(first.getByRole("link", { name: "Select Printer" })).toHaveAttribute("href", new RegExp(`/submit-print\\?printerId=\\d+&draftId=${draft!.id}$`));
+    await expect(first.getByRole("link", { name: "Select Printer" })).toHaveAttribute(
+      "href",
+      new RegExp(`/submit-print\\?printerId=\\d+&draftId=${draft!.id}$`),
+    );
     if (!jsDisabled()) await expect(page.locator(".printer-marker")).not.toHaveCount(0);
   });
 
@@ -280,6 +314,9 @@ test.describe("customers find printers", () => {
     expect(res.status()).toBe(200);
     expect(res.headers()["content-type"]).toBe("image/jpeg");
     await page.goto("/browse");
-    await expect(page.getByTestId("printer-card").first().locator("img")).toHaveAttribute("src", "/api/printer-images/default.jpg");
+    await expect(page.getByTestId("printer-card").first().locator("img")).toHaveAttribute(
+      "src",
+      "/api/printer-images/default.jpg",
+    );
   });
 });

@@ -23,7 +23,9 @@ async function newCustomer(page: Page) {
 }
 
 function chooseFile(page: Page, path: string, name?: string) {
-  return page.locator("#design-file").setInputFiles(name ? { name, mimeType: "application/octet-stream", buffer: readFileSync(path) } : path);
+  return page
+    .locator("#design-file")
+    .setInputFiles(name ? { name, mimeType: "application/octet-stream", buffer: readFileSync(path) } : path);
 }
 
 async function weightShown(page: Page): Promise<number> {
@@ -153,7 +155,8 @@ test.describe("refused uploads", () => {
 
     await page.getByLabel("Material").selectOption("TPU");
     await chooseFile(page, "tests/fixtures/designs/renamed-png.stl", "photo.stl");
-    if (!jsDisabled()) await expect(page.getByTestId("file-error")).toHaveText("Invalid file type. Only STL, OBJ, and 3MF files are allowed.");
+    if (!jsDisabled())
+      await expect(page.getByTestId("file-error")).toHaveText("Invalid file type. Only STL, OBJ, and 3MF files are allowed.");
     await page.getByRole("button", { name: "Save Print" }).click();
     await expect(page.getByTestId("upload-alert")).toContainText("Invalid file type. Only STL, OBJ, and 3MF files are allowed.");
     if (jsDisabled()) await expect(page.getByTestId("file-error")).toContainText("please choose the file again");
@@ -183,7 +186,10 @@ test.describe("saved prints", () => {
     await expect(page.getByRole("heading", { name: "Saved Prints" })).toBeVisible();
     await expect(page.getByTestId("draft-card")).toHaveCount(2);
     const keepCard = page.getByTestId("draft-card").filter({ hasText: "keep-me.stl" });
-    await expect(keepCard.getByRole("link", { name: "Choose Printer & Submit" })).toHaveAttribute("href", `/choose-printer?draftId=${keep}`);
+    await expect(keepCard.getByRole("link", { name: "Choose Printer & Submit" })).toHaveAttribute(
+      "href",
+      `/choose-printer?draftId=${keep}`,
+    );
 
     const doomed = page.getByTestId("draft-card").filter({ hasText: "delete-me.obj" });
     await doomed.getByText("Delete", { exact: true }).click();
@@ -215,11 +221,19 @@ test.describe("ordering a model", () => {
     const [creator] = await db.select().from(users).limit(1);
     const [model] = await db
       .insert(libraryModels)
-      .values({ creatorId: creator.id, categoryId: category.id, name, description: "A bracket for the e2e test.", license: "CC BY" })
+      .values({
+        creatorId: creator.id,
+        categoryId: category.id,
+        name,
+        description: "A bracket for the e2e test.",
+        license: "CC BY",
+      })
       .returning();
     const key = newStorageKey("models", "stl");
     await getStorage().set(key, new File([readFileSync(CUBE_STL)], "bracket.stl"));
-    await db.insert(modelFiles).values({ libraryModelId: model.id, name: "bracket.stl", format: "stl", sizeBytes: 13084, storageKey: key });
+    await db
+      .insert(modelFiles)
+      .values({ libraryModelId: model.id, name: "bracket.stl", format: "stl", sizeBytes: 13084, storageKey: key });
     return model;
   }
 

@@ -19,7 +19,11 @@ async function settle(promise: Promise<Response>): Promise<Response> {
   }
 }
 
-const sessionOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("pn_session="))!.split(";")[0];
+const sessionOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("pn_session="))!
+    .split(";")[0];
 
 describe("GET /api/auth/user", () => {
   it("answers the user for a session cookie and 401 without one", async () => {
@@ -42,7 +46,11 @@ describe("GET /api/auth/user", () => {
 
 describe("JSON sign-in, sign-up and sign-out", () => {
   it("registers, signs out, and signs in again", async () => {
-    const created = await settle(register(args(jsonRequest("/api/register", { username: "api_user", email: "api@example.test", password: "long enough pw" }))));
+    const created = await settle(
+      register(
+        args(jsonRequest("/api/register", { username: "api_user", email: "api@example.test", password: "long enough pw" })),
+      ),
+    );
     expect(created.status).toBe(201);
     expect((await created.json()).username).toBe("api_user");
     const cookie = sessionOf(created);
@@ -67,9 +75,13 @@ describe("JSON sign-in, sign-up and sign-out", () => {
     expect(notJson.status).toBe(400);
     const notObject = await settle(login(args(jsonRequest("/api/login", ["a@b.c", "pw"]))));
     expect(notObject.status).toBe(400);
-    const huge = await settle(login(args(jsonRequest("/api/login", { email: "x@example.test", password: "p".repeat(300 * 1024) }))));
+    const huge = await settle(
+      login(args(jsonRequest("/api/login", { email: "x@example.test", password: "p".repeat(300 * 1024) }))),
+    );
     expect(huge.status).toBe(413);
-    const short = await settle(register(args(jsonRequest("/api/register", { username: "ab", email: "ab@example.test", password: "long enough pw" }))));
+    const short = await settle(
+      register(args(jsonRequest("/api/register", { username: "ab", email: "ab@example.test", password: "long enough pw" }))),
+    );
     expect(short.status).toBe(400);
     expect((await short.json()).message).toBe("Username must be at least 3 characters");
   });
@@ -82,11 +94,15 @@ describe("notifications and users", () => {
     await notify(me.id, "First", "one");
     await notify(me.id, "Second", "two");
     const cookie = await sessionCookieFor(me.id);
-    const mine = await settle(notificationsApi(args(getRequest(`/api/users/${me.id}/notifications`, cookie), { id: String(me.id) })));
+    const mine = await settle(
+      notificationsApi(args(getRequest(`/api/users/${me.id}/notifications`, cookie), { id: String(me.id) })),
+    );
     const list = await mine.json();
     expect(list.map((n: { title: string }) => n.title)).toEqual(["Second", "First"]);
     expect(list[0]).toMatchObject({ isRead: false, message: "two" });
-    const theirs = await settle(notificationsApi(args(getRequest(`/api/users/${other.id}/notifications`, cookie), { id: String(other.id) })));
+    const theirs = await settle(
+      notificationsApi(args(getRequest(`/api/users/${other.id}/notifications`, cookie), { id: String(other.id) })),
+    );
     expect(theirs.status).toBe(403);
   });
 
@@ -94,14 +110,36 @@ describe("notifications and users", () => {
     const me = await createTestUser();
     const other = await createTestUser();
     const cookie = await sessionCookieFor(me.id);
-    const res = await settle(patchUser(args(jsonRequest(`/api/users/${me.id}`, { userType: "both", firstName: "Sam" }, { cookie, method: "PATCH" }), { id: String(me.id) })));
+    const res = await settle(
+      patchUser(
+        args(jsonRequest(`/api/users/${me.id}`, { userType: "both", firstName: "Sam" }, { cookie, method: "PATCH" }), {
+          id: String(me.id),
+        }),
+      ),
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ userType: "both", firstName: "Sam" });
-    const bad = await settle(patchUser(args(jsonRequest(`/api/users/${me.id}`, { userType: "admin" }, { cookie, method: "PATCH" }), { id: String(me.id) })));
+    const bad = await settle(
+      patchUser(
+        args(jsonRequest(`/api/users/${me.id}`, { userType: "admin" }, { cookie, method: "PATCH" }), { id: String(me.id) }),
+      ),
+    );
     expect(bad.status).toBe(400);
-    const forbidden = await settle(patchUser(args(jsonRequest(`/api/users/${other.id}`, { firstName: "Hacked" }, { cookie, method: "PATCH" }), { id: String(other.id) })));
+    const forbidden = await settle(
+      patchUser(
+        args(jsonRequest(`/api/users/${other.id}`, { firstName: "Hacked" }, { cookie, method: "PATCH" }), {
+          id: String(other.id),
+        }),
+      ),
+    );
     expect(forbidden.status).toBe(403);
-    const taken = await settle(patchUser(args(jsonRequest(`/api/users/${me.id}`, { username: other.username }, { cookie, method: "PATCH" }), { id: String(me.id) })));
+    const taken = await settle(
+      patchUser(
+        args(jsonRequest(`/api/users/${me.id}`, { username: other.username }, { cookie, method: "PATCH" }), {
+          id: String(me.id),
+        }),
+      ),
+    );
     expect(taken.status).toBe(409);
   });
 

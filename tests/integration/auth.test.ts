@@ -19,7 +19,18 @@ function cookieFrom(response: Response, name = "pn_session") {
 describe("sign up", () => {
   it("creates the account, a session row, the newsletter subscription, and goes to /dashboard", async () => {
     const res = await run(() =>
-      authAction(args(formRequest("/auth", { ...honeypot(), intent: "signup", username: "maker_jo", email: "Jo@Example.test", password: "long enough pw", newsletterSubscribed: "on" }))),
+      authAction(
+        args(
+          formRequest("/auth", {
+            ...honeypot(),
+            intent: "signup",
+            username: "maker_jo",
+            email: "Jo@Example.test",
+            password: "long enough pw",
+            newsletterSubscribed: "on",
+          }),
+        ),
+      ),
     );
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/dashboard");
@@ -37,7 +48,17 @@ describe("sign up", () => {
   it("refuses a taken e-mail with 409 and keeps what was typed", async () => {
     const existing = await createTestUser();
     const res = await run(() =>
-      authAction(args(formRequest("/auth", { ...honeypot(), intent: "signup", username: "someone_new", email: existing.email.toUpperCase(), password: "long enough pw" }))),
+      authAction(
+        args(
+          formRequest("/auth", {
+            ...honeypot(),
+            intent: "signup",
+            username: "someone_new",
+            email: existing.email.toUpperCase(),
+            password: "long enough pw",
+          }),
+        ),
+      ),
     );
     expect(res.status).toBe(409);
     const body = await res.json();
@@ -46,14 +67,26 @@ describe("sign up", () => {
   });
 
   it("asks for the missing fields with the document's words", async () => {
-    const res = await run(() => authAction(args(formRequest("/auth", { ...honeypot(), intent: "signup", username: "", email: "", password: "" }))));
+    const res = await run(() =>
+      authAction(args(formRequest("/auth", { ...honeypot(), intent: "signup", username: "", email: "", password: "" }))),
+    );
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ title: "Missing Information", message: "Please fill in all required fields" });
   });
 
   it("drops a form whose honeypot was filled", async () => {
     const res = await run(() =>
-      authAction(args(formRequest("/auth", { [getHoneypot().getInputProps().nameFieldName]: "bot", intent: "signup", username: "bot_user", email: "bot@example.test", password: "long enough pw" }))),
+      authAction(
+        args(
+          formRequest("/auth", {
+            [getHoneypot().getInputProps().nameFieldName]: "bot",
+            intent: "signup",
+            username: "bot_user",
+            email: "bot@example.test",
+            password: "long enough pw",
+          }),
+        ),
+      ),
     );
     expect(res.status).toBe(400);
   });
@@ -63,11 +96,31 @@ describe("sign in", () => {
   it("gives a new session on every sign-in and returns to a local redirect only", async () => {
     const user = await createTestUser();
     const first = await run(() =>
-      authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "correct horse battery", redirectTo: "/saved-prints" }))),
+      authAction(
+        args(
+          formRequest("/auth", {
+            ...honeypot(),
+            intent: "signin",
+            email: user.email,
+            password: "correct horse battery",
+            redirectTo: "/saved-prints",
+          }),
+        ),
+      ),
     );
     expect(first.headers.get("location")).toBe("/saved-prints");
     const second = await run(() =>
-      authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "correct horse battery", redirectTo: "https://evil.example/" }))),
+      authAction(
+        args(
+          formRequest("/auth", {
+            ...honeypot(),
+            intent: "signin",
+            email: user.email,
+            password: "correct horse battery",
+            redirectTo: "https://evil.example/",
+          }),
+        ),
+      ),
     );
     expect(second.headers.get("location")).toBe("/dashboard");
     expect(cookieFrom(first)).not.toBe(cookieFrom(second));
@@ -75,7 +128,9 @@ describe("sign in", () => {
 
   it("answers a wrong password with 401 Login Failed", async () => {
     const user = await createTestUser();
-    const res = await run(() => authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "wrong" }))));
+    const res = await run(() =>
+      authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "wrong" }))),
+    );
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ title: "Login Failed", message: "Invalid email or password" });
   });
@@ -84,7 +139,9 @@ describe("sign in", () => {
     const user = await createTestUser();
     const statuses: number[] = [];
     for (let i = 0; i <= LIMITS.loginPerEmail; i++) {
-      const res = await run(() => authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "wrong" }))));
+      const res = await run(() =>
+        authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "wrong" }))),
+      );
       statuses.push(res.status);
     }
     expect(statuses.slice(0, LIMITS.loginPerEmail).every((s) => s === 401)).toBe(true);
@@ -93,7 +150,11 @@ describe("sign in", () => {
 
   it("sends a signed-in visitor of /auth on to the dashboard", async () => {
     const user = await createTestUser();
-    const res = await run(() => authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "correct horse battery" }))));
+    const res = await run(() =>
+      authAction(
+        args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "correct horse battery" })),
+      ),
+    );
     const cookie = cookieFrom(res)!;
     const again = await run(() => authLoader(args(getRequest("/auth", cookie))));
     expect(again.status).toBe(302);
@@ -109,7 +170,11 @@ describe("sessions", () => {
 
   it("sign out deletes the session row so the old cookie is worthless", async () => {
     const user = await createTestUser();
-    const signIn = await run(() => authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "correct horse battery" }))));
+    const signIn = await run(() =>
+      authAction(
+        args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "correct horse battery" })),
+      ),
+    );
     const cookie = cookieFrom(signIn)!;
     const before = await run(() => dashboardLoader(args(getRequest("/dashboard", cookie))));
     expect(before.status).toBe(200);

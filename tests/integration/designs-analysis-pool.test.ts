@@ -40,7 +40,12 @@ describe("the analysis pool", () => {
   it("returns what the engine returns on this thread, preview included, and leaves the caller's bytes intact", async () => {
     const workers = pool({ size: 2 });
     for (const [path, name] of FIXTURES) {
-      const job: AnalysisJob = { bytes: bytesOf(path), fileName: name, options: { material: "PETG", infill: 30, layerHeight: 0.12, supports: "yes" }, preview: PREVIEW };
+      const job: AnalysisJob = {
+        bytes: bytesOf(path),
+        fileName: name,
+        options: { material: "PETG", infill: 30, layerHeight: 0.12, supports: "yes" },
+        preview: PREVIEW,
+      };
       const [off, here] = await Promise.all([workers.run(job), analyseInThread(job)]);
       expect(off.analysis).toEqual(here.analysis);
       expect(off.preview).not.toBeNull();
@@ -67,7 +72,9 @@ describe("the analysis pool", () => {
     expect(error).toBeInstanceOf(MeshError);
     expect(error).toMatchObject({ code: "truncated", message: (expected as MeshError).message });
 
-    const badOption = await workers.run({ bytes: bytesOf(CUBE_STL), fileName: "cube.stl", options: { material: "Unobtainium" } }).catch((e: unknown) => e);
+    const badOption = await workers
+      .run({ bytes: bytesOf(CUBE_STL), fileName: "cube.stl", options: { material: "Unobtainium" } })
+      .catch((e: unknown) => e);
     expect(badOption).toBeInstanceOf(MeshError);
     expect(badOption).toMatchObject({ code: "bad-option", message: 'Unknown material "Unobtainium".' });
   });
@@ -76,7 +83,9 @@ describe("the analysis pool", () => {
     const workers = pool({ size: 1, timeoutMs: 25 });
     const error = await workers.run({ bytes: BIG_STL, fileName: "big.stl" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AnalysisTimeoutError);
-    expect((error as Error).message).toBe("This file took longer than 0.025 seconds to analyse; please simplify it before uploading.");
+    expect((error as Error).message).toBe(
+      "This file took longer than 0.025 seconds to analyse; please simplify it before uploading.",
+    );
     expect(workers.stats.workers).toBe(1);
 
     const small = { bytes: bytesOf(CUBE_STL), fileName: "cube.stl" };
@@ -125,14 +134,24 @@ describe("the analysis pool", () => {
 
 describe("the server's analysis uses the pool", () => {
   it("analyses uploads in worker threads, and refuses a file past the time limit", async () => {
-    const design = await analyseDesign(bytesOf(CUBE_STL), "cube.stl", { material: "PLA", infill: 20, layerHeight: 0.2, supports: "auto" });
+    const design = await analyseDesign(bytesOf(CUBE_STL), "cube.stl", {
+      material: "PLA",
+      infill: 20,
+      layerHeight: 0.2,
+      supports: "auto",
+    });
     expect(design.analysis.method).toBe("mesh");
     expect(design.preview).not.toBeNull();
     const shared = getAnalysisPool();
     expect(shared.usesWorkers).toBe(true);
     expect(shared.stats.workers).toBeGreaterThan(0);
 
-    const noPreview = await analyseDesign(bytesOf(CUBE_STL), "cube.stl", { material: "PLA", infill: 20, layerHeight: 0.2, supports: "auto" }, { preview: false });
+    const noPreview = await analyseDesign(
+      bytesOf(CUBE_STL),
+      "cube.stl",
+      { material: "PLA", infill: 20, layerHeight: 0.2, supports: "auto" },
+      { preview: false },
+    );
     expect(noPreview.preview).toBeNull();
     expect(noPreview.analysis).toEqual(design.analysis);
   });
@@ -144,7 +163,10 @@ describe("the server's analysis uses the pool", () => {
       run.mockRejectedValueOnce(new AnalysisTimeoutError(20_000));
       const refused = await analyseDesign(bytesOf(CUBE_STL), "cube.stl", settings).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(DesignRejectedError);
-      expect(refused).toMatchObject({ status: 400, message: "This file took longer than 20 seconds to analyse; please simplify it before uploading." });
+      expect(refused).toMatchObject({
+        status: 400,
+        message: "This file took longer than 20 seconds to analyse; please simplify it before uploading.",
+      });
 
       run.mockRejectedValueOnce(new AnalysisBusyError());
       await expect(analyseDesign(bytesOf(CUBE_STL), "cube.stl", settings)).rejects.toBeInstanceOf(AnalysisBusyError);

@@ -52,7 +52,9 @@ async function libraryModel(license: (typeof libraryModels.$inferInsert)["licens
   if (withFile) {
     const key = newStorageKey("models", "stl");
     await getStorage().set(key, fileOf("tests/fixtures/designs/cylinder-r10-h30.stl"));
-    await db.insert(modelFiles).values({ libraryModelId: model.id, name: "bracket.stl", format: "stl", sizeBytes: 9684, storageKey: key });
+    await db
+      .insert(modelFiles)
+      .values({ libraryModelId: model.id, name: "bracket.stl", format: "stl", sizeBytes: 9684, storageKey: key });
   }
   return model;
 }
@@ -61,10 +63,16 @@ async function libraryModel(license: (typeof libraryModels.$inferInsert)["licens
 const orderPage = (source: string, id: number, withCookie = cookie) =>
   run(() =>
     orderModelAction(
-      args(new Request(`http://localhost/order-model/${source}/${id}`, { method: "POST", headers: withCookie ? { cookie: withCookie } : {} }), {
-        source,
-        id: String(id),
-      }),
+      args(
+        new Request(`http://localhost/order-model/${source}/${id}`, {
+          method: "POST",
+          headers: withCookie ? { cookie: withCookie } : {},
+        }),
+        {
+          source,
+          id: String(id),
+        },
+      ),
     ),
   );
 
@@ -95,10 +103,15 @@ describe("/order-model/library/{id}", () => {
     const page = (id: number, site?: string) =>
       run(() =>
         orderModelLoader(
-          args(new Request(`http://localhost/order-model/library/${id}`, { headers: { cookie, ...(site ? { "sec-fetch-site": site } : {}) } }), {
-            source: "library",
-            id: String(id),
-          }),
+          args(
+            new Request(`http://localhost/order-model/library/${id}`, {
+              headers: { cookie, ...(site ? { "sec-fetch-site": site } : {}) },
+            }),
+            {
+              source: "library",
+              id: String(id),
+            },
+          ),
         ),
       );
     const crossSite = await page(model.id, "cross-site");
@@ -121,7 +134,14 @@ describe("/order-model/library/{id}", () => {
     const id = Number(/draftId=(\d+)/.exec(res.headers.get("location") ?? "")?.[1]);
     expect(res.headers.get("location")).toBe(`/choose-printer?draftId=${id}`);
     const row = await draft(id);
-    expect(row).toMatchObject({ status: "draft", sourceKind: "library", sourceModelId: model.id, fileName: "bracket.stl", material: "PLA", filamentColor: "Black" });
+    expect(row).toMatchObject({
+      status: "draft",
+      sourceKind: "library",
+      sourceModelId: model.id,
+      fileName: "bracket.stl",
+      material: "PLA",
+      filamentColor: "Black",
+    });
     expect(row.boundingBoxZ).toBeCloseTo(30, 1);
     expect(row.fileKey).toMatch(/^designs\//);
     expect(row.totalCostCents).toBeGreaterThan(0);
@@ -153,13 +173,19 @@ describe("/order-model/library/{id}", () => {
 
   it("POST /api/create-model-draft answers draftId", async () => {
     const model = await libraryModel("CC0", true);
-    const res = await run(() => createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: model.id }, { cookie }))));
+    const res = await run(() =>
+      createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: model.id }, { cookie }))),
+    );
     expect(res.status).toBe(200);
     const body = await res.json();
     expect((await draft(body.draftId)).sourceModelId).toBe(model.id);
-    const refused = await run(() => createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: 999999 }, { cookie }))));
+    const refused = await run(() =>
+      createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: 999999 }, { cookie }))),
+    );
     expect(refused.status).toBe(404);
-    const anonymous = await run(() => createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: model.id }))));
+    const anonymous = await run(() =>
+      createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: model.id }))),
+    );
     expect(anonymous.status).toBe(401);
   });
 });
@@ -186,11 +212,15 @@ describe("quotas on drafts made from models", () => {
       variant: "destructive",
       description: expect.stringMatching(/^You have ordered many models in the last hour\. Please try again in \d+ minutes?\.$/),
     });
-    const api = await run(() => createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: second.id }, { cookie: busy }))));
+    const api = await run(() =>
+      createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: second.id }, { cookie: busy }))),
+    );
     expect(api.status).toBe(429);
     expect((await api.json()).message).toMatch(/^You have ordered many models in the last hour/);
     const catalogue = await run(() =>
-      downloadThingiverseAction(args(jsonRequest("/api/download-thingiverse-model", { thingiverseId: 6201008 }, { cookie: busy }))),
+      downloadThingiverseAction(
+        args(jsonRequest("/api/download-thingiverse-model", { thingiverseId: 6201008 }, { cookie: busy })),
+      ),
     );
     expect(catalogue.status).toBe(429);
     expect(await draftCount(user.id)).toBe(1);
@@ -206,12 +236,16 @@ describe("quotas on drafts made from models", () => {
     const saved = LIMITS.draftsPerCustomer;
     LIMITS.draftsPerCustomer = 1;
     try {
-      expect((await orderPage("library", (await libraryModel("CC BY", true)).id, full)).headers.get("location")).toMatch(/^\/choose-printer/);
+      expect((await orderPage("library", (await libraryModel("CC BY", true)).id, full)).headers.get("location")).toMatch(
+        /^\/choose-printer/,
+      );
       const other = await libraryModel("CC BY", true);
       const refused = await orderPage("library", other.id, full);
       expect(refused.headers.get("location")).toBe(`/models/library/${other.id}`);
       expect((await flashedToast(refused))?.description).toBe("You have 1 saved drafts. Delete some before saving more.");
-      const api = await run(() => createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: other.id }, { cookie: full }))));
+      const api = await run(() =>
+        createModelDraftAction(args(jsonRequest("/api/create-model-draft", { modelId: other.id }, { cookie: full }))),
+      );
       expect(api.status).toBe(409);
       expect(await draftCount(user.id)).toBe(1);
     } finally {
@@ -226,7 +260,12 @@ describe("/order-model/thingiverse/{id}", () => {
     expect(res.status).toBe(302);
     const id = Number(/draftId=(\d+)/.exec(res.headers.get("location") ?? "")?.[1]);
     const row = await draft(id);
-    expect(row).toMatchObject({ sourceKind: "catalogue", sourceModelId: CC_BY_THING, fileName: "cable_clip_8mm.stl", fileSize: 684 });
+    expect(row).toMatchObject({
+      sourceKind: "catalogue",
+      sourceModelId: CC_BY_THING,
+      fileName: "cable_clip_8mm.stl",
+      fileSize: 684,
+    });
     expect(row.boundingBoxX).toBeCloseTo(20, 1);
     expect((row.analysis as { method: string }).method).toBe("mesh");
   });
@@ -261,13 +300,23 @@ describe("/order-model/thingiverse/{id}", () => {
 
   it("POST /api/download-thingiverse-model answers draftId and refuses by licence with 403", async () => {
     const res = await run(() =>
-      downloadThingiverseAction(args(jsonRequest("/api/download-thingiverse-model", { thingiverseId: 6201008, modelData: { license: "CC0" } }, { cookie }))),
+      downloadThingiverseAction(
+        args(
+          jsonRequest("/api/download-thingiverse-model", { thingiverseId: 6201008, modelData: { license: "CC0" } }, { cookie }),
+        ),
+      ),
     );
     expect(res.status).toBe(200);
     expect((await draft((await res.json()).draftId)).fileName).toBe("hex_key_organizer.stl");
     const refused = await run(() =>
       downloadThingiverseAction(
-        args(jsonRequest("/api/download-thingiverse-model", { thingiverseId: FIXTURE_THING_NON_COMMERCIAL, modelData: { license: "CC0" } }, { cookie })),
+        args(
+          jsonRequest(
+            "/api/download-thingiverse-model",
+            { thingiverseId: FIXTURE_THING_NON_COMMERCIAL, modelData: { license: "CC0" } },
+            { cookie },
+          ),
+        ),
       ),
     );
     expect(refused.status).toBe(403);
@@ -289,11 +338,15 @@ describe("downloading catalogue files", () => {
     const fakeFetch = (async (input: string, init?: RequestInit) => {
       const auth = new Headers(init?.headers).get("authorization");
       seen.push({ url: input, auth });
-      if (input.startsWith("https://api.thingiverse.com/")) return new Response(null, { status: 302, headers: { location: "https://cdn.thingiverse.com/assets/x.stl" } });
-      if (input.startsWith("https://cdn.thingiverse.com/")) return new Response(null, { status: 302, headers: { location: "https://evil.example/x.stl" } });
+      if (input.startsWith("https://api.thingiverse.com/"))
+        return new Response(null, { status: 302, headers: { location: "https://cdn.thingiverse.com/assets/x.stl" } });
+      if (input.startsWith("https://cdn.thingiverse.com/"))
+        return new Response(null, { status: 302, headers: { location: "https://evil.example/x.stl" } });
       return new Response("should not be fetched");
     }) as typeof fetch;
-    await expect(downloadCatalogueFile("https://api.thingiverse.com/files/1/download", { token: "secret", fetch: fakeFetch })).rejects.toBeInstanceOf(ModelOrderError);
+    await expect(
+      downloadCatalogueFile("https://api.thingiverse.com/files/1/download", { token: "secret", fetch: fakeFetch }),
+    ).rejects.toBeInstanceOf(ModelOrderError);
     expect(seen).toEqual([
       { url: "https://api.thingiverse.com/files/1/download", auth: "Bearer secret" },
       { url: "https://cdn.thingiverse.com/assets/x.stl", auth: null },
@@ -301,7 +354,10 @@ describe("downloading catalogue files", () => {
   });
 
   it("stops at a declared Content-Length past the cap without reading the body", async () => {
-    const fakeFetch = (async () => new Response("x", { headers: { "content-length": String(60 * 1024 * 1024) } })) as typeof fetch;
-    await expect(downloadCatalogueFile("https://cdn.thingiverse.com/assets/big.stl", { fetch: fakeFetch })).rejects.toThrow("File size exceeds 50MB limit");
+    const fakeFetch = (async () =>
+      new Response("x", { headers: { "content-length": String(60 * 1024 * 1024) } })) as typeof fetch;
+    await expect(downloadCatalogueFile("https://cdn.thingiverse.com/assets/big.stl", { fetch: fakeFetch })).rejects.toThrow(
+      "File size exceeds 50MB limit",
+    );
   });
 });

@@ -13,7 +13,14 @@ import { loader as userDraftsLoader } from "../../app/routes/api.users.$id.draft
 import { loader as previewLoader } from "../../app/routes/drafts.$id.preview[.]png";
 import { loader as fileLoader } from "../../app/routes/drafts.$id.file";
 import { DesignSettingsSchema } from "../../app/components/design-settings";
-import { DraftChangedError, getOwnDraft, LIMITS, textPartsIn, updateDraft, UPLOADS_PER_HOUR } from "../../app/services/designs.server";
+import {
+  DraftChangedError,
+  getOwnDraft,
+  LIMITS,
+  textPartsIn,
+  updateDraft,
+  UPLOADS_PER_HOUR,
+} from "../../app/services/designs.server";
 import { getStorage } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
@@ -69,7 +76,12 @@ describe("the upload page without JavaScript", () => {
   });
 
   it("saves an STL as a draft: analysed on the server, stored under our own key, priced at the default rate", async () => {
-    const res = await uploadPage([["file", fileOf(CUBE_STL, "my cube.stl")], ...SETTINGS, ["totalCost", "0.01"], ["intent", "save"]]);
+    const res = await uploadPage([
+      ["file", fileOf(CUBE_STL, "my cube.stl")],
+      ...SETTINGS,
+      ["totalCost", "0.01"],
+      ["intent", "save"],
+    ]);
     expect(res.status).toBe(302);
     const id = draftIdFrom(res.headers.get("location"));
     expect(res.headers.get("location")).toBe(`/upload?draft=${id}`);
@@ -79,7 +91,14 @@ describe("the upload page without JavaScript", () => {
     });
 
     const row = await job(id);
-    expect(row).toMatchObject({ status: "draft", customerId, fileName: "my cube.stl", fileFormat: "stl", material: "PETG", filamentColor: "Red" });
+    expect(row).toMatchObject({
+      status: "draft",
+      customerId,
+      fileName: "my cube.stl",
+      fileFormat: "stl",
+      material: "PETG",
+      filamentColor: "Red",
+    });
     expect(row.fileKey).toMatch(/^designs\/\d{4}\/\d{2}\/[0-9a-f]{32}\.stl$/);
     expect(row.fileKey).not.toContain("cube");
     expect(row.previewKey).toMatch(/^previews\//);
@@ -88,7 +107,12 @@ describe("the upload page without JavaScript", () => {
     expect(row.estimatedWeightGrams).toBeGreaterThan(2);
     expect(row.estimatedWeightGrams).toBeLessThan(8);
     expect(row.printTimeMinutes).not.toBe(60);
-    const quote = quotePrice({ weightGrams: row.estimatedWeightGrams, colors: 1, printTimeMinutes: row.printTimeMinutes, ratePerKgCents: 1500 });
+    const quote = quotePrice({
+      weightGrams: row.estimatedWeightGrams,
+      colors: 1,
+      printTimeMinutes: row.printTimeMinutes,
+      ratePerKgCents: 1500,
+    });
     expect(row.totalCostCents).toBe(quote.customerPays);
     expect(row.printerProfitCents + row.platformFeeCents).toBe(row.totalCostCents);
 
@@ -98,14 +122,22 @@ describe("the upload page without JavaScript", () => {
   });
 
   it("sends Choose Printer with an OBJ to /printers with the real bounding box", async () => {
-    const res = await uploadPage([["file", fileOf(BLOCK_OBJ)], ...SETTINGS.filter(([k]) => k !== "material"), ["material", "PLA"], ["intent", "submit"]]);
+    const res = await uploadPage([
+      ["file", fileOf(BLOCK_OBJ)],
+      ...SETTINGS.filter(([k]) => k !== "material"),
+      ["material", "PLA"],
+      ["intent", "submit"],
+    ]);
     expect(res.status).toBe(302);
     const id = draftIdFrom(res.headers.get("location"));
     const row = await job(id);
     expect(res.headers.get("location")).toBe(
       `/printers?material=PLA&color=Red&minX=40&minY=30&minZ=10&weight=${row.estimatedWeightGrams}&jobId=${id}`,
     );
-    expect(await flashedToast(res)).toMatchObject({ title: "Design Uploaded Successfully", description: "Searching for compatible printers in your area..." });
+    expect(await flashedToast(res)).toMatchObject({
+      title: "Design Uploaded Successfully",
+      description: "Searching for compatible printers in your area...",
+    });
     expect(row.status).toBe("draft");
     expect(row.estimatedWeightGrams).toBeGreaterThan(3);
   });
@@ -116,16 +148,35 @@ describe("the upload page without JavaScript", () => {
     const [printer] = await db
       .insert(printers)
       .values({
-        ownerId: owner.id, name: "Test P1S", model: "Bambu Lab P1S", buildVolumeX: 256, buildVolumeY: 256, buildVolumeZ: 256,
-        fitSmall: 256, fitMid: 256, fitLarge: 256, ratePerKgCents: 120000, location: "Berthoud, CO",
+        ownerId: owner.id,
+        name: "Test P1S",
+        model: "Bambu Lab P1S",
+        buildVolumeX: 256,
+        buildVolumeY: 256,
+        buildVolumeZ: 256,
+        fitSmall: 256,
+        fitMid: 256,
+        fitLarge: 256,
+        ratePerKgCents: 120000,
+        location: "Berthoud, CO",
       })
       .returning();
-    const res = await uploadPage([["file", fileOf(DODECA_3MF)], ...SETTINGS, ["printerId", String(printer.id)], ["intent", "submit"]]);
+    const res = await uploadPage([
+      ["file", fileOf(DODECA_3MF)],
+      ...SETTINGS,
+      ["printerId", String(printer.id)],
+      ["intent", "submit"],
+    ]);
     const id = draftIdFrom(res.headers.get("location"));
     expect(res.headers.get("location")).toBe(`/submit-print?printerId=${printer.id}&draftId=${id}`);
     const row = await job(id);
     expect(row.printerId).toBe(printer.id);
-    const quote = quotePrice({ weightGrams: row.estimatedWeightGrams, colors: 1, printTimeMinutes: row.printTimeMinutes, ratePerKgCents: 120000 });
+    const quote = quotePrice({
+      weightGrams: row.estimatedWeightGrams,
+      colors: 1,
+      printTimeMinutes: row.printTimeMinutes,
+      ratePerKgCents: 120000,
+    });
     expect(row.totalCostCents).toBe(quote.customerPays);
     expect(row.estimatedWeightGrams).toBeGreaterThan(30);
   });
@@ -176,13 +227,21 @@ describe("the upload page without JavaScript", () => {
     const bomb = await uploadPage([["file", fileOf("tests/fixtures/designs/zip-bomb.3mf")], ...SETTINGS, ["intent", "save"]]);
     expect(bomb.status).toBe(400);
     expect((await bomb.json()).alert.message).toMatch(/expands to more than 100 times its size/);
-    const truncated = await uploadPage([["file", fileOf("tests/fixtures/designs/truncated.stl")], ...SETTINGS, ["intent", "save"]]);
+    const truncated = await uploadPage([
+      ["file", fileOf("tests/fixtures/designs/truncated.stl")],
+      ...SETTINGS,
+      ["intent", "save"],
+    ]);
     expect(truncated.status).toBe(400);
     expect((await truncated.json()).alert.message).toMatch(/truncated/);
   });
 
   it("refuses an OBJ face that points at a missing vertex", async () => {
-    const res = await uploadPage([["file", fileOf("tests/fixtures/designs/missing-vertex.obj")], ...SETTINGS, ["intent", "save"]]);
+    const res = await uploadPage([
+      ["file", fileOf("tests/fixtures/designs/missing-vertex.obj")],
+      ...SETTINGS,
+      ["intent", "save"],
+    ]);
     expect(res.status).toBe(400);
     expect((await res.json()).alert.message).toMatch(/vertex/);
   });
@@ -190,7 +249,10 @@ describe("the upload page without JavaScript", () => {
   it("estimates an unreadable but plausible OBJ from its size and says so", async () => {
     const res = await uploadPage([["file", fileOf("tests/fixtures/designs/short-face.obj")], ...SETTINGS, ["intent", "save"]]);
     expect(res.status).toBe(302);
-    expect(await flashedToast(res)).toMatchObject({ title: "Analysis Warning", description: "Using basic estimation. Upload will still work." });
+    expect(await flashedToast(res)).toMatchObject({
+      title: "Analysis Warning",
+      description: "Using basic estimation. Upload will still work.",
+    });
     const row = await job(draftIdFrom(res.headers.get("location")));
     expect(row.analysis).toMatchObject({ method: "file-size" });
     expect(row.previewKey).toBeNull();
@@ -198,7 +260,12 @@ describe("the upload page without JavaScript", () => {
   });
 
   it("answers 400 for settings outside the lists, keeping what was typed", async () => {
-    const res = await uploadPage([["file", fileOf(CUBE_STL)], ["material", "Unobtainium"], ["numberOfColors", "12"], ["intent", "save"]]);
+    const res = await uploadPage([
+      ["file", fileOf(CUBE_STL)],
+      ["material", "Unobtainium"],
+      ["numberOfColors", "12"],
+      ["intent", "save"],
+    ]);
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.result.error.material[0]).toBe("Please choose PLA, PETG, ABS or TPU.");
@@ -217,7 +284,15 @@ describe("editing and deleting drafts", () => {
     const id = await newDraft();
     const before = await job(id);
     const res = await uploadPage(
-      [["material", "PETG"], ["filamentColor", "Blue"], ["layerHeight", "0.2"], ["infill", "100"], ["supports", "auto"], ["numberOfColors", "3"], ["intent", "save"]],
+      [
+        ["material", "PETG"],
+        ["filamentColor", "Blue"],
+        ["layerHeight", "0.2"],
+        ["infill", "100"],
+        ["supports", "auto"],
+        ["numberOfColors", "3"],
+        ["intent", "save"],
+      ],
       { query: `?draft=${id}` },
     );
     expect(res.status).toBe(302);
@@ -237,7 +312,11 @@ describe("editing and deleting drafts", () => {
     const id = await newDraft();
     const before = await job(id);
     const res = await run(() =>
-      draftAction(args(multipartRequest(`/api/drafts/${id}`, [["file", fileOf(BLOCK_OBJ)], ...SETTINGS], { cookie, method: "PUT" }), { id: String(id) })),
+      draftAction(
+        args(multipartRequest(`/api/drafts/${id}`, [["file", fileOf(BLOCK_OBJ)], ...SETTINGS], { cookie, method: "PUT" }), {
+          id: String(id),
+        }),
+      ),
     );
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ jobId: id, status: "draft" });
@@ -251,7 +330,9 @@ describe("editing and deleting drafts", () => {
 
   it("keeps the draft's file when a replacement is refused", async () => {
     const id = await newDraft();
-    const res = await uploadPage([["file", fileOf("tests/fixtures/designs/renamed-png.stl")], ...SETTINGS, ["intent", "save"]], { query: `?draft=${id}` });
+    const res = await uploadPage([["file", fileOf("tests/fixtures/designs/renamed-png.stl")], ...SETTINGS, ["intent", "save"]], {
+      query: `?draft=${id}`,
+    });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.alert.title).toBe("Failed to Update Draft");
@@ -266,11 +347,17 @@ describe("editing and deleting drafts", () => {
     const mine = await run(() => draftLoader(args(getRequest(`/api/drafts/${id}`, cookie), { id: String(id) })));
     expect(mine.status).toBe(200);
     expect(await mine.json()).toMatchObject({
-      id, fileName: "trimesh_20mm-xyz-cube.stl", material: "PETG", totalCost: (row.totalCostCents / 100).toFixed(2),
-      printSettings: { quality: "normal", infill: 20, supports: "auto", numberOfColors: 1 }, previewUrl: `/drafts/${id}/preview.png`,
+      id,
+      fileName: "trimesh_20mm-xyz-cube.stl",
+      material: "PETG",
+      totalCost: (row.totalCostCents / 100).toFixed(2),
+      printSettings: { quality: "normal", infill: 20, supports: "auto", numberOfColors: 1 },
+      previewUrl: `/drafts/${id}/preview.png`,
     });
 
-    const list = await run(() => userDraftsLoader(args(getRequest(`/api/users/${customerId}/drafts`, cookie), { id: String(customerId) })));
+    const list = await run(() =>
+      userDraftsLoader(args(getRequest(`/api/users/${customerId}/drafts`, cookie), { id: String(customerId) })),
+    );
     expect((await list.json()).map((d: { id: number }) => d.id)).toContain(id);
 
     const preview = await run(() => previewLoader(args(getRequest(`/drafts/${id}/preview.png`, cookie), { id: String(id) })));
@@ -281,25 +368,55 @@ describe("editing and deleting drafts", () => {
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(fixture(CUBE_STL));
 
     // someone else: 404 everywhere, 403 for the list
-    expect((await run(() => draftLoader(args(getRequest(`/api/drafts/${id}`, otherCookie), { id: String(id) })))).status).toBe(404);
-    expect((await run(() => previewLoader(args(getRequest(`/drafts/${id}/preview.png`, otherCookie), { id: String(id) })))).status).toBe(404);
-    expect((await run(() => fileLoader(args(getRequest(`/drafts/${id}/file`, otherCookie), { id: String(id) })))).status).toBe(404);
+    expect((await run(() => draftLoader(args(getRequest(`/api/drafts/${id}`, otherCookie), { id: String(id) })))).status).toBe(
+      404,
+    );
+    expect(
+      (await run(() => previewLoader(args(getRequest(`/drafts/${id}/preview.png`, otherCookie), { id: String(id) })))).status,
+    ).toBe(404);
+    expect((await run(() => fileLoader(args(getRequest(`/drafts/${id}/file`, otherCookie), { id: String(id) })))).status).toBe(
+      404,
+    );
     expect((await run(() => uploadLoader(args(getRequest(`/upload?draft=${id}`, otherCookie))))).status).toBe(404);
-    expect((await run(() => userDraftsLoader(args(getRequest(`/api/users/${customerId}/drafts`, otherCookie), { id: String(customerId) })))).status).toBe(403);
+    expect(
+      (
+        await run(() =>
+          userDraftsLoader(args(getRequest(`/api/users/${customerId}/drafts`, otherCookie), { id: String(customerId) })),
+        )
+      ).status,
+    ).toBe(403);
     const put = await run(() =>
-      draftAction(args(multipartRequest(`/api/drafts/${id}`, [...SETTINGS, ["filamentColor", "White"]], { cookie: otherCookie, method: "PUT" }), { id: String(id) })),
+      draftAction(
+        args(
+          multipartRequest(`/api/drafts/${id}`, [...SETTINGS, ["filamentColor", "White"]], {
+            cookie: otherCookie,
+            method: "PUT",
+          }),
+          { id: String(id) },
+        ),
+      ),
     );
     expect(put.status).toBe(404);
-    const del = await run(() => draftAction(args(new Request(`http://localhost/api/drafts/${id}`, { method: "DELETE", headers: { cookie: otherCookie } }), { id: String(id) })));
+    const del = await run(() =>
+      draftAction(
+        args(new Request(`http://localhost/api/drafts/${id}`, { method: "DELETE", headers: { cookie: otherCookie } }), {
+          id: String(id),
+        }),
+      ),
+    );
     expect(del.status).toBe(404);
-    const pageDelete = await run(() => savedPrintsAction(args(formRequest("/saved-prints", { intent: "delete", draftId: String(id) }, { cookie: otherCookie }))));
+    const pageDelete = await run(() =>
+      savedPrintsAction(args(formRequest("/saved-prints", { intent: "delete", draftId: String(id) }, { cookie: otherCookie }))),
+    );
     expect(pageDelete.status).toBe(404);
     expect(await job(id)).toBeTruthy();
 
     // the owner deletes it from /saved-prints: row and files go
     const page = await run(() => savedPrintsLoader(args(getRequest("/saved-prints", cookie))));
     expect((await page.json()).drafts.map((d: { id: number }) => d.id)).toContain(id);
-    const gone = await run(() => savedPrintsAction(args(formRequest("/saved-prints", { intent: "delete", draftId: String(id) }, { cookie }))));
+    const gone = await run(() =>
+      savedPrintsAction(args(formRequest("/saved-prints", { intent: "delete", draftId: String(id) }, { cookie }))),
+    );
     expect(gone.status).toBe(302);
     expect(await flashedToast(gone)).toMatchObject({ title: "Draft Deleted" });
     expect(await job(id)).toBeUndefined();
@@ -322,7 +439,9 @@ describe("editing and deleting drafts", () => {
       draftAction(args(multipartRequest(`/api/drafts/${id}`, SETTINGS, { cookie, method: "PUT" }), { id: String(id) })),
     );
     expect(put.status).toBe(404);
-    const list = await run(() => userDraftsLoader(args(getRequest(`/api/users/${customerId}/drafts`, cookie), { id: String(customerId) })));
+    const list = await run(() =>
+      userDraftsLoader(args(getRequest(`/api/users/${customerId}/drafts`, cookie), { id: String(customerId) })),
+    );
     expect((await list.json()).map((d: { id: number }) => d.id)).not.toContain(id);
   });
 });
@@ -370,12 +489,19 @@ describe("edits racing each other", () => {
 
   it("refuses a settings-only PUT that read the draft before another request replaced its file; the price stays the new file's", async () => {
     const id = await newDraft();
-    const slow = await stalledPut(id, SETTINGS.map(([k, v]): [string, string] => [k, k === "filamentColor" ? "Blue" : v]));
+    const slow = await stalledPut(
+      id,
+      SETTINGS.map(([k, v]): [string, string] => [k, k === "filamentColor" ? "Blue" : v]),
+    );
     await slow.bodyRead;
 
     // meanwhile, another tab replaces the file
     const replace = await run(() =>
-      draftAction(args(multipartRequest(`/api/drafts/${id}`, [["file", fileOf(BLOCK_OBJ)], ...SETTINGS], { cookie, method: "PUT" }), { id: String(id) })),
+      draftAction(
+        args(multipartRequest(`/api/drafts/${id}`, [["file", fileOf(BLOCK_OBJ)], ...SETTINGS], { cookie, method: "PUT" }), {
+          id: String(id),
+        }),
+      ),
     );
     expect(replace.status).toBe(200);
     const replaced = await job(id);
@@ -392,12 +518,25 @@ describe("edits racing each other", () => {
     // the stored price is the one worked out for the stored file
     const analysis = after.analysis as { estimatedWeight: number; estimatedTimeMinutes: number };
     expect(after.estimatedWeightGrams).toBe(analysis.estimatedWeight);
-    const quote = quotePrice({ weightGrams: analysis.estimatedWeight, colors: 1, printTimeMinutes: Math.max(1, Math.round(analysis.estimatedTimeMinutes)) });
+    const quote = quotePrice({
+      weightGrams: analysis.estimatedWeight,
+      colors: 1,
+      printTimeMinutes: Math.max(1, Math.round(analysis.estimatedTimeMinutes)),
+    });
     expect(after.totalCostCents).toBe(quote.customerPays);
 
     // a fresh read edits normally
     const retry = await run(() =>
-      draftAction(args(multipartRequest(`/api/drafts/${id}`, SETTINGS.map(([k, v]): [string, string] => [k, k === "filamentColor" ? "Blue" : v]), { cookie, method: "PUT" }), { id: String(id) })),
+      draftAction(
+        args(
+          multipartRequest(
+            `/api/drafts/${id}`,
+            SETTINGS.map(([k, v]): [string, string] => [k, k === "filamentColor" ? "Blue" : v]),
+            { cookie, method: "PUT" },
+          ),
+          { id: String(id) },
+        ),
+      ),
     );
     expect(retry.status).toBe(200);
     expect((await job(id)).filamentColor).toBe("Blue");
@@ -406,7 +545,12 @@ describe("edits racing each other", () => {
   it("moves the version on even when two writes fall in the same millisecond", async () => {
     const id = await newDraft();
     const read = (await getOwnDraft(customerId, id))!;
-    const settings = DesignSettingsSchema.parse({ ...Object.fromEntries(SETTINGS), layerHeight: 0.2, infill: 20, numberOfColors: 1 });
+    const settings = DesignSettingsSchema.parse({
+      ...Object.fromEntries(SETTINGS),
+      layerHeight: 0.2,
+      infill: 20,
+      numberOfColors: 1,
+    });
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       // the clock reads the very millisecond the draft was last written
@@ -425,7 +569,12 @@ describe("edits racing each other", () => {
     const read = (await getOwnDraft(customerId, id))!;
     const db = await getDb();
     await db.update(printJobs).set({ status: "submitted" }).where(eq(printJobs.id, id));
-    const settings = DesignSettingsSchema.parse({ ...Object.fromEntries(SETTINGS), layerHeight: 0.2, infill: 20, numberOfColors: 1 });
+    const settings = DesignSettingsSchema.parse({
+      ...Object.fromEntries(SETTINGS),
+      layerHeight: 0.2,
+      infill: 20,
+      numberOfColors: 1,
+    });
     await expect(updateDraft(read, settings, {})).rejects.toThrow("This draft no longer exists or has already been submitted.");
   });
 });
@@ -445,8 +594,13 @@ describe("how many drafts a customer keeps", () => {
       }
       const page = await uploadPage([["file", fileOf(CUBE_STL)], ...SETTINGS, ["intent", "save"]], { cookie: capped });
       expect(page.status).toBe(409);
-      expect((await page.json()).alert).toEqual({ title: "Failed to Save Draft", message: "You have 2 saved drafts. Delete some before saving more." });
-      const api = await run(() => saveDraftAction(args(multipartRequest("/api/save-draft", [["file", fileOf(CUBE_STL)]], { cookie: capped }))));
+      expect((await page.json()).alert).toEqual({
+        title: "Failed to Save Draft",
+        message: "You have 2 saved drafts. Delete some before saving more.",
+      });
+      const api = await run(() =>
+        saveDraftAction(args(multipartRequest("/api/save-draft", [["file", fileOf(CUBE_STL)]], { cookie: capped }))),
+      );
       expect(api.status).toBe(409);
       expect((await api.json()).message).toBe("You have 2 saved drafts. Delete some before saving more.");
       const db = await getDb();
@@ -481,7 +635,10 @@ describe("the upload and draft API", () => {
               ["filamentColor", "White"],
               ["deliveryMethod", "delivery"],
               ["specialInstructions", "  Sand the top  "],
-              ["printSettings", JSON.stringify({ quality: "fine", infill: 50, supports: true, numberOfColors: 2, printTimeMinutes: 1 })],
+              [
+                "printSettings",
+                JSON.stringify({ quality: "fine", infill: 50, supports: true, numberOfColors: 2, printTimeMinutes: 1 }),
+              ],
               ["estimatedWeight", "9999"],
               ["totalCost", "$0.01"],
               ["status", "draft"],
@@ -496,15 +653,28 @@ describe("the upload and draft API", () => {
     expect(body.redirectTo).toMatch(/^\/printers\?material=ABS&color=White&minX=20&minY=20&minZ=20&weight=/);
     expect(await flashedToast(res)).toMatchObject({ title: "Design Uploaded Successfully" });
     const row = await job(body.jobId);
-    expect(row).toMatchObject({ material: "ABS", layerHeight: 0.1, quality: "fine", infillPercent: 50, supports: "yes", numberOfColors: 2, deliveryMethod: "delivery", specialInstructions: "Sand the top" });
+    expect(row).toMatchObject({
+      material: "ABS",
+      layerHeight: 0.1,
+      quality: "fine",
+      infillPercent: 50,
+      supports: "yes",
+      numberOfColors: 2,
+      deliveryMethod: "delivery",
+      specialInstructions: "Sand the top",
+    });
     expect(row.estimatedWeightGrams).toBeLessThan(20);
     expect(row.printTimeMinutes).toBeGreaterThan(1);
-    expect(row.totalCostCents).toBe(quotePrice({ weightGrams: row.estimatedWeightGrams, colors: 2, printTimeMinutes: row.printTimeMinutes }).customerPays);
+    expect(row.totalCostCents).toBe(
+      quotePrice({ weightGrams: row.estimatedWeightGrams, colors: 2, printTimeMinutes: row.printTimeMinutes }).customerPays,
+    );
   });
 
   it("POST /api/save-draft answers 413 past 50 MB and 400 for a missing file", async () => {
     const big = await run(() =>
-      saveDraftAction(args(multipartRequest("/api/save-draft", [["file", new File([new Uint8Array(52_428_801)], "big.3mf")]], { cookie }))),
+      saveDraftAction(
+        args(multipartRequest("/api/save-draft", [["file", new File([new Uint8Array(52_428_801)], "big.3mf")]], { cookie })),
+      ),
     );
     expect(big.status).toBe(413);
     expect((await big.json()).message).toBe("File size exceeds 50MB limit");
@@ -518,7 +688,9 @@ describe("the upload and draft API", () => {
     const busyCookie = await sessionCookieFor(user.id);
     const db = await getDb();
     await db.insert(rateLimits).values({ key: `design-upload:${user.id}`, count: UPLOADS_PER_HOUR, windowStart: new Date() });
-    const res = await run(() => saveDraftAction(args(multipartRequest("/api/save-draft", [["file", fileOf(CUBE_STL)]], { cookie: busyCookie }))));
+    const res = await run(() =>
+      saveDraftAction(args(multipartRequest("/api/save-draft", [["file", fileOf(CUBE_STL)]], { cookie: busyCookie }))),
+    );
     expect(res.status).toBe(429);
     expect((await res.json()).message).toMatch(/try again later/);
   });
@@ -527,7 +699,9 @@ describe("the upload and draft API", () => {
     // a 52428800-byte binary STL: 84-byte header + 1048574 triangles of 50 bytes, plus 16 bytes of padding
     const bytes = new Uint8Array(52_428_800);
     new DataView(bytes.buffer).setUint32(80, 1_048_574, true);
-    const res = await run(() => saveDraftAction(args(multipartRequest("/api/save-draft", [["file", new File([bytes], "flat.stl")]], { cookie }))));
+    const res = await run(() =>
+      saveDraftAction(args(multipartRequest("/api/save-draft", [["file", new File([bytes], "flat.stl")]], { cookie }))),
+    );
     expect(res.status).not.toBe(413);
   });
 });
@@ -536,10 +710,10 @@ describe("recovering the settings of a refused multipart body", () => {
   it("reads only complete text parts and skips file parts", () => {
     const boundary = "XyZ";
     const body = [
-      "--XyZ\r\nContent-Disposition: form-data; name=\"material\"\r\n\r\nTPU\r\n",
-      "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.stl\"\r\nContent-Type: application/octet-stream\r\n\r\nsolid\r\n",
-      "--XyZ\r\nContent-Disposition: form-data; name=\"infill\"\r\n\r\n30\r\n",
-      "--XyZ\r\nContent-Disposition: form-data; name=\"cut",
+      '--XyZ\r\nContent-Disposition: form-data; name="material"\r\n\r\nTPU\r\n',
+      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.stl"\r\nContent-Type: application/octet-stream\r\n\r\nsolid\r\n',
+      '--XyZ\r\nContent-Disposition: form-data; name="infill"\r\n\r\n30\r\n',
+      '--XyZ\r\nContent-Disposition: form-data; name="cut',
     ].join("");
     const into = new FormData();
     textPartsIn(new TextEncoder().encode(body), boundary, into);

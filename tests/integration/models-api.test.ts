@@ -26,10 +26,19 @@ async function call(fn: () => Promise<unknown> | unknown): Promise<Response> {
     throw thrown;
   }
 }
-const get = (loader: (a: ReturnType<typeof args>) => unknown, url: string, params: Record<string, string> = {}, cookie?: string) =>
-  call(() => loader(args(getRequest(url, cookie), params)));
-const postJson = (action: (a: ReturnType<typeof args>) => unknown, url: string, body: unknown, params: Record<string, string> = {}, cookie?: string) =>
-  call(() => action(args(jsonRequest(url, body, { cookie }), params)));
+const get = (
+  loader: (a: ReturnType<typeof args>) => unknown,
+  url: string,
+  params: Record<string, string> = {},
+  cookie?: string,
+) => call(() => loader(args(getRequest(url, cookie), params)));
+const postJson = (
+  action: (a: ReturnType<typeof args>) => unknown,
+  url: string,
+  body: unknown,
+  params: Record<string, string> = {},
+  cookie?: string,
+) => call(() => action(args(jsonRequest(url, body, { cookie }), params)));
 
 const server = setupServer(...thingiverseHandlers);
 let cookie: string;
@@ -69,9 +78,15 @@ describe("GET /api/models", () => {
   it("lists the library with categoryId, search and sortBy", async () => {
     const all = (await (await get(listModels, "/api/models")).json()) as { name: string }[];
     expect(all).toHaveLength(5);
-    const found = (await (await get(listModels, "/api/models?search=dragon")).json()) as { name: string; commercialUse: boolean }[];
+    const found = (await (await get(listModels, "/api/models?search=dragon")).json()) as {
+      name: string;
+      commercialUse: boolean;
+    }[];
     expect(found.map((m) => m.name)).toEqual(["Articulated Dragon"]);
-    const tech = (await (await get(listModels, "/api/models?categoryId=6&sortBy=newest")).json()) as { name: string; commercialUse: boolean }[];
+    const tech = (await (await get(listModels, "/api/models?categoryId=6&sortBy=newest")).json()) as {
+      name: string;
+      commercialUse: boolean;
+    }[];
     expect(tech).toMatchObject([{ name: "Phone Stand Pro", commercialUse: false }]);
     expect((await get(listModels, "/api/models?categoryId=all")).status).toBe(200);
   });
@@ -171,7 +186,12 @@ describe("GET /api/models/{source}/{id}", () => {
   });
 
   it("answers 404 { message } when absent", async () => {
-    for (const [source, id] of [["library", "9999"], ["thingiverse", "5"], ["other", "1"], ["library", "x"]]) {
+    for (const [source, id] of [
+      ["library", "9999"],
+      ["thingiverse", "5"],
+      ["other", "1"],
+      ["library", "x"],
+    ]) {
       const res = await get(modelLoader, `/api/models/${source}/${id}`, { source: source!, id: id! });
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ message: "Model not found" });
@@ -185,7 +205,9 @@ describe("likes, comments and ratings through the API", () => {
     expect((await get(likeStatusLoader, `/api/models/library/${dragonId}/like-status`, params)).status).toBe(401);
     expect((await postJson(likeAction, `/api/models/${dragonId}/like`, {}, params)).status).toBe(401);
     expect((await postJson(commentAction, `/api/models/${dragonId}/comments`, { comment: "hi" }, params)).status).toBe(401);
-    expect((await postJson(ratingAction, `/api/models/${dragonId}/ratings`, { rating: 5, hasPrinted: true }, params)).status).toBe(401);
+    expect(
+      (await postJson(ratingAction, `/api/models/${dragonId}/ratings`, { rating: 5, hasPrinted: true }, params)).status,
+    ).toBe(401);
   });
 
   it("toggles a like and reports the like status", async () => {
@@ -207,8 +229,15 @@ describe("likes, comments and ratings through the API", () => {
     expect((await postJson(commentAction, "/x", {}, params, cookie)).status).toBe(400);
     const created = await postJson(commentAction, "/x", { comment: "Great hinge design" }, params, cookie);
     expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ comment: "Great hinge design", authorName: expect.stringMatching(/^Test User\d+$/) });
-    const list = (await (await get(commentsLoader, "/x", params)).json()) as { comment: string; userId: number; createdAt: string }[];
+    expect(await created.json()).toMatchObject({
+      comment: "Great hinge design",
+      authorName: expect.stringMatching(/^Test User\d+$/),
+    });
+    const list = (await (await get(commentsLoader, "/x", params)).json()) as {
+      comment: string;
+      userId: number;
+      createdAt: string;
+    }[];
     expect(list[0]).toMatchObject({ comment: "Great hinge design", userId: expect.any(Number), createdAt: expect.any(String) });
     expect((await postJson(commentAction, "/x", { comment: "hi" }, { id: "99999" }, cookie)).status).toBe(404);
   });
@@ -241,7 +270,12 @@ describe("a creator and their own model", () => {
       averageRating: before.averageRating,
       totalRatings: before.totalRatings,
     });
-    expect(await db.select().from(modelRatings).where(and(eq(modelRatings.libraryModelId, dragonId), eq(modelRatings.userId, dragon!.creatorId)))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(modelRatings)
+        .where(and(eq(modelRatings.libraryModelId, dragonId), eq(modelRatings.userId, dragon!.creatorId))),
+    ).toEqual([]);
     // still 404 (not 403) for a model that does not exist
     expect((await postJson(ratingAction, "/x", { rating: 5 }, { id: "99999" }, creator)).status).toBe(404);
     // a like is a bookmark worth one count, the same as any member's: allowed
@@ -257,7 +291,14 @@ describe("GET /api/thingiverse/browse and /search", () => {
     const res = await get(browseLoader, "/api/thingiverse/browse?type=popular&page=1");
     expect(res.headers.get("x-catalogue-sync")).toBe("not-configured");
     const models = (await res.json()) as { name: string; like_count: number; thumbnail: string; creator: { name: string } }[];
-    expect(models.map((m) => m.name)).toEqual(["Flexi Rex", "Calibration Cube", "Geared Heart", "Modular Desk Organizer", "Low-Poly Planter", "Headphone Stand"]);
+    expect(models.map((m) => m.name)).toEqual([
+      "Flexi Rex",
+      "Calibration Cube",
+      "Geared Heart",
+      "Modular Desk Organizer",
+      "Low-Poly Planter",
+      "Headphone Stand",
+    ]);
     expect(models[0]).toMatchObject({ like_count: 48210, thumbnail: "/demo/models/3495390.svg", creator: { name: "DrLex" } });
     const empty = (await (await get(browseLoader, "/api/thingiverse/browse?type=newest&page=2")).json()) as unknown[];
     expect(empty).toEqual([]);

@@ -9,7 +9,12 @@ import { loader as detailLoader } from "../../app/routes/models.$source.$id";
 import { resetCatalogueSync, syncCatalogueListing } from "../../app/services/catalogue-sync.server";
 import { createLibraryModel, ftsQuery } from "../../app/services/models.server";
 import { getDb } from "../../app/utils/db.server";
-import { FIXTURE_THING_NON_COMMERCIAL, THINGIVERSE_API, thingiverseErrorHandlers, thingiverseHandlers } from "../mocks/thingiverse";
+import {
+  FIXTURE_THING_NON_COMMERCIAL,
+  THINGIVERSE_API,
+  thingiverseErrorHandlers,
+  thingiverseHandlers,
+} from "../mocks/thingiverse";
 import { args, getRequest } from "../setup/requests";
 
 const server = setupServer(...thingiverseHandlers);
@@ -37,8 +42,21 @@ describe("Browse Thingiverse tab without a token (the seeded catalogue)", () => 
     expect(page.tab).toBe("thingiverse");
     expect(page.sort).toBe("featured");
     expect(page.catalogueUnavailable).toBe(false);
-    expect(names(page)).toEqual(["Flexi Rex", "Calibration Cube", "Geared Heart", "Modular Desk Organizer", "Low-Poly Planter", "Headphone Stand"]);
-    expect(page.models[0]).toMatchObject({ source: "thingiverse", id: 3495390, creatorName: "DrLex", likeCount: 48210, commercialUse: true });
+    expect(names(page)).toEqual([
+      "Flexi Rex",
+      "Calibration Cube",
+      "Geared Heart",
+      "Modular Desk Organizer",
+      "Low-Poly Planter",
+      "Headphone Stand",
+    ]);
+    expect(page.models[0]).toMatchObject({
+      source: "thingiverse",
+      id: 3495390,
+      creatorName: "DrLex",
+      likeCount: 48210,
+      commercialUse: true,
+    });
   });
 
   it("a non-featured model comes after every featured one, however popular", async () => {
@@ -54,8 +72,22 @@ describe("Browse Thingiverse tab without a token (the seeded catalogue)", () => 
   });
 
   it("sorts by newest (date on the site) and by most popular", async () => {
-    expect(names(await browse("?sort=newest"))).toEqual(["Flexi Rex", "Modular Desk Organizer", "Low-Poly Planter", "Calibration Cube", "Geared Heart", "Headphone Stand"]);
-    expect(names(await browse("?sort=popular"))).toEqual(["Flexi Rex", "Calibration Cube", "Geared Heart", "Modular Desk Organizer", "Low-Poly Planter", "Headphone Stand"]);
+    expect(names(await browse("?sort=newest"))).toEqual([
+      "Flexi Rex",
+      "Modular Desk Organizer",
+      "Low-Poly Planter",
+      "Calibration Cube",
+      "Geared Heart",
+      "Headphone Stand",
+    ]);
+    expect(names(await browse("?sort=popular"))).toEqual([
+      "Flexi Rex",
+      "Calibration Cube",
+      "Geared Heart",
+      "Modular Desk Organizer",
+      "Low-Poly Planter",
+      "Headphone Stand",
+    ]);
   });
 
   it("searches name, description, creator and tags; every word must match", async () => {
@@ -80,7 +112,14 @@ describe("Your Library tab", () => {
     expect(page.tab).toBe("library");
     expect(page.total).toBe(5);
     expect(names(page).slice(0, 2).sort()).toEqual(["Articulated Dragon", "Self-Watering Planter"]);
-    expect(page.categories.map((c) => c.name)).toEqual(["Toys & Games", "Home & Garden", "Tools & Parts", "Art & Decoration", "Organization", "Tech & Gadgets"]);
+    expect(page.categories.map((c) => c.name)).toEqual([
+      "Toys & Games",
+      "Home & Garden",
+      "Tools & Parts",
+      "Art & Decoration",
+      "Organization",
+      "Tech & Gadgets",
+    ]);
     expect(page.models[0]).toMatchObject({ source: "library", creatorName: "Casey Customer" });
   });
 
@@ -103,9 +142,26 @@ describe("Your Library tab", () => {
   it("ranks a match in the name above one in the description", async () => {
     const db = await getDb();
     const [casey] = await db.select().from(users).where(eq(users.username, "casey"));
-    const base = { creatorId: casey!.id, categoryId: 3, difficulty: "beginner" as const, printTimeMinutes: 0, filamentWeightGrams: 0, supportRequired: false, license: "CC BY" as const, tags: [] };
-    const inDescription = await createLibraryModel({ ...base, name: "Bench Vise Jaw", description: "Soft jaws with a small herringbone sprocket pattern." });
-    const inName = await createLibraryModel({ ...base, name: "Herringbone Sprocket", description: "A replacement part for a bicycle." });
+    const base = {
+      creatorId: casey!.id,
+      categoryId: 3,
+      difficulty: "beginner" as const,
+      printTimeMinutes: 0,
+      filamentWeightGrams: 0,
+      supportRequired: false,
+      license: "CC BY" as const,
+      tags: [],
+    };
+    const inDescription = await createLibraryModel({
+      ...base,
+      name: "Bench Vise Jaw",
+      description: "Soft jaws with a small herringbone sprocket pattern.",
+    });
+    const inName = await createLibraryModel({
+      ...base,
+      name: "Herringbone Sprocket",
+      description: "A replacement part for a bicycle.",
+    });
     try {
       const page = await browse("?tab=library&q=sprocket");
       expect(page.models.map((m) => m.id)).toEqual([inName, inDescription]);
@@ -133,8 +189,16 @@ describe("Your Library tab", () => {
     for (let i = 0; i < 25; i++) {
       ids.push(
         await createLibraryModel({
-          creatorId: casey!.id, categoryId: 1, name: `Paging Test ${i}`, description: "A model made for the paging test.",
-          difficulty: "beginner", printTimeMinutes: 0, filamentWeightGrams: 0, supportRequired: false, license: "CC BY", tags: [],
+          creatorId: casey!.id,
+          categoryId: 1,
+          name: `Paging Test ${i}`,
+          description: "A model made for the paging test.",
+          difficulty: "beginner",
+          printTimeMinutes: 0,
+          filamentWeightGrams: 0,
+          supportRequired: false,
+          license: "CC BY",
+          tags: [],
         }),
       );
     }
@@ -177,7 +241,12 @@ describe("with a Thingiverse token (msw answers)", () => {
 
   it("the model page fetches the full details, so the licence is known and ordering is refused", async () => {
     await browse("?sort=newest");
-    const detail = await detailLoader(args(getRequest(`/models/thingiverse/${FIXTURE_THING_NON_COMMERCIAL}`), { source: "thingiverse", id: String(FIXTURE_THING_NON_COMMERCIAL) }));
+    const detail = await detailLoader(
+      args(getRequest(`/models/thingiverse/${FIXTURE_THING_NON_COMMERCIAL}`), {
+        source: "thingiverse",
+        id: String(FIXTURE_THING_NON_COMMERCIAL),
+      }),
+    );
     expect(detail.model).toMatchObject({ license: "CC BY-NC", commercialUse: false });
     expect(detail.model.licenceRefusal).toContain("does not allow commercial use");
     expect(detail.model.description.length).toBeGreaterThan(0);
@@ -203,7 +272,9 @@ describe("with a Thingiverse token (msw answers)", () => {
       expect(page.catalogueUnavailable).toBe(true);
       expect(page.models.length).toBeGreaterThanOrEqual(6);
       expect(names(page)).toContain("Flexi Rex");
-      const detail = await detailLoader(args(getRequest("/models/thingiverse/3495390"), { source: "thingiverse", id: "3495390" }));
+      const detail = await detailLoader(
+        args(getRequest("/models/thingiverse/3495390"), { source: "thingiverse", id: "3495390" }),
+      );
       expect(detail.model.name).toBe("Flexi Rex");
     });
   }
@@ -222,7 +293,9 @@ describe("with a Thingiverse token (msw answers)", () => {
 
   it("a site that answers again is used again after the back-off", async () => {
     let now = 1_000_000;
-    server.use(http.get(`${THINGIVERSE_API}/search/`, () => HttpResponse.json({ error: "down" }, { status: 500 }), { once: true }));
+    server.use(
+      http.get(`${THINGIVERSE_API}/search/`, () => HttpResponse.json({ error: "down" }, { status: 500 }), { once: true }),
+    );
     expect(await syncCatalogueListing({ type: "featured", page: 7 }, { now: () => now })).toBe("unavailable");
     expect(await syncCatalogueListing({ type: "featured", page: 7 }, { now: () => now })).toBe("unavailable");
     now += 61_000;

@@ -74,7 +74,9 @@ describe("one visitor's share of the site's budget", () => {
       expect(res.headers.get("x-catalogue-sync")).toBe("limited");
     }
     // a detail refresh is an ask too
-    expect((await getModelDetail("thingiverse", 6201003, { request: from(greedy, "/models/thingiverse/6201003") })).sync).toBe("limited");
+    expect((await getModelDetail("thingiverse", 6201003, { request: from(greedy, "/models/thingiverse/6201003") })).sync).toBe(
+      "limited",
+    );
     expect(calls).toEqual([]);
 
     // someone else still gets fresh answers, and what they fetched is cached for everyone
@@ -105,7 +107,8 @@ describe("one visitor's share of the site's budget", () => {
   });
 
   it("syncs not started by a visitor (scripts, imports) are not counted", async () => {
-    for (let i = 0; i < VISITOR_SYNC_LIMIT + 5; i++) expect(await syncCatalogueListing({ type: "featured", q: `batch${i}` })).toBe("updated");
+    for (let i = 0; i < VISITOR_SYNC_LIMIT + 5; i++)
+      expect(await syncCatalogueListing({ type: "featured", q: `batch${i}` })).toBe("updated");
     expect(calls).toHaveLength(VISITOR_SYNC_LIMIT + 5);
   });
 });
@@ -114,7 +117,9 @@ describe("things the site does not have", () => {
   it("a made-up id is asked once per detail TTL, whoever asks", async () => {
     const missing = 990_001;
     for (const ip of ["203.0.113.1", "203.0.113.2", "203.0.113.3"]) {
-      const res = await run(() => detailLoader(args(from(ip, `/models/thingiverse/${missing}`), { source: "thingiverse", id: String(missing) })));
+      const res = await run(() =>
+        detailLoader(args(from(ip, `/models/thingiverse/${missing}`), { source: "thingiverse", id: String(missing) })),
+      );
       expect(res.status).toBe(404);
     }
     expect(calls).toEqual([`/things/${missing}`]);
@@ -181,7 +186,11 @@ describe("catalogue URLs in href and src", () => {
     thumbnail: "javascript:alert(1)",
     preview_image: null,
     creator: { name: "mallory", public_url: "javascript:alert(2)" },
-    default_image: { id: 1, url: "javascript:alert(3)", sizes: [{ type: "display", size: "large", url: "data:text/html,<script>alert(4)</script>" }] },
+    default_image: {
+      id: 1,
+      url: "javascript:alert(3)",
+      sizes: [{ type: "display", size: "large", url: "data:text/html,<script>alert(4)</script>" }],
+    },
   });
 
   it("a thing fetched from the site is stored and shown with https links only", async () => {
@@ -202,15 +211,38 @@ describe("catalogue URLs in href and src", () => {
   it("rows stored before the check (and kept by a search's coalesce) are cleaned when read", async () => {
     const db = await getDb();
     await db.insert(catalogueModels).values({
-      source: "thingiverse", sourceId: 990_020, name: "Old Hostile Row", creatorName: "mallory", license: "CC BY",
-      creatorUrl: "javascript:alert(1)", thumbnailUrl: " javascript:alert(2)", publicUrl: "javascript:alert(3)",
-      imageUrls: ["javascript:alert(4)", "//evil.example/x.png", "/\\evil.example/y.png", "https://cdn.thingiverse.com/ok.jpg", "/demo/models/ok.svg"],
-      fetchedAt: new Date(), sourceCreatedAt: new Date(),
+      source: "thingiverse",
+      sourceId: 990_020,
+      name: "Old Hostile Row",
+      creatorName: "mallory",
+      license: "CC BY",
+      creatorUrl: "javascript:alert(1)",
+      thumbnailUrl: " javascript:alert(2)",
+      publicUrl: "javascript:alert(3)",
+      imageUrls: [
+        "javascript:alert(4)",
+        "//evil.example/x.png",
+        "/\\evil.example/y.png",
+        "https://cdn.thingiverse.com/ok.jpg",
+        "/demo/models/ok.svg",
+      ],
+      fetchedAt: new Date(),
+      sourceCreatedAt: new Date(),
     });
     // a search hit with no creator link must not let the old one through
     server.use(
       http.get(`${THINGIVERSE_API}/search/:term`, () =>
-        HttpResponse.json({ total: 1, hits: [{ id: 990_020, name: "Old Hostile Row", created_at: "2024-01-01T00:00:00+00:00", creator: { name: "mallory", public_url: "javascript:x" } }] }),
+        HttpResponse.json({
+          total: 1,
+          hits: [
+            {
+              id: 990_020,
+              name: "Old Hostile Row",
+              created_at: "2024-01-01T00:00:00+00:00",
+              creator: { name: "mallory", public_url: "javascript:x" },
+            },
+          ],
+        }),
       ),
     );
     await syncCatalogueListing({ type: "featured", q: "hostile" });

@@ -27,7 +27,10 @@ function post(id: number, fields: Record<string, string>, cookie?: string, sourc
 }
 
 async function toastOf(response: Response) {
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   return (await getToast(new Request("http://localhost/", { headers: { cookie } }))).toast;
 }
 
@@ -40,8 +43,16 @@ describe("model detail", () => {
     const db = await getDb();
     const [casey] = await db.select().from(users).where(eq(users.username, "casey"));
     const id = await createLibraryModel({
-      creatorId: casey!.id, categoryId: 1, name: "Articulated Wyvern", description: "A print-in-place wyvern for the desk.",
-      difficulty: "intermediate", printTimeMinutes: 310, filamentWeightGrams: 62, supportRequired: false, license: "CC BY", tags: [],
+      creatorId: casey!.id,
+      categoryId: 1,
+      name: "Articulated Wyvern",
+      description: "A print-in-place wyvern for the desk.",
+      difficulty: "intermediate",
+      printTimeMinutes: 310,
+      filamentWeightGrams: 62,
+      supportRequired: false,
+      license: "CC BY",
+      tags: [],
     });
     const page = await detail("library", id);
     expect(page.model).toMatchObject({
@@ -58,7 +69,13 @@ describe("model detail", () => {
     });
     // 62 g x $15/kg = $0.93; fee 15% is $0.14, so the $1.00 minimum; one colour, no premiums
     expect(page.estimate).toMatchObject({ weightGrams: 62, printTimeMinutes: 310, assumedWeight: false, assumedTime: false });
-    expect(page.estimate.quote).toMatchObject({ materialCost: 93, platformFee: 100, customerPays: 193, multicolorPremium: 0, timePremium: 0 });
+    expect(page.estimate.quote).toMatchObject({
+      materialCost: 93,
+      platformFee: 100,
+      customerPays: 193,
+      multicolorPremium: 0,
+      timePremium: 0,
+    });
     expect(page.viewer).toBeNull();
     expect(page.signedIn).toBe(false);
   });
@@ -67,8 +84,16 @@ describe("model detail", () => {
     const db = await getDb();
     const [casey] = await db.select().from(users).where(eq(users.username, "casey"));
     const id = await createLibraryModel({
-      creatorId: casey!.id, categoryId: 2, name: "Weightless Thing", description: "Nothing recorded about it.",
-      difficulty: "beginner", printTimeMinutes: 0, filamentWeightGrams: 0, supportRequired: false, license: "CC BY", tags: [],
+      creatorId: casey!.id,
+      categoryId: 2,
+      name: "Weightless Thing",
+      description: "Nothing recorded about it.",
+      difficulty: "beginner",
+      printTimeMinutes: 0,
+      filamentWeightGrams: 0,
+      supportRequired: false,
+      license: "CC BY",
+      tags: [],
     });
     const page = await detail("library", id);
     expect(page.model.filamentWeightGrams).toBeNull();
@@ -95,7 +120,13 @@ describe("model detail", () => {
   });
 
   it("answers 404 (Model not found) for unknown ids and sources", async () => {
-    for (const [source, id] of [["library", 99999], ["thingiverse", 1], ["printables", 1], ["library", "abc"], ["library", "0"]] as const) {
+    for (const [source, id] of [
+      ["library", 99999],
+      ["thingiverse", 1],
+      ["printables", 1],
+      ["library", "abc"],
+      ["library", "0"],
+    ] as const) {
       const res = await run(() => detail(source, id));
       expect(res.status, `${source}/${id}`).toBe(404);
     }
@@ -111,7 +142,9 @@ describe("model detail", () => {
     const id = await libraryId("Cable Clip Set");
     const before = (await detail("library", id)).model.viewCount;
     expect((await detail("library", id, { referer: "http://localhost:3000/models" })).model.viewCount).toBe(before + 1);
-    expect((await detail("library", id, { referer: `http://localhost:3000/models/library/${id}` })).model.viewCount).toBe(before + 1);
+    expect((await detail("library", id, { referer: `http://localhost:3000/models/library/${id}` })).model.viewCount).toBe(
+      before + 1,
+    );
   });
 });
 
@@ -133,10 +166,17 @@ describe("licence rule", () => {
   it("refuses a CC BY-NC catalogue model and accepts a CC BY one with what the order needs", async () => {
     expect(await getOrderableModel("thingiverse", 4734271)).toMatchObject({ ok: false, status: 403 });
     const ok = await getOrderableModel("thingiverse", "3495390");
-    expect(ok).toMatchObject({ ok: true, model: { source: "thingiverse", id: 3495390, weightGrams: 21, printTimeMinutes: 95, license: "CC BY" } });
+    expect(ok).toMatchObject({
+      ok: true,
+      model: { source: "thingiverse", id: 3495390, weightGrams: 21, printTimeMinutes: 95, license: "CC BY" },
+    });
     // the demo seed stores a real file for each library model, weighed by the analysis engine
     const library = await assertModelOrderable("library", await libraryId("Articulated Dragon"));
-    expect(library).toMatchObject({ source: "library", name: "Articulated Dragon", file: { format: "stl", name: "articulated-dragon.stl" } });
+    expect(library).toMatchObject({
+      source: "library",
+      name: "Articulated Dragon",
+      file: { format: "stl", name: "articulated-dragon.stl" },
+    });
     expect(library.weightGrams).toBe((library.file!.analysis as { estimatedWeight: number }).estimatedWeight);
   });
 
@@ -162,7 +202,11 @@ describe("licence rule", () => {
 describe("likes, comments and ratings on the page", () => {
   it("sends a visitor to sign in and changes nothing", async () => {
     const id = await libraryId("Hex Key Holder");
-    const attempts: Record<string, string>[] = [{ intent: "like" }, { intent: "comment", comment: "Nice" }, { intent: "rate", rating: "5" }];
+    const attempts: Record<string, string>[] = [
+      { intent: "like" },
+      { intent: "comment", comment: "Nice" },
+      { intent: "rate", rating: "5" },
+    ];
     for (const fields of attempts) {
       const res = await post(id, fields);
       expect(res.status).toBe(302);
@@ -209,7 +253,11 @@ describe("likes, comments and ratings on the page", () => {
     expect(ok.status).toBe(302);
     expect(await toastOf(ok)).toMatchObject({ title: "Comment posted!" });
     const page = await detail("library", id);
-    expect(page.model.comments[0]).toMatchObject({ comment: "Printed it in silk PLA, lovely.", authorName: "Robin Maker", userId: user.id });
+    expect(page.model.comments[0]).toMatchObject({
+      comment: "Printed it in silk PLA, lovely.",
+      authorName: "Robin Maker",
+      userId: user.id,
+    });
   });
 
   it("rates 1 to 5 stars, one rating per user that can be changed", async () => {
@@ -232,7 +280,10 @@ describe("likes, comments and ratings on the page", () => {
     page = await detail("library", id);
     expect(page.model).toMatchObject({ averageRating: 3.5, totalRatings: 2 });
     const db = await getDb();
-    const rows = await db.select().from(modelRatings).where(and(eq(modelRatings.libraryModelId, id)));
+    const rows = await db
+      .select()
+      .from(modelRatings)
+      .where(and(eq(modelRatings.libraryModelId, id)));
     expect(rows).toHaveLength(2);
   });
 
@@ -240,7 +291,11 @@ describe("likes, comments and ratings on the page", () => {
     const db = await getDb();
     const id = await libraryId("Phone Stand Pro");
     const [model] = await db.select().from(libraryModels).where(eq(libraryModels.id, id));
-    const res = await post(id, { intent: "rate", rating: "5", review: "Mine is great" }, await sessionCookieFor(model!.creatorId));
+    const res = await post(
+      id,
+      { intent: "rate", rating: "5", review: "Mine is great" },
+      await sessionCookieFor(model!.creatorId),
+    );
     // the page answers with a toast on the same page
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/models/library/${id}`);

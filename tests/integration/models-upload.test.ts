@@ -21,7 +21,9 @@ import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessio
 process.env.UPLOADS_DIR = mkdtempSync(join(tmpdir(), "printnear-models-upload-"));
 
 const CUBE_STL = readFileSync("tests/fixtures/models/trimesh_20mm-xyz-cube.stl");
-const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+const PNG = Uint8Array.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0,
+]);
 
 const valid = {
   name: "Desk Dragon",
@@ -85,17 +87,26 @@ describe("/upload-model", () => {
   });
 
   it("stores a model without files, with the document's defaults, and lands on its page with the success toast", async () => {
-    const res = await upload({ ...valid, printTime: "abc", filamentWeight: "12.7", tags: " dragon, desk toy ,, Dragon ", difficulty: "", license: "" }, cookie);
+    const res = await upload(
+      { ...valid, printTime: "abc", filamentWeight: "12.7", tags: " dragon, desk toy ,, Dragon ", difficulty: "", license: "" },
+      cookie,
+    );
     expect(res.status).toBe(302);
     const location = res.headers.get("location")!;
     expect(location).toMatch(/^\/models\/library\/\d+$/);
-    const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookies = res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     expect((await getToast(new Request("http://x/", { headers: { cookie: cookies } }))).toast).toMatchObject({
       title: "Success!",
       description: "Your model has been uploaded successfully.",
     });
     const db = await getDb();
-    const [row] = await db.select().from(libraryModels).where(eq(libraryModels.id, Number(location.split("/").pop())));
+    const [row] = await db
+      .select()
+      .from(libraryModels)
+      .where(eq(libraryModels.id, Number(location.split("/").pop())));
     expect(row).toMatchObject({
       name: "Desk Dragon",
       difficulty: "beginner",
@@ -111,7 +122,19 @@ describe("/upload-model", () => {
   it("takes the weight and print time from the model file's analysis and serves the file as Download Files", async () => {
     const file = new File([CUBE_STL], "cube.stl", { type: "model/stl" });
     const image = new File([PNG], "photo.png", { type: "image/png" });
-    const res = await upload({ ...valid, name: "Calibration Cube 20", printTime: "999", filamentWeight: "999", supportRequired: "on", license: "CC BY-SA", modelFile: file, image }, cookie);
+    const res = await upload(
+      {
+        ...valid,
+        name: "Calibration Cube 20",
+        printTime: "999",
+        filamentWeight: "999",
+        supportRequired: "on",
+        license: "CC BY-SA",
+        modelFile: file,
+        image,
+      },
+      cookie,
+    );
     expect(res.status).toBe(302);
     const id = Number(res.headers.get("location")!.split("/").pop());
     const expected = await analyzeModel(new Uint8Array(CUBE_STL), "cube.stl");
@@ -231,7 +254,9 @@ describe("/upload-model", () => {
       const before = (await db.select().from(libraryModels)).length;
       const busy = await upload({ ...valid, modelFile: new File([CUBE_STL], "cube.stl") }, cookie);
       expect(busy.status).toBe(503);
-      expect(((await busy.json()) as { message: string }).message).toBe("The analysis service is busy; please try again in a minute.");
+      expect(((await busy.json()) as { message: string }).message).toBe(
+        "The analysis service is busy; please try again in a minute.",
+      );
       expect((await db.select().from(libraryModels)).length).toBe(before);
     } finally {
       run_.mockRestore();

@@ -72,7 +72,12 @@ async function addJob(status: JobStatus, submittedAt: Date | null) {
 }
 
 const honeypot = () => ({ [getHoneypot().getInputProps().nameFieldName]: "" });
-const message = { name: "Sam Maker", email: "sam@example.test", subject: "Large print", message: "Can someone print a 300 mm vase?" };
+const message = {
+  name: "Sam Maker",
+  email: "sam@example.test",
+  subject: "Large print",
+  message: "Can someone print a 300 mm vase?",
+};
 
 function withIp(request: Request, ip: string) {
   // the header server/index.ts sets from the socket
@@ -81,7 +86,10 @@ function withIp(request: Request, ip: string) {
 }
 
 async function toastOf(response: Response) {
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("pn_toast="))?.split(";")[0];
+  const cookie = response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("pn_toast="))
+    ?.split(";")[0];
   expect(cookie).toBeTruthy();
   return (await getToast(getRequest("/", cookie))).toast;
 }
@@ -169,7 +177,13 @@ describe("landing page loader", () => {
   it("lists featured catalogue models by likes, at most 12, and the stats", async () => {
     const db = await getDb();
     await db.insert(catalogueModels).values(
-      Array.from({ length: 14 }, (_, i) => ({ sourceId: 9000 + i, name: `Model ${i}`, creatorName: "maker", likeCount: i * 10, featured: true })),
+      Array.from({ length: 14 }, (_, i) => ({
+        sourceId: 9000 + i,
+        name: `Model ${i}`,
+        creatorName: "maker",
+        likeCount: i * 10,
+        featured: true,
+      })),
     );
     await db.insert(catalogueModels).values({ sourceId: 9999, name: "Not featured", likeCount: 1_000_000, featured: false });
     const res = await run(() => landingLoader(args(getRequest("/"))));
@@ -204,7 +218,11 @@ describe("contact form", () => {
     const res = await run(() => contactAction(args(withIp(formRequest("/contact", { ...honeypot(), ...message }), "10.0.0.1"))));
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/contact");
-    expect(await toastOf(res)).toEqual({ title: "Message Sent", description: expect.stringContaining("within 24 hours"), variant: "default" });
+    expect(await toastOf(res)).toEqual({
+      title: "Message Sent",
+      description: expect.stringContaining("within 24 hours"),
+      variant: "default",
+    });
     const db = await getDb();
     const rows = await db.select().from(contactMessages).where(eq(contactMessages.email, message.email));
     expect(rows).toHaveLength(1);
@@ -215,7 +233,14 @@ describe("contact form", () => {
     const user = await createTestUser();
     const cookie = await sessionCookieFor(user.id);
     const res = await run(() =>
-      helpAction(args(withIp(formRequest("/help", { ...honeypot(), ...message, email: user.email, subject: "  Order question  " }, { cookie }), "10.0.0.2"))),
+      helpAction(
+        args(
+          withIp(
+            formRequest("/help", { ...honeypot(), ...message, email: user.email, subject: "  Order question  " }, { cookie }),
+            "10.0.0.2",
+          ),
+        ),
+      ),
     );
     expect(res.headers.get("location")).toBe("/help");
     const db = await getDb();
@@ -227,7 +252,14 @@ describe("contact form", () => {
     const db = await getDb();
     const before = (await db.select().from(contactMessages)).length;
     const res = await run(() =>
-      contactAction(args(withIp(formRequest("/contact", { ...honeypot(), name: "Sam", email: "not-an-email", subject: "   ", message: "" }), "10.0.0.3"))),
+      contactAction(
+        args(
+          withIp(
+            formRequest("/contact", { ...honeypot(), name: "Sam", email: "not-an-email", subject: "   ", message: "" }),
+            "10.0.0.3",
+          ),
+        ),
+      ),
     );
     expect(res.status).toBe(400);
     const body = await res.json();
@@ -244,7 +276,18 @@ describe("contact form", () => {
 
   it("drops a form whose honeypot was filled, storing nothing", async () => {
     const res = await run(() =>
-      contactAction(args(withIp(formRequest("/contact", { [getHoneypot().getInputProps().nameFieldName]: "http://spam.example", ...message, email: "bot@example.test" }), "10.0.0.4"))),
+      contactAction(
+        args(
+          withIp(
+            formRequest("/contact", {
+              [getHoneypot().getInputProps().nameFieldName]: "http://spam.example",
+              ...message,
+              email: "bot@example.test",
+            }),
+            "10.0.0.4",
+          ),
+        ),
+      ),
     );
     expect(res.status).toBe(400);
     const db = await getDb();
@@ -254,12 +297,18 @@ describe("contact form", () => {
   it(`allows ${CONTACT_LIMIT_PER_HOUR} messages an hour from one address, then answers 429`, async () => {
     const statuses: number[] = [];
     for (let i = 0; i <= CONTACT_LIMIT_PER_HOUR; i++) {
-      const res = await run(() => contactAction(args(withIp(formRequest("/contact", { ...honeypot(), ...message, email: "flood@example.test" }), "10.0.0.5"))));
+      const res = await run(() =>
+        contactAction(
+          args(withIp(formRequest("/contact", { ...honeypot(), ...message, email: "flood@example.test" }), "10.0.0.5")),
+        ),
+      );
       statuses.push(res.status);
     }
     expect(statuses.slice(0, CONTACT_LIMIT_PER_HOUR).every((s) => s === 302)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
-    const other = await run(() => contactAction(args(withIp(formRequest("/contact", { ...honeypot(), ...message }), "10.0.0.6"))));
+    const other = await run(() =>
+      contactAction(args(withIp(formRequest("/contact", { ...honeypot(), ...message }), "10.0.0.6"))),
+    );
     expect(other.status).toBe(302);
   });
 });
@@ -273,7 +322,12 @@ describe("bench:pages parsing", () => {
 import * as route0 from "/assets/root-2.js";
 import * as route1 from "/assets/_index-3.js";
 import("/assets/entry.client-4.js");</script></body>`;
-    expect(scriptUrlsOf(html).sort()).toEqual(["/assets/_index-3.js", "/assets/entry.client-4.js", "/assets/manifest-1.js", "/assets/root-2.js"]);
+    expect(scriptUrlsOf(html).sort()).toEqual([
+      "/assets/_index-3.js",
+      "/assets/entry.client-4.js",
+      "/assets/manifest-1.js",
+      "/assets/root-2.js",
+    ]);
   });
 
   it("tells static imports of a minified chunk from lazy ones", () => {

@@ -18,7 +18,14 @@ describe("/pricing calculator", () => {
   it("gives the engine's totals for the engine's test inputs at the platform rate", () => {
     // 200 g, 3 colours, 90 min at $15/kg: 3.00 + 4.00 + 3.00 = 10.00, fee 1.50, customer pays 11.50
     const multicolour = page("?weight=200&colors=3&hours=1.5&material=platform&delivery=pickup");
-    expect(multicolour.result.quote).toMatchObject({ materialCost: 300, multicolorPremium: 400, timePremium: 300, printerProfit: 1000, platformFee: 150, customerPays: 1150 });
+    expect(multicolour.result.quote).toMatchObject({
+      materialCost: 300,
+      multicolorPremium: 400,
+      timePremium: 300,
+      printerProfit: 1000,
+      platformFee: 150,
+      customerPays: 1150,
+    });
     expect(multicolour.result.totalCents).toBe(1150);
     expect(multicolour.result.quote).toEqual(quotePrice({ weightGrams: 200, colors: 3, printTimeMinutes: 90 }));
 
@@ -28,7 +35,13 @@ describe("/pricing calculator", () => {
   });
 
   it("sets the rate from the material: PLA 20, PETG 28, ABS 25, TPU 35 per kg", () => {
-    for (const [material, rate] of [["PLA", 2000], ["PETG", 2800], ["ABS", 2500], ["TPU", 3500], ["platform", 1500]] as const) {
+    for (const [material, rate] of [
+      ["PLA", 2000],
+      ["PETG", 2800],
+      ["ABS", 2500],
+      ["TPU", 3500],
+      ["platform", 1500],
+    ] as const) {
       const { result } = page(`?weight=500&material=${material}`);
       expect(result.ratePerKgCents, material).toBe(rate);
       expect(result.quote.materialCost, material).toBe(rate / 2);

@@ -11,7 +11,9 @@ import { args, createTestUser, getRequest, jsonRequest, run, sessionCookieFor } 
 
 const names = (list: { name: string }[]) => list.map((p) => p.name);
 
-async function list(query: string): Promise<{ status: number; body: PrinterJson[] & { message?: string }; total: string | null }> {
+async function list(
+  query: string,
+): Promise<{ status: number; body: PrinterJson[] & { message?: string }; total: string | null }> {
   const res = await run(() => printersLoader(args(getRequest(`/api/printers${query}`))));
   return { status: res.status, body: await res.json(), total: res.headers.get("x-total-count") };
 }
@@ -28,7 +30,9 @@ beforeAll(async () => {
 
 describe("GET /api/printers", () => {
   it("answers the printers page's query: location, material, color, available, minimum build volume", async () => {
-    const { status, body, total } = await list("?location=Loveland%2C%20CO&material=PETG&color=Red&available=true&minBuildVolumeX=50&minBuildVolumeY=50&minBuildVolumeZ=200");
+    const { status, body, total } = await list(
+      "?location=Loveland%2C%20CO&material=PETG&color=Red&available=true&minBuildVolumeX=50&minBuildVolumeY=50&minBuildVolumeZ=200",
+    );
     expect(status).toBe(200);
     expect(names(body)).toEqual(["Loveland Makerspace MK4", "Berthoud Print Shop", "Fort Collins Fab Lab", "Old Town Ender"]);
     expect(total).toBe("4");
@@ -52,7 +56,10 @@ describe("GET /api/printers", () => {
   });
 
   it("rejects bad parameters and unknown places with 400 and a message", async () => {
-    expect(await list("?minBuildVolumeX=-4")).toMatchObject({ status: 400, body: { message: "minBuildVolumeX must be a number of 0 or more" } });
+    expect(await list("?minBuildVolumeX=-4")).toMatchObject({
+      status: 400,
+      body: { message: "minBuildVolumeX must be a number of 0 or more" },
+    });
     expect(await list("?available=maybe")).toMatchObject({ status: 400 });
     expect((await list("?location=Nowhere%20Special%2C%20ZZ")).body.message).toMatch(/Location not found/);
   });
@@ -62,13 +69,22 @@ describe("GET /api/printers/{id} and /api/users/{id}/printers", () => {
   it("answers one printer, 404 for none, and an owner's printers", async () => {
     const id = await idOf("Berthoud Print Shop");
     const res = await run(() => printerLoader(args(getRequest(`/api/printers/${id}`), { id: String(id) })));
-    expect(await res.json()).toMatchObject({ id, name: "Berthoud Print Shop", pricePerGram: "0.12", owner: { firstName: "Bella" } });
+    expect(await res.json()).toMatchObject({
+      id,
+      name: "Berthoud Print Shop",
+      pricePerGram: "0.12",
+      owner: { firstName: "Bella" },
+    });
     expect((await run(() => printerLoader(args(getRequest("/api/printers/99999"), { id: "99999" })))).status).toBe(404);
     const db = await getDb();
     const [fran] = await db.select().from(users).where(eq(users.username, "fran"));
-    const owned = await run(() => userPrintersLoader(args(getRequest(`/api/users/${fran!.id}/printers`), { id: String(fran!.id) })));
+    const owned = await run(() =>
+      userPrintersLoader(args(getRequest(`/api/users/${fran!.id}/printers`), { id: String(fran!.id) })),
+    );
     expect(names(await owned.json()).sort()).toEqual(["Fort Collins Fab Lab", "Old Town Ender"]);
-    expect((await run(() => userPrintersLoader(args(getRequest("/api/users/99999/printers"), { id: "99999" })))).status).toBe(404);
+    expect((await run(() => userPrintersLoader(args(getRequest("/api/users/99999/printers"), { id: "99999" })))).status).toBe(
+      404,
+    );
   });
 });
 
@@ -78,12 +94,26 @@ describe("POST /api/printers", () => {
     const owner = await createTestUser({ userType: "customer" });
     const cookie = await sessionCookieFor(owner.id);
     const res = await run(() =>
-      printersAction(args(jsonRequest("/api/printers", { ownerId: owner.id, name: "API Mini", model: "bambu lab a1 mini", location: "Berthoud, CO" }, { cookie }))),
+      printersAction(
+        args(
+          jsonRequest(
+            "/api/printers",
+            { ownerId: owner.id, name: "API Mini", model: "bambu lab a1 mini", location: "Berthoud, CO" },
+            { cookie },
+          ),
+        ),
+      ),
     );
     expect(res.status).toBe(201);
     const created = await res.json();
     expect(created).toMatchObject({
-      name: "API Mini", model: "Bambu Lab A1 mini", buildVolumeX: 180, pricePerGram: "0.12", materials: ["PLA", "PETG", "TPU"], isAvailable: true, zip: "80513",
+      name: "API Mini",
+      model: "Bambu Lab A1 mini",
+      buildVolumeX: 180,
+      pricePerGram: "0.12",
+      materials: ["PLA", "PETG", "TPU"],
+      isAvailable: true,
+      zip: "80513",
     });
     const db = await getDb();
     const [after] = await db.select().from(users).where(eq(users.id, owner.id));
@@ -93,11 +123,26 @@ describe("POST /api/printers", () => {
   it("refuses invalid printers with the documented messages, and adding for someone else", async () => {
     const owner = await createTestUser();
     const cookie = await sessionCookieFor(owner.id);
-    const bad = await run(() => printersAction(args(jsonRequest("/api/printers", { name: "Nope", model: "Custom/Other", location: "Loveland, CO", materials: [], pricePerGram: 0.1 }, { cookie }))));
+    const bad = await run(() =>
+      printersAction(
+        args(
+          jsonRequest(
+            "/api/printers",
+            { name: "Nope", model: "Custom/Other", location: "Loveland, CO", materials: [], pricePerGram: 0.1 },
+            { cookie },
+          ),
+        ),
+      ),
+    );
     expect(bad.status).toBe(400);
     const body = await bad.json();
-    expect(body.errors).toMatchObject({ buildVolumeX: ["Build volume X is required"], materials: ["At least one material is required"] });
-    const other = await run(() => printersAction(args(jsonRequest("/api/printers", { ownerId: owner.id + 1000, name: "Theirs" }, { cookie }))));
+    expect(body.errors).toMatchObject({
+      buildVolumeX: ["Build volume X is required"],
+      materials: ["At least one material is required"],
+    });
+    const other = await run(() =>
+      printersAction(args(jsonRequest("/api/printers", { ownerId: owner.id + 1000, name: "Theirs" }, { cookie }))),
+    );
     expect(other.status).toBe(403);
   });
 });
@@ -109,7 +154,9 @@ describe("printer places in the public API", () => {
     const [stored] = await db.select().from(printers).where(eq(printers.id, id));
     expect(stored).toMatchObject({ location: "345 Mountain Ave, Berthoud, CO 80513", latitude: 40.3083, longitude: -105.0811 });
     const one = await run(() => printerLoader(args(getRequest(`/api/printers/${id}`), { id: String(id) })));
-    const owners = await run(() => userPrintersLoader(args(getRequest(`/api/users/${stored!.ownerId}/printers`), { id: String(stored!.ownerId) })));
+    const owners = await run(() =>
+      userPrintersLoader(args(getRequest(`/api/users/${stored!.ownerId}/printers`), { id: String(stored!.ownerId) })),
+    );
     const { body: all } = await list("?available=false&location=Berthoud%2C%20CO");
     const answers = [await one.json(), ...((await owners.json()) as PrinterJson[]), ...all];
     expect(answers.length).toBeGreaterThanOrEqual(6);
@@ -139,7 +186,11 @@ describe("PUT and DELETE /api/printers/{id}", () => {
     const [unchanged] = await db.select().from(printers).where(eq(printers.id, id));
     expect(unchanged).toMatchObject({ name: "Loveland Makerspace MK4", isAvailable: true });
     const deleted = await run(async () =>
-      printerAction(args(jsonRequest(`/api/printers/${id}`, null, { method: "DELETE", cookie: await sessionCookieFor(stranger.id) }), { id: String(id) })),
+      printerAction(
+        args(jsonRequest(`/api/printers/${id}`, null, { method: "DELETE", cookie: await sessionCookieFor(stranger.id) }), {
+          id: String(id),
+        }),
+      ),
     );
     expect(deleted.status).toBe(403);
   });
@@ -149,15 +200,25 @@ describe("PUT and DELETE /api/printers/{id}", () => {
     const db = await getDb();
     const [leo] = await db.select().from(users).where(eq(users.username, "leo"));
     const cookie = await sessionCookieFor(leo!.id);
-    const put = (body: unknown) => run(() => printerAction(args(jsonRequest(`/api/printers/${id}`, body, { cookie, method: "PUT" }), { id: String(id) })));
-    expect(await (await put({ isAvailable: false })).json()).toMatchObject({ isAvailable: false, name: "Loveland Makerspace MK4" });
+    const put = (body: unknown) =>
+      run(() => printerAction(args(jsonRequest(`/api/printers/${id}`, body, { cookie, method: "PUT" }), { id: String(id) })));
+    expect(await (await put({ isAvailable: false })).json()).toMatchObject({
+      isAvailable: false,
+      name: "Loveland Makerspace MK4",
+    });
     const res = await put({
-      isAvailable: true, pricePerGram: "0.11", location: "Fort Collins, CO 80521", description: null,
+      isAvailable: true,
+      pricePerGram: "0.11",
+      location: "Fort Collins, CO 80521",
+      description: null,
       filamentInventory: [{ material: "PETG", color: "Red", grams: 1200 }],
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
-      isAvailable: true, pricePerGram: "0.11", zip: "80521", description: null,
+      isAvailable: true,
+      pricePerGram: "0.11",
+      zip: "80521",
+      description: null,
       filamentInventory: [{ material: "PETG", color: "Red", grams: 1200, inStock: true }],
     });
     const wrong = await put({ filamentInventory: [{ material: "Nylon", color: "Red", grams: 5 }] });
@@ -171,7 +232,11 @@ describe("PUT and DELETE /api/printers/{id}", () => {
     const db = await getDb();
     const [leo] = await db.select().from(users).where(eq(users.username, "leo"));
     const res = await run(async () =>
-      printerAction(args(jsonRequest(`/api/printers/${id}`, null, { method: "DELETE", cookie: await sessionCookieFor(leo!.id) }), { id: String(id) })),
+      printerAction(
+        args(jsonRequest(`/api/printers/${id}`, null, { method: "DELETE", cookie: await sessionCookieFor(leo!.id) }), {
+          id: String(id),
+        }),
+      ),
     );
     expect(await res.json()).toEqual({ message: "Printer deleted successfully." });
     expect(await db.select().from(filamentInventory).where(eq(filamentInventory.printerId, id))).toHaveLength(0);
@@ -184,7 +249,8 @@ describe("where a printer is", () => {
     const id = await idOf("Berthoud Print Shop");
     const db = await getDb();
     const [bella] = await db.select().from(users).where(eq(users.username, "bella"));
-    const read = async (cookie?: string) => (await run(() => printerLoader(args(getRequest(`/api/printers/${id}`, cookie), { id: String(id) })))).json();
+    const read = async (cookie?: string) =>
+      (await run(() => printerLoader(args(getRequest(`/api/printers/${id}`, cookie), { id: String(id) })))).json();
 
     const owner = await read(await sessionCookieFor(bella!.id));
     expect(owner.location).toBe("345 Mountain Ave, Berthoud, CO 80513");
@@ -197,7 +263,11 @@ describe("where a printer is", () => {
     }
 
     const bellaCookie = await sessionCookieFor(bella!.id);
-    const ownersList = await (await run(() => userPrintersLoader(args(getRequest(`/api/users/${bella!.id}/printers`, bellaCookie), { id: String(bella!.id) })))).json();
+    const ownersList = await (
+      await run(() =>
+        userPrintersLoader(args(getRequest(`/api/users/${bella!.id}/printers`, bellaCookie), { id: String(bella!.id) })),
+      )
+    ).json();
     expect(ownersList.find((p: PrinterJson) => p.id === id).location).toBe("345 Mountain Ave, Berthoud, CO 80513");
   });
 });

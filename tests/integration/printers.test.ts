@@ -35,7 +35,10 @@ async function json<T>(fn: () => Promise<unknown>): Promise<T> {
 }
 
 async function toastOf(res: Response) {
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   return (await getToast(new Request("http://localhost/", { headers: { cookie } }))).toast;
 }
 
@@ -94,7 +97,12 @@ describe("searchPrinters", () => {
 
   it("a 200 mm tall PETG part in red lists only printers that fit it and stock enough red PETG", async () => {
     const result = await searchPrinters({ minX: 50, minY: 50, minZ: 200, material: "petg", color: "red", weightGrams: 100 });
-    expect(names(result.printers).sort()).toEqual(["Berthoud Print Shop", "Fort Collins Fab Lab", "Loveland Makerspace MK4", "Old Town Ender"]);
+    expect(names(result.printers).sort()).toEqual([
+      "Berthoud Print Shop",
+      "Fort Collins Fab Lab",
+      "Loveland Makerspace MK4",
+      "Old Town Ender",
+    ]);
     // 400 g is more red PETG than the makerspace's 300 g spool holds.
     const heavy = await searchPrinters({ minX: 50, minY: 50, minZ: 200, material: "PETG", color: "Red", weightGrams: 400 });
     expect(names(heavy.printers)).not.toContain("Loveland Makerspace MK4");
@@ -162,7 +170,7 @@ describe("searchPrinters", () => {
     const db = await getDb();
     const owner = await createTestUser();
     let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const mats = ["PLA", "PETG", "ABS", "TPU"];
     const colors = ["Red", "Black", "White"];
     for (let i = 0; i < 40; i++) {
@@ -171,15 +179,28 @@ describe("searchPrinters", () => {
       const [row] = await db
         .insert(printers)
         .values({
-          ownerId: owner.id, name: `Fuzz ${i}`, model: "Custom/Other", buildVolumeX: x, buildVolumeY: y, buildVolumeZ: z,
-          fitSmall: Math.min(x, y, z), fitMid: x + y + z - Math.min(x, y, z) - Math.max(x, y, z), fitLarge: Math.max(x, y, z),
-          materials, ratePerKgCents: 10000, location: "Fuzzville", latitude: 10, longitude: 10,
+          ownerId: owner.id,
+          name: `Fuzz ${i}`,
+          model: "Custom/Other",
+          buildVolumeX: x,
+          buildVolumeY: y,
+          buildVolumeZ: z,
+          fitSmall: Math.min(x, y, z),
+          fitMid: x + y + z - Math.min(x, y, z) - Math.max(x, y, z),
+          fitLarge: Math.max(x, y, z),
+          materials,
+          ratePerKgCents: 10000,
+          location: "Fuzzville",
+          latitude: 10,
+          longitude: 10,
         })
         .returning();
       // Some printers keep no inventory at all, some keep rows for materials they don't list.
       if (rand(3) > 0) {
         for (const m of mats) {
-          for (const c of colors) if (rand(3) === 0) await db.insert(filamentInventory).values({ printerId: row!.id, material: m, color: c, grams: rand(4) * 150 });
+          for (const c of colors)
+            if (rand(3) === 0)
+              await db.insert(filamentInventory).values({ printerId: row!.id, material: m, color: c, grams: rand(4) * 150 });
         }
       }
     }
@@ -195,7 +216,9 @@ describe("searchPrinters", () => {
         weightGrams: rand(2) ? rand(400) : null,
       };
       const found = await searchPrinters({ ...design, search: "Fuzz", limit: 500 });
-      const expected = everyone.printers.filter((p) => isDesignCompatible({ ...p, inventory: p.filamentInventory }, design).compatible);
+      const expected = everyone.printers.filter(
+        (p) => isDesignCompatible({ ...p, inventory: p.filamentInventory }, design).compatible,
+      );
       expect(names(found.printers).sort(), JSON.stringify(design)).toEqual(names(expected).sort());
     }
   });
@@ -213,7 +236,12 @@ describe("/browse", () => {
     );
     expect(near.view).toBe("map");
     expect(near.origin.label).toBe("Loveland, CO");
-    expect(names(near.printers)).toEqual(["Loveland Makerspace MK4", "Berthoud Print Shop", "Fort Collins Fab Lab", "Old Town Ender"]);
+    expect(names(near.printers)).toEqual([
+      "Loveland Makerspace MK4",
+      "Berthoud Print Shop",
+      "Fort Collins Fab Lab",
+      "Old Town Ender",
+    ]);
     expect(near.tileUrl).toBe("https://tile.openstreetmap.org/{z}/{x}/{y}.png");
   });
 
@@ -239,7 +267,9 @@ describe("/printers", () => {
     }>(() => printersLoader(args(getRequest("/printers?material=PETG&color=Red&weight=100&minX=50&minY=50&minZ=200"))));
     expect(page).toMatchObject({ hasDesign: true, filtered: true, total: 4, draft: null });
     for (const p of page.printers) {
-      expect(page.quotes[p.id]!.customerPays).toBe(quotePrice({ weightGrams: 100, ratePerKgCents: p.ratePerKgCents }).customerPays);
+      expect(page.quotes[p.id]!.customerPays).toBe(
+        quotePrice({ weightGrams: 100, ratePerKgCents: p.ratePerKgCents }).customerPays,
+      );
     }
     // Without a location the cheapest printer comes first for a design.
     expect(page.printers[0]!.name).toBe("Old Town Ender");
@@ -251,11 +281,19 @@ describe("/printers", () => {
     const stranger = await createTestUser();
     const [draft] = await db
       .insert(printJobs)
-      .values({ customerId: owner.id, fileName: "vase.stl", estimatedWeightGrams: 120, numberOfColors: 3, printTimeMinutes: 95, material: "PETG", filamentColor: "Red" })
+      .values({
+        customerId: owner.id,
+        fileName: "vase.stl",
+        estimatedWeightGrams: 120,
+        numberOfColors: 3,
+        printTimeMinutes: 95,
+        material: "PETG",
+        filamentColor: "Red",
+      })
       .returning();
     const url = `/printers?material=PETG&color=Red&weight=120&minX=50&minY=50&minZ=50&jobId=${draft!.id}`;
-    const mine = await json<{ draft: { id: number }; printers: PrinterJson[]; quotes: Record<string, { customerPays: number }> }>(async () =>
-      printersLoader(args(getRequest(url, await sessionCookieFor(owner.id)))),
+    const mine = await json<{ draft: { id: number }; printers: PrinterJson[]; quotes: Record<string, { customerPays: number }> }>(
+      async () => printersLoader(args(getRequest(url, await sessionCookieFor(owner.id)))),
     );
     expect(mine.draft.id).toBe(draft!.id);
     const berthoud = mine.printers.find((p) => p.name === "Berthoud Print Shop")!;
@@ -284,14 +322,26 @@ describe("/choose-printer", () => {
     const customer = await createTestUser();
     const [draft] = await db
       .insert(printJobs)
-      .values({ customerId: customer.id, fileName: "tall.stl", estimatedWeightGrams: 60, material: "PETG", boundingBoxX: 40, boundingBoxY: 40, boundingBoxZ: 260 })
+      .values({
+        customerId: customer.id,
+        fileName: "tall.stl",
+        estimatedWeightGrams: 60,
+        material: "PETG",
+        boundingBoxX: 40,
+        boundingBoxY: 40,
+        boundingBoxZ: 260,
+      })
       .returning();
     const page = await json<{ draft: { id: number }; printers: PrinterJson[]; quotes: Record<string, unknown> }>(async () =>
-      choosePrinterLoader(args(getRequest(`/choose-printer?draftId=${draft!.id}&location=Loveland%2C+CO`, await sessionCookieFor(customer.id)))),
+      choosePrinterLoader(
+        args(getRequest(`/choose-printer?draftId=${draft!.id}&location=Loveland%2C+CO`, await sessionCookieFor(customer.id))),
+      ),
     );
     expect(names(page.printers)).toEqual(["Fort Collins Fab Lab", "Old Town Ender"]);
     expect(Object.keys(page.quotes)).toHaveLength(2);
-    const search = await json<{ printers: PrinterJson[] }>(() => choosePrinterLoader(args(getRequest("/choose-printer?search=berthoud"))));
+    const search = await json<{ printers: PrinterJson[] }>(() =>
+      choosePrinterLoader(args(getRequest("/choose-printer?search=berthoud"))),
+    );
     expect(names(search.printers)).toEqual(["Berthoud Print Shop"]);
   });
 });
@@ -306,7 +356,15 @@ describe("/add-printer", () => {
   it("applies a known model's preset on the server when posted without volumes, places it, and makes a customer 'both'", async () => {
     const customer = await createTestUser({ userType: "customer" });
     const res = await run(async () =>
-      addPrinterAction(args(formRequest("/add-printer", { name: "Garage Prusa", model: "Prusa MK4", location: "Loveland, CO 80537", isAvailable: "on" }, { cookie: await sessionCookieFor(customer.id) }))),
+      addPrinterAction(
+        args(
+          formRequest(
+            "/add-printer",
+            { name: "Garage Prusa", model: "Prusa MK4", location: "Loveland, CO 80537", isAvailable: "on" },
+            { cookie: await sessionCookieFor(customer.id) },
+          ),
+        ),
+      ),
     );
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/printer-dashboard");
@@ -315,11 +373,18 @@ describe("/add-printer", () => {
     expect(printer).toMatchObject({
       ownerId: customer.id,
       model: "Prusa MK4",
-      buildVolumeX: 250, buildVolumeY: 210, buildVolumeZ: 220,
-      fitSmall: 210, fitMid: 220, fitLarge: 250,
+      buildVolumeX: 250,
+      buildVolumeY: 210,
+      buildVolumeZ: 220,
+      fitSmall: 210,
+      fitMid: 220,
+      fitLarge: 250,
       ratePerKgCents: 18000,
       materials: ["PLA", "PETG", "TPU", "Wood Fill", "Carbon Fiber"],
-      zip: "80537", city: "Loveland", state: "CO", isAvailable: true,
+      zip: "80537",
+      city: "Loveland",
+      state: "CO",
+      isAvailable: true,
     });
     expect(printer.latitude).toBeCloseTo(40.4, 1);
     expect((await userByEmail(customer.email)).userType).toBe("both");
@@ -330,12 +395,32 @@ describe("/add-printer", () => {
   it("locks a known model's volume even when other numbers are posted", async () => {
     const owner = await createTestUser({ userType: "printer_owner" });
     await run(async () =>
-      addPrinterAction(args(formRequest("/add-printer", {
-        name: "Locked P1S", model: "Bambu Lab P1S", location: "Berthoud, CO", buildVolumeX: "999", buildVolumeY: "999", buildVolumeZ: "999",
-        pricePerGram: "0.14", materials: "PETG",
-      }, { cookie: await sessionCookieFor(owner.id) }))),
+      addPrinterAction(
+        args(
+          formRequest(
+            "/add-printer",
+            {
+              name: "Locked P1S",
+              model: "Bambu Lab P1S",
+              location: "Berthoud, CO",
+              buildVolumeX: "999",
+              buildVolumeY: "999",
+              buildVolumeZ: "999",
+              pricePerGram: "0.14",
+              materials: "PETG",
+            },
+            { cookie: await sessionCookieFor(owner.id) },
+          ),
+        ),
+      ),
     );
-    expect(await printerNamed("Locked P1S")).toMatchObject({ buildVolumeX: 256, buildVolumeZ: 256, ratePerKgCents: 14000, materials: ["PETG"], isAvailable: false });
+    expect(await printerNamed("Locked P1S")).toMatchObject({
+      buildVolumeX: 256,
+      buildVolumeZ: 256,
+      ratePerKgCents: 14000,
+      materials: ["PETG"],
+      isAvailable: false,
+    });
     expect((await userByEmail(owner.email)).userType).toBe("printer_owner");
   });
 
@@ -344,20 +429,41 @@ describe("/add-printer", () => {
     const cookie = await sessionCookieFor(owner.id);
     const body = new FormData();
     for (const [k, v] of Object.entries({
-      name: "Big Voron", model: "Custom/Other", customModel: "Voron 2.4", description: "Fast and enclosed.",
-      buildVolumeX: "350", buildVolumeY: "350", buildVolumeZ: "340", location: "Somewhere rural", latitude: "40.5", longitude: "-105.2",
-      pricePerGram: "0.2", isAvailable: "on",
-    })) body.append(k, v);
+      name: "Big Voron",
+      model: "Custom/Other",
+      customModel: "Voron 2.4",
+      description: "Fast and enclosed.",
+      buildVolumeX: "350",
+      buildVolumeY: "350",
+      buildVolumeZ: "340",
+      location: "Somewhere rural",
+      latitude: "40.5",
+      longitude: "-105.2",
+      pricePerGram: "0.2",
+      isAvailable: "on",
+    }))
+      body.append(k, v);
     body.append("materials", "ABS");
     body.append("materials", "ASA");
     body.append("image", new File([PNG], "voron.png", { type: "image/png" }));
-    const res = await run(() => addPrinterAction(args(new Request("http://localhost:3000/add-printer", { method: "POST", body, headers: { cookie } }))));
+    const res = await run(() =>
+      addPrinterAction(args(new Request("http://localhost:3000/add-printer", { method: "POST", body, headers: { cookie } }))),
+    );
     expect(res.status).toBe(302);
     const printer = await printerNamed("Big Voron");
-    expect(printer).toMatchObject({ model: "Voron 2.4", buildVolumeZ: 340, latitude: 40.5, longitude: -105.2, materials: ["ABS", "ASA"], ratePerKgCents: 20000 });
+    expect(printer).toMatchObject({
+      model: "Voron 2.4",
+      buildVolumeZ: 340,
+      latitude: 40.5,
+      longitude: -105.2,
+      materials: ["ABS", "ASA"],
+      ratePerKgCents: 20000,
+    });
     expect(printer.imageKey).toMatch(/^printer-images\/\d{4}\/\d{2}\/[0-9a-f]{32}\.png$/);
     const [, year, month, file] = printer.imageKey!.split("/");
-    const image = await run(() => imageLoader(args(getRequest(`/api/printer-images/${year}-${month}-${file}`), { file: `${year}-${month}-${file}` })));
+    const image = await run(() =>
+      imageLoader(args(getRequest(`/api/printer-images/${year}-${month}-${file}`), { file: `${year}-${month}-${file}` })),
+    );
     expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toBe("image/png");
     expect(new Uint8Array(await image.arrayBuffer())).toEqual(PNG);
@@ -366,7 +472,15 @@ describe("/add-printer", () => {
   it("answers with the documented messages and keeps what was typed", async () => {
     const owner = await createTestUser();
     const res = await run(async () =>
-      addPrinterAction(args(formRequest("/add-printer", { name: "", model: "", location: "", pricePerGram: "" }, { cookie: await sessionCookieFor(owner.id) }))),
+      addPrinterAction(
+        args(
+          formRequest(
+            "/add-printer",
+            { name: "", model: "", location: "", pricePerGram: "" },
+            { cookie: await sessionCookieFor(owner.id) },
+          ),
+        ),
+      ),
     );
     expect(res.status).toBe(400);
     const errors = (await res.json()).result.error;
@@ -381,7 +495,15 @@ describe("/add-printer", () => {
       buildVolumeZ: ["Build volume Z is required"],
     });
     const custom = await run(async () =>
-      addPrinterAction(args(formRequest("/add-printer", { name: "No size", model: "Custom/Other", location: "Loveland, CO", pricePerGram: "0.1", materials: "PLA" }, { cookie: await sessionCookieFor(owner.id) }))),
+      addPrinterAction(
+        args(
+          formRequest(
+            "/add-printer",
+            { name: "No size", model: "Custom/Other", location: "Loveland, CO", pricePerGram: "0.1", materials: "PLA" },
+            { cookie: await sessionCookieFor(owner.id) },
+          ),
+        ),
+      ),
     );
     const customBody = await custom.json();
     expect(customBody.result.error.buildVolumeZ).toEqual(["Build volume Z is required"]);
@@ -396,7 +518,15 @@ describe("/add-printer", () => {
     expect(lost.status).toBe(400);
     expect((await lost.json()).result.error.location[0]).toMatch(/couldn't place this location/);
     const fake = await run(() =>
-      addPrinterAction(args(formRequest("/add-printer", { ...base, location: "Loveland, CO", image: new File(["<svg/>"], "x.png", { type: "image/png" }) }, { cookie }))),
+      addPrinterAction(
+        args(
+          formRequest(
+            "/add-printer",
+            { ...base, location: "Loveland, CO", image: new File(["<svg/>"], "x.png", { type: "image/png" }) },
+            { cookie },
+          ),
+        ),
+      ),
     );
     expect((await fake.json()).result.error.image).toEqual(["The photo must be a JPEG, PNG or WebP image"]);
     const db = await getDb();
@@ -408,7 +538,17 @@ describe("the printer owner's dashboard and settings", () => {
   async function ownerWithPrinter(name: string) {
     const owner = await createTestUser({ userType: "printer_owner" });
     const cookie = await sessionCookieFor(owner.id);
-    await run(() => addPrinterAction(args(formRequest("/add-printer", { name, model: "Creality Ender 3 V2", location: "Fort Collins, CO", isAvailable: "on" }, { cookie }))));
+    await run(() =>
+      addPrinterAction(
+        args(
+          formRequest(
+            "/add-printer",
+            { name, model: "Creality Ender 3 V2", location: "Fort Collins, CO", isAvailable: "on" },
+            { cookie },
+          ),
+        ),
+      ),
+    );
     return { owner, cookie, printer: await printerNamed(name) };
   }
 
@@ -422,15 +562,43 @@ describe("the printer owner's dashboard and settings", () => {
 
   it("switches a printer offline and online; another user's switch changes nothing", async () => {
     const { cookie, printer } = await ownerWithPrinter("Switchy");
-    const off = await run(() => dashboardAction(args(formRequest("/printer-dashboard", { intent: "toggle-availability", printerId: String(printer.id), isAvailable: "false" }, { cookie }))));
+    const off = await run(() =>
+      dashboardAction(
+        args(
+          formRequest(
+            "/printer-dashboard",
+            { intent: "toggle-availability", printerId: String(printer.id), isAvailable: "false" },
+            { cookie },
+          ),
+        ),
+      ),
+    );
     expect(await toastOf(off)).toMatchObject({ title: "Status updated" });
     expect((await printerNamed("Switchy")).isAvailable).toBe(false);
-    await run(() => dashboardAction(args(formRequest("/printer-dashboard", { intent: "toggle-availability", printerId: String(printer.id), isAvailable: "true" }, { cookie }))));
+    await run(() =>
+      dashboardAction(
+        args(
+          formRequest(
+            "/printer-dashboard",
+            { intent: "toggle-availability", printerId: String(printer.id), isAvailable: "true" },
+            { cookie },
+          ),
+        ),
+      ),
+    );
     expect((await printerNamed("Switchy")).isAvailable).toBe(true);
 
     const intruder = await createTestUser();
     const res = await run(async () =>
-      dashboardAction(args(formRequest("/printer-dashboard", { intent: "toggle-availability", printerId: String(printer.id), isAvailable: "false" }, { cookie: await sessionCookieFor(intruder.id) }))),
+      dashboardAction(
+        args(
+          formRequest(
+            "/printer-dashboard",
+            { intent: "toggle-availability", printerId: String(printer.id), isAvailable: "false" },
+            { cookie: await sessionCookieFor(intruder.id) },
+          ),
+        ),
+      ),
     );
     expect(await toastOf(res)).toMatchObject({ title: "Failed to update printer status", variant: "destructive" });
     expect((await printerNamed("Switchy")).isAvailable).toBe(true);
@@ -440,30 +608,71 @@ describe("the printer owner's dashboard and settings", () => {
     const { cookie, printer } = await ownerWithPrinter("Editable");
     const intruder = await createTestUser();
     const intruderCookie = await sessionCookieFor(intruder.id);
-    expect((await run(() => editLoader(args(getRequest(`/printers/${printer.id}/edit`, intruderCookie), { id: String(printer.id) })))).status).toBe(404);
+    expect(
+      (await run(() => editLoader(args(getRequest(`/printers/${printer.id}/edit`, intruderCookie), { id: String(printer.id) }))))
+        .status,
+    ).toBe(404);
     const stolen = await run(() =>
-      editAction(args(formRequest(`/printers/${printer.id}/edit`, { intent: "settings", name: "Stolen", location: "Berthoud, CO", pricePerGram: "0.01", materials: "PLA" }, { cookie: intruderCookie }), { id: String(printer.id) })),
+      editAction(
+        args(
+          formRequest(
+            `/printers/${printer.id}/edit`,
+            { intent: "settings", name: "Stolen", location: "Berthoud, CO", pricePerGram: "0.01", materials: "PLA" },
+            { cookie: intruderCookie },
+          ),
+          { id: String(printer.id) },
+        ),
+      ),
     );
     expect(stolen.status).toBe(404);
 
-    const page = await json<{ printer: PrinterJson }>(() => editLoader(args(getRequest(`/printers/${printer.id}/edit`, cookie), { id: String(printer.id) })));
+    const page = await json<{ printer: PrinterJson }>(() =>
+      editLoader(args(getRequest(`/printers/${printer.id}/edit`, cookie), { id: String(printer.id) })),
+    );
     const body = new FormData();
     for (const [k, v] of Object.entries({
-      intent: "settings", name: "Edited Ender", description: "Now with PETG", location: "Berthoud, CO 80513", pricePerGram: "0.11",
-      latitude: page.printer.latitude!, longitude: page.printer.longitude!,
-    })) body.append(k, v);
+      intent: "settings",
+      name: "Edited Ender",
+      description: "Now with PETG",
+      location: "Berthoud, CO 80513",
+      pricePerGram: "0.11",
+      latitude: page.printer.latitude!,
+      longitude: page.printer.longitude!,
+    }))
+      body.append(k, v);
     body.append("materials", "PLA");
     body.append("materials", "PETG");
-    const res = await run(() => editAction(args(new Request(`http://localhost:3000/printers/${printer.id}/edit`, { method: "POST", body, headers: { cookie } }), { id: String(printer.id) })));
+    const res = await run(() =>
+      editAction(
+        args(new Request(`http://localhost:3000/printers/${printer.id}/edit`, { method: "POST", body, headers: { cookie } }), {
+          id: String(printer.id),
+        }),
+      ),
+    );
     expect(res.headers.get("location")).toBe("/printer-dashboard");
     expect(await toastOf(res)).toMatchObject({ title: "Printer settings updated successfully." });
     const saved = await printerNamed("Edited Ender");
-    expect(saved).toMatchObject({ description: "Now with PETG", ratePerKgCents: 11000, materials: ["PLA", "PETG"], zip: "80513", isAvailable: false });
+    expect(saved).toMatchObject({
+      description: "Now with PETG",
+      ratePerKgCents: 11000,
+      materials: ["PLA", "PETG"],
+      zip: "80513",
+      isAvailable: false,
+    });
     // The old Fort Collins coordinates were not reused for the new place.
     expect(saved.latitude).toBeCloseTo(40.3, 1);
 
     const none = await run(() =>
-      editAction(args(formRequest(`/printers/${printer.id}/edit`, { intent: "settings", name: "Edited Ender", location: "Berthoud, CO", pricePerGram: "-1" }, { cookie }), { id: String(printer.id) })),
+      editAction(
+        args(
+          formRequest(
+            `/printers/${printer.id}/edit`,
+            { intent: "settings", name: "Edited Ender", location: "Berthoud, CO", pricePerGram: "-1" },
+            { cookie },
+          ),
+          { id: String(printer.id) },
+        ),
+      ),
     );
     const errors = (await none.json()).result.error;
     expect(errors.materials).toEqual(["At least one material is required"]);
@@ -478,7 +687,12 @@ describe("the printer owner's dashboard and settings", () => {
     expect(added.headers.get("location")).toBe(`/printers/${printer.id}/edit#inventory`);
     await post({ intent: "inventory-set", rowKey: "PETG|Red", material: "PETG", color: "Red", grams: "500" });
     const db = await getDb();
-    expect(await db.select({ grams: filamentInventory.grams }).from(filamentInventory).where(eq(filamentInventory.printerId, printer.id))).toEqual([{ grams: 500 }]);
+    expect(
+      await db
+        .select({ grams: filamentInventory.grams })
+        .from(filamentInventory)
+        .where(eq(filamentInventory.printerId, printer.id)),
+    ).toEqual([{ grams: 500 }]);
     const found = await searchPrinters({ material: "PETG", color: "Red", weightGrams: 450, search: "Stocked" });
     expect(names(found.printers)).toEqual(["Stocked"]);
 
@@ -495,11 +709,22 @@ describe("the printer owner's dashboard and settings", () => {
   it("deletes a printer, but not while an order depends on it, and never someone else's", async () => {
     const { owner, cookie, printer } = await ownerWithPrinter("Doomed");
     const intruder = await createTestUser();
-    const del = (c: string) => run(() => dashboardAction(args(formRequest("/printer-dashboard", { intent: "delete", printerId: String(printer.id) }, { cookie: c }))));
+    const del = (c: string) =>
+      run(() =>
+        dashboardAction(
+          args(formRequest("/printer-dashboard", { intent: "delete", printerId: String(printer.id) }, { cookie: c })),
+        ),
+      );
     expect(await toastOf(await del(await sessionCookieFor(intruder.id)))).toMatchObject({ title: "Failed to delete printer." });
     const db = await getDb();
-    const [job] = await db.insert(printJobs).values({ customerId: owner.id, printerId: printer.id, fileName: "a.stl", status: "printing" }).returning();
-    expect(await toastOf(await del(cookie))).toMatchObject({ title: "Failed to delete printer.", description: expect.stringMatching(/orders in progress/) });
+    const [job] = await db
+      .insert(printJobs)
+      .values({ customerId: owner.id, printerId: printer.id, fileName: "a.stl", status: "printing" })
+      .returning();
+    expect(await toastOf(await del(cookie))).toMatchObject({
+      title: "Failed to delete printer.",
+      description: expect.stringMatching(/orders in progress/),
+    });
     await db.update(printJobs).set({ status: "picked_up" }).where(eq(printJobs.id, job!.id));
     expect(await toastOf(await del(cookie))).toMatchObject({ title: "Printer deleted successfully." });
     expect(await db.select().from(printers).where(eq(printers.id, printer.id))).toHaveLength(0);
@@ -533,19 +758,37 @@ describe("printer places: public to everyone, exact for the owner", () => {
     const own = (await getPrinterJson(printer.id, { viewerId: printer.ownerId }))!;
     expect(own).toMatchObject({ location: BERTHOUD_STREET, latitude: "40.3083", longitude: "-105.0811" });
     expect((await listOwnerPrinters(printer.ownerId))[0]).toMatchObject({ location: "Berthoud, CO 80513", latitude: "40.31" });
-    expect((await listOwnerPrinters(printer.ownerId, { viewerId: printer.ownerId }))[0]).toMatchObject({ location: BERTHOUD_STREET, latitude: "40.3083" });
+    expect((await listOwnerPrinters(printer.ownerId, { viewerId: printer.ownerId }))[0]).toMatchObject({
+      location: BERTHOUD_STREET,
+      latitude: "40.3083",
+    });
     // a search by the owner shows their own printer exactly and everyone else's publicly
     const searched = await searchPrinters({ location: "Berthoud, CO", radiusMiles: 10, viewerId: printer.ownerId });
     const byName = new Map(searched.printers.map((p) => [p.name, p]));
     expect(byName.get("Berthoud Print Shop")).toMatchObject({ location: BERTHOUD_STREET, latitude: "40.3083" });
-    expect(byName.get("Loveland Makerspace MK4")).toMatchObject({ location: "Loveland, CO 80537", latitude: "40.40", longitude: "-105.07" });
+    expect(byName.get("Loveland Makerspace MK4")).toMatchObject({
+      location: "Loveland, CO 80537",
+      latitude: "40.40",
+      longitude: "-105.07",
+    });
   });
 
   it("public pages carry no street address or exact point", async () => {
-    const list = await json<{ printers: PrinterJson[] }>(() => browseLoader(args(getRequest("/browse?available=false&location=Loveland%2C+CO&radius=50"))));
-    expect(names(list.printers)).toEqual(expect.arrayContaining(["Berthoud Print Shop", "Loveland Makerspace MK4", "Loveland Mini", "Fort Collins Fab Lab", "Old Town Ender"]));
+    const list = await json<{ printers: PrinterJson[] }>(() =>
+      browseLoader(args(getRequest("/browse?available=false&location=Loveland%2C+CO&radius=50"))),
+    );
+    expect(names(list.printers)).toEqual(
+      expect.arrayContaining([
+        "Berthoud Print Shop",
+        "Loveland Makerspace MK4",
+        "Loveland Mini",
+        "Fort Collins Fab Lab",
+        "Old Town Ender",
+      ]),
+    );
     const text = JSON.stringify(list);
-    for (const secret of ["345 Mountain Ave", "500 E 3rd St", "215 N College Ave", "40.3083", "40.3953", "40.588"]) expect(text).not.toContain(secret);
+    for (const secret of ["345 Mountain Ave", "500 E 3rd St", "215 N College Ave", "40.3083", "40.3953", "40.588"])
+      expect(text).not.toContain(secret);
     for (const p of list.printers) {
       expect(p.latitude).toMatch(/^\d+\.\d\d$/);
       expect(p.longitude).toMatch(/^-\d+\.\d\d$/);
@@ -556,15 +799,23 @@ describe("printer places: public to everyone, exact for the owner", () => {
     expect(names((await searchPrinters({ search: "345 Mountain" })).printers)).toEqual([]);
     expect(names((await searchPrinters({ search: "College Ave" })).printers)).toEqual([]);
     expect(names((await searchPrinters({ search: "80513" })).printers)).toContain("Berthoud Print Shop");
-    expect(names((await searchPrinters({ search: "Fort Collins, CO" })).printers)).toEqual(expect.arrayContaining(["Fort Collins Fab Lab", "Old Town Ender"]));
+    expect(names((await searchPrinters({ search: "Fort Collins, CO" })).printers)).toEqual(
+      expect.arrayContaining(["Fort Collins Fab Lab", "Old Town Ender"]),
+    );
   });
 
   it("the owner's settings page keeps the typed location and exact coordinates", async () => {
     const printer = await printerNamed("Loveland Makerspace MK4");
     const page = await json<{ printer: PrinterJson }>(async () =>
-      editLoader(args(getRequest(`/printers/${printer.id}/edit`, await sessionCookieFor(printer.ownerId)), { id: String(printer.id) })),
+      editLoader(
+        args(getRequest(`/printers/${printer.id}/edit`, await sessionCookieFor(printer.ownerId)), { id: String(printer.id) }),
+      ),
     );
-    expect(page.printer).toMatchObject({ location: "500 E 3rd St, Loveland, CO 80537", latitude: "40.3953", longitude: "-105.0717" });
+    expect(page.printer).toMatchObject({
+      location: "500 E 3rd St, Loveland, CO 80537",
+      latitude: "40.3953",
+      longitude: "-105.0717",
+    });
   });
 
   it("the radius and the miles follow the public point, so neither can be used to find the exact one", async () => {
@@ -583,8 +834,20 @@ describe("printer places: public to everyone, exact for the owner", () => {
       const longitude = origin.longitude + (miles / (69.05 * Math.cos((origin.latitude * Math.PI) / 180))) * Math.sin(bearing);
       placed.push({ name: `Edge ${i}`, latitude, longitude });
       await db.insert(printers).values({
-        ownerId: owner.id, name: `Edge ${i}`, model: "Custom/Other", buildVolumeX: 100, buildVolumeY: 100, buildVolumeZ: 100,
-        fitSmall: 100, fitMid: 100, fitLarge: 100, materials: ["PLA"], ratePerKgCents: 10000, location: `${i} Secret Lane`, latitude, longitude,
+        ownerId: owner.id,
+        name: `Edge ${i}`,
+        model: "Custom/Other",
+        buildVolumeX: 100,
+        buildVolumeY: 100,
+        buildVolumeZ: 100,
+        fitSmall: 100,
+        fitMid: 100,
+        fitLarge: 100,
+        materials: ["PLA"],
+        ratePerKgCents: 10000,
+        location: `${i} Secret Lane`,
+        latitude,
+        longitude,
       });
     }
     const publicMiles = (p: { latitude: number; longitude: number }) =>
@@ -617,7 +880,17 @@ describe("printer forms the parser refuses", () => {
   async function owned(name: string) {
     const owner = await createTestUser({ userType: "printer_owner" });
     const cookie = await sessionCookieFor(owner.id);
-    await run(() => addPrinterAction(args(formRequest("/add-printer", { name, model: "Creality Ender 3 V2", location: "Fort Collins, CO", isAvailable: "on" }, { cookie }))));
+    await run(() =>
+      addPrinterAction(
+        args(
+          formRequest(
+            "/add-printer",
+            { name, model: "Creality Ender 3 V2", location: "Fort Collins, CO", isAvailable: "on" },
+            { cookie },
+          ),
+        ),
+      ),
+    );
     return { cookie, printer: await printerNamed(name) };
   }
   const fields = { name: "Parse Test", model: "Prusa MK4", location: "Loveland, CO", isAvailable: "on" };
@@ -627,7 +900,11 @@ describe("printer forms the parser refuses", () => {
     return new Request(`http://localhost:3000${url}`, { method: "POST", body, headers: { cookie } });
   }
   const raw = (url: string, cookie: string, body: string) =>
-    new Request(`http://localhost:3000${url}`, { method: "POST", body, headers: { cookie, "content-type": "multipart/form-data; boundary=xyz" } });
+    new Request(`http://localhost:3000${url}`, {
+      method: "POST",
+      body,
+      headers: { cookie, "content-type": "multipart/form-data; boundary=xyz" },
+    });
   const bigPhoto = () => new File([new Uint8Array(5 * 1024 * 1024 + 1)], "big.png", { type: "image/png" });
   const photo = (name: string) => new File([PNG], name, { type: "image/png" });
 
@@ -635,10 +912,38 @@ describe("printer forms the parser refuses", () => {
     const owner = await createTestUser();
     const cookie = await sessionCookieFor(owner.id);
     const cases: [Request, number, Record<string, string[]>][] = [
-      [multipart("/add-printer", cookie, (b) => { for (const [k, v] of Object.entries(fields)) b.append(k, v); b.append("image", bigPhoto()); }), 413, { image: [PHOTO_TOO_LARGE] }],
-      [multipart("/add-printer", cookie, (b) => { for (const [k, v] of Object.entries(fields)) b.append(k, v); b.append("image", photo("a.png")); b.append("image", photo("b.png")); }), 400, { image: ["Add one photo at most"] }],
-      [multipart("/add-printer", cookie, (b) => { for (const [k, v] of Object.entries(fields)) b.append(k, v); for (let i = 0; i < 1001; i++) b.append("materials", "PLA"); }), 400, { "": ["The form could not be read. Please try again."] }],
-      [multipart("/add-printer", cookie, (b) => { b.append("image", new File([PNG], `${"x".repeat(9000)}.png`, { type: "image/png" })); }), 400, { "": ["The form could not be read. Please try again."] }],
+      [
+        multipart("/add-printer", cookie, (b) => {
+          for (const [k, v] of Object.entries(fields)) b.append(k, v);
+          b.append("image", bigPhoto());
+        }),
+        413,
+        { image: [PHOTO_TOO_LARGE] },
+      ],
+      [
+        multipart("/add-printer", cookie, (b) => {
+          for (const [k, v] of Object.entries(fields)) b.append(k, v);
+          b.append("image", photo("a.png"));
+          b.append("image", photo("b.png"));
+        }),
+        400,
+        { image: ["Add one photo at most"] },
+      ],
+      [
+        multipart("/add-printer", cookie, (b) => {
+          for (const [k, v] of Object.entries(fields)) b.append(k, v);
+          for (let i = 0; i < 1001; i++) b.append("materials", "PLA");
+        }),
+        400,
+        { "": ["The form could not be read. Please try again."] },
+      ],
+      [
+        multipart("/add-printer", cookie, (b) => {
+          b.append("image", new File([PNG], `${"x".repeat(9000)}.png`, { type: "image/png" }));
+        }),
+        400,
+        { "": ["The form could not be read. Please try again."] },
+      ],
       [raw("/add-printer", cookie, "this is not multipart"), 400, { "": ["The form could not be read. Please try again."] }],
     ];
     for (const [request, status, error] of cases) {
@@ -654,12 +959,29 @@ describe("printer forms the parser refuses", () => {
   it("/printers/{id}/edit: the same answers, and the printer is unchanged", async () => {
     const { cookie, printer } = await owned("Parse Edit");
     const url = `/printers/${printer.id}/edit`;
-    const settings = { intent: "settings", name: "Renamed", location: "Fort Collins, CO", pricePerGram: "0.11", materials: "PLA" };
+    const settings = {
+      intent: "settings",
+      name: "Renamed",
+      location: "Fort Collins, CO",
+      pricePerGram: "0.11",
+      materials: "PLA",
+    };
     const edit = (request: Request) => run(() => editAction(args(request, { id: String(printer.id) })));
-    const big = await edit(multipart(url, cookie, (b) => { for (const [k, v] of Object.entries(settings)) b.append(k, v); b.append("image", bigPhoto()); }));
+    const big = await edit(
+      multipart(url, cookie, (b) => {
+        for (const [k, v] of Object.entries(settings)) b.append(k, v);
+        b.append("image", bigPhoto());
+      }),
+    );
     expect(big.status).toBe(413);
     expect(await big.json()).toEqual({ intent: "settings", result: { status: "error", error: { image: [PHOTO_TOO_LARGE] } } });
-    const two = await edit(multipart(url, cookie, (b) => { for (const [k, v] of Object.entries(settings)) b.append(k, v); b.append("image", photo("a.png")); b.append("image", photo("b.png")); }));
+    const two = await edit(
+      multipart(url, cookie, (b) => {
+        for (const [k, v] of Object.entries(settings)) b.append(k, v);
+        b.append("image", photo("a.png"));
+        b.append("image", photo("b.png"));
+      }),
+    );
     expect(two.status).toBe(400);
     const broken = await edit(raw(url, cookie, "--xyz\r\nnot a header\r\n"));
     expect(broken.status).toBe(400);

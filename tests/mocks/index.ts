@@ -10,7 +10,11 @@ export function startMockServer(extra: RequestHandler[] = []) {
   const server = setupServer(...extra, ...handlers);
   if (!started) {
     // requests to our own server (localhost) pass through; anything else unknown is reported
-    server.listen({ onUnhandledRequest: (request, print) => { if (!new URL(request.url).hostname.match(/^(localhost|127\.0\.0\.1)$/)) print.warning(); } });
+    server.listen({
+      onUnhandledRequest: (request, print) => {
+        if (!new URL(request.url).hostname.match(/^(localhost|127\.0\.0\.1)$/)) print.warning();
+      },
+    });
     started = true;
   }
   return server;

@@ -67,12 +67,48 @@ export function makeCubeStl(sizeMm = 20): Uint8Array {
   const v = (x: number, y: number, z: number): Vec3 => [x * s, y * s, z * s];
   // Each face as two triangles, wound counter-clockwise seen from outside (right-hand normal out).
   const faces: { n: Vec3; tris: [Vec3, Vec3, Vec3][] }[] = [
-    { n: [0, 0, -1], tris: [[v(0, 0, 0), v(0, 1, 0), v(1, 1, 0)], [v(0, 0, 0), v(1, 1, 0), v(1, 0, 0)]] },
-    { n: [0, 0, 1], tris: [[v(0, 0, 1), v(1, 0, 1), v(1, 1, 1)], [v(0, 0, 1), v(1, 1, 1), v(0, 1, 1)]] },
-    { n: [0, -1, 0], tris: [[v(0, 0, 0), v(1, 0, 0), v(1, 0, 1)], [v(0, 0, 0), v(1, 0, 1), v(0, 0, 1)]] },
-    { n: [0, 1, 0], tris: [[v(0, 1, 0), v(0, 1, 1), v(1, 1, 1)], [v(0, 1, 0), v(1, 1, 1), v(1, 1, 0)]] },
-    { n: [-1, 0, 0], tris: [[v(0, 0, 0), v(0, 0, 1), v(0, 1, 1)], [v(0, 0, 0), v(0, 1, 1), v(0, 1, 0)]] },
-    { n: [1, 0, 0], tris: [[v(1, 0, 0), v(1, 1, 0), v(1, 1, 1)], [v(1, 0, 0), v(1, 1, 1), v(1, 0, 1)]] },
+    {
+      n: [0, 0, -1],
+      tris: [
+        [v(0, 0, 0), v(0, 1, 0), v(1, 1, 0)],
+        [v(0, 0, 0), v(1, 1, 0), v(1, 0, 0)],
+      ],
+    },
+    {
+      n: [0, 0, 1],
+      tris: [
+        [v(0, 0, 1), v(1, 0, 1), v(1, 1, 1)],
+        [v(0, 0, 1), v(1, 1, 1), v(0, 1, 1)],
+      ],
+    },
+    {
+      n: [0, -1, 0],
+      tris: [
+        [v(0, 0, 0), v(1, 0, 0), v(1, 0, 1)],
+        [v(0, 0, 0), v(1, 0, 1), v(0, 0, 1)],
+      ],
+    },
+    {
+      n: [0, 1, 0],
+      tris: [
+        [v(0, 1, 0), v(0, 1, 1), v(1, 1, 1)],
+        [v(0, 1, 0), v(1, 1, 1), v(1, 1, 0)],
+      ],
+    },
+    {
+      n: [-1, 0, 0],
+      tris: [
+        [v(0, 0, 0), v(0, 0, 1), v(0, 1, 1)],
+        [v(0, 0, 0), v(0, 1, 1), v(0, 1, 0)],
+      ],
+    },
+    {
+      n: [1, 0, 0],
+      tris: [
+        [v(1, 0, 0), v(1, 1, 0), v(1, 1, 1)],
+        [v(1, 0, 0), v(1, 1, 1), v(1, 0, 1)],
+      ],
+    },
   ];
   const triangles = faces.flatMap((f) => f.tris.map((t) => ({ n: f.n, t })));
   const buf = new ArrayBuffer(84 + triangles.length * 50);
@@ -95,10 +131,23 @@ export function makeCubeStl(sizeMm = 20): Uint8Array {
 function cubeObj(sizeMm = 20): string {
   const s = sizeMm;
   const verts = [
-    [0, 0, 0], [s, 0, 0], [s, s, 0], [0, s, 0],
-    [0, 0, s], [s, 0, s], [s, s, s], [0, s, s],
+    [0, 0, 0],
+    [s, 0, 0],
+    [s, s, 0],
+    [0, s, 0],
+    [0, 0, s],
+    [s, 0, s],
+    [s, s, s],
+    [0, s, s],
   ];
-  const quads = [[1, 4, 3, 2], [5, 6, 7, 8], [1, 2, 6, 5], [2, 3, 7, 6], [3, 4, 8, 7], [4, 1, 5, 8]];
+  const quads = [
+    [1, 4, 3, 2],
+    [5, 6, 7, 8],
+    [1, 2, 6, 5],
+    [2, 3, 7, 6],
+    [3, 4, 8, 7],
+    [4, 1, 5, 8],
+  ];
   return [
     `# printnear mock cube ${sizeMm}mm`,
     ...verts.map((p) => `v ${p.join(" ")}`),
@@ -260,7 +309,11 @@ export const thingiverseErrorHandlers = {
   unavailable: [
     http.get(
       anyApiPath,
-      () => new HttpResponse("<html><body>Service Unavailable</body></html>", { status: 503, headers: { "Content-Type": "text/html" } }),
+      () =>
+        new HttpResponse("<html><body>Service Unavailable</body></html>", {
+          status: 503,
+          headers: { "Content-Type": "text/html" },
+        }),
     ),
   ] as HttpHandler[],
   /** Every API call never answers; the adapter's timeout has to fire. */
@@ -277,11 +330,12 @@ export const thingiverseErrorHandlers = {
     ),
   ] as HttpHandler[],
   /** Every API call answers 200 with a body of the wrong shape. */
-  malformed: [
-    http.get(anyApiPath, () => HttpResponse.json({ hits: "nope", total: "many", id: "x", name: 42 })),
-  ] as HttpHandler[],
+  malformed: [http.get(anyApiPath, () => HttpResponse.json({ hits: "nope", total: "many", id: "x", name: 42 }))] as HttpHandler[],
   /** Every API call answers 200 with a body that is not JSON at all. */
   notJson: [
-    http.get(anyApiPath, () => new HttpResponse("<!doctype html><p>Maintenance</p>", { headers: { "Content-Type": "text/html" } })),
+    http.get(
+      anyApiPath,
+      () => new HttpResponse("<!doctype html><p>Maintenance</p>", { headers: { "Content-Type": "text/html" } }),
+    ),
   ] as HttpHandler[],
 };

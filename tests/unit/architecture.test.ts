@@ -18,7 +18,8 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
 
 /** Our own modules a file imports, as paths relative to the project root (packages left out). */
 export function importsOf(file: string): string[] {
@@ -47,8 +48,10 @@ function violations(): string[] {
       const toLayer = layer(to);
       if (fromLayer === "app/domain" && toLayer !== "app/domain") out.push(`${from} -> ${to}: domain imports only domain`);
       if (fromLayer === "app/components") {
-        if (toLayer === "app/services" || toLayer === "app/routes") out.push(`${from} -> ${to}: components never import ${toLayer}`);
-        if (toLayer === "app/utils" && /\.server(\.tsx?)?$/.test(to)) out.push(`${from} -> ${to}: components never import server utils`);
+        if (toLayer === "app/services" || toLayer === "app/routes")
+          out.push(`${from} -> ${to}: components never import ${toLayer}`);
+        if (toLayer === "app/utils" && /\.server(\.tsx?)?$/.test(to))
+          out.push(`${from} -> ${to}: components never import server utils`);
         if (to.startsWith("db/")) out.push(`${from} -> ${to}: components never import the database schema`);
       }
       if (fromLayer === "app/services" && (toLayer === "app/routes" || toLayer === "app/components")) {
@@ -60,7 +63,8 @@ function violations(): string[] {
       if (/\bnew Response\(|\bResponse\.json\(|\bredirect(WithToast)?\(|\bdata\(\{|createToastHeader|\.reply\(/.test(text)) {
         out.push(`${from}: services never build a Response, toast or form reply`);
       }
-      if (/from\s+["']~\/utils\/toast\.server["']|from\s+["']@conform-to\//.test(text)) out.push(`${from}: services never import toasts or conform`);
+      if (/from\s+["']~\/utils\/toast\.server["']|from\s+["']@conform-to\//.test(text))
+        out.push(`${from}: services never import toasts or conform`);
     }
   }
   return out;

@@ -149,9 +149,15 @@ export function estimatePrint(
       const b = idx[3 * t + 1] * 3;
       const c = idx[3 * t + 2] * 3;
       const body = bot[t];
-      const ax = pos[a], ay = pos[a + 1], az = pos[a + 2] - z0;
-      const bx = pos[b], by = pos[b + 1], bz = pos[b + 2] - z0;
-      const cx = pos[c], cy = pos[c + 1], cz = pos[c + 2] - z0;
+      const ax = pos[a],
+        ay = pos[a + 1],
+        az = pos[a + 2] - z0;
+      const bx = pos[b],
+        by = pos[b + 1],
+        bz = pos[b + 2] - z0;
+      const cx = pos[c],
+        cy = pos[c + 1],
+        cz = pos[c + 2] - z0;
       bodyVol[body] += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
       const o = 6 * body;
       box[o] = Math.min(box[o], ax, bx, cx);
@@ -206,11 +212,34 @@ export function estimatePrint(
     for (let k = kLo; k <= kHi; k++) area[k] = outline[k] = skin[k] = bridge[k] = support[k] = overhang[k] = 0;
 
     // the triangle loop lives in its own function, called per block (see sliceBlock)
-    for (let o = first; o < last; ) {
+    for (let o = first; o < last;) {
       // a tiny first block runs to its end unoptimised, so the JIT has type feedback for the whole function
       const stop = Math.min(last, o === 0 ? 64 : o + SLICE_BLOCK);
-      sliceBlock(idx, pos, order, o, stop, z0, sign, h, N, wall, spacing, overhangWidth, overhangFactor,
-        topLayers, bottomLayers, supportsOn, overhangNz, area, outline, skin, bridge, support, overhang);
+      sliceBlock(
+        idx,
+        pos,
+        order,
+        o,
+        stop,
+        z0,
+        sign,
+        h,
+        N,
+        wall,
+        spacing,
+        overhangWidth,
+        overhangFactor,
+        topLayers,
+        bottomLayers,
+        supportsOn,
+        overhangNz,
+        area,
+        outline,
+        skin,
+        bridge,
+        support,
+        overhang,
+      );
       o = stop;
     }
 
@@ -285,7 +314,9 @@ export function estimatePrint(
   if (!topo.closed || Math.abs(slicedVolume - basic.volume) > 0.1 * basic.volume + 1) {
     sliced = false;
     material = surfaceEstimate(basic, topo, settings, cal, wall, infillFraction);
-    seconds = material / (spacing * h) / (cal.speeds.perimeter * cal.speedEfficiency.perimeter) + N * (cal.layerOverhead + cal.islandOverhead);
+    seconds =
+      material / (spacing * h) / (cal.speeds.perimeter * cal.speedEfficiency.perimeter) +
+      N * (cal.layerOverhead + cal.islandOverhead);
   }
   const total = material + supportVolume;
   return {
@@ -329,11 +360,21 @@ function sliceBlock(
     const a = idx[3 * t] * 3;
     const b = idx[3 * t + 1] * 3;
     const c = idx[3 * t + 2] * 3;
-    const ax = pos[a], ay = pos[a + 1], az = pos[a + 2] - z0;
-    const bx = pos[b], by = pos[b + 1], bz = pos[b + 2] - z0;
-    const cx = pos[c], cy = pos[c + 1], cz = pos[c + 2] - z0;
-    const ux = bx - ax, uy = by - ay, uz = bz - az;
-    const vx = cx - ax, vy = cy - ay, vz = cz - az;
+    const ax = pos[a],
+      ay = pos[a + 1],
+      az = pos[a + 2] - z0;
+    const bx = pos[b],
+      by = pos[b + 1],
+      bz = pos[b + 2] - z0;
+    const cx = pos[c],
+      cy = pos[c + 1],
+      cz = pos[c + 2] - z0;
+    const ux = bx - ax,
+      uy = by - ay,
+      uz = bz - az;
+    const vx = cx - ax,
+      vy = cy - ay,
+      vz = cz - az;
     const nx = (uy * vz - uz * vy) * sign;
     const ny = (uz * vx - ux * vz) * sign;
     const nz = (ux * vy - uy * vx) * sign;
@@ -341,10 +382,49 @@ function sliceBlock(
     if (n2 === 0) continue;
 
     // order corners by height
-    let lx = ax, ly = ay, lz = az, mx = bx, my = by, mz = bz, hx = cx, hy = cy, hz = cz, s: number;
-    if (lz > mz) { s = lx; lx = mx; mx = s; s = ly; ly = my; my = s; s = lz; lz = mz; mz = s; }
-    if (mz > hz) { s = mx; mx = hx; hx = s; s = my; my = hy; hy = s; s = mz; mz = hz; hz = s; }
-    if (lz > mz) { s = lx; lx = mx; mx = s; s = ly; ly = my; my = s; s = lz; lz = mz; mz = s; }
+    let lx = ax,
+      ly = ay,
+      lz = az,
+      mx = bx,
+      my = by,
+      mz = bz,
+      hx = cx,
+      hy = cy,
+      hz = cz,
+      s: number;
+    if (lz > mz) {
+      s = lx;
+      lx = mx;
+      mx = s;
+      s = ly;
+      ly = my;
+      my = s;
+      s = lz;
+      lz = mz;
+      mz = s;
+    }
+    if (mz > hz) {
+      s = mx;
+      mx = hx;
+      hx = s;
+      s = my;
+      my = hy;
+      hy = s;
+      s = mz;
+      mz = hz;
+      hz = s;
+    }
+    if (lz > mz) {
+      s = lx;
+      lx = mx;
+      mx = s;
+      s = ly;
+      ly = my;
+      my = s;
+      s = lz;
+      lz = mz;
+      mz = s;
+    }
 
     // cross-sections at the middle of every layer this triangle spans
     // lz / h and hz / h are reused below for the skins: the same divisions, done once
@@ -371,7 +451,12 @@ function sliceBlock(
       const dy = qy - py;
       // walk the outline counter-clockwise seen from above: the outward normal must be on the right
       if (dy * nx - dx * ny < 0) {
-        s = px; px = qx; qx = s; s = py; py = qy; qy = s;
+        s = px;
+        px = qx;
+        qx = s;
+        s = py;
+        py = qy;
+        qy = s;
       }
       area[k] += (px * qy - qx * py) * 0.5;
       outline[k] += Math.sqrt(dx * dx + dy * dy);
@@ -433,10 +518,15 @@ function groupCavities(n: number, vol: Float64Array, box: Float64Array): Int32Ar
     let best = -1;
     for (let c = 0; c < n; c++) {
       if (c === b || vol[b] * vol[c] >= 0 || Math.abs(vol[b]) >= Math.abs(vol[c])) continue;
-      const ob = 6 * b, oc = 6 * c;
+      const ob = 6 * b,
+        oc = 6 * c;
       if (
-        box[ob] < box[oc] - eps || box[ob + 1] < box[oc + 1] - eps || box[ob + 2] < box[oc + 2] - eps ||
-        box[ob + 3] > box[oc + 3] + eps || box[ob + 4] > box[oc + 4] + eps || box[ob + 5] > box[oc + 5] + eps
+        box[ob] < box[oc] - eps ||
+        box[ob + 1] < box[oc + 1] - eps ||
+        box[ob + 2] < box[oc + 2] - eps ||
+        box[ob + 3] > box[oc + 3] + eps ||
+        box[ob + 4] > box[oc + 4] + eps ||
+        box[ob + 5] > box[oc + 5] + eps
       )
         continue;
       if (best < 0 || Math.abs(vol[c]) < Math.abs(vol[best])) best = c;
@@ -467,10 +557,18 @@ function surfaceEstimate(
   let side = 0;
   let flat = 0;
   for (let t = 0; t < idx.length / 3; t++) {
-    const a = idx[3 * t] * 3, b = idx[3 * t + 1] * 3, c = idx[3 * t + 2] * 3;
-    const ux = pos[b] - pos[a], uy = pos[b + 1] - pos[a + 1], uz = pos[b + 2] - pos[a + 2];
-    const vx = pos[c] - pos[a], vy = pos[c + 1] - pos[a + 1], vz = pos[c + 2] - pos[a + 2];
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = idx[3 * t] * 3,
+      b = idx[3 * t + 1] * 3,
+      c = idx[3 * t + 2] * 3;
+    const ux = pos[b] - pos[a],
+      uy = pos[b + 1] - pos[a + 1],
+      uz = pos[b + 2] - pos[a + 2];
+    const vx = pos[c] - pos[a],
+      vy = pos[c + 1] - pos[a + 1],
+      vz = pos[c + 2] - pos[a + 2];
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const n2 = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (n2 === 0) continue;
     const cz = Math.abs(nz) / n2;

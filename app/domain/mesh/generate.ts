@@ -40,11 +40,22 @@ export class MeshBuilder {
 export function box(sx: number, sy: number, sz: number, x = 0, y = 0, z = 0, inverted = false): Mesh {
   const b = new MeshBuilder();
   const v = [
-    [0, 0, 0], [sx, 0, 0], [sx, sy, 0], [0, sy, 0],
-    [0, 0, sz], [sx, 0, sz], [sx, sy, sz], [0, sy, sz],
+    [0, 0, 0],
+    [sx, 0, 0],
+    [sx, sy, 0],
+    [0, sy, 0],
+    [0, 0, sz],
+    [sx, 0, sz],
+    [sx, sy, sz],
+    [0, sy, sz],
   ].map(([a, c, d]) => b.vertex(a + x, c + y, d + z));
   const quads = [
-    [0, 3, 2, 1], [4, 5, 6, 7], [0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7],
+    [0, 3, 2, 1],
+    [4, 5, 6, 7],
+    [0, 1, 5, 4],
+    [1, 2, 6, 5],
+    [2, 3, 7, 6],
+    [3, 0, 4, 7],
   ];
   for (const [a, c, d, e] of quads) {
     if (inverted) b.quad(v[a], v[e], v[d], v[c]);
@@ -100,7 +111,9 @@ export function sphere(radius: number, rings = 32, segments = 64, inverted = fal
     const row: number[] = [];
     for (let s = 0; s < segments; s++) {
       const th = (2 * Math.PI * s) / segments;
-      row.push(b.vertex(radius * Math.cos(phi) * Math.cos(th), radius * Math.cos(phi) * Math.sin(th), cz + radius * Math.sin(phi)));
+      row.push(
+        b.vertex(radius * Math.cos(phi) * Math.cos(th), radius * Math.cos(phi) * Math.sin(th), cz + radius * Math.sin(phi)),
+      );
     }
     grid.push(row);
   }
@@ -226,10 +239,18 @@ export function toBinaryStl(mesh: Mesh, header = "binary STL written by printnea
   for (let t = 0; t < n; t++) {
     const o = 84 + 50 * t;
     // real unit normals: PrusaSlicer reads a file as ASCII when bytes 80-207 are all below 128
-    const a = corner(mesh, t, 0), b = corner(mesh, t, 1), c = corner(mesh, t, 2);
-    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = corner(mesh, t, 0),
+      b = corner(mesh, t, 1),
+      c = corner(mesh, t, 2);
+    const ux = p[b] - p[a],
+      uy = p[b + 1] - p[a + 1],
+      uz = p[b + 2] - p[a + 2];
+    const vx = p[c] - p[a],
+      vy = p[c + 1] - p[a + 1],
+      vz = p[c + 2] - p[a + 2];
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const nl = Math.hypot(nx, ny, nz) || 1;
     dv.setFloat32(o, nx / nl, true);
     dv.setFloat32(o + 4, ny / nl, true);

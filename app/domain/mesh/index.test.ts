@@ -60,7 +60,9 @@ describe("analyzeModel", () => {
   ])("gives the same answer for the $name of one box", async ({ file, bytes }) => {
     const r = await analyzeModel(bytes, file, { supports: "no" });
     expect(r.volume).toBe(6000);
-    expect(r.estimatedWeight).toBe((await analyzeModel(toBinaryStl(box(30, 20, 10)), "a.stl", { supports: "no" })).estimatedWeight);
+    expect(r.estimatedWeight).toBe(
+      (await analyzeModel(toBinaryStl(box(30, 20, 10)), "a.stl", { supports: "no" })).estimatedWeight,
+    );
   });
 
   it("scales weight with the material density and infill", async () => {
@@ -114,7 +116,9 @@ describe("analyzeModel", () => {
   it("counts bodies", async () => {
     const { merge } = await import("./generate");
     const r = await analyzeModel(
-      toBinaryStl(merge({ mesh: box(5, 5, 5) }, { mesh: cylinder(3, 10, 24), at: [20, 0, 0] }, { mesh: sphere(4, 12, 24), at: [40, 0, 0] })),
+      toBinaryStl(
+        merge({ mesh: box(5, 5, 5) }, { mesh: cylinder(3, 10, 24), at: [20, 0, 0] }, { mesh: sphere(4, 12, 24), at: [40, 0, 0] }),
+      ),
       "three.stl",
     );
     expect(r.bodies).toBe(3);

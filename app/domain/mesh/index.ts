@@ -19,13 +19,7 @@ export { computeBasicMetrics, computeTopology, weldVertices } from "./metrics";
 export type { BasicMetrics, Topology } from "./metrics";
 export { estimatePrint, DEFAULT_CALIBRATION } from "./estimate";
 export type { Calibration, PrintEstimate, PrintSettings } from "./estimate";
-export {
-  estimateFromFileSize,
-  layerHeightBucket,
-  layerHeightForQuality,
-  QUALITY_PRESETS,
-  FALLBACK_MM3_PER_MB,
-} from "./fallback";
+export { estimateFromFileSize, layerHeightBucket, layerHeightForQuality, QUALITY_PRESETS, FALLBACK_MM3_PER_MB } from "./fallback";
 export { renderPreviewPng } from "./preview";
 
 export const DEFAULT_OPTIONS = { material: "PLA", infill: 15, layerHeight: 0.2, supports: "auto" } as const;
@@ -109,7 +103,11 @@ export function resolveOptions(options: AnalysisOptions = {}): ResolvedOptions {
 }
 
 /** Metrics and estimates of an already parsed mesh (reusable by callers that parse once). */
-export function analyzeMesh(mesh: Mesh, options: AnalysisOptions = {}, calibration: Calibration = DEFAULT_CALIBRATION): AnalysisResult {
+export function analyzeMesh(
+  mesh: Mesh,
+  options: AnalysisOptions = {},
+  calibration: Calibration = DEFAULT_CALIBRATION,
+): AnalysisResult {
   const opts = resolveOptions(options);
   const basic = computeBasicMetrics(mesh);
   const topo = computeTopology(mesh);

@@ -23,7 +23,14 @@ describe("computeBasicMetrics", () => {
   const cases: Array<{ name: string; mesh: Mesh; volume: number; area: number; bbox: [number, number, number]; tol: number }> = [
     { name: "10x20x30 box", mesh: box(10, 20, 30), volume: 6000, area: 2200, bbox: [10, 20, 30], tol: 1e-6 },
     { name: "150 mm cube", mesh: box(150, 150, 150), volume: 3_375_000, area: 135_000, bbox: [150, 150, 150], tol: 1e-6 },
-    { name: "5 mm cube far from origin", mesh: box(5, 5, 5, 1000, -2000, 500), volume: 125, area: 150, bbox: [5, 5, 5], tol: 1e-3 },
+    {
+      name: "5 mm cube far from origin",
+      mesh: box(5, 5, 5, 1000, -2000, 500),
+      volume: 125,
+      area: 150,
+      bbox: [5, 5, 5],
+      tol: 1e-3,
+    },
     {
       name: "64-gon prism r10 h5",
       mesh: cylinder(10, 5, 64),
@@ -32,9 +39,30 @@ describe("computeBasicMetrics", () => {
       bbox: [20, 20, 5],
       tol: 1e-4,
     },
-    { name: "sphere r20 (fine)", mesh: sphere(20, 128, 256), volume: (4 / 3) * Math.PI * 8000, area: 4 * Math.PI * 400, bbox: [40, 40, 40], tol: 2e-3 },
-    { name: "torus R30 r5", mesh: torus(30, 5, 256, 128), volume: 2 * Math.PI ** 2 * 30 * 25, area: 4 * Math.PI ** 2 * 30 * 5, bbox: [70, 70, 10], tol: 2e-3 },
-    { name: "square tube", mesh: cup(10, 2, 10, 0, 4), volume: (400 - 256) * 10, area: 2 * (400 - 256) + 4 * 20 * 10 + 4 * 16 * 10, bbox: [20, 20, 10], tol: 1e-5 },
+    {
+      name: "sphere r20 (fine)",
+      mesh: sphere(20, 128, 256),
+      volume: (4 / 3) * Math.PI * 8000,
+      area: 4 * Math.PI * 400,
+      bbox: [40, 40, 40],
+      tol: 2e-3,
+    },
+    {
+      name: "torus R30 r5",
+      mesh: torus(30, 5, 256, 128),
+      volume: 2 * Math.PI ** 2 * 30 * 25,
+      area: 4 * Math.PI ** 2 * 30 * 5,
+      bbox: [70, 70, 10],
+      tol: 2e-3,
+    },
+    {
+      name: "square tube",
+      mesh: cup(10, 2, 10, 0, 4),
+      volume: (400 - 256) * 10,
+      area: 2 * (400 - 256) + 4 * 20 * 10 + 4 * 16 * 10,
+      bbox: [20, 20, 10],
+      tol: 1e-5,
+    },
   ];
   it.each(cases)("$name: volume, area and box", ({ mesh, volume, area, bbox, tol }) => {
     for (const m of [mesh, toSoup(mesh)]) {
@@ -66,7 +94,13 @@ describe("computeTopology", () => {
     // removing one triangle opens its three edges
     { name: "cube missing a triangle", mesh: dropTriangle(box(10, 10, 10), 3), bodies: 1, closed: false, openEdges: 3 },
     // removing a whole face (two triangles) leaves the square's four edges open; the diagonal goes away
-    { name: "cube missing a face", mesh: dropTriangle(dropTriangle(box(10, 10, 10), 2), 2), bodies: 1, closed: false, openEdges: 4 },
+    {
+      name: "cube missing a face",
+      mesh: dropTriangle(dropTriangle(box(10, 10, 10), 2), 2),
+      bodies: 1,
+      closed: false,
+      openEdges: 4,
+    },
     { name: "sphere", mesh: sphere(10, 16, 32), bodies: 1, closed: true, openEdges: 0 },
     { name: "torus", mesh: torus(10, 3, 32, 16), bodies: 1, closed: true, openEdges: 0 },
     { name: "cone", mesh: cone(10, 10, 24), bodies: 1, closed: true, openEdges: 0 },

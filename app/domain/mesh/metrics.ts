@@ -20,9 +20,16 @@ export function computeBasicMetrics(mesh: Mesh): BasicMetrics {
   // tetrahedra are measured from the first vertex, not the origin, so far-away models keep their precision
   const idx = mesh.indices;
   const o0 = idx ? idx[0] * 3 : 0;
-  const acc = idx ? indexedSums(p, idx, mesh.triangleCount, p[o0], p[o0 + 1], p[o0 + 2]) : soupSums(p, mesh.triangleCount, p[0], p[1], p[2]);
+  const acc = idx
+    ? indexedSums(p, idx, mesh.triangleCount, p[o0], p[o0 + 1], p[o0 + 2])
+    : soupSums(p, mesh.triangleCount, p[0], p[1], p[2]);
   const signedVolume = acc[0] / 6;
-  const minX = acc[2], minY = acc[3], minZ = acc[4], maxX = acc[5], maxY = acc[6], maxZ = acc[7];
+  const minX = acc[2],
+    minY = acc[3],
+    minZ = acc[4],
+    maxX = acc[5],
+    maxY = acc[6],
+    maxZ = acc[7];
   return {
     volume: Math.abs(signedVolume),
     signedVolume,
@@ -61,14 +68,24 @@ function startSums(): void {
 
 /** One block of soupSums; the running sums travel through `sums` as doubles, so the arithmetic is unchanged. */
 function soupChunk(p: Float32Array, from: number, to: number, ox: number, oy: number, oz: number, sums: Float64Array): void {
-  let minX = sums[2], minY = sums[3], minZ = sums[4];
-  let maxX = sums[5], maxY = sums[6], maxZ = sums[7];
+  let minX = sums[2],
+    minY = sums[3],
+    minZ = sums[4];
+  let maxX = sums[5],
+    maxY = sums[6],
+    maxZ = sums[7];
   let vol6 = sums[0];
   let area2 = sums[1];
   for (let t = from, o = 9 * from; t < to; t++, o += 9) {
-    const px = p[o], py = p[o + 1], pz = p[o + 2];
-    const qx = p[o + 3], qy = p[o + 4], qz = p[o + 5];
-    const rx = p[o + 6], ry = p[o + 7], rz = p[o + 8];
+    const px = p[o],
+      py = p[o + 1],
+      pz = p[o + 2];
+    const qx = p[o + 3],
+      qy = p[o + 4],
+      qz = p[o + 5];
+    const rx = p[o + 6],
+      ry = p[o + 7],
+      rz = p[o + 8];
     // the box sees corners in file order, exactly like a scan of the position array
     if (px < minX) minX = px;
     if (px > maxX) maxX = px;
@@ -88,12 +105,22 @@ function soupChunk(p: Float32Array, from: number, to: number, ox: number, oy: nu
     if (ry > maxY) maxY = ry;
     if (rz < minZ) minZ = rz;
     if (rz > maxZ) maxZ = rz;
-    const ax = px - ox, ay = py - oy, az = pz - oz;
-    const bx = qx - ox, by = qy - oy, bz = qz - oz;
-    const cx = rx - ox, cy = ry - oy, cz = rz - oz;
+    const ax = px - ox,
+      ay = py - oy,
+      az = pz - oz;
+    const bx = qx - ox,
+      by = qy - oy,
+      bz = qz - oz;
+    const cx = rx - ox,
+      cy = ry - oy,
+      cz = rz - oz;
     vol6 += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
-    const ux = bx - ax, uy = by - ay, uz = bz - az;
-    const vx = cx - ax, vy = cy - ay, vz = cz - az;
+    const ux = bx - ax,
+      uy = by - ay,
+      uz = bz - az;
+    const vx = cx - ax,
+      vy = cy - ay,
+      vz = cz - az;
     const nx = uy * vz - uz * vy;
     const ny = uz * vx - ux * vz;
     const nz = ux * vy - uy * vx;
@@ -101,8 +128,12 @@ function soupChunk(p: Float32Array, from: number, to: number, ox: number, oy: nu
   }
   sums[0] = vol6;
   sums[1] = area2;
-  sums[2] = minX; sums[3] = minY; sums[4] = minZ;
-  sums[5] = maxX; sums[6] = maxY; sums[7] = maxZ;
+  sums[2] = minX;
+  sums[3] = minY;
+  sums[4] = minZ;
+  sums[5] = maxX;
+  sums[6] = maxY;
+  sums[7] = maxZ;
 }
 
 /** Same as soupSums through an index; the box covers referenced corners only, so unused OBJ vertices do not stretch it. */
@@ -122,15 +153,27 @@ function indexedChunk(
   oz: number,
   sums: Float64Array,
 ): void {
-  let minX = sums[2], minY = sums[3], minZ = sums[4];
-  let maxX = sums[5], maxY = sums[6], maxZ = sums[7];
+  let minX = sums[2],
+    minY = sums[3],
+    minZ = sums[4];
+  let maxX = sums[5],
+    maxY = sums[6],
+    maxZ = sums[7];
   let vol6 = sums[0];
   let area2 = sums[1];
   for (let t = from; t < to; t++) {
-    const a = idx[3 * t] * 3, b = idx[3 * t + 1] * 3, c = idx[3 * t + 2] * 3;
-    const px = p[a], py = p[a + 1], pz = p[a + 2];
-    const qx = p[b], qy = p[b + 1], qz = p[b + 2];
-    const rx = p[c], ry = p[c + 1], rz = p[c + 2];
+    const a = idx[3 * t] * 3,
+      b = idx[3 * t + 1] * 3,
+      c = idx[3 * t + 2] * 3;
+    const px = p[a],
+      py = p[a + 1],
+      pz = p[a + 2];
+    const qx = p[b],
+      qy = p[b + 1],
+      qz = p[b + 2];
+    const rx = p[c],
+      ry = p[c + 1],
+      rz = p[c + 2];
     if (px < minX) minX = px;
     if (px > maxX) maxX = px;
     if (py < minY) minY = py;
@@ -149,12 +192,22 @@ function indexedChunk(
     if (ry > maxY) maxY = ry;
     if (rz < minZ) minZ = rz;
     if (rz > maxZ) maxZ = rz;
-    const ax = px - ox, ay = py - oy, az = pz - oz;
-    const bx = qx - ox, by = qy - oy, bz = qz - oz;
-    const cx = rx - ox, cy = ry - oy, cz = rz - oz;
+    const ax = px - ox,
+      ay = py - oy,
+      az = pz - oz;
+    const bx = qx - ox,
+      by = qy - oy,
+      bz = qz - oz;
+    const cx = rx - ox,
+      cy = ry - oy,
+      cz = rz - oz;
     vol6 += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
-    const ux = bx - ax, uy = by - ay, uz = bz - az;
-    const vx = cx - ax, vy = cy - ay, vz = cz - az;
+    const ux = bx - ax,
+      uy = by - ay,
+      uz = bz - az;
+    const vx = cx - ax,
+      vy = cy - ay,
+      vz = cz - az;
     const nx = uy * vz - uz * vy;
     const ny = uz * vx - ux * vz;
     const nz = ux * vy - uy * vx;
@@ -162,8 +215,12 @@ function indexedChunk(
   }
   sums[0] = vol6;
   sums[1] = area2;
-  sums[2] = minX; sums[3] = minY; sums[4] = minZ;
-  sums[5] = maxX; sums[6] = maxY; sums[7] = maxZ;
+  sums[2] = minX;
+  sums[3] = minY;
+  sums[4] = minZ;
+  sums[5] = maxX;
+  sums[6] = maxY;
+  sums[7] = maxZ;
 }
 
 export interface Topology {
@@ -439,7 +496,12 @@ function sortList(other: Int32Array, s: number, e: number): void {
 }
 
 /** Compact body id of each triangle, given the finished union-find forest (every root is its component's smallest vertex). */
-function bodiesOf(indices: Uint32Array, n: number, vertexCount: number, parent: Int32Array): { bodies: number; bodyOfTriangle: Uint32Array } {
+function bodiesOf(
+  indices: Uint32Array,
+  n: number,
+  vertexCount: number,
+  parent: Int32Array,
+): { bodies: number; bodyOfTriangle: Uint32Array } {
   let roots = 0;
   for (let v = 0; v < vertexCount; v++) if (parent[v] === v) roots++;
   const bodyOfTriangle = new Uint32Array(n);
@@ -495,7 +557,9 @@ export function computeTopology(mesh: Mesh): Topology {
   const parent = new Int32Array(vertexCount);
   for (let v = 0; v < vertexCount; v++) parent[v] = v;
   const counts = edgeLists(indices, n, vertexCount, parent);
-  const edges = counts[0], openEdges = counts[1], nonManifoldEdges = counts[2];
+  const edges = counts[0],
+    openEdges = counts[1],
+    nonManifoldEdges = counts[2];
   const { bodies, bodyOfTriangle } = bodiesOf(indices, n, vertexCount, parent);
   return {
     vertexCount,

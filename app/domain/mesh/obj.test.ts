@@ -40,7 +40,12 @@ describe("OBJ", () => {
   });
 
   const bad: Array<{ name: string; text: string; code: string; message?: RegExp }> = [
-    { name: "face pointing past the last vertex", text: CUBE_VERTS + "f 1 2 9\n", code: "missing-vertex", message: /refers to vertex 9, but only 8 vertices/ },
+    {
+      name: "face pointing past the last vertex",
+      text: CUBE_VERTS + "f 1 2 9\n",
+      code: "missing-vertex",
+      message: /refers to vertex 9, but only 8 vertices/,
+    },
     { name: "relative index before the first vertex", text: "v 0 0 0\nf -1 -2 -3\n", code: "missing-vertex" },
     { name: "index zero", text: CUBE_VERTS + "f 0 1 2\n", code: "malformed" },
     { name: "two-corner face", text: CUBE_VERTS + "f 1 2\n", code: "malformed" },
@@ -62,5 +67,8 @@ describe("OBJ", () => {
 });
 
 function toObjText(): string {
-  return new TextDecoder().decode(toObj(box(10, 20, 30))).replace(/ 10 /g, " 1.0e1 ").replace(/ 30$/gm, " 3E+1");
+  return new TextDecoder()
+    .decode(toObj(box(10, 20, 30)))
+    .replace(/ 10 /g, " 1.0e1 ")
+    .replace(/ 30$/gm, " 3E+1");
 }

@@ -39,7 +39,10 @@ describe("renderPreviewPng", () => {
     { name: "cube", mesh: box(20, 20, 20) },
     { name: "sphere", mesh: sphere(10, 16, 32) },
     { name: "flat plate", mesh: box(100, 60, 1) },
-    { name: "torus far from the origin", mesh: { ...torus(10, 3, 32, 16), positions: torus(10, 3, 32, 16).positions.map((v) => v + 5000) } },
+    {
+      name: "torus far from the origin",
+      mesh: { ...torus(10, 3, 32, 16), positions: torus(10, 3, 32, 16).positions.map((v) => v + 5000) },
+    },
   ];
   it.each(cases)("draws a $name inside a 320x240 PNG", ({ mesh }) => {
     const png = renderPreviewPng(mesh, { width: 320, height: 240 });
@@ -49,7 +52,9 @@ describe("renderPreviewPng", () => {
     let drawn = 0;
     let shades = new Set<number>();
     for (let i = 0; i < width * height; i++) {
-      const r = rgb[3 * i], g = rgb[3 * i + 1], b = rgb[3 * i + 2];
+      const r = rgb[3 * i],
+        g = rgb[3 * i + 1],
+        b = rgb[3 * i + 2];
       if (r !== 245 || g !== 245 || b !== 244) {
         drawn++;
         shades.add((r << 16) | (g << 8) | b);

@@ -74,23 +74,35 @@ export function renderPreviewPng(mesh: Mesh, options: PreviewOptions = {}): Uint
   const n = mesh.triangleCount;
 
   // camera looking from (+1, -1, +0.8) towards the model: an isometric-like three-quarter view
-  const fx = -1, fy = 1, fz = -0.8;
+  const fx = -1,
+    fy = 1,
+    fz = -0.8;
   const fl = Math.hypot(fx, fy, fz);
   const f = [fx / fl, fy / fl, fz / fl];
   // right = f x up(0,0,1)
-  let rx = f[1], ry = -f[0];
+  let rx = f[1],
+    ry = -f[0];
   const rl = Math.hypot(rx, ry);
   rx /= rl;
   ry /= rl;
   // screen up = right x f
-  const ux = ry * f[2], uy = -rx * f[2], uz = rx * f[1] - ry * f[0];
+  const ux = ry * f[2],
+    uy = -rx * f[2],
+    uz = rx * f[1] - ry * f[0];
   // light from the upper left behind the viewer
-  const lx0 = -0.3, ly0 = -0.5, lz0 = 0.8;
+  const lx0 = -0.3,
+    ly0 = -0.5,
+    lz0 = 0.8;
   const ll = Math.hypot(lx0, ly0, lz0);
-  const lx = lx0 / ll, ly = ly0 / ll, lz = lz0 / ll;
+  const lx = lx0 / ll,
+    ly = ly0 / ll,
+    lz = lz0 / ll;
 
   // fit: project all corners once to find the screen extent
-  let minS = Infinity, maxS = -Infinity, minT = Infinity, maxT = -Infinity;
+  let minS = Infinity,
+    maxS = -Infinity,
+    minT = Infinity,
+    maxT = -Infinity;
   for (let o = 0; o < p.length; o += 3) {
     const s = p[o] * rx + p[o + 1] * ry;
     const t = p[o] * ux + p[o + 1] * uy + p[o + 2] * uz;
@@ -118,9 +130,15 @@ export function renderPreviewPng(mesh: Mesh, options: PreviewOptions = {}): Uint
     const a = idx ? idx[3 * t] * 3 : 9 * t;
     const b = idx ? idx[3 * t + 1] * 3 : 9 * t + 3;
     const c = idx ? idx[3 * t + 2] * 3 : 9 * t + 6;
-    const ax = p[a], ay = p[a + 1], az = p[a + 2];
-    const bx = p[b], by = p[b + 1], bz = p[b + 2];
-    const cx = p[c], cy = p[c + 1], cz = p[c + 2];
+    const ax = p[a],
+      ay = p[a + 1],
+      az = p[a + 2];
+    const bx = p[b],
+      by = p[b + 1],
+      bz = p[b + 2];
+    const cx = p[c],
+      cy = p[c + 1],
+      cz = p[c + 2];
     const x0 = (ax * rx + ay * ry) * scale + offS;
     const y0 = offT - (ax * ux + ay * uy + az * uz) * scale;
     const x1 = (bx * rx + by * ry) * scale + offS;
@@ -138,9 +156,15 @@ export function renderPreviewPng(mesh: Mesh, options: PreviewOptions = {}): Uint
     const maxY = Math.min(H - 1, Math.ceil(Math.max(y0, y1, y2)));
     if (minX > maxX || minY > maxY) continue;
     // flat shading, two-sided because not every file has consistent winding
-    const ex = bx - ax, ey = by - ay, ez = bz - az;
-    const gx = cx - ax, gy = cy - ay, gz = cz - az;
-    const nx = ey * gz - ez * gy, ny = ez * gx - ex * gz, nz = ex * gy - ey * gx;
+    const ex = bx - ax,
+      ey = by - ay,
+      ez = bz - az;
+    const gx = cx - ax,
+      gy = cy - ay,
+      gz = cz - az;
+    const nx = ey * gz - ez * gy,
+      ny = ez * gx - ex * gz,
+      nz = ex * gy - ey * gx;
     const nl = Math.hypot(nx, ny, nz) || 1;
     const shade = 0.35 + 0.65 * Math.abs((nx * lx + ny * ly + nz * lz) / nl);
     const cr = Math.min(255, base[0] * shade + 30 * shade);

@@ -22,7 +22,11 @@ export function regressionCases(): RegressionCase[] {
     { name: "torus", mesh: torus(30, 5, 96, 48), options: { supports: "auto", material: "PETG" } },
     { name: "cone supports yes", mesh: cone(15, 30, 64), options: { supports: "yes", layerHeight: 0.3 } },
     { name: "cup", mesh: cup(20, 2, 30, 3, 48), options: { infill: 0 } },
-    { name: "hollow box", mesh: merge({ mesh: box(10, 10, 10) }, { mesh: box(6, 6, 6, 2, 2, 2, true) }), options: { infill: 100 } },
+    {
+      name: "hollow box",
+      mesh: merge({ mesh: box(10, 10, 10) }, { mesh: box(6, 6, 6, 2, 2, 2, true) }),
+      options: { infill: 100 },
+    },
     {
       name: "T shape auto supports",
       mesh: merge({ mesh: box(10, 10, 30, 25, 25, 0) }, { mesh: box(60, 60, 3, 0, 0, 30) }),
@@ -30,7 +34,11 @@ export function regressionCases(): RegressionCase[] {
     },
     {
       name: "three bodies",
-      mesh: merge({ mesh: box(5, 5, 5) }, { mesh: cylinder(3, 10, 24), at: [20, 0, 0] }, { mesh: sphere(4, 12, 24), at: [40, 0, 0] }),
+      mesh: merge(
+        { mesh: box(5, 5, 5) },
+        { mesh: cylinder(3, 10, 24), at: [20, 0, 0] },
+        { mesh: sphere(4, 12, 24), at: [40, 0, 0] },
+      ),
       options: { supports: "auto" },
     },
     { name: "grid slab 60", mesh: gridSlab(60), options: { supports: "no" } },

@@ -60,7 +60,10 @@ describe("STL binary vs ASCII", () => {
   });
 
   it("accepts CRLF line ends, tabs and upper-case keywords in ASCII", () => {
-    const text = new TextDecoder().decode(toAsciiStl(box(2, 2, 2))).replace(/\n/g, "\r\n").replace(/ {6}vertex/g, "\tVERTEX");
+    const text = new TextDecoder()
+      .decode(toAsciiStl(box(2, 2, 2)))
+      .replace(/\n/g, "\r\n")
+      .replace(/ {6}vertex/g, "\tVERTEX");
     expect(computeBasicMetrics(parseStl(enc(text))).volume).toBeCloseTo(8, 6);
   });
 });
@@ -85,7 +88,12 @@ describe("STL bad files", () => {
       code: "truncated",
       message: "This STL file is truncated: it declares 12 triangles but holds 5.",
     },
-    { name: "declares 1000, holds 12", bytes: declared(1000, 84 + 600), code: "truncated", message: "This STL file is truncated: it declares 1,000 triangles but holds 12." },
+    {
+      name: "declares 1000, holds 12",
+      bytes: declared(1000, 84 + 600),
+      code: "truncated",
+      message: "This STL file is truncated: it declares 1,000 triangles but holds 12.",
+    },
     { name: "shorter than the header", bytes: new Uint8Array(40).fill(7), code: "truncated" },
     { name: "NaN coordinate", bytes: withFloat(4, NaN), code: "bad-number" },
     { name: "infinite coordinate", bytes: withFloat(7, -Infinity), code: "bad-number" },

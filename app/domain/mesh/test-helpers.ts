@@ -19,12 +19,28 @@ export function package3mf(modelXml: string, extra: Zippable = {}): Uint8Array {
 export function cubeObjectXml(id: number, size = 10): string {
   const s = size;
   const v = [
-    [0, 0, 0], [s, 0, 0], [s, s, 0], [0, s, 0],
-    [0, 0, s], [s, 0, s], [s, s, s], [0, s, s],
+    [0, 0, 0],
+    [s, 0, 0],
+    [s, s, 0],
+    [0, s, 0],
+    [0, 0, s],
+    [s, 0, s],
+    [s, s, s],
+    [0, s, s],
   ];
   const t = [
-    [0, 3, 2], [0, 2, 1], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4],
-    [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7],
+    [0, 3, 2],
+    [0, 2, 1],
+    [4, 5, 6],
+    [4, 6, 7],
+    [0, 1, 5],
+    [0, 5, 4],
+    [1, 2, 6],
+    [1, 6, 5],
+    [2, 3, 7],
+    [2, 7, 6],
+    [3, 0, 4],
+    [3, 4, 7],
   ];
   return (
     `<object id="${id}" type="model"><mesh><vertices>` +

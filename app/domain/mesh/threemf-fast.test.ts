@@ -15,7 +15,7 @@ function lcg(seed: number): () => number {
 
 function split(bytes: Uint8Array, size: number | (() => number)): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (let o = 0; o < bytes.length; ) {
+  for (let o = 0; o < bytes.length;) {
     const n = typeof size === "number" ? size : size();
     // copies, so no chunk can read past its end into the next one
     out.push(bytes.slice(o, Math.min(bytes.length, o + n)));
@@ -24,13 +24,18 @@ function split(bytes: Uint8Array, size: number | (() => number)): Uint8Array[] {
   return out;
 }
 
-type Outcome = { positions: Uint8Array; indices: Uint8Array; mesh: Omit<Mesh, "positions" | "indices"> } | { error: string; code: string };
+type Outcome =
+  { positions: Uint8Array; indices: Uint8Array; mesh: Omit<Mesh, "positions" | "indices"> } | { error: string; code: string };
 
 function outcome(chunks: Uint8Array[], fast: boolean): Outcome {
   try {
     const { positions, indices, ...mesh } = meshFromModelChunks(chunks, fast);
     // raw bytes: equal floats are not enough, the bits must match
-    return { positions: new Uint8Array(positions.buffer.slice(0)), indices: new Uint8Array(indices ? indices.buffer.slice(0) : new ArrayBuffer(0)), mesh };
+    return {
+      positions: new Uint8Array(positions.buffer.slice(0)),
+      indices: new Uint8Array(indices ? indices.buffer.slice(0) : new ArrayBuffer(0)),
+      mesh,
+    };
   } catch (e) {
     if (!(e instanceof MeshError)) throw e;
     return { error: e.message, code: e.code };
@@ -44,7 +49,13 @@ function expectSameAtAnyChunking(xml: string): Outcome {
   for (const size of [1, 7]) expect(outcome(split(bytes, size), true), `${size}-byte chunks`).toEqual(reference);
   for (let seed = 1; seed <= 5; seed++) {
     const rnd = lcg(seed);
-    expect(outcome(split(bytes, () => 1 + Math.floor(rnd() * 97)), true), `random chunks, seed ${seed}`).toEqual(reference);
+    expect(
+      outcome(
+        split(bytes, () => 1 + Math.floor(rnd() * 97)),
+        true,
+      ),
+      `random chunks, seed ${seed}`,
+    ).toEqual(reference);
   }
   return reference;
 }
@@ -70,15 +81,31 @@ describe("3MF single-pass vertex/triangle reader", () => {
     ["mixed quotes", `<vertex x='1' y="2" z='3'/>`, `<triangle v1="0" v2='1' v3="2"/>`],
     ["extra whitespace", '<vertex \t x = "1"\n y\r\n=\t"2"   z="3"  />', '<triangle\nv1 = "0"\tv2="1"\r\nv3= "2" / >'],
     ["not self-closing", '<vertex x="1" y="2" z="3"></vertex>', '<triangle v1="0" v2="1" v3="2"></triangle>'],
-    ["other attributes", '<vertex id="a" x="1" y="2" z="3" w="9"/>', '<triangle v1="0" v2="1" v3="2" pid="1" p1="0" p2="3" p3="7"/>'],
-    ["look-alike names", '<vertex xx="5" x="1" y="2" z="3" p:x="7"/>', '<triangle v4="9" v1="0" v2="1" v3="2" vv1="5" p:v1="8"/>'],
+    [
+      "other attributes",
+      '<vertex id="a" x="1" y="2" z="3" w="9"/>',
+      '<triangle v1="0" v2="1" v3="2" pid="1" p1="0" p2="3" p3="7"/>',
+    ],
+    [
+      "look-alike names",
+      '<vertex xx="5" x="1" y="2" z="3" p:x="7"/>',
+      '<triangle v4="9" v1="0" v2="1" v3="2" vv1="5" p:v1="8"/>',
+    ],
     ["values with > and =", '<vertex note="a>b=c" x="1" y="2" z="3"/>', `<triangle v1="0" v2="1" v3="2" t='x>"y'/>`],
     ["duplicate attributes", '<vertex x="9" x="1" y="2" z="3"/>', '<triangle v1="2" v1="0" v2="1" v3="2"/>'],
     ["no space between attributes", '<vertex x="1"y="2"z="3"/>', '<triangle v1="0"v2="1"v3="2"/>'],
-    ["exponents, signs and long numbers", '<vertex x="1e1" y="+2" z="-0.123456789012345678"/>', '<triangle v1="+0" v2="01" v3="0000000000000000002"/>'],
+    [
+      "exponents, signs and long numbers",
+      '<vertex x="1e1" y="+2" z="-0.123456789012345678"/>',
+      '<triangle v1="+0" v2="01" v3="0000000000000000002"/>',
+    ],
     ["prefixed elements", '<m:vertex x="1" y="2" z="3"/>', '<m:triangle v1="0" v2="1" v3="2"/>'],
     ["a vertex tag running into the next tag", '<vertex x="1" y="2" z="3"', ""],
-    ["comments and CDATA between", '<!-- <vertex x="5"> --><vertex x="1" y="2" z="3"/><![CDATA[<vertex>]]>', '<!-- --><triangle v1="0" v2="1" v3="2"/>'],
+    [
+      "comments and CDATA between",
+      '<!-- <vertex x="5"> --><vertex x="1" y="2" z="3"/><![CDATA[<vertex>]]>',
+      '<!-- --><triangle v1="0" v2="1" v3="2"/>',
+    ],
   ])("%s", (_name, vertex, triangle) => {
     const r = expectSameAtAnyChunking(wrap(V3 + vertex, T1 + triangle + T1));
     expect("positions" in r).toBe(true);

@@ -62,7 +62,14 @@ describe("3MF units and transforms", () => {
     expect(r.volume / scale ** 3).toBeCloseTo(8, 3);
   });
 
-  const cases: Array<{ name: string; resources: string; build: string; volume: number; min: [number, number, number]; bodies: number }> = [
+  const cases: Array<{
+    name: string;
+    resources: string;
+    build: string;
+    volume: number;
+    min: [number, number, number];
+    bodies: number;
+  }> = [
     {
       name: "translated item",
       resources: cubeObjectXml(1),
@@ -141,7 +148,9 @@ describe("3MF units and transforms", () => {
     const xml =
       `<?xml version="1.0"?><!-- don't > stop --><m:model unit='millimeter' xmlns:m="http://schemas.microsoft.com/3dmanufacturing/core/2015/02">` +
       `<m:metadata name="Title"><![CDATA[ <vertex x="99"/> ]]></m:metadata><m:resources>` +
-      cubeObjectXml(1).replace(/<(\/?)/g, "<$1m:").replace('x="10" y="0" z="0"', "x='10'  y = \"0\"\n z='0'") +
+      cubeObjectXml(1)
+        .replace(/<(\/?)/g, "<$1m:")
+        .replace('x="10" y="0" z="0"', "x='10'  y = \"0\"\n z='0'") +
       `</m:resources><m:build><m:item objectid="1"/></m:build></m:model>`;
     const r = computeBasicMetrics(await parse3mf(package3mf(xml)));
     expect(r.volume).toBeCloseTo(1000, 4);
@@ -161,8 +170,14 @@ describe("3MF units and transforms", () => {
       const m = await parse3mf(package3mf(xml));
       expect(Array.from(m.indices as Uint32Array)).toEqual(Array.from(plain.indices as Uint32Array));
     }
-    await expectMeshError(parse3mf(package3mf(modelXml(cubeObjectXml(1).replace('v1="0"', 'v1=""'), '<item objectid="1"/>'))), "malformed");
-    await expectMeshError(parse3mf(package3mf(modelXml(cubeObjectXml(1).replace('v1="0"', 'v1="-1"'), '<item objectid="1"/>'))), "malformed");
+    await expectMeshError(
+      parse3mf(package3mf(modelXml(cubeObjectXml(1).replace('v1="0"', 'v1=""'), '<item objectid="1"/>'))),
+      "malformed",
+    );
+    await expectMeshError(
+      parse3mf(package3mf(modelXml(cubeObjectXml(1).replace('v1="0"', 'v1="-1"'), '<item objectid="1"/>'))),
+      "malformed",
+    );
   });
 
   it("finds the model part through _rels/.rels even when it is not 3D/3dmodel.model and comes first in the ZIP", async () => {
@@ -184,8 +199,7 @@ describe("3MF units and transforms", () => {
 });
 
 describe("XmlTagScanner", () => {
-  const xml =
-    '<?xml version="1.0"?><!-- a > "b" --><a x="1>2"><![CDATA[<no>]]><b y=\'q"\'/>text<c/><!----><d/></a>';
+  const xml = '<?xml version="1.0"?><!-- a > "b" --><a x="1>2"><![CDATA[<no>]]><b y=\'q"\'/>text<c/><!----><d/></a>';
   const collect = (chunks: Uint8Array[]): string[] => {
     const tags: string[] = [];
     const s = new XmlTagScanner((b, st, en) => tags.push(new TextDecoder().decode(b.subarray(st, en))));
@@ -241,7 +255,8 @@ describe("3MF bad files", () => {
     },
     {
       name: "DTD in the relationships",
-      bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>'), { "_rels/.rels": enc(`<!DOCTYPE x>${RELS_XML}`) }),
+      bytes: () =>
+        package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>'), { "_rels/.rels": enc(`<!DOCTYPE x>${RELS_XML}`) }),
       code: "dtd",
     },
     { name: "more than 1000 entries", bytes: () => package3mf(padded(0), manyEntries), code: "too-many-entries" },
@@ -258,7 +273,8 @@ describe("3MF bad files", () => {
     },
     {
       name: "relationships name a missing part",
-      bytes: () => package3mf("", { "3D/3dmodel.model": enc("") , "_rels/.rels": enc(RELS_XML.replace("3dmodel.model", "gone.model")) }),
+      bytes: () =>
+        package3mf("", { "3D/3dmodel.model": enc(""), "_rels/.rels": enc(RELS_XML.replace("3dmodel.model", "gone.model")) }),
       code: "bad-package",
     },
     {
@@ -268,16 +284,22 @@ describe("3MF bad files", () => {
     },
     {
       name: "NaN vertex",
-      bytes: () => package3mf(modelXml(cubeObjectXml(1).replace('x="10" y="0" z="0"', 'x="NaN" y="0" z="0"'), '<item objectid="1"/>')),
+      bytes: () =>
+        package3mf(modelXml(cubeObjectXml(1).replace('x="10" y="0" z="0"', 'x="NaN" y="0" z="0"'), '<item objectid="1"/>')),
       code: "bad-number",
     },
     {
       name: "infinite vertex",
-      bytes: () => package3mf(modelXml(cubeObjectXml(1).replace('x="10" y="0" z="0"', 'x="1e999" y="0" z="0"'), '<item objectid="1"/>')),
+      bytes: () =>
+        package3mf(modelXml(cubeObjectXml(1).replace('x="10" y="0" z="0"', 'x="1e999" y="0" z="0"'), '<item objectid="1"/>')),
       code: "bad-number",
     },
     { name: "empty build", bytes: () => package3mf(modelXml(cubeObjectXml(1), "")), code: "empty" },
-    { name: "item pointing at a missing object", bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="7"/>')), code: "malformed" },
+    {
+      name: "item pointing at a missing object",
+      bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="7"/>')),
+      code: "malformed",
+    },
     {
       name: "components in a loop",
       bytes: () =>
@@ -289,8 +311,16 @@ describe("3MF bad files", () => {
         ),
       code: "malformed",
     },
-    { name: "unknown unit", bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>', "furlong")), code: "malformed" },
-    { name: "model XML cut inside a tag", bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>').slice(0, -3)), code: "truncated" },
+    {
+      name: "unknown unit",
+      bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>', "furlong")),
+      code: "malformed",
+    },
+    {
+      name: "model XML cut inside a tag",
+      bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>').slice(0, -3)),
+      code: "truncated",
+    },
   ];
   it.each(cases)("refuses: $name", async ({ bytes, code, message }) => {
     await expectMeshError(parse3mf(bytes()), code, message);
@@ -326,10 +356,25 @@ describe("3MF inflaters", () => {
   const padded = modelXml(cubeObjectXml(1), '<item objectid="1"/>') + " ".repeat(20_000_000);
   const inputs: Array<{ name: string; bytes: () => Uint8Array; code?: string }> = [
     { name: "fixture with two objects", bytes: () => fixture("trimesh_cube_and_sphere_same_name.3mf") },
-    { name: "stored (uncompressed) entries", bytes: () => zipSync({ "_rels/.rels": enc(RELS_XML), "3D/3dmodel.model": enc(modelXml(cubeObjectXml(1), '<item objectid="1"/>')) }, { level: 0 }) },
+    {
+      name: "stored (uncompressed) entries",
+      bytes: () =>
+        zipSync(
+          { "_rels/.rels": enc(RELS_XML), "3D/3dmodel.model": enc(modelXml(cubeObjectXml(1), '<item objectid="1"/>')) },
+          { level: 0 },
+        ),
+    },
     { name: "damaged deflate data", bytes: () => damage(good), code: "bad-package" },
-    { name: "bomb behind a lying directory", bytes: () => lieAboutSize(package3mf(padded), "3D/3dmodel.model", 1000), code: "zip-bomb" },
-    { name: "DTD", bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>', "millimeter", "<!DOCTYPE model>")), code: "dtd" },
+    {
+      name: "bomb behind a lying directory",
+      bytes: () => lieAboutSize(package3mf(padded), "3D/3dmodel.model", 1000),
+      code: "zip-bomb",
+    },
+    {
+      name: "DTD",
+      bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>', "millimeter", "<!DOCTYPE model>")),
+      code: "dtd",
+    },
   ];
 
   /** Runs parse3mf with DecompressionStream hidden, as in a browser without "deflate-raw": fflate inflates instead. */

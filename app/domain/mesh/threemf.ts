@@ -169,10 +169,7 @@ class ModelPartReader implements FastTagReader {
 
   constructor(name: string, fast = true) {
     this.part = { name, unit: 1, objects: new Map(), items: [], colorGroups: new Map() };
-    this.scanner = new XmlTagScanner(
-      (b, s, e) => this.tag(b, s, e),
-      fast ? this : null,
-    );
+    this.scanner = new XmlTagScanner((b, s, e) => this.tag(b, s, e), fast ? this : null);
   }
 
   /** Single-pass <vertex>/<triangle> reader on the raw chunk; anything it does not fully accept (-1) goes the generic way. */
@@ -419,7 +416,11 @@ class ModelPartReader implements FastTagReader {
         this.part.colorGroups.set(id, this.group);
         this.where = Where.ColorGroup;
       }
-    } else if (this.where === Where.ColorGroup && this.group && (nameEquals(b, ns, ne, "base") || nameEquals(b, ns, ne, "color"))) {
+    } else if (
+      this.where === Where.ColorGroup &&
+      this.group &&
+      (nameEquals(b, ns, ne, "base") || nameEquals(b, ns, ne, "color"))
+    ) {
       let colour = "";
       forEachAttribute(b, s, e, (as, ae, vs, ve) => {
         if (attrIs(b, as, ae, "displaycolor") || attrIs(b, as, ae, "color")) colour = decodeValue(b, vs, ve).trim().toUpperCase();
@@ -496,7 +497,8 @@ class ModelPartReader implements FastTagReader {
       }
       i = close + 1;
     }
-    if (v1 < 0 || v2 < 0 || v3 < 0) throw new MeshError("This 3MF file has a triangle without its three vertex indices.", "malformed");
+    if (v1 < 0 || v2 < 0 || v3 < 0)
+      throw new MeshError("This 3MF file has a triangle without its three vertex indices.", "malformed");
     if (++this.triangleTotal > MAX_TRIANGLES) throw tooManyTriangles();
     (this.current as ObjectDef).tris?.push3(v1, v2, v3);
   }
@@ -654,7 +656,15 @@ export async function parse3mf(bytes: Uint8Array): Promise<Mesh> {
     if (native) {
       // every wanted entry goes through the queue, so parts are read in ZIP order as before; deflated bytes arrive
       // untouched from the pass-through decoder (views into `bytes`, no copy) and are inflated after this push
-      const job: DeferredEntry = { name: file.name, method: file.compression, broken: false, isRels, reader, chunks: [], compressed: 0 };
+      const job: DeferredEntry = {
+        name: file.name,
+        method: file.compression,
+        broken: false,
+        isRels,
+        reader,
+        chunks: [],
+        compressed: 0,
+      };
       file.ondata = (err, data, final) => {
         if (job.broken) return;
         if (err) job.broken = true;

@@ -75,7 +75,8 @@ export class XmlTagScanner {
 
   /** Must be called after the last chunk: an unfinished tag means the part was cut short. */
   finish(): void {
-    if (this.state !== State.Text) throw new MeshError("This 3MF file is truncated: its model XML ends inside a tag.", "truncated");
+    if (this.state !== State.Text)
+      throw new MeshError("This 3MF file is truncated: its model XML ends inside a tag.", "truncated");
   }
 
   private scanTag(chunk: Uint8Array, i: number, end: number): number {
@@ -182,7 +183,8 @@ export class XmlTagScanner {
 
   private append(chunk: Uint8Array, from: number, to: number): void {
     const need = this.carryLen + (to - from);
-    if (need > MAX_TAG) throw new MeshError("This 3MF file has an XML tag longer than 1 MB, which is not a valid model.", "malformed");
+    if (need > MAX_TAG)
+      throw new MeshError("This 3MF file has an XML tag longer than 1 MB, which is not a valid model.", "malformed");
     if (need > this.carry.length) {
       let cap = this.carry.length * 2;
       while (cap < need) cap *= 2;

@@ -15,10 +15,7 @@ export class CatalogueUnavailableError extends Error {
   readonly status: number | null;
   readonly reason: CatalogueFailureReason;
 
-  constructor(
-    message: string,
-    opts: { source: string; status: number | null; reason: CatalogueFailureReason; cause?: unknown },
-  ) {
+  constructor(message: string, opts: { source: string; status: number | null; reason: CatalogueFailureReason; cause?: unknown }) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.source = opts.source;
     this.status = opts.status;

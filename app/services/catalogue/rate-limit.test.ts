@@ -12,7 +12,14 @@ function fakeClock(start = 1_000_000) {
       t += ms;
     },
   };
-  return { clock, sleeps, advance: (ms: number) => (t += ms), get now() { return t; } };
+  return {
+    clock,
+    sleeps,
+    advance: (ms: number) => (t += ms),
+    get now() {
+      return t;
+    },
+  };
 }
 
 describe("SlidingWindowRateLimiter", () => {
@@ -56,7 +63,13 @@ describe("SlidingWindowRateLimiter", () => {
 
   it("acquire() refuses at once, with a typed error, when the wait would be too long", async () => {
     const c = fakeClock();
-    const rl = new SlidingWindowRateLimiter({ limit: 2, windowMs: 60_000, maxWaitMs: 2_000, clock: c.clock, source: "thingiverse" });
+    const rl = new SlidingWindowRateLimiter({
+      limit: 2,
+      windowMs: 60_000,
+      maxWaitMs: 2_000,
+      clock: c.clock,
+      source: "thingiverse",
+    });
     await rl.acquire();
     await rl.acquire();
     c.advance(10_000);

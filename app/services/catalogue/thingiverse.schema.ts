@@ -6,9 +6,7 @@
 import { z } from "zod";
 
 const optionalString = z.string().nullish();
-const count = z
-  .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
-  .nullish();
+const count = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).nullish();
 const id = z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]);
 
 export const imageSizeSchema = z.object({

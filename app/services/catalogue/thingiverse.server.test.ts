@@ -112,7 +112,13 @@ describe("search", () => {
         HttpResponse.json({
           total: 2,
           hits: [
-            { id: 1, name: "Good", created_at: "2024-01-01T00:00:00+00:00", thumbnail: "https://cdn.example/t.jpg", extra_field: { a: 1 } },
+            {
+              id: 1,
+              name: "Good",
+              created_at: "2024-01-01T00:00:00+00:00",
+              thumbnail: "https://cdn.example/t.jpg",
+              extra_field: { a: 1 },
+            },
             { name: "No id" },
           ],
         }),
@@ -133,16 +139,12 @@ describe("search", () => {
 
   it("hits that are all unusable count as malformed", async () => {
     server.use(http.get(`${THINGIVERSE_API}/search/:term`, () => HttpResponse.json({ total: 1, hits: [{ foo: 1 }] })));
-    expect(await failure(source().search("x", { sort: "relevant", page: 1 }))).toBeInstanceOf(
-      CatalogueMalformedResponseError,
-    );
+    expect(await failure(source().search("x", { sort: "relevant", page: 1 }))).toBeInstanceOf(CatalogueMalformedResponseError);
   });
 
   it("a non-JSON 200 is a CatalogueMalformedResponseError", async () => {
     server.use(...thingiverseErrorHandlers.notJson);
-    expect(await failure(source().search("x", { sort: "relevant", page: 1 }))).toBeInstanceOf(
-      CatalogueMalformedResponseError,
-    );
+    expect(await failure(source().search("x", { sort: "relevant", page: 1 }))).toBeInstanceOf(CatalogueMalformedResponseError);
   });
 });
 
@@ -356,7 +358,10 @@ describe("URLs from the site are kept only when they are https", () => {
       ),
     );
     const { models } = await source().search("x", { sort: "relevant", page: 1 });
-    expect(models.map((m) => m.publicUrl)).toEqual(["https://www.thingiverse.com/thing:6201001", "https://www.thingiverse.com/thing:2"]);
+    expect(models.map((m) => m.publicUrl)).toEqual([
+      "https://www.thingiverse.com/thing:6201001",
+      "https://www.thingiverse.com/thing:2",
+    ]);
     expect(models.map((m) => m.thumbnailUrl)).toEqual(["", "https://cdn.thingiverse.com/ok.jpg"]);
   });
 
@@ -365,7 +370,12 @@ describe("URLs from the site are kept only when they are https", () => {
       http.get(`${THINGIVERSE_API}/things/:id/images`, () =>
         HttpResponse.json([
           { id: 1, name: "bad", url: BAD, sizes: [{ type: "display", size: "large", url: BAD }] },
-          { id: 2, name: "good", url: "https://cdn.thingiverse.com/good.jpg", sizes: [{ type: "thumb", size: "medium", url: "vbscript:x" }] },
+          {
+            id: 2,
+            name: "good",
+            url: "https://cdn.thingiverse.com/good.jpg",
+            sizes: [{ type: "thumb", size: "medium", url: "vbscript:x" }],
+          },
         ]),
       ),
       http.get(`${THINGIVERSE_API}/things/:id/files`, () =>

@@ -135,7 +135,9 @@ export function mapThing(t: TvThing): CatalogueModel | null {
   const defaultLarge = pickSize(t.default_image?.sizes, LARGE_PREFS) ?? httpsUrl(t.default_image?.url);
   const imageUrls = [...new Set([defaultLarge, httpsUrl(t.preview_image)].filter(nonEmpty))];
   const thumbnailUrl =
-    [httpsUrl(t.thumbnail), pickSize(t.default_image?.sizes, THUMB_PREFS), httpsUrl(t.preview_image), imageUrls[0]].find(nonEmpty) ?? "";
+    [httpsUrl(t.thumbnail), pickSize(t.default_image?.sizes, THUMB_PREFS), httpsUrl(t.preview_image), imageUrls[0]].find(
+      nonEmpty,
+    ) ?? "";
 
   const tags = (t.tags ?? [])
     .map((tag) => (typeof tag === "string" ? tag : (tag.name ?? tag.tag)))
@@ -233,11 +235,7 @@ export function createThingiverseSource(opts: ThingiverseSourceOptions): Catalog
   const doFetch = opts.fetch ?? ((input, init) => fetch(input, init));
 
   /** GET a JSON answer; `null` only for a 404 when `notFoundAsNull`. */
-  async function getJson<T>(
-    path: string,
-    schema: ZodType<T, ZodTypeDef, unknown>,
-    notFoundAsNull: boolean,
-  ): Promise<T | null> {
+  async function getJson<T>(path: string, schema: ZodType<T, ZodTypeDef, unknown>, notFoundAsNull: boolean): Promise<T | null> {
     await limiter.acquire();
     const url = `${baseUrl}${path}`;
     let res: Response;
@@ -322,7 +320,8 @@ export function createThingiverseSource(opts: ThingiverseSourceOptions): Catalog
       const r = schema.safeParse(item);
       const mapped = r.success ? map(r.data) : null;
       if (mapped) out.push(mapped);
-      else if (firstIssues.length === 0) firstIssues = r.success ? ["item: no usable date or https url"] : describeIssues(r.error);
+      else if (firstIssues.length === 0)
+        firstIssues = r.success ? ["item: no usable date or https url"] : describeIssues(r.error);
     }
     if (items.length > 0 && out.length === 0) {
       throw new CatalogueMalformedResponseError(`thingiverse: no usable item in answer (${path})`, {

@@ -109,7 +109,10 @@ export interface CatalogueSource {
 // so "CC-BY-NC-SA 4.0", "cc_by nc" and "Creative Commons - Attribution - Non-Commercial" all
 // become easy to test with simple word-boundary patterns.
 function tokens(raw: string): string {
-  return ` ${raw.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()} `;
+  return ` ${raw
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim()} `;
 }
 
 const NON_COMMERCIAL = / (non ?commercial|nc)( |$)/;
