@@ -1,0 +1,43 @@
+// Every write a user makes is counted against a per-user limit for its kind, so one account can't
+// flood the marketplace (500 comments in a few seconds, dozens of printer listings). Flows call
+// limitWrite before they write; it throws AppError("rate_limited") with the time to wait.
+import { AppError } from "~/domain/app-error";
+import { hitRateLimit, minutesText } from "~/utils/rate-limit.server";
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+
+/** Limits per user: how many writes of a kind fall in a window. Tests may lower them. */
+export const WRITE_LIMITS = {
+  comment: { limit: 10, windowMs: 10 * MINUTE, message: "You have posted many comments" },
+  rating: { limit: 30, windowMs: HOUR, message: "You have rated many models" },
+  like: { limit: 120, windowMs: HOUR, message: "You have liked many models" },
+  printer: { limit: 10, windowMs: HOUR, message: "You have added many printers" },
+  printerUpdate: { limit: 120, windowMs: HOUR, message: "You have changed your printers many times" },
+  inventory: { limit: 120, windowMs: HOUR, message: "You have changed your filament stock many times" },
+  message: { limit: 30, windowMs: MINUTE, message: "You have sent many messages" },
+  order: { limit: 30, windowMs: HOUR, message: "You have placed many orders" },
+  payment: { limit: 20, windowMs: HOUR, message: "You have tried to pay many times" },
+  jobStatus: { limit: 300, windowMs: HOUR, message: "You have changed many orders" },
+  review: { limit: 20, windowMs: HOUR, message: "You have written many reviews" },
+  profile: { limit: 30, windowMs: HOUR, message: "You have changed your profile many times" },
+  contact: { limit: 10, windowMs: HOUR, message: "You have sent many messages to support" },
+  admin: { limit: 60, windowMs: HOUR, message: "You have started many admin jobs" },
+} satisfies Record<string, { limit: number; windowMs: number; message: string }>;
+
+export type WriteKind = keyof typeof WRITE_LIMITS;
+
+/** Counts one write of this kind by this user; throws AppError("rate_limited") past the limit. */
+export async function limitWrite(userId: number, kind: WriteKind, now = Date.now()): Promise<void> {
+  const rule = WRITE_LIMITS[kind];
+  const result = await hitRateLimit(`write:${kind}:${userId}`, rule.limit, rule.windowMs, now);
+  if (!result.allowed) {
+    throw new AppError(
+      "rate_limited",
+      `${rule.message} in a short time. Please try again in ${minutesText(result.retryAfterSeconds)}.`,
+      {
+        retryAfterSeconds: result.retryAfterSeconds,
+      },
+    );
+  }
+}
