@@ -1,4 +1,3 @@
 // The two sides of an order's conversation.
 
 export const MESSAGE_SENDER_TYPES = ["customer", "printer"] as const;
-export type MessageSenderType = (typeof MESSAGE_SENDER_TYPES)[number];

@@ -108,7 +108,6 @@ export const PrinterSettingsSchema = z
     removeImage: z.boolean().optional(),
   })
   .superRefine(bothOrNeither);
-export type PrinterSettingsValues = z.infer<typeof PrinterSettingsSchema>;
 
 /** One row of filament stock: a material the list knows, a colour of the palette, whole grams. */
 export const InventorySchema = z.object({
@@ -120,7 +119,6 @@ export const InventorySchema = z.object({
     .min(0, "Grams in stock cannot be negative")
     .max(MAX_STOCK_GRAMS, `Grams in stock can be at most ${MAX_STOCK_GRAMS}`),
 });
-export type InventoryValues = z.infer<typeof InventorySchema>;
 
 /** Removing a stock row accepts any stored name, so a row written before a material left the list can still go. */
 export const StockRowSchema = z.object({
@@ -152,7 +150,6 @@ export const PrinterUpdateSchema = z
       seen.add(key);
     }
   });
-export type PrinterUpdateValues = z.infer<typeof PrinterUpdateSchema>;
 
 /** Stock is kept only in the printer's own materials; throws AppError("invalid") for the first row outside them. */
 export function checkStockMaterials(printerMaterials: readonly string[], rows: readonly { material: string }[]): void {
