@@ -2,6 +2,13 @@
 // Money is integer cents; times are UTC epoch milliseconds; booleans are 0/1 integers.
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { TASK_STATUSES } from "../app/domain/background-tasks";
+import { JOB_STATUSES } from "../app/domain/job-status";
+import { MESSAGE_SENDER_TYPES } from "../app/domain/messages";
+import { DIFFICULTIES, LICENSES } from "../app/domain/model-library";
+import { NEWSLETTER_SEGMENTS, SUBSCRIBER_INTERESTS } from "../app/domain/newsletter";
+import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, PAYOUT_STATUSES } from "../app/domain/payments";
+import { USER_TYPES } from "../app/domain/users";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -12,40 +19,8 @@ const bool = (name: string) => integer(name, { mode: "boolean" });
 const oneOf = (column: string, values: readonly string[]) =>
   sql.raw(`"${column}" IN (${values.map((v) => `'${v}'`).join(", ")})`);
 
-export const USER_TYPES = ["customer", "printer_owner", "both"] as const;
-export const JOB_STATUSES = [
-  "draft",
-  "submitted",
-  "confirmed",
-  "accepted",
-  "printing",
-  "completed",
-  "ready_for_pickup",
-  "ready_for_shipping",
-  "picked_up",
-  "shipped",
-  "cancelled",
-  "rejected",
-] as const;
 export const DELIVERY_METHODS = ["pickup", "delivery", "shipping"] as const;
 export const SUPPORT_MODES = ["no", "auto", "yes"] as const;
-export const DIFFICULTIES = ["beginner", "intermediate", "advanced"] as const;
-export const LICENSES = [
-  "CC BY",
-  "CC BY-SA",
-  "CC BY-NC",
-  "CC BY-ND",
-  "CC BY-NC-SA",
-  "CC BY-NC-ND",
-  "CC0",
-  "GPL",
-  "All Rights Reserved",
-  "Other",
-] as const;
-export const NEWSLETTER_SEGMENTS = ["all", "buyers", "printer_owners", "investors", "unknown"] as const;
-export const SUBSCRIBER_INTERESTS = ["buyer", "printer_owner", "investor", "unknown"] as const;
-export const PAYMENT_STATUSES = ["requires_payment", "authorized", "captured", "released", "refunded", "failed"] as const;
-export const TASK_STATUSES = ["queued", "running", "done", "failed"] as const;
 
 export const users = sqliteTable(
   "users",
@@ -424,14 +399,14 @@ export const messages = sqliteTable(
     senderId: integer("sender_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    senderType: text("sender_type", { enum: ["customer", "printer"] }).notNull(),
+    senderType: text("sender_type", { enum: MESSAGE_SENDER_TYPES }).notNull(),
     content: text("content").notNull(),
     sentAt: stamp("sent_at").notNull().default(now),
     readAt: stamp("read_at"),
   },
   (t) => [
     index("messages_job_idx").on(t.jobId, t.sentAt),
-    check("messages_sender_type_check", oneOf("sender_type", ["customer", "printer"])),
+    check("messages_sender_type_check", oneOf("sender_type", MESSAGE_SENDER_TYPES)),
     check("messages_not_blank", sql`length(trim(content)) > 0`),
   ],
 );
@@ -494,7 +469,7 @@ export const payments = sqliteTable(
     jobId: integer("job_id")
       .notNull()
       .references(() => printJobs.id, { onDelete: "cascade" }),
-    provider: text("provider", { enum: ["test", "stripe"] }).notNull(),
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     providerPaymentId: text("provider_payment_id").notNull().unique(),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull().default("usd"),
@@ -529,16 +504,14 @@ export const payouts = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     amountCents: integer("amount_cents").notNull(),
-    provider: text("provider", { enum: ["test", "stripe"] }).notNull(),
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     providerTransferId: text("provider_transfer_id"),
-    status: text("status", { enum: ["pending", "paid", "failed"] })
-      .notNull()
-      .default("pending"),
+    status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
     createdAt: createdAt(),
   },
   (t) => [
     index("payouts_owner_idx").on(t.ownerId, t.createdAt),
-    check("payouts_status_check", oneOf("status", ["pending", "paid", "failed"])),
+    check("payouts_status_check", oneOf("status", PAYOUT_STATUSES)),
     check("payouts_amount_check", sql`amount_cents >= 0`),
   ],
 );
@@ -587,5 +560,3 @@ export const contactMessages = sqliteTable("contact_messages", {
 export type User = typeof users.$inferSelect;
 export type Printer = typeof printers.$inferSelect;
 export type PrintJob = typeof printJobs.$inferSelect;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-export type UserType = (typeof USER_TYPES)[number];

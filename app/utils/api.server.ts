@@ -71,4 +71,3 @@ export function publicUser(user: User) {
     isAdmin: user.isAdmin,
   };
 }
-export type PublicUser = ReturnType<typeof publicUser>;

@@ -1,7 +1,8 @@
 // Profile changes shared by /profile and PATCH /api/users/{id}: one set of rules.
 import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { USER_TYPES, users, type User } from "../../db/schema";
+import { users, type User } from "../../db/schema";
+import { USER_TYPES } from "~/domain/users";
 import { ProfileSchema } from "./profile-schema";
 
 export { PRESET_AVATARS, ProfileSchema } from "./profile-schema";
