@@ -2,6 +2,8 @@
 // Money is integer cents; times are UTC epoch milliseconds; booleans are 0/1 integers.
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { SUPPORT_MODES } from "../app/domain/mesh/types";
+import { DELIVERY_METHODS } from "../app/domain/pricing";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -27,8 +29,6 @@ export const JOB_STATUSES = [
   "cancelled",
   "rejected",
 ] as const;
-export const DELIVERY_METHODS = ["pickup", "delivery", "shipping"] as const;
-export const SUPPORT_MODES = ["no", "auto", "yes"] as const;
 export const DIFFICULTIES = ["beginner", "intermediate", "advanced"] as const;
 export const LICENSES = [
   "CC BY",

@@ -12,7 +12,7 @@ import {
 } from "~/components/printer-filters";
 import { PrinterMap } from "~/components/printer-map";
 import { UPLOAD_MATERIALS } from "~/domain/materials";
-import { findOwnDraft } from "~/services/designs.server";
+import { findOwnDraft } from "~/services/drafts.server";
 import {
   canonicalMaterial,
   DEFAULT_RADIUS_MILES,

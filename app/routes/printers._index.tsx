@@ -17,7 +17,7 @@ import {
 import { PrinterMap } from "~/components/printer-map";
 import { COLOR_NAMES, PRINTERS_PAGE_MATERIALS } from "~/domain/materials";
 import { isDesignCompatible } from "~/domain/printer-fit";
-import { findOwnDraft } from "~/services/designs.server";
+import { findOwnDraft } from "~/services/drafts.server";
 import {
   canonicalColor,
   canonicalMaterial,

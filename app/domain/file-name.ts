@@ -1,0 +1,14 @@
+// How a customer's file name is kept and shown: no folder part, no control characters, a bounded length.
+
+/** Control characters never belong in a name we print back. */
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
+/** The customer's file name without any folder part, trimmed to something a page can show. */
+export function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  const cleaned = base.replace(UNSAFE_CHARACTERS, "").trim();
+  if (cleaned.length <= 200) return cleaned || "design";
+  const dot = cleaned.lastIndexOf(".");
+  const ext = dot > 0 ? cleaned.slice(dot) : "";
+  return cleaned.slice(0, 200 - ext.length) + ext;
+}
