@@ -739,6 +739,17 @@ describe("the upload and draft API", () => {
     expect(res.headers.get("allow")).toBe("POST");
   });
 
+  it("keeps a file name without the right-to-left override that would disguise it", async () => {
+    const res = await run(() =>
+      saveDraftAction(
+        args(multipartRequest("/api/save-draft", [["file", fileOf(CUBE_STL, "cube\u202Eltsgpj.stl")]], { cookie })),
+      ),
+    );
+    expect(res.status).toBe(201);
+    const row = await job((await res.json()).jobId);
+    expect(row.fileName).toBe("cubeltsgpj.stl");
+  });
+
   it("caps uploads per customer per hour with 429", async () => {
     const user = await createTestUser();
     const busyCookie = await sessionCookieFor(user.id);
