@@ -9,6 +9,8 @@ import { DIFFICULTIES, LICENSES } from "../app/domain/model-library";
 import { NEWSLETTER_SEGMENTS, SUBSCRIBER_INTERESTS } from "../app/domain/newsletter";
 import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, PAYOUT_STATUSES } from "../app/domain/payments";
 import { USER_TYPES } from "../app/domain/users";
+import { SUPPORT_MODES } from "../app/domain/mesh/types";
+import { DELIVERY_METHODS } from "../app/domain/pricing";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -18,9 +20,6 @@ const bool = (name: string) => integer(name, { mode: "boolean" });
 /** CHECK (column IN (...)) for an enum column. */
 const oneOf = (column: string, values: readonly string[]) =>
   sql.raw(`"${column}" IN (${values.map((v) => `'${v}'`).join(", ")})`);
-
-export const DELIVERY_METHODS = ["pickup", "delivery", "shipping"] as const;
-export const SUPPORT_MODES = ["no", "auto", "yes"] as const;
 
 export const users = sqliteTable(
   "users",

@@ -14,7 +14,7 @@ import {
 import { PrinterMap } from "~/components/printer-map";
 import { UPLOAD_MATERIALS } from "~/domain/materials";
 import { type CardPrinter, DEFAULT_RADIUS_MILES, toCardPrinter } from "~/domain/printer-listing";
-import { findOwnDraft } from "~/services/designs.server";
+import { findOwnDraft } from "~/services/drafts.server";
 import { canonicalMaterial, mapTileUrl, numberParam, quoteEachPrinter, searchPrinters } from "~/services/printer-search.server";
 import { getSessionUser } from "~/utils/session.server";
 

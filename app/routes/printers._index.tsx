@@ -26,7 +26,7 @@ import {
   sortParam,
   toCardPrinter,
 } from "~/domain/printer-listing";
-import { findOwnDraft } from "~/services/designs.server";
+import { findOwnDraft } from "~/services/drafts.server";
 import {
   canonicalColor,
   canonicalMaterial,

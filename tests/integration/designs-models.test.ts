@@ -13,7 +13,7 @@ import {
   downloadCatalogueFile,
   ModelOrderError,
 } from "../../app/services/design-sources.server";
-import { LIMITS } from "../../app/services/designs.server";
+import { LIMITS } from "../../app/services/design-quotas.server";
 import { getStorage, newStorageKey } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { FIXTURE_THING_NON_COMMERCIAL, FIXTURE_THING_WITHOUT_FILES } from "../mocks/thingiverse";
