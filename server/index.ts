@@ -1,7 +1,6 @@
 // The HTTP server: applies pending migrations, then serves the Remix app (Vite middleware in
 // development, the built app in production) behind compression, security headers and the
 // cross-site post check. MOCKS=true answers third-party HTTP with the msw handlers.
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
@@ -10,10 +9,7 @@ import { pathToFileURL } from "node:url";
 import { migrateDatabase } from "../db/migrate";
 import { isCrossSiteRequest } from "../app/utils/origin";
 import { CLIENT_IP_HEADER } from "../app/utils/rate-limit.server";
-
-/** a 50 MB design plus its settings; the streaming parsers enforce the exact file limit */
-const MAX_MULTIPART_BYTES = 60 * 1024 * 1024;
-const MAX_FORM_BYTES = 256 * 1024;
+import { publicHost, remixHandler } from "./remix-handler";
 
 const isDevelopment = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT || 3000);
@@ -52,30 +48,12 @@ app.use((req, _res, next) => {
   next();
 });
 
-// Bodies are bounded before anything reads them: uploads by their parsers, everything else here.
-app.use((req, res, next) => {
-  const method = req.method.toUpperCase();
-  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
-  const multipart = /^multipart\/form-data/i.test(req.get("content-type") ?? "");
-  const max = multipart ? MAX_MULTIPART_BYTES : MAX_FORM_BYTES;
-  const declared = req.get("content-length");
-  if (declared === undefined && !multipart && req.get("transfer-encoding")) {
-    res.status(411).json({ message: "Send a Content-Length with the request." });
-    return;
-  }
-  if (declared !== undefined && Number(declared) > max) {
-    res.status(413).json({ message: multipart ? "File size exceeds 50MB limit" : "Request body too large." });
-    return;
-  }
-  next();
-});
-
 // Page and API writes from another site are refused: cookies are SameSite=Lax, and this closes the rest.
 app.use((req, res, next) => {
   const method = req.method.toUpperCase();
   if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
   if (req.path.startsWith("/api/webhooks/")) return next();
-  const host = (req.get("x-forwarded-host") ?? req.get("host") ?? "").split(",")[0].trim();
+  const host = publicHost(req);
   if (isCrossSiteRequest({ origin: req.get("origin"), secFetchSite: req.get("sec-fetch-site"), host })) {
     res
       .status(403)
@@ -97,7 +75,8 @@ const build = viteDevServer
   ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
   : ((await import(pathToFileURL(`${buildDir}/server/index.js`).href)) as ServerBuild);
 
-app.all("*", createRequestHandler({ build, mode: isDevelopment ? "development" : "production" }));
+// every request body is counted and cut at its route's limit as it streams (server/request-body.ts)
+app.all("*", remixHandler(build, isDevelopment ? "development" : "production"));
 
 const server = app.listen(port, async () => {
   console.log(`Printnear is running at http://localhost:${port}`);
