@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { describeError } from "~/utils/log-redaction";
 
 export const streamTimeout = 5_000;
 
@@ -33,7 +34,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) console.error(describeError(error));
         },
       },
     );
@@ -42,5 +43,5 @@ export default function handleRequest(
 }
 
 export function handleError(error: unknown, { request }: { request: Request }) {
-  if (!request.signal.aborted) console.error(error);
+  if (!request.signal.aborted) console.error(describeError(error));
 }

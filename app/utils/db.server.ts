@@ -64,3 +64,21 @@ export async function getClient(): Promise<Client> {
 export function changedRows(result: { rowsAffected: number }): number {
   return result.rowsAffected;
 }
+
+/** SQLite's result codes of an error (extended first), down the cause chain: drizzle wraps libSQL's errors. */
+export function sqliteCodesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    for (const field of ["extendedCode", "code"] as const) {
+      const code = (current as Record<string, unknown>)[field];
+      if (typeof code === "string" && code.startsWith("SQLITE_")) codes.push(code);
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+/** A UNIQUE constraint refused the write (a duplicate won a race with a check-then-insert). */
+export function isUniqueViolation(error: unknown): boolean {
+  return sqliteCodesOf(error).some((code) => code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY");
+}
