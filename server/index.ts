@@ -8,8 +8,12 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { migrateDatabase } from "../db/migrate";
 import { isCrossSiteRequest } from "../app/utils/origin";
+import { installLogRedaction } from "../app/utils/log-redaction";
 import { CLIENT_IP_HEADER } from "../app/utils/rate-limit.server";
 import { publicHost, remixHandler } from "./remix-handler";
+
+// errors written by the server and its libraries lose SQL parameters, query strings, hashes and e-mails
+installLogRedaction();
 
 const isDevelopment = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT || 3000);
