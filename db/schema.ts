@@ -12,7 +12,8 @@ const bool = (name: string) => integer(name, { mode: "boolean" });
 const oneOf = (column: string, values: readonly string[]) =>
   sql.raw(`"${column}" IN (${values.map((v) => `'${v}'`).join(", ")})`);
 
-export const USER_TYPES = ["customer", "printer_owner", "both"] as const;
+export { USER_TYPES } from "../app/domain/account-type";
+import { USER_TYPES } from "../app/domain/account-type";
 export const JOB_STATUSES = [
   "draft",
   "submitted",
