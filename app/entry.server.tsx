@@ -4,7 +4,9 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { isBusyError } from "~/utils/db.server";
 import { describeError } from "~/utils/log-redaction";
+import "~/utils/request-state";
 
 export const streamTimeout = 5_000;
 
@@ -42,6 +44,12 @@ export default function handleRequest(
   });
 }
 
-export function handleError(error: unknown, { request }: { request: Request }) {
+export function handleError(error: unknown, { request, context }: { request: Request; context?: AppLoadContext }) {
+  // a held write lock is not a bug: the server answers 503 with Retry-After (server/remix-handler.ts)
+  if (isBusyError(error) && context?.requestState) {
+    context.requestState.databaseBusy = true;
+    console.warn(`database busy: ${new URL(request.url).pathname}`);
+    return;
+  }
   if (!request.signal.aborted) console.error(describeError(error));
 }

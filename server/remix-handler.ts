@@ -3,6 +3,7 @@
 import { createRequestHandler, writeReadableStreamToWritable } from "@remix-run/node";
 import type { ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { requestState, type RequestState } from "../app/utils/request-state";
 import { countedBody } from "./request-body";
 
 /** True when a proxy we know of (TRUST_PROXY) sets the X-Forwarded-* headers; otherwise anyone could. */
@@ -54,16 +55,37 @@ async function sendRemixResponse(res: ExpressResponse, response: Response) {
   else res.end();
 }
 
+const BUSY_MESSAGE = "The site is busy right now. Please try again in a few seconds.";
+const BUSY_RETRY_SECONDS = 2;
+
+/**
+ * A request whose loader or action met a held write lock answers 503 with Retry-After instead of
+ * 500: the API with {message}, pages with the error page Remix rendered ("Please try again in a
+ * moment"). Null when the request did not meet a busy database.
+ */
+export function busyAnswer(path: string, response: Response, state: RequestState): Response | null {
+  if (!state.databaseBusy || response.status < 500) return null;
+  const headers = new Headers(response.headers);
+  headers.set("Retry-After", String(BUSY_RETRY_SECONDS));
+  headers.set("Cache-Control", "no-store");
+  if (path.startsWith("/api/")) {
+    headers.set("Content-Type", "application/json");
+    return new Response(JSON.stringify({ message: BUSY_MESSAGE }), { status: 503, headers });
+  }
+  return new Response(response.body, { status: 503, headers });
+}
+
 export function remixHandler(build: ServerBuild | (() => Promise<ServerBuild>), mode: string) {
   const handle = createRequestHandler(build, mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
       const request = createRemixRequest(req, res);
       if (!request) return; // refused with 413 already
-      const response = await handle(request, {});
+      const state = requestState();
+      const response = await handle(request, { requestState: state });
       // a body cut at its limit was answered with 413 while the app was still reading it
       if (res.headersSent) return;
-      await sendRemixResponse(res, response);
+      await sendRemixResponse(res, busyAnswer(req.path, response, state) ?? response);
     } catch (error) {
       if (res.headersSent) return;
       next(error);
