@@ -10,7 +10,10 @@ import { migrateDatabase } from "../db/migrate";
 import { isCrossSiteRequest } from "../app/utils/origin";
 import { installLogRedaction } from "../app/utils/log-redaction";
 import { CLIENT_IP_HEADER } from "../app/utils/rate-limit.server";
+import { CATALOGUE_IMAGE_SOURCES } from "../app/services/catalogue/index.server";
+import { mapTileUrl } from "../app/services/printer-search.server";
 import { publicHost, remixHandler } from "./remix-handler";
+import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./security-headers";
 
 // errors written by the server and its libraries lose SQL parameters, query strings, hashes and e-mails
 installLogRedaction();
@@ -36,11 +39,19 @@ const app = express();
 app.disable("x-powered-by");
 app.use(compression());
 
+// Security headers; the page's inline scripts carry this request's nonce (res.locals.cspNonce, given to Remix)
 app.use((req, res, next) => {
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("X-Frame-Options", "DENY");
-  // map tiles are fetched from the tile server with our origin as referrer, as its policy asks
-  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  const nonce = newNonce();
+  res.locals.cspNonce = nonce;
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  const policy = contentSecurityPolicy({
+    nonce,
+    path: req.path,
+    tileUrl: mapTileUrl(),
+    catalogueImageSources: CATALOGUE_IMAGE_SOURCES,
+  });
+  // Vite's development client injects scripts of its own: there the policy only reports
+  res.setHeader(isDevelopment ? "Content-Security-Policy-Report-Only" : "Content-Security-Policy", policy);
   if (!isDevelopment) res.setHeader("Strict-Transport-Security", "max-age=31536000");
   next();
 });

@@ -82,7 +82,8 @@ export function remixHandler(build: ServerBuild | (() => Promise<ServerBuild>), 
       const request = createRemixRequest(req, res);
       if (!request) return; // refused with 413 already
       const state = requestState();
-      const response = await handle(request, { requestState: state });
+      const cspNonce = typeof res.locals.cspNonce === "string" ? res.locals.cspNonce : undefined;
+      const response = await handle(request, { requestState: state, cspNonce });
       // a body cut at its limit was answered with 413 while the app was still reading it
       if (res.headersSent) return;
       await sendRemixResponse(res, busyAnswer(req.path, response, state) ?? response);

@@ -13,5 +13,7 @@ export function requestState(): RequestState {
 declare module "@remix-run/node" {
   interface AppLoadContext {
     requestState?: RequestState;
+    /** the Content-Security-Policy nonce of this answer, for Remix's inline scripts */
+    cspNonce?: string;
   }
 }
