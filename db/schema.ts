@@ -67,6 +67,12 @@ export const rateLimits = sqliteTable("rate_limits", {
   windowStart: stamp("window_start").notNull(),
 });
 
+/** One row the health check rewrites: /healthz proves that a write can commit, not only that a read answers. */
+export const healthChecks = sqliteTable("health_checks", {
+  id: integer("id").primaryKey(),
+  checkedAt: stamp("checked_at").notNull(),
+});
+
 /** Listed printers. drizzle/0002 adds printers_rtree, an R*Tree over latitude/longitude kept in step by triggers. */
 export const printers = sqliteTable(
   "printers",

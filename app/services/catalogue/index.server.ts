@@ -6,6 +6,9 @@ import type { CatalogueSource } from "./types";
 export * from "./types";
 export * from "./errors";
 export { createThingiverseSource, sharedThingiverseLimiter } from "./thingiverse.server";
+
+/** Where the catalogue's pictures are served from: the pages show them directly (the server's img-src allows them). */
+export const CATALOGUE_IMAGE_SOURCES = ["https://*.thingiverse.com"];
 export { SlidingWindowRateLimiter, THINGIVERSE_RATE_LIMIT, type Clock } from "./rate-limit";
 
 /** The placeholder token used with MOCKS=true; msw answers instead of Thingiverse. */
