@@ -2,6 +2,8 @@
 // Money is integer cents; times are UTC epoch milliseconds; booleans are 0/1 integers.
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { LIBRARY_LICENSES as LICENSES } from "../app/domain/licenses";
+import { DIFFICULTIES } from "../app/domain/models";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -29,19 +31,6 @@ export const JOB_STATUSES = [
 ] as const;
 export const DELIVERY_METHODS = ["pickup", "delivery", "shipping"] as const;
 export const SUPPORT_MODES = ["no", "auto", "yes"] as const;
-export const DIFFICULTIES = ["beginner", "intermediate", "advanced"] as const;
-export const LICENSES = [
-  "CC BY",
-  "CC BY-SA",
-  "CC BY-NC",
-  "CC BY-ND",
-  "CC BY-NC-SA",
-  "CC BY-NC-ND",
-  "CC0",
-  "GPL",
-  "All Rights Reserved",
-  "Other",
-] as const;
 export const NEWSLETTER_SEGMENTS = ["all", "buyers", "printer_owners", "investors", "unknown"] as const;
 export const SUBSCRIBER_INTERESTS = ["buyer", "printer_owner", "investor", "unknown"] as const;
 export const PAYMENT_STATUSES = ["requires_payment", "authorized", "captured", "released", "refunded", "failed"] as const;

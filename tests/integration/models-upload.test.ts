@@ -11,7 +11,7 @@ import { AnalysisBusyError, AnalysisPool } from "../../app/services/analysis-poo
 import { LIMITS } from "../../app/services/designs.server";
 import { loader as downloadLoader } from "../../app/routes/models.library.$id.download";
 import { loader as imageLoader } from "../../app/routes/models.library.$id.image";
-import { loader as detailLoader } from "../../app/routes/models.$source.$id";
+import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
 import { analyzeModel, INVALID_FILE_TYPE_MESSAGE } from "../../app/domain/mesh";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";

@@ -7,6 +7,13 @@ export * from "./types";
 export * from "./errors";
 export { createThingiverseSource, sharedThingiverseLimiter } from "./thingiverse.server";
 export { SlidingWindowRateLimiter, THINGIVERSE_RATE_LIMIT, type Clock } from "./rate-limit";
+export { httpsUrl } from "./thingiverse.server";
+export {
+  allowedThingiverseUrl as allowedDownloadUrl,
+  downloadThingiverseUrl as downloadCatalogueFile,
+  THINGIVERSE_DOWNLOAD_HOSTS as CATALOGUE_DOWNLOAD_HOSTS,
+  thingPageUrl as catalogueModelPageUrl,
+} from "./thingiverse-files.server";
 
 /** The placeholder token used with MOCKS=true; msw answers instead of Thingiverse. */
 export const MOCK_THINGIVERSE_TOKEN = "mock-token";

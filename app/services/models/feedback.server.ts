@@ -1,0 +1,116 @@
+// Likes, comments and ratings on library models.
+import { and, eq, sql } from "drizzle-orm";
+import { libraryModels, modelComments, modelLikes, modelRatings, users } from "../../../db/schema";
+import { AppError } from "~/domain/app-error";
+import {
+  BLANK_COMMENT_MESSAGE,
+  COMMENT_MAX_LENGTH,
+  isRating,
+  isSelfRating,
+  OWN_MODEL_RATING,
+  RATING_MESSAGE,
+} from "~/domain/model-feedback";
+import { displayName, type ModelComment } from "~/domain/models";
+import { getDb } from "~/utils/db.server";
+import { nameColumns } from "./shared.server";
+
+export async function libraryModelExists(id: number): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db.select({ id: libraryModels.id }).from(libraryModels).where(eq(libraryModels.id, id)).limit(1);
+  return Boolean(row);
+}
+
+/** Sets the like to the wanted state (so a double submit changes nothing twice); null when the model is absent. */
+export async function setLike(
+  modelId: number,
+  userId: number,
+  liked: boolean,
+): Promise<{ liked: boolean; likeCount: number } | null> {
+  if (!(await libraryModelExists(modelId))) return null;
+  const db = await getDb();
+  if (liked) {
+    await db.insert(modelLikes).values({ userId, libraryModelId: modelId }).onConflictDoNothing();
+  } else {
+    await db.delete(modelLikes).where(and(eq(modelLikes.libraryModelId, modelId), eq(modelLikes.userId, userId)));
+  }
+  // the count is recomputed from the rows, so concurrent likes can never drift it
+  const [row] = await db
+    .update(libraryModels)
+    .set({ likeCount: sql`(select count(*) from ${modelLikes} where ${modelLikes.libraryModelId} = ${modelId})` })
+    .where(eq(libraryModels.id, modelId))
+    .returning({ likeCount: libraryModels.likeCount });
+  return { liked, likeCount: row?.likeCount ?? 0 };
+}
+
+export async function toggleLike(modelId: number, userId: number) {
+  const db = await getDb();
+  const [like] = await db
+    .select({ userId: modelLikes.userId })
+    .from(modelLikes)
+    .where(and(eq(modelLikes.libraryModelId, modelId), eq(modelLikes.userId, userId)))
+    .limit(1);
+  return setLike(modelId, userId, !like);
+}
+
+export async function addComment(modelId: number, userId: number, text: string): Promise<ModelComment | null> {
+  const comment = text.trim();
+  if (!comment) throw new AppError("invalid", BLANK_COMMENT_MESSAGE, { field: "comment" });
+  if (!(await libraryModelExists(modelId))) return null;
+  const db = await getDb();
+  const [row] = await db
+    .insert(modelComments)
+    .values({ libraryModelId: modelId, userId, comment: comment.slice(0, COMMENT_MAX_LENGTH) })
+    .returning();
+  const [author] = await db.select(nameColumns).from(users).where(eq(users.id, userId));
+  return {
+    id: row!.id,
+    userId,
+    authorName: displayName(author),
+    comment: row!.comment,
+    createdAt: row!.createdAt.toISOString(),
+  };
+}
+
+/**
+ * One rating per user and model; a second one updates the first. null when the model is absent;
+ * AppError("forbidden", OWN_MODEL_RATING) for the model's creator.
+ */
+export async function rateModel(
+  modelId: number,
+  userId: number,
+  input: { rating: number; review?: string | null; hasPrinted?: boolean },
+): Promise<{ rating: number; review: string | null; averageRating: number | null; totalRatings: number } | null> {
+  if (!isRating(input.rating)) throw new AppError("invalid", RATING_MESSAGE, { field: "rating" });
+  const db = await getDb();
+  const [model] = await db
+    .select({ creatorId: libraryModels.creatorId })
+    .from(libraryModels)
+    .where(eq(libraryModels.id, modelId))
+    .limit(1);
+  if (!model) return null;
+  if (isSelfRating(model, userId)) throw new AppError("forbidden", OWN_MODEL_RATING);
+  const review = input.review?.trim() ? input.review.trim().slice(0, COMMENT_MAX_LENGTH) : null;
+  const hasPrinted = input.hasPrinted ?? false;
+  await db
+    .insert(modelRatings)
+    .values({ libraryModelId: modelId, userId, rating: input.rating, review, hasPrinted })
+    .onConflictDoUpdate({
+      target: [modelRatings.libraryModelId, modelRatings.userId],
+      set: { rating: input.rating, review, hasPrinted, updatedAt: new Date() },
+    });
+  const [row] = await db
+    .update(libraryModels)
+    .set({
+      ratingSum: sql`(select coalesce(sum(${modelRatings.rating}), 0) from ${modelRatings} where ${modelRatings.libraryModelId} = ${modelId})`,
+      ratingCount: sql`(select count(*) from ${modelRatings} where ${modelRatings.libraryModelId} = ${modelId})`,
+    })
+    .where(eq(libraryModels.id, modelId))
+    .returning({ ratingSum: libraryModels.ratingSum, ratingCount: libraryModels.ratingCount });
+  const totalRatings = row?.ratingCount ?? 0;
+  return {
+    rating: input.rating,
+    review,
+    averageRating: totalRatings > 0 ? Math.round((row!.ratingSum / totalRatings) * 10) / 10 : null,
+    totalRatings,
+  };
+}
