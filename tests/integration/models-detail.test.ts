@@ -258,6 +258,22 @@ describe("likes, comments and ratings on the page", () => {
     });
   });
 
+  it("refuses comments of NUL or invisible characters with a clear message, and stores cleaned text", async () => {
+    const id = await libraryId("Articulated Dragon");
+    const cookie = await sessionCookieFor((await createTestUser()).id);
+    for (const comment of ["\u0000\u0000\u0000", "\u200B\u200B\u200B", "\u202E\uFEFF\u2060 \u00AD"]) {
+      const refused = await post(id, { intent: "comment", comment }, cookie);
+      expect(refused.status, JSON.stringify(comment)).toBe(400);
+      const body = (await refused.json()) as { result: { error: Record<string, string[]> } };
+      expect(body.result.error.comment).toEqual([
+        "Your comment has no visible text (only spaces or invisible characters). Please write a comment first.",
+      ]);
+    }
+    const ok = await post(id, { intent: "comment", comment: "Nice\u0000 print\u200B\u202E! 👩‍👩‍👧\r\nThanks" }, cookie);
+    expect(ok.status).toBe(302);
+    expect((await detail("library", id)).model.comments[0]!.comment).toBe("Nice print! 👩‍👩‍👧\nThanks");
+  });
+
   it("rates 1 to 5 stars, one rating per user that can be changed", async () => {
     const id = await libraryId("Cable Clip Set");
     const cookie = await sessionCookieFor((await createTestUser()).id);

@@ -4,7 +4,9 @@ import { libraryModels, modelComments, modelLikes, modelRatings, users } from ".
 import { AppError } from "~/domain/app-error";
 import {
   BLANK_COMMENT_MESSAGE,
+  cleanUserText,
   COMMENT_MAX_LENGTH,
+  INVISIBLE_COMMENT_MESSAGE,
   isRating,
   isSelfRating,
   OWN_MODEL_RATING,
@@ -53,8 +55,9 @@ export async function toggleLike(modelId: number, userId: number) {
 }
 
 export async function addComment(modelId: number, userId: number, text: string): Promise<ModelComment | null> {
-  const comment = text.trim();
-  if (!comment) throw new AppError("invalid", BLANK_COMMENT_MESSAGE, { field: "comment" });
+  const comment = cleanUserText(text);
+  if (!comment)
+    throw new AppError("invalid", text.trim() ? INVISIBLE_COMMENT_MESSAGE : BLANK_COMMENT_MESSAGE, { field: "comment" });
   if (!(await libraryModelExists(modelId))) return null;
   const db = await getDb();
   const [row] = await db
@@ -89,7 +92,7 @@ export async function rateModel(
     .limit(1);
   if (!model) return null;
   if (isSelfRating(model, userId)) throw new AppError("forbidden", OWN_MODEL_RATING);
-  const review = input.review?.trim() ? input.review.trim().slice(0, COMMENT_MAX_LENGTH) : null;
+  const review = cleanUserText(input.review ?? "").slice(0, COMMENT_MAX_LENGTH) || null;
   const hasPrinted = input.hasPrinted ?? false;
   await db
     .insert(modelRatings)
