@@ -14,7 +14,7 @@ import { formatDate } from "~/utils/format";
 import type { action, loader } from "./route";
 
 export function LibraryInteractions({ signedIn, signInHref }: { signedIn: boolean; signInHref: string }) {
-  const { model, viewer } = useLoaderData<typeof loader>();
+  const { model, viewer, viewerId, isAdmin } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const pendingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   // the heart follows the click at once; the server's answer replaces it when the page reloads
@@ -93,6 +93,7 @@ export function LibraryInteractions({ signedIn, signInHref }: { signedIn: boolea
                   <span className="text-slate-500">· {formatDate(c.createdAt)}</span>
                 </p>
                 <p className="mt-1 whitespace-pre-line text-slate-700">{c.comment}</p>
+                {isAdmin || (viewerId !== null && c.userId === viewerId) ? <DeleteComment commentId={c.id} /> : null}
               </li>
             ))}
           </ul>
@@ -177,5 +178,27 @@ function CommentForm() {
         {pending ? "Posting..." : "Post Comment"}
       </button>
     </Form>
+  );
+}
+
+/** Deleting asks first, without JavaScript too: the button sits inside a <details> confirmation. */
+function DeleteComment({ commentId }: { commentId: number }) {
+  const navigation = useNavigation();
+  const pending =
+    navigation.state !== "idle" &&
+    navigation.formData?.get("intent") === "delete-comment" &&
+    navigation.formData.get("commentId") === String(commentId);
+  return (
+    <details className="mt-1 text-sm" data-testid="delete-comment">
+      <summary className="cursor-pointer text-slate-500 hover:text-red-700">Delete</summary>
+      <Form method="post" preventScrollReset className="mt-2 flex flex-wrap items-center gap-2">
+        <input type="hidden" name="intent" value="delete-comment" />
+        <input type="hidden" name="commentId" value={commentId} />
+        <span className="text-slate-700">Delete this comment? This cannot be undone.</span>
+        <button type="submit" className="btn-secondary text-red-700" disabled={pending}>
+          {pending ? "Deleting..." : "Delete comment"}
+        </button>
+      </Form>
+    </details>
   );
 }

@@ -10,7 +10,7 @@ import { MODEL_NOT_FOUND, modelEstimate, parseModelSource } from "~/domain/model
 import { formatCents } from "~/domain/money";
 import { PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { getModelDetail, getViewerState } from "~/services/models/detail.server";
-import { addComment, rateModel, setLike } from "~/services/models/feedback.server";
+import { addComment, deleteComment, rateModel, setLike } from "~/services/models/feedback.server";
 import { isAppError, replyWithError } from "~/utils/app-error.server";
 import { formatDate, formatMinutes } from "~/utils/format";
 import { invariantResponse, parseId } from "~/utils/misc";
@@ -56,6 +56,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     estimate: modelEstimate(model),
     viewer,
     signedIn: Boolean(user),
+    // who may delete comments: each comment's author, and admins
+    viewerId: user?.id ?? null,
+    isAdmin: Boolean(user?.isAdmin),
     catalogueUnavailable: sync === "unavailable",
   };
 }
@@ -99,6 +102,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const { rating, review, hasPrinted } = submission.value;
       invariantResponse(await rateModel(id, user.id, { rating, review, hasPrinted }), MODEL_NOT_FOUND, { status: 404 });
       return redirectWithToast(here, { title: "Rating submitted!" });
+    }
+    if (intent === "delete-comment") {
+      const commentId = parseId(formData.get("commentId"));
+      const deleted = commentId ? await deleteComment(id, commentId, user) : null;
+      invariantResponse(deleted, "Comment not found", { status: 404 });
+      return redirectWithToast(here, { title: "Comment deleted." });
     }
   } catch (error) {
     if (isAppError(error)) return refusal(here, error);

@@ -14,6 +14,7 @@ import {
 } from "~/domain/model-feedback";
 import { displayName, type ModelComment } from "~/domain/models";
 import { getDb } from "~/utils/db.server";
+import { limitWrite } from "../write-limits.server";
 import { nameColumns } from "./shared.server";
 
 export async function libraryModelExists(id: number): Promise<boolean> {
@@ -29,6 +30,7 @@ export async function setLike(
   liked: boolean,
 ): Promise<{ liked: boolean; likeCount: number } | null> {
   if (!(await libraryModelExists(modelId))) return null;
+  await limitWrite(userId, "like");
   const db = await getDb();
   if (liked) {
     await db.insert(modelLikes).values({ userId, libraryModelId: modelId }).onConflictDoNothing();
@@ -59,6 +61,7 @@ export async function addComment(modelId: number, userId: number, text: string):
   if (!comment)
     throw new AppError("invalid", text.trim() ? INVISIBLE_COMMENT_MESSAGE : BLANK_COMMENT_MESSAGE, { field: "comment" });
   if (!(await libraryModelExists(modelId))) return null;
+  await limitWrite(userId, "comment");
   const db = await getDb();
   const [row] = await db
     .insert(modelComments)
@@ -92,6 +95,7 @@ export async function rateModel(
     .limit(1);
   if (!model) return null;
   if (isSelfRating(model, userId)) throw new AppError("forbidden", OWN_MODEL_RATING);
+  await limitWrite(userId, "rating");
   const review = cleanUserText(input.review ?? "").slice(0, COMMENT_MAX_LENGTH) || null;
   const hasPrinted = input.hasPrinted ?? false;
   await db
@@ -116,4 +120,31 @@ export async function rateModel(
     averageRating: totalRatings > 0 ? Math.round((row!.ratingSum / totalRatings) * 10) / 10 : null,
     totalRatings,
   };
+}
+
+export const NOT_YOUR_COMMENT = "Only the comment's author or an admin can delete it.";
+
+/**
+ * Deletes a comment of a library model for its author or an admin. null when the model has no
+ * such comment; AppError("forbidden") for anyone else.
+ */
+export async function deleteComment(
+  modelId: number,
+  commentId: number,
+  actor: { id: number; isAdmin: boolean },
+): Promise<{ id: number } | null> {
+  const db = await getDb();
+  const [comment] = await db
+    .select({ id: modelComments.id, userId: modelComments.userId })
+    .from(modelComments)
+    .where(and(eq(modelComments.id, commentId), eq(modelComments.libraryModelId, modelId)))
+    .limit(1);
+  if (!comment) return null;
+  if (comment.userId !== actor.id && !actor.isAdmin) throw new AppError("forbidden", NOT_YOUR_COMMENT);
+  await limitWrite(actor.id, "commentDelete");
+  const deleted = await db
+    .delete(modelComments)
+    .where(and(eq(modelComments.id, commentId), eq(modelComments.libraryModelId, modelId)))
+    .returning({ id: modelComments.id });
+  return deleted[0] ?? null;
 }
