@@ -21,7 +21,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const file = id ? await libraryModelFile(id) : null;
   const stored = file ? await getStorage().get(file.storageKey) : null;
   if (!id || !file || !stored) throw new Response("File not found", { status: 404 });
-  await countLibraryDownload(id);
+  countLibraryDownload(id);
   return new Response(stored.stream(), {
     headers: {
       "Content-Type": CONTENT_TYPES[file.format] ?? "application/octet-stream",

@@ -4,6 +4,7 @@ import { categories, libraryModels, modelComments, modelFiles, modelLikes, model
 import { licenceRefusal, licenseAllowsCommercialPrinting } from "~/domain/licenses";
 import { displayName, type ModelDetail, type ModelSource, type ViewerState } from "~/domain/models";
 import { getDb } from "~/utils/db.server";
+import { countView, unwrittenCounts } from "./counters.server";
 import { httpsUrl } from "../catalogue/index.server";
 import { syncCatalogueModel, type SyncDeps, type SyncOutcome } from "../catalogue-sync.server";
 import {
@@ -117,6 +118,12 @@ async function readCatalogueDetail(sourceId: number): Promise<ModelDetail | null
   };
 }
 
+/** A library model's counts with the views and downloads not yet written added. */
+function withUnwrittenCounts(model: ModelDetail): ModelDetail {
+  const extra = unwrittenCounts(model.id);
+  return { ...model, viewCount: model.viewCount + extra.views, downloadCount: model.downloadCount + extra.downloads };
+}
+
 /**
  * One model for its page or the API; a stale catalogue copy is refreshed from the site first.
  * Pass the visitor's `request` so that refresh counts against their share of the site's budget.
@@ -127,16 +134,15 @@ export async function getModelDetail(
   options: { countView?: boolean; sync?: SyncDeps; request?: Request } = {},
 ): Promise<{ model: ModelDetail | null; sync: SyncOutcome | null }> {
   if (source === "library") {
-    if (options.countView) {
-      const db = await getDb();
-      await db
-        .update(libraryModels)
-        .set({ viewCount: sql`${libraryModels.viewCount} + 1` })
-        .where(eq(libraryModels.id, id));
-    }
-    return { model: await readLibraryDetail(id), sync: null };
+    const model = await readLibraryDetail(id);
+    if (model && options.countView) countView(id);
+    return { model: model && withUnwrittenCounts(model), sync: null };
   }
-  const sync = await syncCatalogueModel(id, { request: options.request, ...options.sync });
+  // refreshing writes; when the database can't take the write now, the stored copy is served as is
+  const sync = await syncCatalogueModel(id, { request: options.request, ...options.sync }).catch((error: unknown) => {
+    console.warn("catalogue model not refreshed:", (error as { code?: string }).code ?? "error");
+    return "unavailable" as const;
+  });
   return { model: await readCatalogueDetail(id), sync };
 }
 

@@ -3,6 +3,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { libraryModels, modelFiles } from "../../../db/schema";
 import type { NewLibraryModel } from "~/domain/models";
 import { getDb } from "~/utils/db.server";
+import { countDownload } from "./counters.server";
 
 export async function createLibraryModel(input: NewLibraryModel): Promise<number> {
   const db = await getDb();
@@ -47,12 +48,9 @@ export async function libraryModelFile(id: number) {
   return file?.storageKey ? { ...file, storageKey: file.storageKey } : null;
 }
 
-export async function countLibraryDownload(id: number) {
-  const db = await getDb();
-  await db
-    .update(libraryModels)
-    .set({ downloadCount: sql`${libraryModels.downloadCount} + 1` })
-    .where(eq(libraryModels.id, id));
+/** Counts a download in memory; the counters write it in the background (see counters.server.ts). */
+export function countLibraryDownload(id: number): void {
+  countDownload(id);
 }
 
 export async function libraryImageKey(id: number): Promise<string | null> {
