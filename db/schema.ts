@@ -5,7 +5,8 @@ import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex
 import { TASK_STATUSES } from "../app/domain/background-tasks";
 import { JOB_STATUSES } from "../app/domain/job-status";
 import { MESSAGE_SENDER_TYPES } from "../app/domain/messages";
-import { DIFFICULTIES, LICENSES } from "../app/domain/model-library";
+import { LIBRARY_LICENSES as LICENSES } from "../app/domain/licenses";
+import { DIFFICULTIES } from "../app/domain/models";
 import { NEWSLETTER_SEGMENTS, SUBSCRIBER_INTERESTS } from "../app/domain/newsletter";
 import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, PAYOUT_STATUSES } from "../app/domain/payments";
 import { USER_TYPES } from "../app/domain/users";

@@ -27,6 +27,8 @@ async function signIn(email: string, ip: string) {
   );
 }
 
+afterEach(() => vi.restoreAllMocks());
+
 describe("sign-in timing", () => {
   it("runs the same Argon2 check for an unknown e-mail as for a known one (a dummy hash with the same cost)", async () => {
     const user = await createTestUser();
