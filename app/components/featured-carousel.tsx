@@ -12,7 +12,7 @@ export interface FeaturedModel {
   viewCount: number;
 }
 
-/** Document 000 §4/§9: the carousel moves 0.5 px per animation frame. */
+/** The carousel moves 0.5 px per animation frame. */
 export const CAROUSEL_PX_PER_FRAME = 0.5;
 
 function Stat({ label, value, path }: { label: string; value: number; path: string }) {

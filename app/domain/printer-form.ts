@@ -65,48 +65,46 @@ function bothOrNeither(value: { latitude?: number; longitude?: number }, ctx: z.
   }
 }
 
-const photo = z.instanceof(File).optional();
 const description = z.string().trim().max(1000, "Use at most 1000 characters");
+
+/** The fields a new printer and a printer's settings share. */
+const listingFields = {
+  name: requiredText("Printer name is required", 100),
+  description: description.optional(),
+  location: requiredText("Location is required", 200),
+  pricePerGram,
+  materials,
+  latitude,
+  longitude,
+  isAvailable: z.boolean().optional(),
+  image: z.instanceof(File).optional(),
+};
+
+const { name: nameField, description: descriptionField, ...placeAndPrice } = listingFields;
 
 /** The full add-printer form (page and API). */
 export const AddPrinterSchema = z
   .object({
-    name: requiredText("Printer name is required", 100),
+    // the form's order, which is the order of its messages
+    name: nameField,
     model: z
       .string({ required_error: "Printer model is required" })
       .trim()
       .min(1, "Printer model is required")
       .refine((v) => findPrinterModel(v) !== undefined, "Choose a printer model from the list"),
     customModel: z.string().trim().max(100, "Use at most 100 characters").optional(),
-    description: description.optional(),
+    description: descriptionField,
     buildVolumeX: buildVolume("X"),
     buildVolumeY: buildVolume("Y"),
     buildVolumeZ: buildVolume("Z"),
-    location: requiredText("Location is required", 200),
-    pricePerGram,
-    materials,
-    latitude,
-    longitude,
-    isAvailable: z.boolean().optional(),
-    image: photo,
+    ...placeAndPrice,
   })
   .superRefine(bothOrNeither);
 export type AddPrinterValues = z.infer<typeof AddPrinterSchema>;
 
 /** Printer settings: name and location required, price 0 or more, at least one material. */
 export const PrinterSettingsSchema = z
-  .object({
-    name: requiredText("Printer name is required", 100),
-    description: description.optional(),
-    location: requiredText("Location is required", 200),
-    pricePerGram,
-    materials,
-    latitude,
-    longitude,
-    isAvailable: z.boolean().optional(),
-    image: photo,
-    removeImage: z.boolean().optional(),
-  })
+  .object({ ...listingFields, removeImage: z.boolean().optional() })
   .superRefine(bothOrNeither);
 
 /** One row of filament stock: a material the list knows, a colour of the palette, whole grams. */
@@ -128,14 +126,10 @@ export const StockRowSchema = z.object({
 
 /** The JSON API's partial update of a printer: any settings field, and the whole inventory at once. */
 export const PrinterUpdateSchema = z
-  .object({
-    name: requiredText("Printer name is required", 100),
+  .object(listingFields)
+  .omit({ image: true })
+  .extend({
     description: description.nullable(),
-    location: requiredText("Location is required", 200),
-    pricePerGram,
-    materials,
-    latitude,
-    longitude,
     isAvailable: z.boolean({ invalid_type_error: "isAvailable must be true or false" }),
     filamentInventory: z.array(InventorySchema).max(MAX_INVENTORY_ROWS, `At most ${MAX_INVENTORY_ROWS} inventory rows`),
   })

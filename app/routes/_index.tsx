@@ -36,7 +36,7 @@ async function featuredModels(): Promise<FeaturedModel[]> {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  // Either section failing hides only that section (document 000), never the page.
+  // Either section failing hides only that section, never the page.
   const [featured, stats] = await Promise.all([
     featuredModels().catch((error: unknown) => {
       console.error("featured models failed", error);

@@ -138,7 +138,7 @@ describe("searchPrinters", () => {
     expect(home.printers[0]!.name).toBe("Berthoud Print Shop");
   });
 
-  it("serialises the document 000 shape, with the public place and coordinates", async () => {
+  it("serializes the listing's shape, with the public place and coordinates", async () => {
     const [p] = (await searchPrinters({ location: "80513", radiusMiles: 5 })).printers;
     expect(p).toMatchObject({
       name: "Berthoud Print Shop",
