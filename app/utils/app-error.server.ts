@@ -22,7 +22,8 @@ export function httpStatusOf(error: AppError): number {
   return STATUS[error.code];
 }
 
-function retryHeaders(error: AppError): HeadersInit | undefined {
+/** Retry-After for a rate_limited or busy error that says when; undefined otherwise. */
+export function retryAfterHeaders(error: AppError): HeadersInit | undefined {
   return error.retryAfterSeconds === undefined
     ? undefined
     : { "Retry-After": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
@@ -30,7 +31,7 @@ function retryHeaders(error: AppError): HeadersInit | undefined {
 
 /** The JSON API answer for an AppError: {message} with its status (and Retry-After when known). */
 export function apiErrorResponse(error: AppError): Response {
-  return Response.json({ message: error.message }, { status: httpStatusOf(error), headers: retryHeaders(error) });
+  return Response.json({ message: error.message }, { status: httpStatusOf(error), headers: retryAfterHeaders(error) });
 }
 
 /**
@@ -54,7 +55,7 @@ export function replyWithError(
   const result = error.field
     ? submission.reply({ fieldErrors: { [error.field]: [error.message] } })
     : submission.reply({ formErrors: [error.message] });
-  return data({ result }, { status: httpStatusOf(error), headers: retryHeaders(error) });
+  return data({ result }, { status: httpStatusOf(error), headers: retryAfterHeaders(error) });
 }
 
 /** The toast for an AppError after a plain form post. */
@@ -64,7 +65,7 @@ export function toastOf(error: AppError, title = "Error"): ToastInput {
 
 /** A thrown Response for an AppError in a page loader (the route's error boundary shows it). */
 export function pageErrorResponse(error: AppError): Response {
-  return new Response(error.message, { status: httpStatusOf(error), headers: retryHeaders(error) });
+  return new Response(error.message, { status: httpStatusOf(error), headers: retryAfterHeaders(error) });
 }
 
 export { AppError, isAppError };
