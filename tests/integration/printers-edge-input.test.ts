@@ -1,0 +1,40 @@
+// Edge input on the printer search and listings answers with a message or a sensible page, never a 500.
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedDatabase } from "../../db/seed";
+import { loader as browseLoader } from "../../app/routes/browse";
+import { loader as printersApiLoader } from "../../app/routes/api.printers";
+import { loader as printersLoader } from "../../app/routes/printers._index";
+import { getDb } from "../../app/utils/db.server";
+import { args, getRequest, run } from "../setup/requests";
+
+beforeAll(async () => {
+  await seedDatabase(await getDb(), { log: () => {} });
+});
+
+describe("huge offsets and pages on the printer search", () => {
+  it.each(["offset=1e20", "offset=99999999999999999999", "offset=9223372036854775808"])(
+    "GET /api/printers?%s answers 400 with a message",
+    async (query) => {
+      const res = await run(() => printersApiLoader(args(getRequest(`/api/printers?${query}`))));
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(/^offset must be a whole number from 0 to 100000$/);
+    },
+  );
+
+  it("still pages normally, and clamps a huge limit to the largest page", async () => {
+    const res = await run(() => printersApiLoader(args(getRequest("/api/printers?offset=1&limit=2"))));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as unknown[]).length).toBe(2);
+    expect((await run(() => printersApiLoader(args(getRequest("/api/printers?limit=1e20"))))).status).toBe(200);
+  });
+
+  it.each([
+    ["/browse", browseLoader],
+    ["/printers", printersLoader],
+  ] as const)("%s?page=1e20 shows a page past the end instead of failing", async (path, loader) => {
+    const res = await run(() => loader(args(getRequest(`${path}?page=1e20&available=false`))));
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { printers: unknown[]; total?: number };
+    expect(page.printers).toEqual([]);
+  });
+});
