@@ -4,10 +4,13 @@ import { z } from "zod";
 import { AppError } from "./app-error";
 import { COLOR_NAMES, PRINTER_MATERIALS, type MaterialName } from "./materials";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel, PRINTER_MODELS } from "./printer-models";
-import { ratePerKgCentsFromPricePerGram } from "./pricing";
+import { decimalToScaledInt } from "./money";
 
 export const MAX_BUILD_VOLUME_MM = 2000;
+/** A price per gram runs from $0.01 to $10.00, with at most 4 decimals (a spool's cost over its grams). */
+export const MIN_RATE_PER_KG_CENTS = 1_000;
 export const MAX_RATE_PER_KG_CENTS = 1_000_000;
+export const PRICE_PER_GRAM_DECIMALS = 4;
 export const MAX_STOCK_GRAMS = 100_000;
 export const MAX_INVENTORY_ROWS = 200;
 
@@ -32,12 +35,22 @@ const buildVolume = (axis: "X" | "Y" | "Z") =>
     .min(1, `Build volume ${axis} is required`)
     .max(MAX_BUILD_VOLUME_MM, `Build volume ${axis} can be at most ${MAX_BUILD_VOLUME_MM} mm`);
 
+const decimalsOf = (price: string) => /\.(\d*)$/.exec(price)?.[1]?.length ?? 0;
+
 const pricePerGram = z
   .string({ required_error: "Price per gram is required" })
   .trim()
   .min(1, "Price per gram is required")
-  .refine((v) => ratePerKgCentsFromPricePerGram(v) !== null, "Enter the price in dollars per gram, 0 or more, like 0.12")
-  .refine((v) => (ratePerKgCentsFromPricePerGram(v) ?? 0) <= MAX_RATE_PER_KG_CENTS, "Price per gram can be at most $10.00");
+  .superRefine((price, ctx) => {
+    // the scaled value, sign kept, so a negative price hears about the minimum
+    const rate = decimalToScaledInt(price, 5);
+    const issue = (message: string) => ctx.addIssue({ code: "custom", message });
+    if (rate === null) issue("Enter the price in dollars per gram, like 0.12");
+    else if (decimalsOf(price) > PRICE_PER_GRAM_DECIMALS)
+      issue(`Use at most ${PRICE_PER_GRAM_DECIMALS} decimals for the price per gram`);
+    else if (rate < MIN_RATE_PER_KG_CENTS) issue("Price per gram must be at least $0.01");
+    else if (rate > MAX_RATE_PER_KG_CENTS) issue("Price per gram can be at most $10.00");
+  });
 
 const materials = z
   .array(z.enum(MATERIAL_ENUM, { errorMap: () => ({ message: "Choose materials from the list" }) }), {

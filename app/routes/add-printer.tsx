@@ -215,7 +215,7 @@ export default function AddPrinter() {
             <label className="label" htmlFor={fields.pricePerGram.id}>
               Price per gram (USD)
             </label>
-            <input key={priceKey} {...priceProps} className="input" step="0.01" min="0" placeholder="0.12" />
+            <input key={priceKey} {...priceProps} className="input" step="0.01" min="0.01" placeholder="0.12" />
             <FieldError id={fields.pricePerGram.errorId} errors={fields.pricePerGram.errors} />
           </div>
         </div>

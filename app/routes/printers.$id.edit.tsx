@@ -194,7 +194,7 @@ export default function EditPrinter() {
             <label className="label" htmlFor={fields.pricePerGram.id}>
               Price per gram (USD)
             </label>
-            <input {...getInputProps(fields.pricePerGram, { type: "number" })} className="input" step="0.01" min="0" />
+            <input {...getInputProps(fields.pricePerGram, { type: "number" })} className="input" step="0.01" min="0.01" />
             <FieldError id={fields.pricePerGram.errorId} errors={fields.pricePerGram.errors} />
           </div>
         </div>

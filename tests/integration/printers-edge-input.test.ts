@@ -1,11 +1,14 @@
 // Edge input on the printer search and listings answers with a message or a sensible page, never a 500.
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { printers } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
 import { loader as browseLoader } from "../../app/routes/browse";
-import { loader as printersApiLoader } from "../../app/routes/api.printers";
+import { action as printersApiAction, loader as printersApiLoader } from "../../app/routes/api.printers";
+import { action as printerApiAction } from "../../app/routes/api.printers.$id";
 import { loader as printersLoader } from "../../app/routes/printers._index";
 import { getDb } from "../../app/utils/db.server";
-import { args, getRequest, run } from "../setup/requests";
+import { args, createTestUser, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
 
 beforeAll(async () => {
   await seedDatabase(await getDb(), { log: () => {} });
@@ -36,5 +39,35 @@ describe("huge offsets and pages on the printer search", () => {
     expect(res.status).toBe(200);
     const page = (await res.json()) as { printers: unknown[]; total?: number };
     expect(page.printers).toEqual([]);
+  });
+});
+
+describe("a printer's price per gram", () => {
+  it("refuses a price that would be stored as free, on adding and on changing", async () => {
+    const owner = await createTestUser();
+    const cookie = await sessionCookieFor(owner.id);
+    const body = { name: "Almost free", model: "Prusa MK4", location: "Loveland, CO", materials: ["PLA"] };
+    const tiny = await run(() =>
+      printersApiAction(args(jsonRequest("/api/printers", { ...body, pricePerGram: "0.0000001" }, { cookie }))),
+    );
+    expect(tiny.status).toBe(400);
+    expect(((await tiny.json()) as { message: string }).message).toBe("Use at most 4 decimals for the price per gram");
+    const db = await getDb();
+    expect(await db.select().from(printers).where(eq(printers.name, "Almost free"))).toEqual([]);
+
+    const ok = await run(() =>
+      printersApiAction(args(jsonRequest("/api/printers", { ...body, pricePerGram: "0.0125" }, { cookie }))),
+    );
+    expect(ok.status).toBe(201);
+    const { id } = (await ok.json()) as { id: number };
+    const free = await run(() =>
+      printerApiAction(
+        args(jsonRequest(`/api/printers/${id}`, { pricePerGram: "0" }, { cookie, method: "PUT" }), { id: String(id) }),
+      ),
+    );
+    expect(free.status).toBe(400);
+    expect(((await free.json()) as { message: string }).message).toBe("Price per gram must be at least $0.01");
+    const [stored] = await db.select({ rate: printers.ratePerKgCents }).from(printers).where(eq(printers.id, id));
+    expect(stored!.rate).toBe(1250);
   });
 });

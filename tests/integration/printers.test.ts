@@ -670,7 +670,7 @@ describe("the printer owner's dashboard and settings", () => {
     );
     const errors = (await none.json()).result.error;
     expect(errors.materials).toEqual(["At least one material is required"]);
-    expect(errors.pricePerGram[0]).toMatch(/0 or more/);
+    expect(errors.pricePerGram[0]).toBe("Price per gram must be at least $0.01");
   });
 
   it("keeps the filament inventory: add, update, remove, and only materials the printer offers", async () => {
