@@ -1,4 +1,4 @@
-// The whole product's data model: both documents, settled by DECISIONS.md.
+// The whole product's data model; its enums come from app/domain/.
 // Money is integer cents; times are UTC epoch milliseconds; booleans are 0/1 integers.
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -316,7 +316,7 @@ export const modelRatings = sqliteTable(
   ],
 );
 
-/** Drafts and orders: one row per print job, its status says which (document 001 section 4). */
+/** Drafts and orders: one row per print job, its status says which. */
 export const printJobs = sqliteTable(
   "print_jobs",
   {

@@ -124,7 +124,7 @@ function ContactForm({
   );
 }
 
-/** The page behind both /help and /contact (document 000 route list). */
+/** The page behind both /help and /contact. */
 export function ContactPage() {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;

@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  // Either section failing hides only that section (document 000), never the page.
+  // Either section failing hides only that section, never the page.
   const [featured, stats] = await Promise.all([
     listFeaturedModels(FEATURED_LIMIT).catch((error: unknown) => {
       console.error("featured models failed", error);
