@@ -6,13 +6,13 @@ import { limitWrite } from "~/services/write-limits.server";
 import { readJson, requireApiAdmin } from "./api.server";
 import { withApiErrors } from "./app-error.server";
 
-export async function startJobFromApi(request: Request, start: (body: Record<string, unknown>) => Promise<{ id: number }>) {
+export async function startJobFromApi(request: Request, start: (body: Record<string, unknown>, adminId: number) => Promise<{ id: number }>) {
   if (request.method !== "POST")
     return Response.json({ message: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
   const admin = await requireApiAdmin(request);
   return withApiErrors(async () => {
     await limitWrite(admin.id, "admin");
-    const { id } = await start(await readJson(request, 16 * 1024));
+    const { id } = await start(await readJson(request, 200 * 1024), admin.id);
     const task = await getTask(id);
     return Response.json(
       { message: "Job started", job: task ? summarizeJob(task) : { id }, statusUrl: `/api/admin/jobs/${id}` },

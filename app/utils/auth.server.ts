@@ -1,10 +1,10 @@
 // Accounts: sign-in and sign-up through remix-auth's form strategy, shared by the pages and the JSON API.
-import { randomBytes } from "node:crypto";
+import { subscribe } from "~/services/newsletter.server";
 import { eq, sql } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
-import { newsletterSubscribers, users, type User } from "../../db/schema";
+import { users, type User } from "../../db/schema";
 import { getDb } from "./db.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { UsernameSchema } from "./profile-schema";
@@ -151,11 +151,9 @@ export async function registerAccount(input: Record<string, unknown>, request: R
       throw new AuthFailure(409, "Registration Failed", "An account with this email or username already exists");
     throw error;
   }
+  // double opt-in: the checkbox sends a confirmation e-mail; campaigns go to confirmed addresses only
   if (newsletterSubscribed) {
-    await db
-      .insert(newsletterSubscribers)
-      .values({ email, userId: user.id, unsubscribeToken: randomBytes(24).toString("base64url") })
-      .onConflictDoUpdate({ target: sql`lower(${newsletterSubscribers.email})`, set: { userId: user.id, unsubscribedAt: null } });
+    await subscribe({ email, userId: user.id, interest: user.userType === "customer" ? "customer" : "printer_owner" });
   }
   return user;
 }

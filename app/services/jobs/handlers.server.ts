@@ -2,3 +2,4 @@
 // A feature with a task type adds the import of its handler module here.
 import "../mail/mail-task.server";
 import "../catalogue-import.server";
+import "../newsletter.server";
