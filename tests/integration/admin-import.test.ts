@@ -3,12 +3,15 @@
 import { rmSync } from "node:fs";
 import { count, eq, isNotNull } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
-import { catalogueModels } from "../../db/schema";
+import { catalogueModels, printJobs } from "../../db/schema";
 import "../../app/services/jobs/handlers.server";
 import { getTask, runDueTasks } from "../../app/services/jobs/index.server";
 import { getDb } from "../../app/utils/db.server";
 import * as adminIndex from "../../app/routes/admin._index";
 import * as adminImport from "../../app/routes/admin.import";
+import * as adminOrders from "../../app/routes/admin.orders._index";
+import * as adminOrder from "../../app/routes/admin.orders.$id";
+import * as adminNewsletter from "../../app/routes/admin.newsletter";
 import * as adminJobs from "../../app/routes/admin.jobs._index";
 import * as adminJob from "../../app/routes/admin.jobs.$id";
 import * as apiJob from "../../app/routes/api.admin.jobs.$id";
@@ -31,6 +34,8 @@ const PAGES = [
   ["/admin", adminIndex.loader],
   ["/admin/import", adminImport.loader],
   ["/admin/jobs", adminJobs.loader],
+  ["/admin/orders", adminOrders.loader],
+  ["/admin/newsletter", adminNewsletter.loader],
 ] as const;
 const API_CALLS = [
   ["/api/thingiverse/import-popular", importPopular.action, { count: 5 }],
@@ -77,6 +82,36 @@ describe("admin check", () => {
       403,
     );
     expect(await runDueTasks()).toEqual([]);
+  });
+});
+
+describe("orders", () => {
+  test("the admin lists and filters every customer's orders and opens any one read-only", async () => {
+    const admin = await createTestUser({ isAdmin: true });
+    const cookie = await sessionCookieFor(admin.id);
+    const customer = await createTestUser();
+    const db = await getDb();
+    const [job] = await db
+      .insert(printJobs)
+      .values({ customerId: customer.id, fileName: "bracket.stl", status: "confirmed", amountDueCents: 1234 })
+      .returning();
+    await db.insert(printJobs).values({ customerId: customer.id, fileName: "draft.stl", status: "draft" });
+    const list = (await (
+      await run(() => adminOrders.loader(args(getRequest("/admin/orders?status=confirmed", cookie)) as never))
+    ).json()) as {
+      orders: { id: number; fileName: string }[];
+    };
+    expect(list.orders.map((o) => o.fileName)).toEqual(["bracket.stl"]);
+    const all = (await (
+      await run(() => adminOrders.loader(args(getRequest(`/admin/orders?q=${customer.email}`, cookie)) as never))
+    ).json()) as {
+      orders: { fileName: string }[];
+    };
+    expect(all.orders.map((o) => o.fileName)).toEqual(["bracket.stl"]); // drafts are not orders
+    const one = await run(() =>
+      adminOrder.loader(args(getRequest(`/admin/orders/${job.id}`, cookie), { id: String(job.id) }) as never),
+    );
+    expect(await one.json()).toMatchObject({ job: { id: job.id, amountDueCents: 1234 }, customerEmail: customer.email });
   });
 });
 
