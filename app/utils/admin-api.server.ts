@@ -6,7 +6,10 @@ import { limitWrite } from "~/services/write-limits.server";
 import { readJson, requireApiAdmin } from "./api.server";
 import { withApiErrors } from "./app-error.server";
 
-export async function startJobFromApi(request: Request, start: (body: Record<string, unknown>, adminId: number) => Promise<{ id: number }>) {
+export async function startJobFromApi(
+  request: Request,
+  start: (body: Record<string, unknown>, adminId: number) => Promise<{ id: number }>,
+) {
   if (request.method !== "POST")
     return Response.json({ message: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
   const admin = await requireApiAdmin(request);
