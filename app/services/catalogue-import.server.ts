@@ -11,6 +11,7 @@ import { AppError } from "~/domain/app-error";
 import { analyzeOffThread } from "~/services/analysis-pool.server";
 import {
   createThingiverseSource,
+  MOCK_THINGIVERSE_TOKEN,
   SlidingWindowRateLimiter,
   THINGIVERSE_RATE_LIMIT,
   type CatalogueModel,
@@ -48,7 +49,8 @@ let jobSource: { key: string; source: CatalogueSource } | null = null;
 /** The adapter as the jobs use it: the configured token, the jobs' own budget, waiting for a free slot. */
 export function catalogueSourceForJobs(env: NodeJS.ProcessEnv = process.env): CatalogueSource {
   const token = env.THINGIVERSE_TOKEN?.trim();
-  if (!token || (token === "mock-token" && env.MOCKS !== "true" && env.NODE_ENV !== "test" && !env.VITEST)) {
+  // the placeholder token only counts in mock mode, as for the pages (catalogue/index.server.ts)
+  if (!token || (token === MOCK_THINGIVERSE_TOKEN && env.MOCKS !== "true")) {
     throw new PermanentTaskError("Import failed. Please check API token and try again.");
   }
   const key = `${token}:${jobBudget(env)}`;
