@@ -40,7 +40,7 @@ export default defineConfig({
     { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions: chromium } },
   ],
   webServer: {
-    command: `rm -rf ${E2E_DB} ${E2E_DB}-wal ${E2E_DB}-shm ${E2E_DB}-uploads && npx tsx db/seed.ts > /dev/null && NODE_ENV=production MOCKS=true PORT=${PORT} npx tsx server/index.ts`,
+    command: `rm -rf ${E2E_DB} ${E2E_DB}-wal ${E2E_DB}-shm ${E2E_DB}-uploads ${E2E_DB}-outbox && npx tsx db/seed.ts > /dev/null && NODE_ENV=production MOCKS=true PORT=${PORT} npx tsx server/index.ts`,
     url: `http://localhost:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -50,6 +50,8 @@ export default defineConfig({
       // the catalogue adapter runs against the msw Thingiverse mocks
       THINGIVERSE_TOKEN: "mock-token",
       UPLOADS_DIR: `${E2E_DB}-uploads`,
+      // mail without an SMTP server goes to .eml files beside the test database, not into data/
+      MAIL_OUTBOX_DIR: `${E2E_DB}-outbox`,
     },
   },
 });

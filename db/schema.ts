@@ -441,6 +441,9 @@ export const newsletterSubscribers = sqliteTable(
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     interest: text("interest", { enum: SUBSCRIBER_INTERESTS }).notNull().default("unknown"),
     unsubscribeToken: text("unsubscribe_token").notNull().unique(),
+    /** double opt-in: the token of the confirmation e-mail; only confirmed subscribers get campaigns */
+    confirmToken: text("confirm_token").unique(),
+    confirmedAt: stamp("confirmed_at"),
     subscribedAt: stamp("subscribed_at").notNull().default(now),
     unsubscribedAt: stamp("unsubscribed_at"),
   },

@@ -1,8 +1,40 @@
-import { Link } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
 
 export const SUPPORT_EMAIL = "support@printnear.com";
 export const SUPPORT_PHONE = "(970) 555-0142";
 export const SUPPORT_HOURS = "Mon-Fri 9AM-6PM MST";
+
+/** The newsletter sign-up: e-mail and interest; a confirmation e-mail follows (double opt-in). */
+function NewsletterSignup() {
+  const location = useLocation();
+  return (
+    <Form method="post" action="/newsletter" className="mt-5 space-y-2" aria-label="Newsletter">
+      <h2 className="font-semibold text-slate-900">Newsletter</h2>
+      <HoneypotInputs />
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      <label className="block">
+        <span className="sr-only">E-mail for the newsletter</span>
+        <input
+          type="email"
+          name="email"
+          required
+          placeholder="you@example.com"
+          className="w-full rounded border border-slate-300 bg-white px-2 py-1.5"
+        />
+      </label>
+      <label className="block">
+        <span className="sr-only">I am interested as</span>
+        <select name="interest" className="w-full rounded border border-slate-300 bg-white px-2 py-1.5" defaultValue="customer">
+          <option value="customer">Customer</option>
+          <option value="printer_owner">Printer owner</option>
+          <option value="investor">Investor</option>
+        </select>
+      </label>
+      <button className="rounded bg-brand-700 px-3 py-1.5 text-white hover:opacity-90">Subscribe</button>
+    </Form>
+  );
+}
 
 export function SiteFooter() {
   return (
@@ -95,6 +127,7 @@ export function SiteFooter() {
               </Link>
             </li>
           </ul>
+          <NewsletterSignup />
         </div>
       </div>
       <div className="border-t border-slate-200 py-4 text-center text-xs">

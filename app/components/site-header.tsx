@@ -110,7 +110,7 @@ function AvatarMenu({ user }: { user: RootUser }) {
           </Link>
         ) : null}
         {user.isAdmin ? (
-          <Link className="block px-4 py-2 hover:bg-slate-50" to="/admin/import">
+          <Link className="block px-4 py-2 hover:bg-slate-50" to="/admin">
             Admin
           </Link>
         ) : null}

@@ -4,7 +4,8 @@ import { sql } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
-import { newsletterSubscribers, users, type User } from "../../db/schema";
+import { users, type User } from "../../db/schema";
+import { subscribe } from "~/services/newsletter.server";
 import { getDb, isUniqueViolation } from "./db.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { UsernameSchema } from "./profile-schema";
@@ -177,11 +178,9 @@ export async function registerAccount(input: Record<string, unknown>, request: R
       throw new AuthFailure(409, "Registration Failed", "An account with this email or username already exists");
     throw error;
   }
+  // double opt-in: the checkbox sends a confirmation e-mail; campaigns go to confirmed addresses only
   if (newsletterSubscribed) {
-    await db
-      .insert(newsletterSubscribers)
-      .values({ email, userId: user.id, unsubscribeToken: randomBytes(24).toString("base64url") })
-      .onConflictDoUpdate({ target: sql`lower(${newsletterSubscribers.email})`, set: { userId: user.id, unsubscribedAt: null } });
+    await subscribe({ email, userId: user.id, interest: user.userType === "customer" ? "customer" : "printer_owner" });
   }
   return user;
 }

@@ -1,5 +1,5 @@
 // Reading background tasks for the admin pages: lists, one task with its progress, counts.
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { backgroundTasks } from "../../../db/schema";
 import type { TaskProgress, TaskState } from "~/domain/background-jobs";
 import { getDb } from "~/utils/db.server";
@@ -62,7 +62,9 @@ export async function getTask(id: number): Promise<TaskView | null> {
   return row ? viewOf(row) : null;
 }
 
-export async function listTasks(filter: { types?: string[]; statuses?: TaskState[]; limit?: number } = {}): Promise<TaskView[]> {
+export async function listTasks(
+  filter: { types?: string[]; excludeTypes?: string[]; statuses?: TaskState[]; limit?: number } = {},
+): Promise<TaskView[]> {
   const db = await getDb();
   const rows = await db
     .select(columns)
@@ -70,6 +72,7 @@ export async function listTasks(filter: { types?: string[]; statuses?: TaskState
     .where(
       and(
         filter.types?.length ? inArray(backgroundTasks.kind, filter.types) : undefined,
+        filter.excludeTypes?.length ? notInArray(backgroundTasks.kind, filter.excludeTypes) : undefined,
         filter.statuses?.length ? inArray(backgroundTasks.status, filter.statuses) : undefined,
       ),
     )

@@ -1,0 +1,8 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { startPopularImport } from "~/services/catalogue-import.server";
+import { startJobFromApi } from "~/utils/admin-api.server";
+
+// POST /api/thingiverse/import-popular: starts the background job and answers at once (202) with it.
+export async function action({ request }: ActionFunctionArgs) {
+  return startJobFromApi(request, (body) => startPopularImport(body as never));
+}

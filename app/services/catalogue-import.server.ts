@@ -1,0 +1,288 @@
+// Catalogue import and weight caching as background jobs. Everything goes through the catalogue
+// adapter (search, files) with a request budget of its own, so a running import leaves the rest
+// of the site's budget to visitors' pages; models are upserted on (source, source id), so an
+// import never duplicates one. Weight caching downloads each model's printable file (https,
+// allowed hosts, byte cap), analyses it in the worker threads, stores weight and print time,
+// drops the bytes and skips models already cached. Handlers resume from their recorded items.
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { catalogueModels } from "../../db/schema";
+import { CATALOGUE_TASKS } from "~/domain/background-jobs";
+import { AppError } from "~/domain/app-error";
+import { analyzeOffThread } from "~/services/analysis-pool.server";
+import {
+  createThingiverseSource,
+  MOCK_THINGIVERSE_TOKEN,
+  SlidingWindowRateLimiter,
+  THINGIVERSE_RATE_LIMIT,
+  type CatalogueModel,
+  pickPrintableFile,
+  type CatalogueSource,
+} from "~/services/catalogue/index.server";
+import { CATALOGUE_SOURCE, upsertCatalogueModels } from "~/services/catalogue-sync.server";
+import { enqueueTask, PermanentTaskError, registerTaskHandler, type TaskContext } from "~/services/jobs/index.server";
+import { MAX_DESIGN_BYTES } from "~/services/storage.server";
+import { getDb } from "~/utils/db.server";
+
+/** Admin input ranges and defaults (document 000, section 9). */
+export const IMPORT_LIMITS = {
+  popular: { min: 1, max: 200, default: 50 },
+  category: { min: 1, max: 50, default: 20 },
+  weightCount: { min: 1, max: 500, default: 100 },
+  weightPage: { min: 1, max: 100, default: 1 },
+  bulkTotal: { min: 100, max: 10_000, default: 1000 },
+  bulkStartPage: { min: 1, max: 1000, default: 1 },
+} as const;
+export const BULK_PAGE_SIZE = 100;
+const SEARCH_PAGE_SIZE = 100;
+
+/**
+ * The jobs' share of the catalogue's request budget: 200 of its 300 requests per 5 minutes;
+ * visitors' pages keep the rest. CATALOGUE_JOB_BUDGET changes it (the benchmark lifts it).
+ */
+export function jobBudget(env: NodeJS.ProcessEnv = process.env): number {
+  const configured = Number(env.CATALOGUE_JOB_BUDGET);
+  return Number.isInteger(configured) && configured > 0 ? configured : 200;
+}
+
+let jobSource: { key: string; source: CatalogueSource } | null = null;
+
+/** The adapter as the jobs use it: the configured token, the jobs' own budget, waiting for a free slot. */
+export function catalogueSourceForJobs(env: NodeJS.ProcessEnv = process.env): CatalogueSource {
+  const token = env.THINGIVERSE_TOKEN?.trim();
+  // the placeholder token only counts in mock mode, as for the pages (catalogue/index.server.ts)
+  if (!token || (token === MOCK_THINGIVERSE_TOKEN && env.MOCKS !== "true")) {
+    throw new PermanentTaskError("Import failed. Please check API token and try again.");
+  }
+  const key = `${token}:${jobBudget(env)}`;
+  if (jobSource?.key !== key) {
+    const limiter = new SlidingWindowRateLimiter({
+      limit: jobBudget(env),
+      windowMs: THINGIVERSE_RATE_LIMIT.windowMs,
+      // a job waits for budget instead of failing; visitors never wait behind it
+      maxWaitMs: THINGIVERSE_RATE_LIMIT.windowMs,
+      source: "thingiverse (jobs)",
+    });
+    jobSource = { key, source: createThingiverseSource({ token, limiter }) };
+  }
+  return jobSource.source;
+}
+
+export interface ImportStats {
+  total: number;
+  imported: number;
+  updated: number;
+  failed: number;
+}
+
+export interface WeightStats {
+  total: number;
+  calculated: number;
+  cached: number;
+  failed: number;
+}
+
+// ------------------------------------------------------------------------------------------
+// Starting jobs (pages and API)
+// ------------------------------------------------------------------------------------------
+
+function whole(value: unknown, range: { min: number; max: number }, label: string): number {
+  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < range.min || n > range.max) {
+    throw new AppError("invalid", `${label} must be a whole number from ${range.min} to ${range.max}.`, { field: label });
+  }
+  return n;
+}
+
+export async function startPopularImport(input: { count: unknown }) {
+  const count = whole(input.count ?? IMPORT_LIMITS.popular.default, IMPORT_LIMITS.popular, "count");
+  return enqueueTask(CATALOGUE_TASKS.importPopular, { count }, { maxAttempts: 3 });
+}
+
+export async function startCategoryImport(input: { category: unknown; count: unknown }) {
+  const category = typeof input.category === "string" ? input.category.trim() : "";
+  if (!category) throw new AppError("invalid", "Please enter a category name", { field: "category" });
+  if (category.length > 100) throw new AppError("invalid", "The category name is too long.", { field: "category" });
+  const count = whole(input.count ?? IMPORT_LIMITS.category.default, IMPORT_LIMITS.category, "count");
+  return enqueueTask(CATALOGUE_TASKS.importCategory, { category, count }, { maxAttempts: 3 });
+}
+
+export async function startWeightCaching(input: { count: unknown; page: unknown }) {
+  const count = whole(input.count ?? IMPORT_LIMITS.weightCount.default, IMPORT_LIMITS.weightCount, "count");
+  const page = whole(input.page ?? IMPORT_LIMITS.weightPage.default, IMPORT_LIMITS.weightPage, "page");
+  return enqueueTask(CATALOGUE_TASKS.calculateWeights, { count, page }, { maxAttempts: 3 });
+}
+
+export async function startBulkCaching(input: { total: unknown; startPage: unknown }) {
+  const total = whole(input.total ?? IMPORT_LIMITS.bulkTotal.default, IMPORT_LIMITS.bulkTotal, "total");
+  const startPage = whole(input.startPage ?? IMPORT_LIMITS.bulkStartPage.default, IMPORT_LIMITS.bulkStartPage, "startPage");
+  return enqueueTask(CATALOGUE_TASKS.bulkCache, { total, startPage }, { maxAttempts: 3 });
+}
+
+// ------------------------------------------------------------------------------------------
+// Listing: which models a job covers
+// ------------------------------------------------------------------------------------------
+
+/**
+ * The models at positions [offset, offset + count) of a listing, fetched in pages of 100 and
+ * stored (summary upsert: one row per source id). Pages already listed by an earlier attempt
+ * are skipped through the checkpoint.
+ */
+async function* listModels(
+  ctx: TaskContext,
+  source: CatalogueSource,
+  query: { term: string; sort: "popular" | "relevant" },
+  offset: number,
+  count: number,
+): AsyncGenerator<CatalogueModel[]> {
+  const first = Math.floor(offset / SEARCH_PAGE_SIZE) + 1;
+  const last = Math.floor((offset + count - 1) / SEARCH_PAGE_SIZE) + 1;
+  for (let page = first; page <= last; page++) {
+    if (ctx.isCancelled()) return;
+    const result = await source.search(query.term, { sort: query.sort, page, perPage: SEARCH_PAGE_SIZE });
+    const start = (page - 1) * SEARCH_PAGE_SIZE;
+    const models = result.models.filter((_, i) => start + i >= offset && start + i < offset + count);
+    yield models;
+    if (result.models.length < SEARCH_PAGE_SIZE) return; // the listing ended
+  }
+}
+
+async function existingSourceIds(ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const db = await getDb();
+  const rows = await db
+    .select({ sourceId: catalogueModels.sourceId })
+    .from(catalogueModels)
+    .where(and(eq(catalogueModels.source, CATALOGUE_SOURCE), inArray(catalogueModels.sourceId, ids)));
+  return new Set(rows.map((r) => r.sourceId));
+}
+
+// ------------------------------------------------------------------------------------------
+// Import
+// ------------------------------------------------------------------------------------------
+
+async function importListing(ctx: TaskContext, term: string, sort: "popular" | "relevant", count: number) {
+  const source = catalogueSourceForJobs();
+  const done = await ctx.doneItems();
+  const stats: ImportStats = { total: count, imported: 0, updated: 0, failed: 0 };
+  for (const outcome of done.values()) if (outcome in stats) stats[outcome as keyof ImportStats] += 1;
+  let processed = done.size;
+  await ctx.reportProgress({ processed, total: count, counts: countsOf(stats) });
+  for await (const models of listModels(ctx, source, { term, sort }, 0, count)) {
+    const fresh = models.filter((m) => !done.has(String(m.sourceId)));
+    const known = await existingSourceIds(fresh.map((m) => m.sourceId));
+    await upsertCatalogueModels(fresh, "summary");
+    for (const m of fresh) {
+      const outcome = known.has(m.sourceId) ? "updated" : "imported";
+      if (await ctx.recordItem(String(m.sourceId), outcome)) stats[outcome] += 1;
+      processed += 1;
+    }
+    await ctx.reportProgress({ processed, total: count, counts: countsOf(stats) });
+  }
+  stats.total = processed;
+  return stats;
+}
+
+const countsOf = (stats: object) =>
+  Object.fromEntries(Object.entries(stats).filter(([k]) => k !== "total")) as Record<string, number>;
+
+registerTaskHandler<{ count: number }>(CATALOGUE_TASKS.importPopular, async (ctx) => {
+  const stats = await importListing(ctx, "", "popular", ctx.payload.count);
+  return { message: `Imported ${stats.imported} new models (${stats.updated} already in the catalogue were refreshed).`, stats };
+});
+
+registerTaskHandler<{ category: string; count: number }>(CATALOGUE_TASKS.importCategory, async (ctx) => {
+  const stats = await importListing(ctx, ctx.payload.category, "relevant", ctx.payload.count);
+  return {
+    message: `Imported ${stats.imported} new "${ctx.payload.category}" models (${stats.updated} were already in the catalogue).`,
+    stats,
+  };
+});
+
+// ------------------------------------------------------------------------------------------
+// Weight caching
+// ------------------------------------------------------------------------------------------
+
+async function cachedSourceIds(ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const db = await getDb();
+  const rows = await db
+    .select({ sourceId: catalogueModels.sourceId })
+    .from(catalogueModels)
+    .where(
+      and(
+        eq(catalogueModels.source, CATALOGUE_SOURCE),
+        inArray(catalogueModels.sourceId, ids),
+        isNotNull(catalogueModels.estimatedWeightGrams),
+      ),
+    );
+  return new Set(rows.map((r) => r.sourceId));
+}
+
+/** Downloads one model's printable file, analyses it off the request thread and stores weight and time. */
+export async function weighCatalogueModel(
+  source: CatalogueSource,
+  sourceId: number,
+): Promise<{ grams: number; minutes: number }> {
+  const file = pickPrintableFile(await source.getFiles(sourceId));
+  if (!file) throw new Error("no printable file");
+  if (file.size > MAX_DESIGN_BYTES) throw new Error("file too large");
+  // the adapter fetches over https from the site's own hosts, redirects re-checked, under the byte cap
+  const bytes = await source.downloadFile(file, { maxBytes: MAX_DESIGN_BYTES });
+  const { analysis } = await analyzeOffThread(bytes, file.name); // the file is not kept
+  const db = await getDb();
+  await db
+    .update(catalogueModels)
+    .set({
+      estimatedWeightGrams: analysis.estimatedWeight,
+      printTimeMinutes: analysis.estimatedTimeMinutes,
+      weightComputedAt: new Date(),
+    })
+    .where(and(eq(catalogueModels.source, CATALOGUE_SOURCE), eq(catalogueModels.sourceId, sourceId)));
+  return { grams: analysis.estimatedWeight, minutes: analysis.estimatedTimeMinutes };
+}
+
+export async function cacheWeights(ctx: TaskContext, offset: number, count: number): Promise<WeightStats> {
+  const source = catalogueSourceForJobs();
+  const done = await ctx.doneItems();
+  const stats: WeightStats = { total: count, calculated: 0, cached: 0, failed: 0 };
+  for (const outcome of done.values()) if (outcome in stats) stats[outcome as keyof WeightStats] += 1;
+  let processed = done.size;
+  await ctx.reportProgress({ processed, total: count, counts: countsOf(stats) });
+  for await (const models of listModels(ctx, source, { term: "", sort: "popular" }, offset, count)) {
+    const fresh = models.filter((m) => !done.has(String(m.sourceId)));
+    await upsertCatalogueModels(fresh, "summary");
+    const cached = await cachedSourceIds(fresh.map((m) => m.sourceId));
+    for (const m of fresh) {
+      if (ctx.isCancelled()) return { ...stats, total: processed };
+      let outcome: "calculated" | "cached" | "failed" = "cached";
+      if (!cached.has(m.sourceId)) {
+        try {
+          await weighCatalogueModel(source, m.sourceId);
+          outcome = "calculated";
+        } catch (error) {
+          outcome = "failed";
+          console.warn(`Weight caching: model ${m.sourceId} failed: ${error instanceof Error ? error.message : error}`);
+        }
+      }
+      if (await ctx.recordItem(String(m.sourceId), outcome)) stats[outcome] += 1;
+      processed += 1;
+      await ctx.reportProgress({ processed, total: count, counts: countsOf(stats) });
+    }
+  }
+  return { ...stats, total: processed };
+}
+
+registerTaskHandler<{ count: number; page: number }>(CATALOGUE_TASKS.calculateWeights, async (ctx) => {
+  const { count, page } = ctx.payload;
+  const stats = await cacheWeights(ctx, (page - 1) * count, count);
+  return { message: `Calculated: ${stats.calculated}, Cached: ${stats.cached}, Failed: ${stats.failed}`, stats };
+});
+
+registerTaskHandler<{ total: number; startPage: number }>(CATALOGUE_TASKS.bulkCache, async (ctx) => {
+  const { total, startPage } = ctx.payload;
+  const stats = await cacheWeights(ctx, (startPage - 1) * BULK_PAGE_SIZE, total);
+  return {
+    message: `Processed: ${stats.total}, Calculated: ${stats.calculated}, Cached: ${stats.cached}, Failed: ${stats.failed}`,
+    stats,
+  };
+});

@@ -1,0 +1,243 @@
+// Newsletter: double opt-in subscriptions (footer form, sign-up checkbox), segments as the
+// product decisions define them, sanitised campaigns sent as a background job through the mail
+// service, one-click unsubscribe links with List-Unsubscribe headers.
+import { randomBytes } from "node:crypto";
+import { desc, eq, sql } from "drizzle-orm";
+import sanitizeHtml from "sanitize-html";
+import { newsletterCampaigns, newsletterSubscribers } from "../../db/schema";
+import { NEWSLETTER_SEGMENTS } from "~/domain/newsletter";
+import { AppError } from "~/domain/app-error";
+import { NEWSLETTER_TASK } from "~/domain/background-jobs";
+import { enqueueTask, registerTaskHandler } from "~/services/jobs/index.server";
+import { queueMail } from "~/services/mail/index.server";
+import { getClient, getDb } from "~/utils/db.server";
+
+export type NewsletterSegment = (typeof NEWSLETTER_SEGMENTS)[number];
+export const SUBSCRIBE_INTERESTS = { customer: "buyer", printer_owner: "printer_owner", investor: "investor" } as const;
+export type SubscribeInterest = keyof typeof SUBSCRIBE_INTERESTS;
+
+const token = () => randomBytes(24).toString("base64url");
+
+/** The site's public address for links in e-mails. */
+export function siteUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return (env.PUBLIC_URL || `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
+}
+
+// ------------------------------------------------------------------------------------------
+// Sanitising
+// ------------------------------------------------------------------------------------------
+
+/** Admin-written HTML made safe for e-mail and preview: no scripts, event handlers or javascript: URLs. */
+export function sanitizeNewsletterHtml(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: [...sanitizeHtml.defaults.allowedTags.filter((t) => t !== "iframe"), "img", "h1", "h2", "span", "center"],
+    allowedAttributes: {
+      a: ["href", "title", "target", "rel"],
+      img: ["src", "alt", "width", "height", "title"],
+      "*": ["style", "align"],
+      td: ["colspan", "rowspan", "align", "valign", "style"],
+      th: ["colspan", "rowspan", "align", "valign", "style"],
+    },
+    allowedSchemes: ["https", "http", "mailto"],
+    allowedSchemesByTag: { img: ["https", "http"] },
+    allowProtocolRelative: false,
+    disallowedTagsMode: "discard",
+  });
+}
+
+/** Plain text of the HTML for the text part of each e-mail. */
+export function textOf(html: string): string {
+  return sanitizeHtml(html.replace(/<\/(p|div|h\d|li|tr)>|<br\s*\/?>/gi, "\n"), { allowedTags: [], allowedAttributes: {} })
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+// ------------------------------------------------------------------------------------------
+// Subscribing
+// ------------------------------------------------------------------------------------------
+
+/**
+ * Records a subscription and sends the confirmation e-mail (double opt-in). The same answer
+ * whatever the address's state, so the form never tells who is subscribed.
+ */
+export async function subscribe(input: { email: string; interest?: SubscribeInterest; userId?: number | null }) {
+  const email = input.email.trim().toLowerCase();
+  const interest = SUBSCRIBE_INTERESTS[input.interest ?? "customer"] ?? "unknown";
+  const db = await getDb();
+  const confirmToken = token();
+  const [row] = await db
+    .insert(newsletterSubscribers)
+    .values({ email, interest, userId: input.userId ?? null, unsubscribeToken: token(), confirmToken })
+    .onConflictDoUpdate({
+      target: sql`lower(${newsletterSubscribers.email})`,
+      set: {
+        interest,
+        userId: sql`coalesce(${newsletterSubscribers.userId}, excluded.user_id)`,
+        // a confirmed, active address keeps its state; anyone else gets a fresh confirmation
+        confirmToken: sql`CASE WHEN ${newsletterSubscribers.confirmedAt} IS NOT NULL AND ${newsletterSubscribers.unsubscribedAt} IS NULL THEN ${newsletterSubscribers.confirmToken} ELSE excluded.confirm_token END`,
+      },
+    })
+    .returning();
+  if (row.confirmedAt && !row.unsubscribedAt) return;
+  const link = `${siteUrl()}/newsletter/confirm?token=${encodeURIComponent(row.confirmToken ?? confirmToken)}`;
+  await queueMail({
+    to: email,
+    subject: "Confirm your Printnear newsletter subscription",
+    text: `Please confirm that you want the Printnear newsletter:\n${link}\n\nIf you did not ask for it, ignore this e-mail.`,
+    html: `<p>Please confirm that you want the Printnear newsletter:</p><p><a href="${link}">Confirm my subscription</a></p><p>If you did not ask for it, ignore this e-mail.</p>`,
+    // a form submitted again and again sends one confirmation per address per 10 minutes
+    batchKey: `newsletter-confirm:${email}`,
+    batchWindowMs: 10 * 60_000,
+  });
+}
+
+export async function confirmSubscription(confirmToken: string): Promise<boolean> {
+  if (!confirmToken) return false;
+  const db = await getDb();
+  const rows = await db
+    .update(newsletterSubscribers)
+    .set({ confirmedAt: new Date(), unsubscribedAt: null })
+    .where(eq(newsletterSubscribers.confirmToken, confirmToken))
+    .returning({ id: newsletterSubscribers.id });
+  return rows.length > 0;
+}
+
+export async function unsubscribe(unsubscribeToken: string): Promise<boolean> {
+  if (!unsubscribeToken) return false;
+  const db = await getDb();
+  const rows = await db
+    .update(newsletterSubscribers)
+    .set({ unsubscribedAt: sql`coalesce(${newsletterSubscribers.unsubscribedAt}, cast(unixepoch('subsec') * 1000 as integer))` })
+    .where(eq(newsletterSubscribers.unsubscribeToken, unsubscribeToken))
+    .returning({ id: newsletterSubscribers.id });
+  return rows.length > 0;
+}
+
+// ------------------------------------------------------------------------------------------
+// Segments
+// ------------------------------------------------------------------------------------------
+
+// a subscriber is one of our users by link or by e-mail address
+const SAME_USER = "(u.id = s.user_id OR lower(u.email) = lower(s.email))";
+const IS_BUYER = `EXISTS (SELECT 1 FROM users u JOIN print_jobs j ON j.customer_id = u.id JOIN payments p ON p.job_id = j.id
+  WHERE ${SAME_USER} AND p.status IN ('authorized', 'captured', 'refunded'))`;
+const IS_OWNER = `EXISTS (SELECT 1 FROM users u JOIN printers pr ON pr.owner_id = u.id WHERE ${SAME_USER})`;
+const IS_INVESTOR = "s.interest = 'investor'";
+const ACTIVE = "s.confirmed_at IS NOT NULL AND s.unsubscribed_at IS NULL";
+
+const SEGMENT_WHERE: Record<NewsletterSegment, string> = {
+  all: "1",
+  buyers: IS_BUYER,
+  printer_owners: IS_OWNER,
+  investors: IS_INVESTOR,
+  unknown: `NOT (${IS_BUYER}) AND NOT (${IS_OWNER}) AND NOT (${IS_INVESTOR})`,
+};
+
+export function isSegment(value: unknown): value is NewsletterSegment {
+  return typeof value === "string" && (NEWSLETTER_SEGMENTS as readonly string[]).includes(value);
+}
+
+/** Confirmed, subscribed addresses per segment (a buyer who owns a printer counts in both). */
+export async function segmentCounts(): Promise<Record<NewsletterSegment, number>> {
+  const client = await getClient();
+  const select = NEWSLETTER_SEGMENTS.map(
+    (segment) => `sum(CASE WHEN ${SEGMENT_WHERE[segment]} THEN 1 ELSE 0 END) AS "${segment}"`,
+  );
+  const result = await client.execute(`SELECT ${select.join(", ")} FROM newsletter_subscribers s WHERE ${ACTIVE}`);
+  const row = result.rows[0];
+  return Object.fromEntries(NEWSLETTER_SEGMENTS.map((segment) => [segment, Number(row?.[segment] ?? 0)])) as Record<
+    NewsletterSegment,
+    number
+  >;
+}
+
+async function recipients(segment: NewsletterSegment) {
+  const client = await getClient();
+  const result = await client.execute(
+    `SELECT s.id, s.email, s.unsubscribe_token FROM newsletter_subscribers s WHERE ${ACTIVE} AND ${SEGMENT_WHERE[segment]} ORDER BY s.id`,
+  );
+  return result.rows.map((r) => ({ id: Number(r.id), email: String(r.email), unsubscribeToken: String(r.unsubscribe_token) }));
+}
+
+// ------------------------------------------------------------------------------------------
+// Campaigns
+// ------------------------------------------------------------------------------------------
+
+export interface CampaignInput {
+  subject?: unknown;
+  content?: unknown;
+  segment?: unknown;
+}
+
+/** Checks and sanitises a campaign, stores it and starts the sending job. */
+export async function sendNewsletter(input: CampaignInput, adminId: number) {
+  const subject = typeof input.subject === "string" ? input.subject.trim() : "";
+  const raw = typeof input.content === "string" ? input.content.trim() : "";
+  if (!subject || !raw) throw new AppError("invalid", "Please fill in subject and message");
+  if (subject.length > 200)
+    throw new AppError("invalid", "The subject is too long (200 characters at most).", { field: "subject" });
+  if (raw.length > 100_000) throw new AppError("too_large", "The message is too long.", { field: "content" });
+  const segment = input.segment === undefined || input.segment === "" ? "all" : input.segment;
+  if (!isSegment(segment)) throw new AppError("invalid", "Please choose a segment.", { field: "segment" });
+  const content = sanitizeNewsletterHtml(raw);
+  if (!textOf(content)) throw new AppError("invalid", "Please fill in subject and message");
+  const recipientCount = (await segmentCounts())[segment];
+  const db = await getDb();
+  const [campaign] = await db
+    .insert(newsletterCampaigns)
+    .values({ subject, content, segment, recipientCount, sentById: adminId })
+    .returning();
+  const job = await enqueueTask(NEWSLETTER_TASK, { campaignId: campaign.id }, { maxAttempts: 5 });
+  return { campaignId: campaign.id, recipientCount, jobId: job.id };
+}
+
+export async function recentCampaigns(limit = 5) {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: newsletterCampaigns.id,
+      subject: newsletterCampaigns.subject,
+      segment: newsletterCampaigns.segment,
+      recipientCount: newsletterCampaigns.recipientCount,
+      sentAt: newsletterCampaigns.sentAt,
+    })
+    .from(newsletterCampaigns)
+    .orderBy(desc(newsletterCampaigns.sentAt), desc(newsletterCampaigns.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, sentAt: r.sentAt.toISOString() }));
+}
+
+function withUnsubscribe(html: string, text: string, link: string) {
+  return {
+    html: `${html}<hr><p style="font-size:12px;color:#64748b">You receive this because you subscribed to the Printnear newsletter. <a href="${link}">Unsubscribe</a></p>`,
+    text: `${text}\n\n--\nUnsubscribe: ${link}`,
+  };
+}
+
+registerTaskHandler<{ campaignId: number }>(NEWSLETTER_TASK, async (ctx) => {
+  const db = await getDb();
+  const [campaign] = await db.select().from(newsletterCampaigns).where(eq(newsletterCampaigns.id, ctx.payload.campaignId));
+  if (!campaign) return { message: "The campaign no longer exists.", stats: { sent: 0 } };
+  const list = await recipients(campaign.segment);
+  const done = await ctx.doneItems();
+  let sent = done.size;
+  const text = textOf(campaign.content);
+  const base = siteUrl();
+  for (const r of list) {
+    if (done.has(String(r.id))) continue;
+    if (ctx.isCancelled()) break;
+    const link = `${base}/unsubscribe?token=${encodeURIComponent(r.unsubscribeToken)}`;
+    const body = withUnsubscribe(campaign.content, text, link);
+    await queueMail({
+      to: r.email,
+      subject: campaign.subject,
+      ...body,
+      headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    });
+    await ctx.recordItem(String(r.id), "sent");
+    sent += 1;
+    await ctx.reportProgress({ processed: sent, total: list.length, counts: { sent } });
+  }
+  await db.update(newsletterCampaigns).set({ recipientCount: sent }).where(eq(newsletterCampaigns.id, campaign.id));
+  return { message: `Successfully sent to ${sent} subscribers`, stats: { sent, total: list.length } };
+});

@@ -1,0 +1,230 @@
+// Newsletter: sanitising, double opt-in, segment counts, sending through a real SMTP server with
+// each recipient's unsubscribe link and List-Unsubscribe headers, one-click unsubscribe.
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { newsletterSubscribers, payments, printers, printJobs } from "../../db/schema";
+import "../../app/services/jobs/handlers.server";
+import { runDueTasks } from "../../app/services/jobs/index.server";
+import { sanitizeNewsletterHtml, segmentCounts, subscribe } from "../../app/services/newsletter.server";
+import { getDb } from "../../app/utils/db.server";
+import * as newsletterPage from "../../app/routes/admin.newsletter";
+import * as confirmPage from "../../app/routes/newsletter.confirm";
+import * as footerForm from "../../app/routes/newsletter";
+import * as unsubscribePage from "../../app/routes/unsubscribe";
+import * as statsApi from "../../app/routes/api.admin.newsletter.stats";
+import * as sendApi from "../../app/routes/api.admin.newsletter.send";
+import * as campaignsApi from "../../app/routes/api.admin.newsletter.campaigns";
+import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
+
+const received: ParsedMail[] = [];
+let server: SMTPServer;
+
+beforeAll(async () => {
+  server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", async () => {
+        received.push(await simpleParser(Buffer.concat(chunks)));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  process.env.SMTP_URL = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  process.env.PUBLIC_URL = "https://printnear.test";
+});
+afterAll(async () => {
+  delete process.env.SMTP_URL;
+  await new Promise<void>((resolve) => server.close(resolve));
+});
+
+const linkIn = (mail: ParsedMail, path: string) => {
+  const match = new RegExp(`https://printnear\\.test${path}\\?token=([A-Za-z0-9_%-]+)`).exec(mail.text ?? "");
+  return match ? decodeURIComponent(match[1]) : null;
+};
+
+async function confirmedSubscriber(email: string, interest: "customer" | "printer_owner" | "investor" = "customer") {
+  await subscribe({ email, interest });
+  const db = await getDb();
+  const [row] = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
+  await db.update(newsletterSubscribers).set({ confirmedAt: new Date() }).where(eq(newsletterSubscribers.id, row.id));
+  return row;
+}
+
+describe("sanitising", () => {
+  test("scripts, event handlers and javascript: URLs are removed; formatting stays", () => {
+    const clean = sanitizeNewsletterHtml(
+      '<h1 onclick="steal()">News</h1><script>alert(1)</script><p>Hi <b>there</b> <a href="javascript:alert(1)">x</a> <a href="https://printnear.test/models">models</a></p><img src="x" onerror="alert(1)"><iframe src="https://evil.test"></iframe>',
+    );
+    expect(clean).not.toMatch(/script|onclick|onerror|javascript:|iframe/i);
+    expect(clean).toContain("<b>there</b>");
+    expect(clean).toContain('href="https://printnear.test/models"');
+  });
+});
+
+describe("subscribing and segments", () => {
+  test("the footer form sends a confirmation; only confirmed addresses count", async () => {
+    received.length = 0;
+    const response = await run(() =>
+      footerForm.action(
+        args(formRequest("/newsletter", { email: "Footer@Example.test", interest: "investor", redirectTo: "/pricing" })) as never,
+      ),
+    );
+    expect(response.headers.get("location")).toBe("/pricing");
+    expect((await segmentCounts()).investors).toBe(0);
+    await runDueTasks();
+    const mail = received.find((m) => (m.to as { text: string }).text === "footer@example.test")!;
+    expect(mail.subject).toBe("Confirm your Printnear newsletter subscription");
+    const token = linkIn(mail, "/newsletter/confirm")!;
+    const confirmed = await run(() => confirmPage.loader(args(getRequest(`/newsletter/confirm?token=${token}`)) as never));
+    expect(await confirmed.json()).toEqual({ confirmed: true });
+    expect((await segmentCounts()).investors).toBe(1);
+  });
+
+  test("segments: buyers have a paid order, printer owners a printer, investors said so, unknown the rest", async () => {
+    const before = await segmentCounts();
+    const db = await getDb();
+    const buyer = await createTestUser();
+    const [job] = await db.insert(printJobs).values({ customerId: buyer.id, fileName: "a.stl", status: "confirmed" }).returning();
+    await db
+      .insert(payments)
+      .values({ jobId: job.id, provider: "test", providerPaymentId: `pi_${job.id}`, amountCents: 500, status: "captured" });
+    const owner = await createTestUser({ userType: "printer_owner" });
+    await db.insert(printers).values({
+      ownerId: owner.id,
+      name: "P1",
+      model: "Prusa MK4",
+      location: "Denver, CO",
+      buildVolumeX: 250,
+      buildVolumeY: 210,
+      buildVolumeZ: 220,
+      fitSmall: 1,
+      fitMid: 1,
+      fitLarge: 1,
+      ratePerKgCents: 2000,
+    } as never);
+    const nobody = await createTestUser();
+    await confirmedSubscriber(buyer.email);
+    await confirmedSubscriber(owner.email, "printer_owner");
+    await confirmedSubscriber(nobody.email);
+    await confirmedSubscriber("investor2@example.test", "investor");
+    await subscribe({ email: "unconfirmed@example.test" });
+    const after = await segmentCounts();
+    expect(after.all - before.all).toBe(4);
+    expect(after.buyers - before.buyers).toBe(1);
+    expect(after.printer_owners - before.printer_owners).toBe(1);
+    expect(after.investors - before.investors).toBe(1);
+    expect(after.unknown - before.unknown).toBe(1);
+
+    const admin = await createTestUser({ isAdmin: true });
+    const adminCookie = await sessionCookieFor(admin.id);
+    const stats = await run(() => statsApi.loader(args(getRequest("/api/admin/newsletter/stats", adminCookie)) as never));
+    expect(await stats.json()).toEqual(after);
+  });
+});
+
+describe("sending", () => {
+  test("a campaign goes to each confirmed subscriber with their own unsubscribe link, and unsubscribing works in one click", async () => {
+    received.length = 0;
+    const admin = await createTestUser({ isAdmin: true });
+    const cookie = await sessionCookieFor(admin.id);
+    const counts = await segmentCounts();
+
+    const missing = await run(() =>
+      newsletterPage.action(
+        args(formRequest("/admin/newsletter", { intent: "send", subject: "", content: "", segment: "all" }, { cookie })) as never,
+      ),
+    );
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({
+      error: { title: "Missing Information", message: "Please fill in subject and message" },
+    });
+
+    const preview = await run(() =>
+      newsletterPage.action(
+        args(
+          formRequest(
+            "/admin/newsletter",
+            { intent: "preview", subject: "S", content: "<p onclick=x>Hi</p><script>bad()</script>" },
+            { cookie },
+          ),
+        ) as never,
+      ),
+    );
+    expect(((await preview.json()) as { preview: string }).preview).toBe("<p>Hi</p>");
+
+    const sent = await run(() =>
+      sendApi.action(
+        args(
+          jsonRequest(
+            "/api/admin/newsletter/send",
+            { subject: "Spring news", content: "<p>Hello <b>makers</b><script>x()</script></p>", segment: "all" },
+            { cookie },
+          ),
+        ) as never,
+      ),
+    );
+    expect(sent.status).toBe(202);
+    expect(((await sent.json()) as { recipientCount: number }).recipientCount).toBe(counts.all);
+    await runDueTasks(); // the campaign job queues one mail per recipient
+    await runDueTasks(); // the mails
+    const campaign = received.filter((m) => m.subject === "Spring news");
+    expect(campaign).toHaveLength(counts.all);
+    const tokens = new Set(campaign.map((m) => linkIn(m, "/unsubscribe")));
+    expect(tokens.size).toBe(counts.all); // each recipient their own
+    for (const m of campaign) {
+      expect(m.html).toContain("<b>makers</b>");
+      expect(m.html).not.toContain("script");
+      const header = m.headerLines.find((h) => h.key === "list-unsubscribe")!.line;
+      expect(header).toContain(`/unsubscribe?token=`);
+      expect(m.headerLines.find((h) => h.key === "list-unsubscribe-post")!.line).toContain("List-Unsubscribe=One-Click");
+    }
+
+    const list = await run(() => campaignsApi.loader(args(getRequest("/api/admin/newsletter/campaigns", cookie)) as never));
+    expect(((await list.json()) as { subject: string; recipientCount: number }[])[0]).toMatchObject({
+      subject: "Spring news",
+      recipientCount: counts.all,
+    });
+
+    // one click on the first recipient's link, no sign-in
+    const token = linkIn(campaign[0], "/unsubscribe")!;
+    const out = await run(() =>
+      unsubscribePage.action(args(formRequest(`/unsubscribe?token=${encodeURIComponent(token)}`, {})) as never),
+    );
+    expect(await out.json()).toEqual({ done: true });
+    expect((await segmentCounts()).all).toBe(counts.all - 1);
+
+    received.length = 0;
+    await run(() =>
+      sendApi.action(
+        args(
+          jsonRequest("/api/admin/newsletter/send", { subject: "Summer news", content: "<p>Hi</p>", segment: "all" }, { cookie }),
+        ) as never,
+      ),
+    );
+    await runDueTasks();
+    await runDueTasks();
+    const summer = received.filter((m) => m.subject === "Summer news");
+    expect(summer).toHaveLength(counts.all - 1);
+    expect(summer.map((m) => linkIn(m, "/unsubscribe"))).not.toContain(token);
+  });
+
+  test("a non-admin can't see the page or send", async () => {
+    const member = await createTestUser();
+    const cookie = await sessionCookieFor(member.id);
+    const page = await run(() => newsletterPage.loader(args(getRequest("/admin/newsletter", cookie)) as never));
+    expect(page.headers.get("location")).toBe("/");
+    const api = await run(() =>
+      sendApi.action(args(jsonRequest("/api/admin/newsletter/send", { subject: "x", content: "y" }, { cookie })) as never),
+    );
+    expect(api.status).toBe(403);
+    expect((await run(() => statsApi.loader(args(getRequest("/api/admin/newsletter/stats")) as never))).status).toBe(401);
+  });
+});
