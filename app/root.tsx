@@ -13,6 +13,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
+import { LiveUpdates } from "./components/live-updates";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { Toaster } from "./components/toaster";
@@ -76,6 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main className="flex-1">{children}</main>
         <SiteFooter />
         <Toaster toast={root?.toast ?? null} />
+        {root?.user ? <LiveUpdates /> : null}
         <ScrollRestoration />
         <Scripts />
       </body>
