@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, idParam, publicUser, readJson, requireApiUser } from "~/utils/api.server";
-import { ApiUserPatchSchema, updateUser } from "~/utils/profile.server";
+import { ApiUserPatchSchema, emailOffAfter, updateUser } from "~/utils/profile.server";
 
 // PATCH /api/users/{id}: userType, or username/firstName/lastName/profileImageUrl; only one's own.
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -12,7 +12,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const errors = parsed.error.flatten().fieldErrors;
     return Response.json({ message: Object.values(errors).flat()[0] ?? "Invalid input", errors }, { status: 400 });
   }
-  const result = await updateUser(user.id, parsed.data);
+  const { emailSettings, ...fields } = parsed.data;
+  const result = await updateUser(user.id, {
+    ...fields,
+    ...(emailSettings ? { emailOff: emailOffAfter(user.emailOff, emailSettings) } : {}),
+  });
   if ("fieldErrors" in result)
     return Response.json({ message: Object.values(result.fieldErrors).flat()[0], errors: result.fieldErrors }, { status: 409 });
   return Response.json(publicUser(result.user));
