@@ -15,7 +15,9 @@ export const MESSAGE_FAILED_DEFAULT = "Failed to send message";
 export const MESSAGE_BLANK = "Write a message before sending.";
 export const MESSAGE_TOO_LONG = `Messages are at most ${MESSAGE_MAX_LENGTH} characters.`;
 
-export type SenderType = "customer" | "printer";
+/** The two sides of an order's conversation. */
+export const MESSAGE_SENDER_TYPES = ["customer", "printer"] as const;
+export type SenderType = (typeof MESSAGE_SENDER_TYPES)[number];
 
 /** The text of a message as stored: trimmed, never blank, never over the limit. */
 export const MessageText = z

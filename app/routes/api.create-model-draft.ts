@@ -2,8 +2,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { draftFromLibraryModel, ModelOrderError } from "~/services/design-sources.server";
-import { choosePrinterUrlFor, methodNotAllowed } from "~/services/designs.server";
-import { apiError, readJson, requireApiUser } from "~/utils/api.server";
+import { choosePrinterUrlFor } from "~/services/drafts.server";
+import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 
 const BodySchema = z.object({
   modelId: z.coerce.number({ invalid_type_error: "modelId must be a model id." }).int().positive("modelId must be a model id."),

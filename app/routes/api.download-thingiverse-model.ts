@@ -3,8 +3,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { draftFromCatalogueModel, ModelOrderError } from "~/services/design-sources.server";
-import { choosePrinterUrlFor, methodNotAllowed } from "~/services/designs.server";
-import { apiError, readJson, requireApiUser } from "~/utils/api.server";
+import { choosePrinterUrlFor } from "~/services/drafts.server";
+import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 
 const BodySchema = z.object({
   thingiverseId: z.coerce

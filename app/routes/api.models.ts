@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ModelPayloadSchema } from "~/components/model-upload-fields";
-import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/designs.server";
+import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/design-quotas.server";
 import {
   apiLibrarySummary,
   categoryExists,

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { draftFromModel, isModelSource, ModelOrderError } from "~/services/design-sources.server";
-import { choosePrinterUrlFor } from "~/services/designs.server";
+import { choosePrinterUrlFor } from "~/services/drafts.server";
 import { getModelDetail } from "~/services/models.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

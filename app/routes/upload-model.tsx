@@ -23,7 +23,7 @@ import {
 } from "~/components/model-upload-fields";
 import { MeshError, type AnalysisResult } from "~/domain/mesh";
 import { AnalysisBusyError, AnalysisTimeoutError, analyzeOffThread } from "~/services/analysis-pool.server";
-import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/designs.server";
+import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/design-quotas.server";
 import { categoryExists, createLibraryModel, listCategories } from "~/services/models.server";
 import { getStorage, MAX_DESIGN_BYTES, newStorageKey } from "~/services/storage.server";
 import { getSessionUser, requireUser } from "~/utils/session.server";

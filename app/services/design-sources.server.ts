@@ -2,12 +2,15 @@
 // fetched from the model-sharing site under the same size cap and checks as an upload.
 import { and, desc, eq, gt } from "drizzle-orm";
 import { printJobs, type PrintJob } from "../../db/schema";
-import { DESIGN_DEFAULTS, DesignSettingsSchema, MESSAGES } from "~/components/design-settings";
+import { DESIGN_DEFAULTS, DesignSettingsSchema, MESSAGES } from "~/domain/design-settings";
 import { CatalogueUnavailableError, getCatalogueSource, type CatalogueFile } from "~/services/catalogue/index.server";
 import { getOrderableModel, type ModelSource, type OrderableModel } from "~/services/models.server";
+import { isAppError } from "~/domain/app-error";
+import { httpStatusOf } from "~/utils/app-error.server";
 import { getDb } from "~/utils/db.server";
-import { AnalysisBusyError, DesignRejectedError, readStoredFile } from "./design-analysis.server";
-import { assertRoomForDraft, createDraft, DraftLimitError, hitModelDraftLimit, modelDraftLimitMessage } from "./designs.server";
+import { readStoredFile } from "./design-analysis.server";
+import { hitModelDraftLimit, modelDraftLimitMessage } from "./design-quotas.server";
+import { assertRoomForDraft, createDraft } from "./draft-writes.server";
 import { MAX_DESIGN_BYTES } from "./storage.server";
 
 /** Hosts a catalogue file may be fetched from, redirects included: Thingiverse's API, site, CDN and its older S3 asset host. */
@@ -69,9 +72,7 @@ async function draftFromBytes(
     const { job } = await createDraft(userId, { bytes, fileName }, defaultSettings(), { source: { kind, modelId } });
     return job;
   } catch (error) {
-    if (error instanceof DesignRejectedError) throw new ModelOrderError(error.message, error.status);
-    if (error instanceof DraftLimitError) throw new ModelOrderError(error.message, 409);
-    if (error instanceof AnalysisBusyError) throw new ModelOrderError(error.message, 503);
+    if (isAppError(error)) throw new ModelOrderError(error.message, httpStatusOf(error) as ModelOrderError["status"]);
     throw error;
   }
 }
@@ -84,7 +85,7 @@ async function allowNewModelDraft(userId: number): Promise<void> {
   try {
     await assertRoomForDraft(userId);
   } catch (error) {
-    if (error instanceof DraftLimitError) throw new ModelOrderError(error.message, 409);
+    if (isAppError(error)) throw new ModelOrderError(error.message, httpStatusOf(error) as ModelOrderError["status"]);
     throw error;
   }
   const limit = await hitModelDraftLimit(userId);

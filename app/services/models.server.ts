@@ -4,9 +4,7 @@ import type { ModelCardData } from "~/components/model-card";
 import {
   catalogueModels,
   categories,
-  DIFFICULTIES,
   libraryModels,
-  LICENSES,
   modelComments,
   modelFiles,
   modelLikes,
@@ -15,6 +13,7 @@ import {
 } from "../../db/schema";
 import { COMMENT_MAX_LENGTH } from "~/components/model-feedback";
 import { DEFAULT_MODEL_SORT, type ModelSort } from "~/components/model-filters";
+import { DIFFICULTIES, LICENSES } from "~/domain/model-library";
 import { quotePrice, type PriceQuote } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
 import { licenseAllowsCommercialPrinting } from "./catalogue/index.server";

@@ -59,8 +59,3 @@ export async function getDb(): Promise<Database> {
 export async function getClient(): Promise<Client> {
   return (await connection()).client;
 }
-
-/** Number of rows an UPDATE/DELETE changed: race-critical writes check it. */
-export function changedRows(result: { rowsAffected: number }): number {
-  return result.rowsAffected;
-}

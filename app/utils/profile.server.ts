@@ -1,8 +1,9 @@
 // Profile changes shared by /profile and PATCH /api/users/{id}: one set of rules.
 import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { USER_TYPES, users, type User } from "../../db/schema";
+import { users, type User } from "../../db/schema";
 import { NOTIFICATION_KINDS, type NotificationKind } from "~/domain/notification-kinds";
+import { USER_TYPES } from "~/domain/users";
 import { ProfileSchema } from "./profile-schema";
 
 export { PRESET_AVATARS, ProfileSchema } from "./profile-schema";

@@ -1,8 +1,7 @@
 // The shared Thingiverse budget against anonymous visitors, and catalogue URLs against javascript: links.
 import { eq } from "drizzle-orm";
 import { http, HttpResponse } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { catalogueModels } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
 import { loader as browseLoader } from "../../app/routes/models._index";
@@ -23,10 +22,10 @@ import {
 import { getModelDetail, getOrderableModel, listCatalogueModels } from "../../app/services/models.server";
 import { getDb } from "../../app/utils/db.server";
 import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
-import { THINGIVERSE_API, thingiverseFixtures, thingiverseHandlers } from "../mocks/thingiverse";
+import { THINGIVERSE_API, thingiverseFixtures } from "../mocks/thingiverse";
+import { server } from "../setup/msw";
 import { args, run } from "../setup/requests";
 
-const server = setupServer(...thingiverseHandlers);
 let calls: string[] = [];
 
 /** A GET as server/index.ts hands it on: the client IP in our own header. */
@@ -35,11 +34,9 @@ function from(ip: string, path: string) {
 }
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: "error" });
   server.events.on("request:start", ({ request }) => void calls.push(new URL(request.url).pathname));
   await seedDatabase(await getDb(), { log: () => {} });
 });
-afterAll(() => server.close());
 beforeEach(async () => {
   resetCatalogueSync();
   calls = [];
@@ -49,7 +46,6 @@ beforeEach(async () => {
   await db.run("DELETE FROM rate_limits WHERE key LIKE 'catalogue:%'");
 });
 afterEach(() => {
-  server.resetHandlers();
   vi.useRealTimers();
 });
 

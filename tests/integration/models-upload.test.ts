@@ -8,7 +8,7 @@ import { CATEGORIES } from "../../db/seed";
 import { action as uploadAction, loader as uploadLoader } from "../../app/routes/upload-model";
 import { action as apiModelsAction } from "../../app/routes/api.models";
 import { AnalysisBusyError, AnalysisPool } from "../../app/services/analysis-pool.server";
-import { LIMITS } from "../../app/services/designs.server";
+import { LIMITS } from "../../app/services/design-quotas.server";
 import { loader as downloadLoader } from "../../app/routes/models.library.$id.download";
 import { loader as imageLoader } from "../../app/routes/models.library.$id.image";
 import { loader as detailLoader } from "../../app/routes/models.$source.$id";

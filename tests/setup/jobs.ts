@@ -1,5 +1,6 @@
 // Helpers for integration tests: printers and print jobs in the test's database, statuses set directly.
-import { printers, printJobs, type JobStatus } from "../../db/schema";
+import { printers, printJobs } from "../../db/schema";
+import type { JobStatus } from "~/domain/job-status";
 import { getDb } from "../../app/utils/db.server";
 
 export async function createTestPrinter(ownerId: number, overrides: Partial<typeof printers.$inferInsert> = {}) {
