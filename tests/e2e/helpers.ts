@@ -1,6 +1,7 @@
 // E2E helpers: people, printers and jobs of one test, written straight into the e2e database so
 // tests running side by side (js and no-js) never share a conversation or a count.
-import { printers, printJobs, users, type JobStatus } from "../../db/schema";
+import { printers, printJobs, users } from "../../db/schema";
+import type { JobStatus } from "../../app/domain/job-status";
 import { getDb } from "../../app/utils/db.server";
 import { hashPassword } from "../../app/utils/password.server";
 
