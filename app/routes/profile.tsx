@@ -66,7 +66,7 @@ export default function Profile() {
     <div className="container-page max-w-2xl py-8">
       <h1 className="text-2xl font-bold">Profile Settings</h1>
       <Form method="post" {...getFormProps(form)} className="card mt-6 space-y-5 p-6">
-        {lastResult && lastResult.status === "error" ? (
+        {Object.keys(form.allErrors).length > 0 ? (
           <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
             <p className="font-semibold">Update Failed</p>
             <p>{form.errors?.[0] ?? "Check the fields marked below."}</p>
