@@ -25,6 +25,7 @@ import { getHoneypot } from "./utils/honeypot.server";
 import { countUnreadMessages, countUnreadNotifications, listNotifications } from "./utils/notifications.server";
 import { getSessionUser } from "./utils/session.server";
 import { getToast } from "./utils/toast.server";
+import { useNonce } from "~/utils/nonce-provider";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -59,6 +60,7 @@ export type RootUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["u
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
   return (
     <html lang="en" className="h-full">
       <head>
@@ -81,8 +83,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Toaster toast={root?.toast ?? null} />
         {root?.user ? <LiveUpdates /> : null}
         <AppShell signedIn={!!root?.user} />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

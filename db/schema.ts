@@ -1,11 +1,12 @@
-// The whole product's data model: both documents, settled by DECISIONS.md.
+// The whole product's data model; its enums come from app/domain/.
 // Money is integer cents; times are UTC epoch milliseconds; booleans are 0/1 integers.
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { TASK_STATUSES } from "../app/domain/background-tasks";
 import { JOB_STATUSES } from "../app/domain/job-status";
 import { MESSAGE_SENDER_TYPES } from "../app/domain/messages";
-import { DIFFICULTIES, LICENSES } from "../app/domain/model-library";
+import { LIBRARY_LICENSES as LICENSES } from "../app/domain/licenses";
+import { DIFFICULTIES } from "../app/domain/models";
 import { NEWSLETTER_SEGMENTS, SUBSCRIBER_INTERESTS } from "../app/domain/newsletter";
 import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, PAYOUT_STATUSES } from "../app/domain/payments";
 import { USER_TYPES } from "../app/domain/users";
@@ -70,6 +71,12 @@ export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),
   count: integer("count").notNull(),
   windowStart: stamp("window_start").notNull(),
+});
+
+/** One row the health check rewrites: /healthz proves that a write can commit, not only that a read answers. */
+export const healthChecks = sqliteTable("health_checks", {
+  id: integer("id").primaryKey(),
+  checkedAt: stamp("checked_at").notNull(),
 });
 
 /** Listed printers. drizzle/0002 adds printers_rtree, an R*Tree over latitude/longitude kept in step by triggers. */
@@ -340,7 +347,7 @@ export const printerReviews = sqliteTable(
   ],
 );
 
-/** Drafts and orders: one row per print job, its status says which (document 001 section 4). */
+/** Drafts and orders: one row per print job, its status says which. */
 export const printJobs = sqliteTable(
   "print_jobs",
   {

@@ -1,4 +1,4 @@
-// The printer map (document 000 "Map component", DECISIONS §5): Leaflet + OpenStreetMap tiles, loaded only when a map mounts.
+// The printer map: Leaflet + OpenStreetMap tiles, loaded only when a map mounts.
 import type * as Leaflet from "leaflet";
 import { Form, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -186,7 +186,7 @@ export function PrinterMap({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- locatedKey stands for `located`
   }, [ready, locatedKey]);
 
-  // Colours, sizes and the zoom rules of document 000 §4 and §9.
+  // Marker colours and sizes, and the zoom rules.
   useEffect(() => {
     const current = leaflet.current;
     if (!ready || !current) return;

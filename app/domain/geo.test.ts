@@ -94,7 +94,7 @@ describe("toLatLon", () => {
 });
 
 describe("map constants", () => {
-  it("match document 000 §9", () => {
+  it("match the map's specified constants", () => {
     expect(MAP_DEFAULT_CENTER).toEqual({ latitude: 40.3081, longitude: -105.0778 });
     expect(MAP_DEFAULT_ZOOM).toBe(10);
     expect(MAP).toMatchObject({

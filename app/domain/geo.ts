@@ -15,7 +15,7 @@ export interface BoundingBox {
 /** Mean Earth radius in statute miles. */
 export const EARTH_RADIUS_MILES = 3958.8;
 
-/** Document 000 §9 map constants; Leaflet + OpenStreetMap per DECISIONS §5. */
+/** The map's constants (Leaflet + OpenStreetMap). */
 export const MAP_DEFAULT_CENTER: LatLon = Object.freeze({ latitude: 40.3081, longitude: -105.0778 });
 export const MAP_DEFAULT_ZOOM = 10;
 export const MAP = Object.freeze({
@@ -72,7 +72,7 @@ export function formatDistance(miles: number | null | undefined): string {
   return `${text} mi away`;
 }
 
-/** Parses stored latitude/longitude (decimal strings per document 000) into a point, or null when unusable. */
+/** Parses stored latitude/longitude (decimal strings) into a point, or null when unusable. */
 export function toLatLon(latitude: unknown, longitude: unknown): LatLon | null {
   const lat = typeof latitude === "string" ? Number(latitude.trim() || Number.NaN) : latitude;
   const lon = typeof longitude === "string" ? Number(longitude.trim() || Number.NaN) : longitude;

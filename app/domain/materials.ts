@@ -1,4 +1,4 @@
-// The one materials table and colour palette (DECISIONS section 6), read by every screen.
+// The one materials table and colour palette, read by every screen.
 
 export interface Material {
   name: MaterialName;
@@ -42,18 +42,18 @@ export const MATERIALS: readonly Material[] = [
 export function findMaterial(name: string | null | undefined): Material | undefined {
   if (!name) return undefined;
   const wanted = name.trim().toLowerCase();
-  // document 001 names wood fill "WOOD" in its density table
+  // wood fill is also written "WOOD"
   if (wanted === "wood") return MATERIALS.find((m) => m.name === "Wood Fill");
   return MATERIALS.find((m) => m.name.toLowerCase() === wanted);
 }
 
-/** Materials offered for a design upload (document 001 section 9). */
+/** Materials offered for a design upload. */
 export const UPLOAD_MATERIALS: readonly MaterialName[] = ["PLA", "PETG", "ABS", "TPU"];
-/** Materials in the /browse filter (document 000 section 9). */
+/** Materials in the /browse filter. */
 export const BROWSE_MATERIALS: readonly MaterialName[] = ["PLA", "ABS", "PETG", "TPU", "Resin"];
-/** Materials in the /printers filter (document 000 section 9). */
+/** Materials in the /printers filter. */
 export const PRINTERS_PAGE_MATERIALS: readonly MaterialName[] = ["PLA", "ABS", "PETG", "TPU", "ASA", "PC", "Nylon"];
-/** Materials a printer owner can tick on the full add-printer form (document 001 section 9). */
+/** Materials a printer owner can tick on the full add-printer form. */
 export const PRINTER_MATERIALS: readonly MaterialName[] = [
   "PLA",
   "ABS",
@@ -98,7 +98,7 @@ export const COLOR_SWATCHES: Record<ColorName, string> = {
   Natural: "#f5f0e1",
 };
 
-/** Colours offered on upload (document 001: Natural, no Clear). */
+/** Colours offered on upload (Natural, no Clear). */
 export const UPLOAD_COLORS: readonly ColorName[] = [
   "Black",
   "White",
@@ -111,7 +111,7 @@ export const UPLOAD_COLORS: readonly ColorName[] = [
   "Gray",
   "Natural",
 ];
-/** Colours offered when submitting and choosing a printer (document 001: Clear, no Natural). */
+/** Colours offered when submitting and choosing a printer (Clear, no Natural). */
 export const SUBMIT_COLORS: readonly ColorName[] = [
   "Black",
   "White",

@@ -23,7 +23,7 @@ type Expected = {
   customerPays: number;
 };
 
-// Each row is worked by hand from document 000 §9, in cents.
+// Each row is worked by hand from the pricing rules, in cents.
 const cases: Array<[string, QuoteInput, Expected]> = [
   [
     "100 g, 1 colour, 60 min: minimum platform fee",
@@ -164,7 +164,7 @@ describe("quotePrice", () => {
 });
 
 describe("weight tiers", () => {
-  it("holds the document 000 table", () => {
+  it("holds the weight tier table", () => {
     expect(WEIGHT_TIERS).toHaveLength(9);
     expect(WEIGHT_TIERS.map((t) => t.maxGrams)).toEqual([25, 50, 100, 150, 200, 250, 500, 750, 1000]);
     expect(WEIGHT_TIERS.map((t) => t.printerFeeCents)).toEqual([49, 79, 99, 129, 159, 199, 399, 499, 599]);

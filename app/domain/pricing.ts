@@ -1,4 +1,4 @@
-// The one price engine (DECISIONS §2, document 000 §9): pure, integer cents, shared by every screen and the server.
+// The one price engine: pure, integer cents, shared by every screen and the server.
 
 import { findMaterial } from "./materials";
 import { decimalToScaledInt } from "./money";
@@ -17,7 +17,7 @@ export const TIME_PREMIUM_PER_BLOCK_CENTS = 50;
 export const TIME_PREMIUM_BLOCK_MINUTES = 15;
 export const PLATFORM_FEE_PERCENT = 15;
 export const PLATFORM_FEE_MINIMUM_CENTS = 100;
-/** Local delivery is a flat fee (document 001, DECISIONS §2). */
+/** Local delivery is a flat fee. */
 export const LOCAL_DELIVERY_FEE_CENTS = 500;
 
 export interface WeightTier {
@@ -28,7 +28,7 @@ export interface WeightTier {
   description: string;
 }
 
-/** Document 000 §9 weight tier table. It never feeds totals; the pricing page derives public prices from it. */
+/** The weight tier table. It never feeds totals; the pricing page derives public prices from it. */
 export const WEIGHT_TIERS: readonly WeightTier[] = Object.freeze(
   [
     { minGrams: 0, maxGrams: 25, printerFeeCents: 49, platformFeeCents: 49, description: "Keychain/trinkets" },
@@ -72,7 +72,7 @@ export interface QuoteInput {
   ratePerKgCents?: number | null;
 }
 
-/** The "Price quote result" of document 000 §3. Every money field is integer cents. */
+/** A price quote. Every money field is integer cents. */
 export interface PriceQuote {
   /** grams, as given */
   estimatedWeight: number;
@@ -156,7 +156,7 @@ export function formatPricePerGram(ratePerKgCents: number): string {
   return `$${pricePerGramFromRatePerKgCents(ratePerKgCents)}/g`;
 }
 
-/** The pricing calculator's typical rate for a material (DECISIONS §2), default rate when unknown. */
+/** The pricing calculator's typical rate for a material, default rate when unknown. */
 export function materialRatePerKgCents(materialName: string | null | undefined): number {
   const material = findMaterial(materialName);
   return material ? material.typicalRatePerKg * 100 : DEFAULT_RATE_PER_KG_CENTS;

@@ -1,4 +1,4 @@
-// Does a design fit a printer: build volume in any orientation, material offered, colour in stock (DECISIONS §5).
+// Does a design fit a printer: build volume in any orientation, material offered, colour in stock.
 
 export interface Dimensions {
   x: number;

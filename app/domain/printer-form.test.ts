@@ -195,3 +195,24 @@ describe("PrinterUpdateSchema", () => {
     expect(twice.error?.flatten().fieldErrors.filamentInventory).toEqual(["Red PLA is listed twice"]);
   });
 });
+
+describe("price per gram", () => {
+  const settings = (pricePerGram: string) =>
+    PrinterUpdateSchema.safeParse({ pricePerGram }).error?.flatten().fieldErrors.pricePerGram?.[0] ?? null;
+
+  it.each([
+    ["0.01", null],
+    ["0.0125", null],
+    ["0.12", null],
+    ["$1.50", null],
+    ["10", null],
+    ["0.0000001", "Use at most 4 decimals for the price per gram"],
+    ["0", "Price per gram must be at least $0.01"],
+    ["0.009", "Price per gram must be at least $0.01"],
+    ["-1", "Price per gram must be at least $0.01"],
+    ["10.01", "Price per gram can be at most $10.00"],
+    ["twelve", "Enter the price in dollars per gram, like 0.12"],
+  ])("%s → %s", (price, message) => {
+    expect(settings(price)).toBe(message);
+  });
+});

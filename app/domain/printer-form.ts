@@ -4,10 +4,13 @@ import { z } from "zod";
 import { AppError } from "./app-error";
 import { COLOR_NAMES, PRINTER_MATERIALS, type MaterialName } from "./materials";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel, PRINTER_MODELS } from "./printer-models";
-import { ratePerKgCentsFromPricePerGram } from "./pricing";
+import { decimalToScaledInt } from "./money";
 
 export const MAX_BUILD_VOLUME_MM = 2000;
+/** A price per gram runs from $0.01 to $10.00, with at most 4 decimals (a spool's cost over its grams). */
+export const MIN_RATE_PER_KG_CENTS = 1_000;
 export const MAX_RATE_PER_KG_CENTS = 1_000_000;
+export const PRICE_PER_GRAM_DECIMALS = 4;
 export const MAX_STOCK_GRAMS = 100_000;
 export const MAX_INVENTORY_ROWS = 200;
 
@@ -32,12 +35,22 @@ const buildVolume = (axis: "X" | "Y" | "Z") =>
     .min(1, `Build volume ${axis} is required`)
     .max(MAX_BUILD_VOLUME_MM, `Build volume ${axis} can be at most ${MAX_BUILD_VOLUME_MM} mm`);
 
+const decimalsOf = (price: string) => /\.(\d*)$/.exec(price)?.[1]?.length ?? 0;
+
 const pricePerGram = z
   .string({ required_error: "Price per gram is required" })
   .trim()
   .min(1, "Price per gram is required")
-  .refine((v) => ratePerKgCentsFromPricePerGram(v) !== null, "Enter the price in dollars per gram, 0 or more, like 0.12")
-  .refine((v) => (ratePerKgCentsFromPricePerGram(v) ?? 0) <= MAX_RATE_PER_KG_CENTS, "Price per gram can be at most $10.00");
+  .superRefine((price, ctx) => {
+    // the scaled value, sign kept, so a negative price hears about the minimum
+    const rate = decimalToScaledInt(price, 5);
+    const issue = (message: string) => ctx.addIssue({ code: "custom", message });
+    if (rate === null) issue("Enter the price in dollars per gram, like 0.12");
+    else if (decimalsOf(price) > PRICE_PER_GRAM_DECIMALS)
+      issue(`Use at most ${PRICE_PER_GRAM_DECIMALS} decimals for the price per gram`);
+    else if (rate < MIN_RATE_PER_KG_CENTS) issue("Price per gram must be at least $0.01");
+    else if (rate > MAX_RATE_PER_KG_CENTS) issue("Price per gram can be at most $10.00");
+  });
 
 const materials = z
   .array(z.enum(MATERIAL_ENUM, { errorMap: () => ({ message: "Choose materials from the list" }) }), {
@@ -65,48 +78,46 @@ function bothOrNeither(value: { latitude?: number; longitude?: number }, ctx: z.
   }
 }
 
-const photo = z.instanceof(File).optional();
 const description = z.string().trim().max(1000, "Use at most 1000 characters");
+
+/** The fields a new printer and a printer's settings share. */
+const listingFields = {
+  name: requiredText("Printer name is required", 100),
+  description: description.optional(),
+  location: requiredText("Location is required", 200),
+  pricePerGram,
+  materials,
+  latitude,
+  longitude,
+  isAvailable: z.boolean().optional(),
+  image: z.instanceof(File).optional(),
+};
+
+const { name: nameField, description: descriptionField, ...placeAndPrice } = listingFields;
 
 /** The full add-printer form (page and API). */
 export const AddPrinterSchema = z
   .object({
-    name: requiredText("Printer name is required", 100),
+    // the form's order, which is the order of its messages
+    name: nameField,
     model: z
       .string({ required_error: "Printer model is required" })
       .trim()
       .min(1, "Printer model is required")
       .refine((v) => findPrinterModel(v) !== undefined, "Choose a printer model from the list"),
     customModel: z.string().trim().max(100, "Use at most 100 characters").optional(),
-    description: description.optional(),
+    description: descriptionField,
     buildVolumeX: buildVolume("X"),
     buildVolumeY: buildVolume("Y"),
     buildVolumeZ: buildVolume("Z"),
-    location: requiredText("Location is required", 200),
-    pricePerGram,
-    materials,
-    latitude,
-    longitude,
-    isAvailable: z.boolean().optional(),
-    image: photo,
+    ...placeAndPrice,
   })
   .superRefine(bothOrNeither);
 export type AddPrinterValues = z.infer<typeof AddPrinterSchema>;
 
 /** Printer settings: name and location required, price 0 or more, at least one material. */
 export const PrinterSettingsSchema = z
-  .object({
-    name: requiredText("Printer name is required", 100),
-    description: description.optional(),
-    location: requiredText("Location is required", 200),
-    pricePerGram,
-    materials,
-    latitude,
-    longitude,
-    isAvailable: z.boolean().optional(),
-    image: photo,
-    removeImage: z.boolean().optional(),
-  })
+  .object({ ...listingFields, removeImage: z.boolean().optional() })
   .superRefine(bothOrNeither);
 
 /** One row of filament stock: a material the list knows, a colour of the palette, whole grams. */
@@ -128,14 +139,10 @@ export const StockRowSchema = z.object({
 
 /** The JSON API's partial update of a printer: any settings field, and the whole inventory at once. */
 export const PrinterUpdateSchema = z
-  .object({
-    name: requiredText("Printer name is required", 100),
+  .object(listingFields)
+  .omit({ image: true })
+  .extend({
     description: description.nullable(),
-    location: requiredText("Location is required", 200),
-    pricePerGram,
-    materials,
-    latitude,
-    longitude,
     isAvailable: z.boolean({ invalid_type_error: "isAvailable must be true or false" }),
     filamentInventory: z.array(InventorySchema).max(MAX_INVENTORY_ROWS, `At most ${MAX_INVENTORY_ROWS} inventory rows`),
   })

@@ -10,6 +10,15 @@ export const DEFAULT_RADIUS_MILES = 50;
 export const MAX_RADIUS_MILES = 500;
 export const DEFAULT_PAGE_SIZE = 60;
 export const MAX_PAGE_SIZE = 500;
+/** The furthest a search pages: the API refuses a larger offset, the pages clamp their page number. */
+export const MAX_SEARCH_OFFSET = 100_000;
+
+/** The page a search page shows for ?page=: a whole number from 1 to the furthest page. */
+export function pageParam(value: number | null): number {
+  if (value === null || !Number.isFinite(value)) return 1;
+  const last = Math.floor(MAX_SEARCH_OFFSET / DEFAULT_PAGE_SIZE) + 1;
+  return Math.min(last, Math.max(1, Math.floor(value)));
+}
 
 export function sortParam(value: string | null | undefined): PrinterSort | null {
   return (PRINTER_SORTS as readonly string[]).includes(value ?? "") ? (value as PrinterSort) : null;

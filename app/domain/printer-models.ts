@@ -1,4 +1,4 @@
-// Printer model presets for the add-printer form (document 001 §9): picking one fills volume, materials and price.
+// Printer model presets for the add-printer form: picking one fills volume, materials and price.
 
 import { PRINTER_MATERIALS, type MaterialName } from "./materials";
 
@@ -65,14 +65,14 @@ for (const m of PRINTER_MODELS) {
   }
 }
 
-function normalise(name: string): string {
+function normalize(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, "");
 }
 
 /** Case- and punctuation-insensitive lookup by name or slug ("prusa mk4", "bambu-lab-p1s"). */
 export function findPrinterModel(name: string | null | undefined): PrinterModel | undefined {
   if (!name) return undefined;
-  const wanted = normalise(name);
+  const wanted = normalize(name);
   if (!wanted) return undefined;
-  return PRINTER_MODELS.find((m) => normalise(m.name) === wanted || normalise(m.slug) === wanted);
+  return PRINTER_MODELS.find((m) => normalize(m.name) === wanted || normalize(m.slug) === wanted);
 }

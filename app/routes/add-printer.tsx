@@ -7,9 +7,11 @@ import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldError, MaterialCheckboxes } from "~/components/printer-form";
 import { AddPrinterSchema, applyModelPreset, LOCATION_NOT_FOUND, MODEL_OPTIONS, modelPreset } from "~/domain/printer-form";
+import { isAppError } from "~/domain/app-error";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel } from "~/domain/printer-models";
 import { checkPrinterPhoto } from "~/services/printer-images.server";
 import { createPrinter, newPrinterFromForm, placePrinter } from "~/services/printer-owner.server";
+import { replyWithError } from "~/utils/app-error.server";
 import { useIsPending } from "~/utils/misc-react";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -49,10 +51,15 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
-  await createPrinter(
-    user,
-    newPrinterFromForm(values, placement, { isAvailable: values.isAvailable === true, photo: photo?.ok ? photo : null }),
-  );
+  try {
+    await createPrinter(
+      user,
+      newPrinterFromForm(values, placement, { isAvailable: values.isAvailable === true, photo: photo?.ok ? photo : null }),
+    );
+  } catch (error) {
+    if (isAppError(error)) return replyWithError(submission, error);
+    throw error;
+  }
   return redirectWithToast("/printer-dashboard", {
     title: "Printer added successfully!",
     description: `${values.name} is now listed on the marketplace.`,
@@ -208,7 +215,7 @@ export default function AddPrinter() {
             <label className="label" htmlFor={fields.pricePerGram.id}>
               Price per gram (USD)
             </label>
-            <input key={priceKey} {...priceProps} className="input" step="0.01" min="0" placeholder="0.12" />
+            <input key={priceKey} {...priceProps} className="input" step="0.01" min="0.01" placeholder="0.12" />
             <FieldError id={fields.pricePerGram.errorId} errors={fields.pricePerGram.errors} />
           </div>
         </div>

@@ -1,5 +1,6 @@
 // GET /api/printer-images/{file}: an owner's photo, or default.jpg, the stock image every card falls back to.
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { AppError } from "~/domain/app-error";
 import {
   DEFAULT_PRINTER_IMAGE_FILE,
   IMAGE_TYPES,
@@ -7,6 +8,7 @@ import {
   readDefaultPrinterImage,
 } from "~/services/printer-images.server";
 import { getStorage } from "~/services/storage.server";
+import { apiErrorResponse } from "~/utils/app-error.server";
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const file = params.file ?? "";
@@ -22,7 +24,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   }
   const found = imageKeyFromFileName(file);
   const stored = found ? await getStorage().get(found.key) : null;
-  if (!found || !stored) return new Response("Image not found", { status: 404, headers: { "content-type": "text/plain" } });
+  if (!found || !stored) return apiErrorResponse(new AppError("not_found", "Image not found"));
   return new Response(stored.stream(), {
     headers: {
       "content-type": IMAGE_TYPES[found.ext],

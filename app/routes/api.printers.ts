@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import { AddPrinterSchema, applyModelPresetToJson, LOCATION_NOT_FOUND } from "~/domain/printer-form";
-import { sortParam } from "~/domain/printer-listing";
+import { MAX_SEARCH_OFFSET, sortParam } from "~/domain/printer-listing";
 import { createPrinter, newPrinterFromForm, placePrinter } from "~/services/printer-owner.server";
 import { getPrinterJson, searchPrinters } from "~/services/printer-search.server";
 import { readJson, requireApiUser } from "~/utils/api.server";
@@ -14,6 +14,15 @@ function numberQuery(q: URLSearchParams, name: string): number | null {
   if (!raw) return null;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw new AppError("invalid", `${name} must be a number of 0 or more`);
+  return value;
+}
+
+/** offset: a whole number up to the furthest the search pages; anything past it is refused, never sent to SQLite. */
+function offsetQuery(q: URLSearchParams): number | null {
+  const value = numberQuery(q, "offset");
+  if (value !== null && (!Number.isSafeInteger(value) || value > MAX_SEARCH_OFFSET)) {
+    throw new AppError("invalid", `offset must be a whole number from 0 to ${MAX_SEARCH_OFFSET}`);
+  }
   return value;
 }
 
@@ -44,7 +53,7 @@ async function search(request: Request): Promise<Response> {
     search: q.get("search"),
     sort: sortParam(sort),
     limit: numberQuery(q, "limit") ?? 100,
-    offset: numberQuery(q, "offset"),
+    offset: offsetQuery(q),
   });
   if (result.locationNotFound)
     throw new AppError("invalid", `Location not found: "${location}". Use a US city and state (Loveland, CO) or a ZIP code.`);

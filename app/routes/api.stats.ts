@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getSiteStats } from "~/services/stats.server";
 import { apiError } from "~/utils/api.server";
 
-// GET /api/stats: the four site statistics of document 000 as JSON.
+// GET /api/stats: the four site statistics as JSON.
 export async function loader({ request }: LoaderFunctionArgs) {
   try {
     const stats = await getSiteStats(request);

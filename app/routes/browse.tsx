@@ -17,7 +17,7 @@ import {
 import { PrinterMap } from "~/components/printer-map";
 import { formatDistance } from "~/domain/geo";
 import { BROWSE_MATERIALS } from "~/domain/materials";
-import { DEFAULT_PAGE_SIZE, DEFAULT_RADIUS_MILES, toCardPrinter } from "~/domain/printer-listing";
+import { DEFAULT_PAGE_SIZE, DEFAULT_RADIUS_MILES, pageParam, toCardPrinter } from "~/domain/printer-listing";
 import type { loader as rootLoader } from "~/root";
 import { canonicalMaterial, mapTileUrl, numberParam, searchPrinters } from "~/services/printer-search.server";
 import { getSessionUser } from "~/utils/session.server";
@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const material = canonicalMaterial(q.get("material"));
   // Available only by default; available=false shows every printer.
   const availableOnly = q.get("available") !== "false";
-  const page = Math.max(1, Math.floor(numberParam(q, "page") ?? 1));
+  const page = pageParam(numberParam(q, "page"));
   const result = await searchPrinters({
     location: locationText,
     fallbackZip: locationText ? null : user?.zipCode,

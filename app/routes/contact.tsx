@@ -43,7 +43,7 @@ export function loader() {
   return { constraint: getZodConstraint(ContactSchema) };
 }
 
-// /help re-exports this action too. DECISIONS: the contact form is stored, not just acknowledged.
+// /help re-exports this action too. The contact form is stored, not just acknowledged.
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   checkHoneypot(formData);

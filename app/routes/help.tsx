@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { ContactPage } from "~/components/contact-page";
 
-// /help shows the contact page (document 000), posting to its own URL with the same loader and action.
+// /help shows the contact page, posting to its own URL with the same loader and action.
 export { action, loader } from "./contact";
 
 export const meta: MetaFunction = () => [

@@ -26,7 +26,7 @@ import {
 const WEIGHT = { min: 1, max: 1000, sliderStep: 5, fallback: 100 };
 const HOURS = { min: 0.5, max: 48, step: 0.5, fallback: 4 };
 const SHIPPING_ESTIMATE_CENTS = 599;
-/** "platform": the rate used before a printer is chosen (DECISIONS section 2). */
+/** "platform": the rate used before a printer is chosen. */
 const MATERIAL_CHOICES = [...UPLOAD_MATERIALS, "platform"] as const;
 type MaterialChoice = (typeof MATERIAL_CHOICES)[number];
 const DELIVERY_CHOICES: { id: DeliveryMethod; label: string }[] = [

@@ -36,7 +36,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = parsed.data;
   if (form.intent === "toggle-availability") {
     const online = form.isAvailable === "true";
-    if (!(await setPrinterAvailability(user, form.printerId, online))) {
+    let changed;
+    try {
+      changed = await setPrinterAvailability(user, form.printerId, online);
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      return redirectWithToast("/printer-dashboard", toastOf(error, "Failed to update printer status"));
+    }
+    if (!changed) {
       return redirectWithToast("/printer-dashboard", { title: "Failed to update printer status", variant: "destructive" });
     }
     return redirectWithToast("/printer-dashboard", {

@@ -7,12 +7,13 @@ import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DeletePrinterButton, PrinterPhoto } from "~/components/printer-card";
 import { FieldError, MaterialCheckboxes } from "~/components/printer-form";
-import { isAppError } from "~/domain/app-error";
+import { isAppError, type AppError } from "~/domain/app-error";
 import { COLOR_NAMES } from "~/domain/materials";
 import { InventorySchema, LOCATION_NOT_FOUND, PrinterSettingsSchema, StockRowSchema } from "~/domain/printer-form";
 import { checkPrinterPhoto } from "~/services/printer-images.server";
 import { placeAfterEdit, removeStock, setStock, updatePrinter } from "~/services/printer-owner.server";
 import { getPrinterJson } from "~/services/printer-search.server";
+import { httpStatusOf, replyWithError, retryHeaders } from "~/utils/app-error.server";
 import { requireIdParam } from "~/utils/misc";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readPrinterForm, requirePrinterOwner } from "./printers.server";
@@ -45,11 +46,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (intent === "inventory-set" || intent === "inventory-remove") {
     const key = String(formData.get("rowKey") ?? "new");
-    const fail = (message: string) => data({ intent: "inventory", key, message } satisfies InventoryReply, { status: 400 });
+    const fail = (message: string, status = 400, headers?: HeadersInit) =>
+      data({ intent: "inventory", key, message } satisfies InventoryReply, { status, headers });
+    const failWith = (error: AppError) => fail(error.message, httpStatusOf(error), retryHeaders(error));
     if (intent === "inventory-remove") {
       const row = StockRowSchema.safeParse(Object.fromEntries(formData));
       if (!row.success) return fail(row.error.issues[0]?.message ?? "Check the filament row");
-      await removeStock(printer.id, row.data);
+      try {
+        await removeStock(user, printer.id, row.data);
+      } catch (error) {
+        if (isAppError(error)) return failWith(error);
+        throw error;
+      }
       return redirectWithToast(`${back}#inventory`, {
         title: "Inventory updated",
         description: `${row.data.color} ${row.data.material} removed.`,
@@ -59,9 +67,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!row.success) return fail(row.error.issues[0]?.message ?? "Check the filament row");
     const { material, color, grams } = row.data;
     try {
-      await setStock(printer, { material, color, grams });
+      await setStock(user, printer, { material, color, grams });
     } catch (error) {
-      if (isAppError(error)) return fail(error.message);
+      if (isAppError(error)) return failWith(error);
       throw error;
     }
     return redirectWithToast(`${back}#inventory`, {
@@ -91,15 +99,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
-  const saved = await updatePrinter(user, printer.id, {
-    name: values.name,
-    description: values.description ?? null,
-    pricePerGram: values.pricePerGram,
-    materials: values.materials,
-    isAvailable: values.isAvailable === true,
-    placement,
-    photo: photo?.ok ? photo : values.removeImage ? null : undefined,
-  });
+  let saved;
+  try {
+    saved = await updatePrinter(user, printer.id, {
+      name: values.name,
+      description: values.description ?? null,
+      pricePerGram: values.pricePerGram,
+      materials: values.materials,
+      isAvailable: values.isAvailable === true,
+      placement,
+      photo: photo?.ok ? photo : values.removeImage ? null : undefined,
+    });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const reply = replyWithError(submission, error);
+    return data({ intent: "settings" as const, ...reply.data }, reply.init ?? undefined);
+  }
   if (!saved) return redirectWithToast(back, { title: "Failed to update printer settings.", variant: "destructive" });
   return redirectWithToast("/printer-dashboard", { title: "Printer settings updated successfully." });
 }
@@ -179,7 +194,7 @@ export default function EditPrinter() {
             <label className="label" htmlFor={fields.pricePerGram.id}>
               Price per gram (USD)
             </label>
-            <input {...getInputProps(fields.pricePerGram, { type: "number" })} className="input" step="0.01" min="0" />
+            <input {...getInputProps(fields.pricePerGram, { type: "number" })} className="input" step="0.01" min="0.01" />
             <FieldError id={fields.pricePerGram.errorId} errors={fields.pricePerGram.errors} />
           </div>
         </div>

@@ -22,6 +22,7 @@ import {
   type CardPrinter,
   DEFAULT_PAGE_SIZE,
   DEFAULT_RADIUS_MILES,
+  pageParam,
   type PrinterSort,
   sortParam,
   toCardPrinter,
@@ -57,7 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const weightGrams = design.weight ?? draft?.estimatedWeightGrams ?? null;
   const locationText = q.get("location")?.trim() ?? "";
   const available = q.get("status") === "available";
-  const page = Math.max(1, Math.floor(numberParam(q, "page") ?? 1));
+  const page = pageParam(numberParam(q, "page"));
   const result = await searchPrinters({
     location: locationText,
     fallbackZip: locationText ? null : user?.zipCode,

@@ -2,11 +2,13 @@
 // preview) so a 48 MB STL's seconds of CPU do not freeze every other request. Bounded queue, a time limit
 // per job, MeshError kept across the thread boundary; in-thread only when workers cannot start at all.
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { AppError } from "~/domain/app-error";
+import { MAX_DESIGN_BYTES } from "~/domain/upload-limits";
 import {
   analyzeMesh,
   MeshError,
@@ -24,8 +26,14 @@ export interface PreviewSize {
 }
 
 export interface AnalysisJob {
-  bytes: Uint8Array;
+  /** the file's bytes, or `path`: a stored file the worker reads itself (the request thread never holds it) */
+  bytes?: Uint8Array;
+  path?: string;
+  /** the stored file's size in bytes (with `path`) */
+  size?: number;
   fileName: string;
+  /** whose upload this is: waiting jobs are served round-robin between owners */
+  owner?: string;
   options?: AnalysisOptions;
   /** render a PNG preview of this size as well; null or absent: no preview */
   preview?: PreviewSize | null;
@@ -42,6 +50,10 @@ export interface AnalysisPoolOptions {
   size?: number;
   /** jobs that may wait for a free worker; one more is refused with AnalysisBusyError */
   maxWaiting?: number;
+  /** bytes of files that may wait in all (the work queued, by what it costs); past it, AnalysisBusyError */
+  maxWaitingBytes?: number;
+  /** bytes of one owner's files that may wait, so one user cannot fill the queue for everyone */
+  maxWaitingBytesPerOwner?: number;
   /** a job running longer is stopped: its worker is terminated and replaced */
   timeoutMs?: number;
   /** the worker entry; tests point it elsewhere */
@@ -50,7 +62,10 @@ export interface AnalysisPoolOptions {
 
 export const POOL_DEFAULTS = {
   size: Math.max(1, Math.min(2, availableParallelism() - 1)),
-  maxWaiting: 8,
+  // waiting jobs hold a path, not the file: the bound is the work queued, not the memory
+  maxWaiting: 256,
+  maxWaitingBytes: 16 * MAX_DESIGN_BYTES,
+  maxWaitingBytesPerOwner: 4 * MAX_DESIGN_BYTES,
   timeoutMs: 20_000,
 };
 
@@ -98,7 +113,8 @@ function rebuildError(serialized: SerializedError): Error {
 export async function analyseInThread(job: AnalysisJob): Promise<AnalysisOutput> {
   const options = job.options ?? {};
   resolveOptions(options);
-  const mesh = await parseModel(job.bytes, job.fileName);
+  const bytes = job.bytes ?? new Uint8Array(await readFile(job.path!));
+  const mesh = await parseModel(bytes, job.fileName);
   const analysis = analyzeMesh(mesh, options);
   let preview: Uint8Array | null = null;
   if (job.preview) {
@@ -127,6 +143,8 @@ export function defaultWorkerUrl(): URL | null {
 interface Pending {
   id: number;
   job: AnalysisJob;
+  owner: string;
+  size: number;
   resolve: (output: AnalysisOutput) => void;
   reject: (error: Error) => void;
 }
@@ -144,8 +162,13 @@ export class AnalysisPool {
   readonly maxWaiting: number;
   readonly timeoutMs: number;
   private readonly workerUrl: URL | null;
+  readonly maxWaitingBytes: number;
+  readonly maxWaitingBytesPerOwner: number;
   private slots: Slot[] = [];
-  private waiting: Pending[] = [];
+  /** one queue per owner, in the order owners take turns */
+  private queues = new Map<string, Pending[]>();
+  private waitingCount = 0;
+  private waitingBytes = 0;
   private nextId = 1;
   private started = false;
   private closed = false;
@@ -155,6 +178,8 @@ export class AnalysisPool {
   constructor(options: AnalysisPoolOptions = {}) {
     this.size = Math.max(1, Math.floor(options.size ?? POOL_DEFAULTS.size));
     this.maxWaiting = Math.max(0, Math.floor(options.maxWaiting ?? POOL_DEFAULTS.maxWaiting));
+    this.maxWaitingBytes = Math.max(0, options.maxWaitingBytes ?? POOL_DEFAULTS.maxWaitingBytes);
+    this.maxWaitingBytesPerOwner = Math.max(0, options.maxWaitingBytesPerOwner ?? POOL_DEFAULTS.maxWaitingBytesPerOwner);
     this.timeoutMs = Math.max(1, options.timeoutMs ?? POOL_DEFAULTS.timeoutMs);
     this.workerUrl = options.workerUrl === undefined ? defaultWorkerUrl() : options.workerUrl;
   }
@@ -169,7 +194,8 @@ export class AnalysisPool {
       workers: this.slots.length,
       ready: this.slots.filter((s) => s.ready).length,
       running: this.slots.filter((s) => s.current).length,
-      waiting: this.waiting.length,
+      waiting: this.waitingCount,
+      waitingBytes: this.waitingBytes,
       inThread: this.inThread,
     };
   }
@@ -182,19 +208,58 @@ export class AnalysisPool {
     if (this.closed) return Promise.reject(new Error("The analysis pool is closed."));
     this.start();
     if (this.inThread) return analyseInThread(job);
-    if (this.waiting.length >= this.maxWaiting && !this.slots.some((s) => s.ready && !s.current)) {
-      return Promise.reject(new AnalysisBusyError());
+    const owner = job.owner ?? "";
+    const size = job.bytes?.byteLength ?? job.size ?? 0;
+    const idleWorker = this.slots.some((s) => s.ready && !s.current);
+    if (!idleWorker) {
+      // full only when the queued work as a whole, or this owner's share of it, is past its bound
+      const ownerBytes = (this.queues.get(owner) ?? []).reduce((n, p) => n + p.size, 0);
+      const full =
+        this.waitingCount >= this.maxWaiting ||
+        (this.waitingCount > 0 && this.waitingBytes + size > this.maxWaitingBytes) ||
+        (ownerBytes > 0 && ownerBytes + size > this.maxWaitingBytesPerOwner);
+      if (full) return Promise.reject(new AnalysisBusyError());
     }
     return new Promise<AnalysisOutput>((resolve, reject) => {
-      this.waiting.push({ id: this.nextId++, job, resolve, reject });
+      this.enqueue({ id: this.nextId++, job, owner, size, resolve, reject });
       this.pump();
     });
+  }
+
+  private enqueue(pending: Pending, first = false) {
+    const queue = this.queues.get(pending.owner);
+    if (queue) {
+      if (first) queue.unshift(pending);
+      else queue.push(pending);
+    } else this.queues.set(pending.owner, [pending]);
+    this.waitingCount += 1;
+    this.waitingBytes += pending.size;
+  }
+
+  /** The next job, round-robin between owners: the owner served goes to the back of the turn order. */
+  private dequeue(): Pending | undefined {
+    for (const [owner, queue] of this.queues) {
+      const pending = queue.shift();
+      this.queues.delete(owner);
+      if (queue.length > 0) this.queues.set(owner, queue);
+      if (!pending) continue;
+      this.waitingCount -= 1;
+      this.waitingBytes -= pending.size;
+      return pending;
+    }
+    return undefined;
+  }
+
+  private drainWaiting(): Pending[] {
+    const all: Pending[] = [];
+    for (let next = this.dequeue(); next; next = this.dequeue()) all.push(next);
+    return all;
   }
 
   /** Stops the workers; waiting jobs are refused. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.waiting.splice(0)) pending.reject(new Error("The analysis pool is closed."));
+    for (const pending of this.drainWaiting()) pending.reject(new Error("The analysis pool is closed."));
     const slots = this.slots.splice(0);
     await Promise.all(
       slots.map((slot) => {
@@ -280,20 +345,20 @@ export class AnalysisPool {
 
   private pump() {
     if (this.inThread) {
-      for (const pending of this.waiting.splice(0)) analyseInThread(pending.job).then(pending.resolve, pending.reject);
+      for (const pending of this.drainWaiting()) analyseInThread(pending.job).then(pending.resolve, pending.reject);
       return;
     }
     for (const slot of this.slots) {
-      if (this.waiting.length === 0) break;
+      if (this.waitingCount === 0) break;
       if (!slot.ready || slot.retired || slot.current) continue;
-      this.dispatch(slot, this.waiting.shift()!);
+      this.dispatch(slot, this.dequeue()!);
     }
     this.holdProcess();
   }
 
   /** Workers keep the process alive only while a job is waiting or running (a script awaiting a job must not exit). */
   private holdProcess() {
-    const busy = this.waiting.length > 0 || this.slots.some((s) => s.current);
+    const busy = this.waitingCount > 0 || this.slots.some((s) => s.current);
     for (const slot of this.slots) {
       if (busy) slot.worker.ref();
       else slot.worker.unref();
@@ -303,10 +368,17 @@ export class AnalysisPool {
   private dispatch(slot: Slot, pending: Pending) {
     slot.current = pending;
     const { job } = pending;
-    const bytes = new Uint8Array(job.bytes);
+    const bytes = job.bytes ? new Uint8Array(job.bytes) : null;
     slot.worker.postMessage(
-      { id: pending.id, bytes, fileName: job.fileName, options: job.options ?? {}, preview: job.preview ?? null },
-      [bytes.buffer],
+      {
+        id: pending.id,
+        bytes,
+        path: job.path ?? null,
+        fileName: job.fileName,
+        options: job.options ?? {},
+        preview: job.preview ?? null,
+      },
+      bytes ? [bytes.buffer] : [],
     );
     slot.timer = setTimeout(() => this.timedOut(slot), this.timeoutMs);
   }
@@ -334,7 +406,7 @@ export class AnalysisPool {
       slot.retired = true;
       void slot.worker.terminate();
       // a job handed to a worker that then failed to start is run here, from the caller's own bytes
-      if (slot.current) this.waiting.unshift(slot.current);
+      if (slot.current) this.enqueue(slot.current, true);
       this.release(slot);
     }
     this.pump();
@@ -356,12 +428,13 @@ export function getAnalysisPool(): AnalysisPool {
   return globalThis.__printnearAnalysisPool;
 }
 
-/** Parse, measure and (optionally) preview a model file in the pool. */
+/** Parse, measure and (optionally) preview a model file in the pool: its bytes, or a stored file's path and size. */
 export function analyzeOffThread(
-  bytes: Uint8Array,
+  file: Uint8Array | { path: string; size: number },
   fileName: string,
   options: AnalysisOptions = {},
-  extra: { preview?: PreviewSize | null } = {},
+  extra: { preview?: PreviewSize | null; owner?: string } = {},
 ): Promise<AnalysisOutput> {
-  return getAnalysisPool().run({ bytes, fileName, options, preview: extra.preview ?? null });
+  const source = file instanceof Uint8Array ? { bytes: file } : { path: file.path, size: file.size };
+  return getAnalysisPool().run({ ...source, fileName, options, preview: extra.preview ?? null, owner: extra.owner });
 }

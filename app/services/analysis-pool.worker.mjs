@@ -5,6 +5,7 @@
 // worker's entry module, so a .ts entry fails with ERR_UNKNOWN_FILE_EXTENSION. This file needs no loader
 // and loads the TypeScript engine through tsx's scoped tsImport, under `tsx server/index.ts`, plain node
 // and vitest alike.
+import { readFile } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import { tsImport } from "tsx/esm/api";
 
@@ -29,7 +30,9 @@ parentPort.on("message", async (job) => {
     const options = job.options ?? {};
     // as analyzeModel does: a bad option is refused before the file is parsed
     engine.resolveOptions(options);
-    const mesh = await engine.parseModel(job.bytes, job.fileName);
+    // a stored upload is read here, off the request thread, only when its turn comes
+    const bytes = job.bytes ?? new Uint8Array(await readFile(job.path));
+    const mesh = await engine.parseModel(bytes, job.fileName);
     const analysis = engine.analyzeMesh(mesh, options);
     let preview = null;
     let previewError = null;

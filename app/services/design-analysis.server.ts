@@ -5,6 +5,8 @@ import { AppError, isAppError } from "~/domain/app-error";
 import { extensionAllowed, MESSAGES, REFUSED_MESH_ERRORS, type DesignAnalysis } from "~/domain/design-settings";
 import { cleanFileName } from "~/domain/file-name";
 import { detectFormat, estimateFromFileSize, MeshError, type MeshFormat, type SupportsMode } from "~/domain/mesh";
+import { openAsBlob } from "node:fs";
+import { open } from "node:fs/promises";
 import { analyzeOffThread } from "./analysis-pool.server";
 import { getStorage, MAX_DESIGN_BYTES, newStorageKey } from "./storage.server";
 
@@ -30,6 +32,24 @@ export function isDesignRejection(error: unknown): error is AppError {
   return isAppError(error) && error.field === "file" && (error.code === "invalid" || error.code === "too_large");
 }
 
+/** A design's bytes (a model's stored file, a download), or an upload that is on disk while it waits. */
+export type DesignSource = Uint8Array | { path: string; size: number };
+
+const sizeOf = (source: DesignSource) => (source instanceof Uint8Array ? source.byteLength : source.size);
+
+/** The first bytes of a design: enough for the format check, without reading a 50 MB upload into memory. */
+async function headOf(source: DesignSource, length = 4096): Promise<Uint8Array> {
+  if (source instanceof Uint8Array) return source.subarray(0, length);
+  const handle = await open(source.path, "r");
+  try {
+    const head = new Uint8Array(Math.min(length, source.size));
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 export interface AnalysedDesign {
   format: MeshFormat;
   analysis: StoredAnalysis;
@@ -43,16 +63,17 @@ export interface AnalysedDesign {
  * `preview: false` skips the thumbnail when only the numbers are wanted (re-measuring a stored file).
  */
 export async function analyseDesign(
-  bytes: Uint8Array,
+  source: DesignSource,
   fileName: string,
   settings: AnalysisSettings,
-  { preview = true }: { preview?: boolean } = {},
+  { preview = true, owner }: { preview?: boolean; owner?: number } = {},
 ): Promise<AnalysedDesign> {
   if (!extensionAllowed(fileName)) throw designRejected(MESSAGES.invalidType);
-  if (bytes.byteLength > MAX_DESIGN_BYTES) throw designRejected(MESSAGES.tooLarge, "too_large");
+  const size = sizeOf(source);
+  if (size > MAX_DESIGN_BYTES) throw designRejected(MESSAGES.tooLarge, "too_large");
   let format: MeshFormat;
   try {
-    format = detectFormat(bytes, fileName);
+    format = detectFormat(await headOf(source), fileName);
   } catch (error) {
     if (error instanceof MeshError) throw designRejected(error.message);
     throw error;
@@ -64,7 +85,10 @@ export async function analyseDesign(
     supports: settings.supports,
   };
   try {
-    const result = await analyzeOffThread(bytes, fileName, options, { preview: preview ? PREVIEW_SIZE : null });
+    const result = await analyzeOffThread(source, fileName, options, {
+      preview: preview ? PREVIEW_SIZE : null,
+      owner: owner === undefined ? undefined : String(owner),
+    });
     return { format, preview: result.preview, analysis: { method: "mesh", ...result.analysis } };
   } catch (error) {
     // a busy pool goes on up; a timeout is a refusal of the file
@@ -73,7 +97,7 @@ export async function analyseDesign(
     // Document 001: when analysis fails the size-based estimate is used and the upload still works.
     const reason = error instanceof MeshError ? error.message : "The analysis engine could not read this file.";
     if (!(error instanceof MeshError)) console.error("design analysis failed unexpectedly", error);
-    const estimate = estimateFromFileSize(bytes.byteLength, format, settings.material);
+    const estimate = estimateFromFileSize(size, format, settings.material);
     return {
       format,
       preview: null,
@@ -99,13 +123,12 @@ export interface StoredDesign {
 }
 
 /** Writes the design and, when the mesh was read, its server-rendered preview PNG (rendered by the analysis). */
-export async function storeDesign(bytes: Uint8Array, fileName: string, design: AnalysedDesign): Promise<StoredDesign> {
+export async function storeDesign(source: DesignSource, fileName: string, design: AnalysedDesign): Promise<StoredDesign> {
   const storage = getStorage();
   const fileKey = newStorageKey("designs", design.format);
-  await storage.set(
-    fileKey,
-    new File([bytes as Uint8Array<ArrayBuffer>], cleanFileName(fileName), { type: "application/octet-stream" }),
-  );
+  // an upload on disk stays a disk-backed blob: it is streamed into storage, not read into memory
+  const content = source instanceof Uint8Array ? (source as Uint8Array<ArrayBuffer>) : await openAsBlob(source.path);
+  await storage.set(fileKey, new File([content], cleanFileName(fileName), { type: "application/octet-stream" }));
   let previewKey: string | null = null;
   if (design.preview) {
     try {

@@ -4,6 +4,7 @@
 import type { PrintJob, User } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { MESSAGES, type DesignIntent, type DesignSettings } from "~/domain/design-settings";
+import type { IncomingDesign } from "./design-form.server";
 import { limitDesignUpload } from "./design-quotas.server";
 import { createDraft, updateDraft, type NewDesignFile } from "./draft-writes.server";
 import { getPrinterRate, type PrinterRate } from "./drafts.server";
@@ -12,8 +13,8 @@ export interface DesignSave {
   user: Pick<User, "id">;
   settings: DesignSettings;
   intent: DesignIntent;
-  /** the uploaded file, if one came */
-  file: File | null;
+  /** the uploaded file, on disk while it waits, if one came */
+  file: IncomingDesign | null;
   /** the draft being edited (/upload?draft=, PUT /api/drafts/{id}) */
   draft?: PrintJob | null;
 }
@@ -46,7 +47,7 @@ export async function saveDesign({ user, settings, intent, file: upload, draft }
   let file: NewDesignFile | null = null;
   if (upload) {
     await limitDesignUpload(user.id);
-    file = { bytes: new Uint8Array(await upload.arrayBuffer()), fileName: upload.name };
+    file = { path: upload.path, size: upload.size, fileName: upload.name };
   }
 
   if (draft) {

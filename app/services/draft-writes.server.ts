@@ -13,6 +13,7 @@ import {
   removeStoredFiles,
   storeDesign,
   type AnalysedDesign,
+  type DesignSource,
   type StoredAnalysis,
 } from "./design-analysis.server";
 import { LIMITS } from "./design-quotas.server";
@@ -50,10 +51,11 @@ function priceColumns(weightGrams: number, printTimeMinutes: number, numberOfCol
   return { totalCostCents: quote.customerPays, printerProfitCents: quote.printerProfit, platformFeeCents: quote.platformFee };
 }
 
-export interface NewDesignFile {
-  bytes: Uint8Array;
-  fileName: string;
-}
+/** A design to store: its bytes (a model's file, a download), or an upload waiting on disk. */
+export type NewDesignFile = { fileName: string } & ({ bytes: Uint8Array } | { path: string; size: number });
+
+const sourceOf = (file: NewDesignFile): DesignSource => ("bytes" in file ? file.bytes : { path: file.path, size: file.size });
+const sizeOf = (file: NewDesignFile) => ("bytes" in file ? file.bytes.byteLength : file.size);
 
 export interface DraftSource {
   kind: "upload" | "library" | "catalogue";
@@ -68,8 +70,8 @@ export async function createDraft(
   options: { printer?: PrinterRate | null; source?: DraftSource } = {},
 ): Promise<{ job: PrintJob; design: AnalysedDesign }> {
   await assertRoomForDraft(userId);
-  const design = await analyseDesign(file.bytes, file.fileName, settings);
-  const stored = await storeDesign(file.bytes, file.fileName, design);
+  const design = await analyseDesign(sourceOf(file), file.fileName, settings, { owner: userId });
+  const stored = await storeDesign(sourceOf(file), file.fileName, design);
   try {
     const db = await getDb();
     const columns = analysisColumns(design.analysis);
@@ -79,7 +81,7 @@ export async function createDraft(
         customerId: userId,
         status: "draft",
         fileName: cleanFileName(file.fileName),
-        fileSize: file.bytes.byteLength,
+        fileSize: sizeOf(file),
         fileFormat: design.format,
         fileKey: stored.fileKey,
         previewKey: stored.previewKey,
@@ -146,13 +148,13 @@ export async function updateDraft(
   let design: AnalysedDesign | null = null;
   let stored: { fileKey: string; previewKey: string | null } | null = null;
   if (options.file) {
-    design = await analyseDesign(options.file.bytes, options.file.fileName, settings);
-    stored = await storeDesign(options.file.bytes, options.file.fileName, design);
+    design = await analyseDesign(sourceOf(options.file), options.file.fileName, settings, { owner: existing.customerId });
+    stored = await storeDesign(sourceOf(options.file), options.file.fileName, design);
   } else if (existing.fileKey && analysisInputsChanged(existing, settings)) {
     const bytes = await readStoredFile(existing.fileKey);
     if (bytes) {
       try {
-        design = await analyseDesign(bytes, existing.fileName, settings, { preview: false });
+        design = await analyseDesign(bytes, existing.fileName, settings, { preview: false, owner: existing.customerId });
       } catch (error) {
         // the stored file was accepted once; keep the old measurements rather than lock the draft
         if (!isDesignRejection(error)) throw error;
@@ -170,7 +172,7 @@ export async function updateDraft(
           fileKey: stored.fileKey,
           previewKey: stored.previewKey,
           fileName: cleanFileName(options.file.fileName),
-          fileSize: options.file.bytes.byteLength,
+          fileSize: sizeOf(options.file),
           fileFormat: design!.format,
           sourceKind: "upload" as const,
           sourceModelId: null,

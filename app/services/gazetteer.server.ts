@@ -1,4 +1,4 @@
-// Offline US gazetteer (DECISIONS §5), server-only so the multi-megabyte `zipcodes` data never reaches the browser.
+// Offline US gazetteer (docs/decisions/003), server-only so the multi-megabyte `zipcodes` data never reaches the browser.
 
 import { createRequire } from "node:module";
 import type { LatLon } from "~/domain/geo";
@@ -130,14 +130,14 @@ function summarise(records: ZipRecord[]): ResolvedLocation | null {
   const cos = Math.cos((usable[0]!.latitude * Math.PI) / 180);
   const spread = (a: ZipRecord) =>
     usable.reduce((sum, b) => sum + Math.hypot(a.latitude - b.latitude, (a.longitude - b.longitude) * cos), 0);
-  const centre = usable.reduce((best, r) => (spread(r) < spread(best) ? r : best));
+  const center = usable.reduce((best, r) => (spread(r) < spread(best) ? r : best));
   return {
-    latitude: centre.latitude,
-    longitude: centre.longitude,
-    city: centre.city,
-    state: centre.state,
-    zip: centre.zip,
-    label: `${centre.city}, ${centre.state}`,
+    latitude: center.latitude,
+    longitude: center.longitude,
+    city: center.city,
+    state: center.state,
+    zip: center.zip,
+    label: `${center.city}, ${center.state}`,
   };
 }
 

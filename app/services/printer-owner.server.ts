@@ -1,4 +1,5 @@
-// Writes to printers and their filament inventory. Every function takes the acting user; only the owner changes a printer.
+// Writes to printers and their filament inventory. Every function takes the acting user; only the
+// owner changes a printer, and each kind of write is limited per user (limitWrite).
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { filamentInventory, printers, printJobs, users, type Printer, type User } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
@@ -14,6 +15,7 @@ import { minVolumeFilter } from "~/domain/printer-fit";
 import { ratePerKgCentsFromPricePerGram } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
 import { resolveLocation } from "./gazetteer.server";
+import { limitWrite } from "./write-limits.server";
 import { removePrinterPhoto, storePrinterPhoto, type ImageExtension, type PhotoBytes } from "./printer-images.server";
 
 /** The printer if this user owns it; null when it does not exist; AppError("forbidden") when someone else owns it. */
@@ -112,8 +114,9 @@ export function newPrinterFromForm(
   };
 }
 
-/** Lists a printer; a customer who lists one becomes 'both'. */
+/** Lists a printer (limited per owner); a customer who lists one becomes 'both'. */
 export async function createPrinter(owner: User, input: NewPrinter): Promise<Printer> {
+  await limitWrite(owner.id, "printer");
   const db = await getDb();
   const rate = ratePerKgCents(input.pricePerGram);
   const imageKey = input.photo ? await storePrinterPhoto(input.photo) : null;
@@ -179,6 +182,8 @@ export async function updatePrinter(owner: User, printerId: number, changes: Pri
     .where(and(eq(printers.id, printerId), eq(printers.ownerId, owner.id)));
   if (!current) return null;
   if (changes.filamentInventory) checkStockMaterials(changes.materials ?? current.materials, changes.filamentInventory);
+  await limitWrite(owner.id, "printerUpdate");
+  if (changes.filamentInventory) await limitWrite(owner.id, "inventory");
   const set: Partial<typeof printers.$inferInsert> = { updatedAt: new Date() };
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.description !== undefined) set.description = changes.description || null;
@@ -205,6 +210,7 @@ export async function updatePrinter(owner: User, printerId: number, changes: Pri
 
 /** The online/offline switch; the printer, or null if it is gone or not theirs. */
 export async function setPrinterAvailability(owner: User, printerId: number, isAvailable: boolean): Promise<Printer | null> {
+  await limitWrite(owner.id, "printerUpdate");
   const db = await getDb();
   const [updated] = await db
     .update(printers)
@@ -225,6 +231,7 @@ export async function deletePrinter(owner: User, printerId: number): Promise<Pri
     .from(printers)
     .where(and(eq(printers.id, printerId), eq(printers.ownerId, owner.id)));
   if (!current) return null;
+  await limitWrite(owner.id, "printerUpdate");
   const result = await db
     .delete(printers)
     .where(
@@ -243,8 +250,9 @@ export async function deletePrinter(owner: User, printerId: number): Promise<Pri
  * Sets the grams of one material and colour (adding the row if new). The caller has checked
  * ownership; a material the printer does not offer is AppError("invalid").
  */
-export async function setStock(printer: Pick<Printer, "id" | "materials">, row: StockRow): Promise<void> {
+export async function setStock(owner: User, printer: Pick<Printer, "id" | "materials">, row: StockRow): Promise<void> {
   checkStockMaterials(printer.materials, [row]);
+  await limitWrite(owner.id, "inventory");
   const db = await getDb();
   await db
     .insert(filamentInventory)
@@ -256,7 +264,8 @@ export async function setStock(printer: Pick<Printer, "id" | "materials">, row: 
 }
 
 /** Removes one stock row; false when there was none. The caller has checked ownership. */
-export async function removeStock(printerId: number, row: { material: string; color: string }): Promise<boolean> {
+export async function removeStock(owner: User, printerId: number, row: { material: string; color: string }): Promise<boolean> {
+  await limitWrite(owner.id, "inventory");
   const db = await getDb();
   const result = await db
     .delete(filamentInventory)

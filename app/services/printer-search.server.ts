@@ -19,6 +19,7 @@ import {
   DEFAULT_RADIUS_MILES,
   MAX_PAGE_SIZE,
   MAX_RADIUS_MILES,
+  MAX_SEARCH_OFFSET,
   type DesignQuote,
   type PrinterJson,
   type PrinterSort,
@@ -192,7 +193,7 @@ export async function searchPrinters(
   const requested = input.sort ?? (origin ? "distance" : "rating");
   const sort: PrinterSort = requested === "distance" && !origin ? "rating" : requested;
   const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(positive(input.limit) || DEFAULT_PAGE_SIZE)));
-  const offset = Math.max(0, Math.floor(positive(input.offset)));
+  const offset = Math.min(MAX_SEARCH_OFFSET, Math.floor(positive(input.offset)));
 
   let from = sql`printers AS p`;
   let distance = sql`NULL`;

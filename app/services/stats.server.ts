@@ -1,4 +1,4 @@
-// The landing page's statistics row and GET /api/stats (document 000: printersNearby, printsThisMonth, totalPrinters, totalOrders).
+// The landing page's statistics row and GET /api/stats: printersNearby, printsThisMonth, totalPrinters, totalOrders.
 import { and, between, count, eq, gte, inArray, notInArray } from "drizzle-orm";
 import { printers, printJobs } from "../../db/schema";
 import { boundingBox, haversineMiles, MAP_DEFAULT_CENTER, type LatLon } from "~/domain/geo";
@@ -22,7 +22,7 @@ export function startOfMonthUtc(now: Date = new Date()): Date {
 }
 
 /** The signed-in user's ZIP when it resolves, else the map's default centre. */
-async function statsCentre(request: Request | undefined): Promise<LatLon> {
+async function statsCenter(request: Request | undefined): Promise<LatLon> {
   const user = request ? await getSessionUser(request) : null;
   const home = lookupZip(user?.zipCode);
   return home ? { latitude: home.latitude, longitude: home.longitude } : MAP_DEFAULT_CENTER;
@@ -30,8 +30,8 @@ async function statsCentre(request: Request | undefined): Promise<LatLon> {
 
 export async function getSiteStats(request?: Request, now: Date = new Date()): Promise<SiteStats> {
   const db = await getDb();
-  const centre = await statsCentre(request);
-  const box = boundingBox(centre.latitude, centre.longitude, NEARBY_RADIUS_MILES);
+  const center = await statsCenter(request);
+  const box = boundingBox(center.latitude, center.longitude, NEARBY_RADIUS_MILES);
 
   const [candidates, [paid], [all], [orders]] = await Promise.all([
     // the box is an indexed prefilter; the exact radius is checked below
@@ -60,7 +60,7 @@ export async function getSiteStats(request?: Request, now: Date = new Date()): P
     (p) =>
       p.latitude !== null &&
       p.longitude !== null &&
-      haversineMiles(centre, { latitude: p.latitude, longitude: p.longitude }) <= NEARBY_RADIUS_MILES,
+      haversineMiles(center, { latitude: p.latitude, longitude: p.longitude }) <= NEARBY_RADIUS_MILES,
   ).length;
 
   return {

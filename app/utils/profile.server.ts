@@ -1,9 +1,10 @@
 // Profile changes shared by /profile and PATCH /api/users/{id}: one set of rules.
 import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { users, type User } from "../../db/schema";
+import { printers, users, type User } from "../../db/schema";
+import { AppError } from "~/domain/app-error";
 import { NOTIFICATION_KINDS, type NotificationKind } from "~/domain/notification-kinds";
-import { USER_TYPES } from "~/domain/users";
+import { USER_TYPE_REFUSED, USER_TYPES, userTypesAllowed, type UserType } from "~/domain/users";
 import { ProfileSchema } from "./profile-schema";
 
 export { PRESET_AVATARS, ProfileSchema } from "./profile-schema";
@@ -20,6 +21,19 @@ export const ApiUserPatchSchema = ProfileSchema.omit({ emailOn: true })
 /** The stored e-mail setting after a PATCH's switches. */
 export function emailOffAfter(current: readonly string[], switches: Partial<Record<NotificationKind, boolean>>): string[] {
   return NOTIFICATION_KINDS.filter((kind) => (kind in switches ? switches[kind] === false : current.includes(kind)));
+}
+
+/**
+ * Refuses a userType the account may not choose for itself (app/domain/users.ts): a
+ * customer cannot make itself a printer owner without a printer, nor an owner hide its printers.
+ */
+export async function checkUserTypeChange(user: User, requested: UserType | undefined) {
+  if (requested === undefined || requested === user.userType) return;
+  const db = await getDb();
+  const [printer] = await db.select({ id: printers.id }).from(printers).where(eq(printers.ownerId, user.id)).limit(1);
+  if (!userTypesAllowed(Boolean(printer)).includes(requested)) {
+    throw new AppError("forbidden", USER_TYPE_REFUSED, { field: "userType" });
+  }
 }
 
 /** Applies a validated change; a taken username answers as a field error. */

@@ -12,6 +12,6 @@ export type DesignWorkerReply =
       ok: false;
       code: MeshErrorCode;
       message: string;
-      /** document 001's size-based estimate, for files the page accepts without a full reading */
+      /** the size-based estimate, for files the page accepts without a full reading */
       fallback: { estimatedWeight: number; estimatedTimeMinutes: number } | null;
     };

@@ -15,7 +15,7 @@ async function fillCalculator(
 }
 
 test.describe("pricing page", () => {
-  test("the calculator starts from document 001's defaults and says the printer's rate decides", async ({ page }) => {
+  test("the calculator starts from its defaults and says the printer's rate decides", async ({ page }) => {
     await page.goto("/pricing");
     await expect(page.getByLabel("Weight (grams)")).toHaveValue("100");
     await expect(page.getByLabel("Material")).toHaveValue("PLA");

@@ -177,3 +177,51 @@ describe("the server's analysis uses the pool", () => {
     }
   });
 });
+
+describe("sharing the pool fairly", () => {
+  const tiny = (owner: string) => ({ bytes: bytesOf(CUBE_STL), fileName: "cube.stl", owner });
+
+  it("takes 30 simultaneous tiny uploads with one worker and a small queue: none is refused", async () => {
+    // the queue is bounded by the work it holds (bytes), not by a count that 30 small files pass at once
+    const workers = pool({ size: 1, maxWaitingBytes: 1024 * 1024 });
+    const results = await Promise.allSettled(Array.from({ length: 30 }, (_, k) => workers.run(tiny(`user-${k % 3}`))));
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    expect(results).toHaveLength(30);
+  });
+
+  it("serves owners in turn: one user's flood does not hold back another's upload", async () => {
+    const workers = pool({ size: 1 });
+    await workers.run(tiny("warm-up"));
+    const finished: string[] = [];
+    const track = (label: string, job: AnalysisJob) => workers.run(job).then(() => finished.push(label));
+    const flood = Array.from({ length: 5 }, (_, k) =>
+      track(`flood-${k}`, { bytes: BIG_STL, fileName: "big.stl", owner: "flooder" }),
+    );
+    // the other customer's upload arrives after all five
+    const other = track("other", tiny("other"));
+    await Promise.all([...flood, other]);
+    // round-robin: the flooder's first job was already running, the other customer's goes next after at most one more
+    expect(finished.indexOf("other")).toBeLessThanOrEqual(2);
+    expect(finished).toHaveLength(6);
+  });
+
+  it("refuses a flooder's extra work as busy, with Retry-After, while others are still taken", async () => {
+    const size = BIG_STL.byteLength;
+    const workers = pool({ size: 1, maxWaitingBytesPerOwner: 2 * size, maxWaitingBytes: 10 * size });
+    await workers.run(tiny("warm-up"));
+    const big = { bytes: BIG_STL, fileName: "big.stl", owner: "flooder" };
+    const taken = [workers.run(big), workers.run(big), workers.run(big)]; // one running, two waiting
+    const refused = await workers.run(big).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: "busy", retryAfterSeconds: 60 });
+    await expect(workers.run(tiny("someone-else"))).resolves.toMatchObject({ analysis: { fileFormat: "stl" } });
+    await Promise.all(taken);
+  });
+
+  it("reads a stored file in the worker, so the request thread passes only its path", async () => {
+    const workers = pool({ size: 1 });
+    const path = CUBE_STL;
+    const fromPath = await workers.run({ path, size: bytesOf(path).byteLength, fileName: "cube.stl" });
+    expect(fromPath.analysis).toEqual((await analyseInThread({ bytes: bytesOf(path), fileName: "cube.stl" })).analysis);
+  });
+});

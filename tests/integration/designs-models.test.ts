@@ -7,12 +7,8 @@ import { categories, libraryModels, modelFiles, printJobs, rateLimits } from "..
 import { loader as orderModelLoader, action as orderModelAction } from "../../app/routes/order-model.$source.$id";
 import { action as createModelDraftAction } from "../../app/routes/api.create-model-draft";
 import { action as downloadThingiverseAction } from "../../app/routes/api.download-thingiverse-model";
-import {
-  allowedDownloadUrl,
-  CATALOGUE_DOWNLOAD_HOSTS,
-  downloadCatalogueFile,
-  ModelOrderError,
-} from "../../app/services/design-sources.server";
+import { AppError } from "../../app/domain/app-error";
+import { allowedDownloadUrl, CATALOGUE_DOWNLOAD_HOSTS, downloadCatalogueFile } from "../../app/services/catalogue/index.server";
 import { LIMITS } from "../../app/services/design-quotas.server";
 import { getStorage, newStorageKey } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
@@ -343,7 +339,7 @@ describe("downloading catalogue files", () => {
     }) as typeof fetch;
     await expect(
       downloadCatalogueFile("https://api.thingiverse.com/files/1/download", { token: "secret", fetch: fakeFetch }),
-    ).rejects.toBeInstanceOf(ModelOrderError);
+    ).rejects.toBeInstanceOf(AppError);
     expect(seen).toEqual([
       { url: "https://api.thingiverse.com/files/1/download", auth: "Bearer secret" },
       { url: "https://cdn.thingiverse.com/assets/x.stl", auth: null },

@@ -14,7 +14,6 @@ import { loader as previewLoader } from "../../app/routes/drafts.$id.preview[.]p
 import { loader as fileLoader } from "../../app/routes/drafts.$id.file";
 import { DesignSettingsSchema } from "../../app/domain/design-settings";
 import { AppError } from "../../app/domain/app-error";
-import { textPartsIn } from "../../app/services/design-form.server";
 import { LIMITS, UPLOADS_PER_HOUR } from "../../app/services/design-quotas.server";
 import { updateDraft } from "../../app/services/draft-writes.server";
 import { getOwnDraft } from "../../app/services/drafts.server";
@@ -770,21 +769,6 @@ describe("the upload and draft API", () => {
       saveDraftAction(args(multipartRequest("/api/save-draft", [["file", new File([bytes], "flat.stl")]], { cookie }))),
     );
     expect(res.status).not.toBe(413);
-  });
-});
-
-describe("recovering the settings of a refused multipart body", () => {
-  it("reads only complete text parts and skips file parts", () => {
-    const boundary = "XyZ";
-    const body = [
-      '--XyZ\r\nContent-Disposition: form-data; name="material"\r\n\r\nTPU\r\n',
-      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.stl"\r\nContent-Type: application/octet-stream\r\n\r\nsolid\r\n',
-      '--XyZ\r\nContent-Disposition: form-data; name="infill"\r\n\r\n30\r\n',
-      '--XyZ\r\nContent-Disposition: form-data; name="cut',
-    ].join("");
-    const into = new FormData();
-    textPartsIn(new TextEncoder().encode(body), boundary, into);
-    expect(Object.fromEntries(into)).toEqual({ material: "TPU", infill: "30" });
   });
 });
 

@@ -238,6 +238,20 @@ describe("likes, comments and ratings through the API", () => {
     expect((await postJson(commentAction, "/x", { comment: "hi" }, { id: "99999" }, cookie)).status).toBe(404);
   });
 
+  it("refuses a comment of NUL or zero-width characters with 400 and a clear message", async () => {
+    const params = { id: String(dragonId) };
+    for (const comment of ["\u0000\u0000", "\u200B\u200C\u200B"]) {
+      const res = await postJson(commentAction, "/x", { comment }, params, cookie);
+      expect(res.status, JSON.stringify(comment)).toBe(400);
+      expect(await res.json()).toEqual({
+        message: "Your comment has no visible text (only spaces or invisible characters). Please write a comment first.",
+      });
+    }
+    const created = await postJson(commentAction, "/x", { comment: "\u0000Solid\u200B hinge" }, params, cookie);
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ comment: "Solid hinge" });
+  });
+
   it("rates 1 to 5, one rating per user, updatable", async () => {
     const params = { id: String(dragonId) };
     for (const rating of [0, 6, 3.5, "5", null]) {

@@ -6,7 +6,7 @@ import { args, getRequest } from "../setup/requests";
 const page = (query = "") => loader(args(getRequest(`/pricing${query}`)));
 
 describe("/pricing calculator", () => {
-  it("starts from document 001's defaults: 100 g, 1 colour, 4 h, PLA at $20/kg, pickup", () => {
+  it("starts from the calculator's defaults: 100 g, 1 colour, 4 h, PLA at $20/kg, pickup", () => {
     const { input, errors, result } = page();
     expect(input).toEqual({ weight: 100, colors: 1, hours: 4, material: "PLA", delivery: "pickup" });
     expect(errors).toEqual({});
@@ -17,8 +17,8 @@ describe("/pricing calculator", () => {
 
   it("gives the engine's totals for the engine's test inputs at the platform rate", () => {
     // 200 g, 3 colours, 90 min at $15/kg: 3.00 + 4.00 + 3.00 = 10.00, fee 1.50, customer pays 11.50
-    const multicolour = page("?weight=200&colors=3&hours=1.5&material=platform&delivery=pickup");
-    expect(multicolour.result.quote).toMatchObject({
+    const multicolor = page("?weight=200&colors=3&hours=1.5&material=platform&delivery=pickup");
+    expect(multicolor.result.quote).toMatchObject({
       materialCost: 300,
       multicolorPremium: 400,
       timePremium: 300,
@@ -26,8 +26,8 @@ describe("/pricing calculator", () => {
       platformFee: 150,
       customerPays: 1150,
     });
-    expect(multicolour.result.totalCents).toBe(1150);
-    expect(multicolour.result.quote).toEqual(quotePrice({ weightGrams: 200, colors: 3, printTimeMinutes: 90 }));
+    expect(multicolor.result.totalCents).toBe(1150);
+    expect(multicolor.result.quote).toEqual(quotePrice({ weightGrams: 200, colors: 3, printTimeMinutes: 90 }));
 
     const single = page("?weight=100&colors=1&hours=1&material=platform");
     expect(single.result.quote.customerPays).toBe(250);

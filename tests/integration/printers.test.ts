@@ -138,7 +138,7 @@ describe("searchPrinters", () => {
     expect(home.printers[0]!.name).toBe("Berthoud Print Shop");
   });
 
-  it("serialises the document 000 shape, with the public place and coordinates", async () => {
+  it("serializes the listing's shape, with the public place and coordinates", async () => {
     const [p] = (await searchPrinters({ location: "80513", radiusMiles: 5 })).printers;
     expect(p).toMatchObject({
       name: "Berthoud Print Shop",
@@ -670,7 +670,7 @@ describe("the printer owner's dashboard and settings", () => {
     );
     const errors = (await none.json()).result.error;
     expect(errors.materials).toEqual(["At least one material is required"]);
-    expect(errors.pricePerGram[0]).toMatch(/0 or more/);
+    expect(errors.pricePerGram[0]).toBe("Price per gram must be at least $0.01");
   });
 
   it("keeps the filament inventory: add, update, remove, and only materials the printer offers", async () => {

@@ -157,7 +157,7 @@ describe("file type checks", () => {
   });
 });
 
-describe("document 001 rules", () => {
+describe("the product's analysis rules", () => {
   it.each([
     { bytes: 1024 * 1024, format: "stl" as const, grams: 6.2 },
     { bytes: 1024 * 1024, format: "3mf" as const, grams: 9.9 },

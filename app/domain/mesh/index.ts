@@ -23,7 +23,7 @@ export { estimateFromFileSize, layerHeightBucket, layerHeightForQuality, QUALITY
 export { renderPreviewPng } from "./preview";
 
 export const DEFAULT_OPTIONS = { material: "PLA", infill: 15, layerHeight: 0.2, supports: "auto" } as const;
-/** Nominal speed shown to customers (document 001); the time estimate uses the profile's per-feature speeds. */
+/** Nominal speed shown to customers; the time estimate uses the profile's per-feature speeds. */
 export const DEFAULT_PRINT_SPEED = 50;
 
 function startsWith(b: Uint8Array, sig: number[]): boolean {

@@ -15,7 +15,7 @@ import {
   type DesignIntent,
 } from "~/domain/design-settings";
 import { centsToDollarString } from "~/domain/money";
-import { FILE_FIELD, readDesignForm } from "~/services/design-form.server";
+import { FILE_FIELD, readDesignForm, type DesignForm } from "~/services/design-form.server";
 import { saveDesign } from "~/services/designs.server";
 import { draftPreviewUrl, printersUrlFor } from "~/services/drafts.server";
 import { formStatusOf, httpStatusOf, retryHeaders } from "~/utils/app-error.server";
@@ -68,8 +68,17 @@ function destination(job: PrintJob, intent: DesignIntent, created: boolean, esti
 const FILE_REQUIRED: readonly string[] = [MESSAGES.fileRequiredDraft, MESSAGES.fileRequiredUpload];
 
 async function postDesign(request: Request, options: DesignPostOptions): Promise<DesignPostOutcome> {
-  const { user, draft } = options;
   const form = await readDesignForm(request);
+  try {
+    return await settle(form, options);
+  } finally {
+    // the incoming file is removed on every way out (storing it made a copy)
+    await form.discard();
+  }
+}
+
+async function settle(form: DesignForm, options: DesignPostOptions): Promise<DesignPostOutcome> {
+  const { user, draft } = options;
   const fields = flattenPrintSettings(form.fields);
   const submission = parseWithZod(fields, { schema: DesignSettingsSchema });
   const postedIntent = fields.get("intent") === "submit" ? "submit" : "save";

@@ -1,0 +1,134 @@
+// Upload capacity: a design is written to disk as it arrives (never whole in memory), analysed from there, and
+// many small uploads at once all get through one worker.
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { MAX_DESIGN_BYTES } from "../../app/domain/design-settings";
+import { action as saveDraftAction } from "../../app/routes/api.save-draft";
+import { AnalysisPool, type AnalysisJob } from "../../app/services/analysis-pool.server";
+import { readDesignForm } from "../../app/services/design-form.server";
+import { args, createTestUser, run, sessionCookieFor } from "../setup/requests";
+import { fileOf, multipartRequest, storedFiles, withTemporaryUploads } from "../fixtures/designs/helpers";
+
+const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
+const MIB = 1024 * 1024;
+
+let uploads: string;
+let cookie: string;
+beforeAll(async () => {
+  uploads = withTemporaryUploads();
+  cookie = await sessionCookieFor((await createTestUser()).id);
+});
+afterAll(() => rmSync(uploads, { recursive: true, force: true }));
+
+/** A multipart upload whose file part is generated chunk by chunk as it is read: the test never holds it either. */
+function streamedUpload(fileBytes: number, settingsAfter: Record<string, string> = {}): Request {
+  const boundary = "----printnear-test-boundary";
+  const encoder = new TextEncoder();
+  const head = encoder.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.stl"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = encoder.encode(
+    `\r\n${Object.entries(settingsAfter)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join("")}--${boundary}--\r\n`,
+  );
+  let sent = -1;
+  const chunk = 256 * 1024;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent < 0) {
+        controller.enqueue(head);
+        sent = 0;
+      } else if (sent < fileBytes) {
+        const size = Math.min(chunk, fileBytes - sent);
+        controller.enqueue(new Uint8Array(size).fill(0x20));
+        sent += size;
+      } else {
+        controller.enqueue(tail);
+        controller.close();
+      }
+    },
+  });
+  return new Request("http://localhost:3000/api/save-draft", {
+    method: "POST",
+    body,
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    duplex: "half",
+  } as RequestInit);
+}
+
+describe("streaming uploads to disk", () => {
+  it("takes ten concurrent 49 MB uploads without holding their bytes in memory", async () => {
+    const size = 49 * MIB;
+    global.gc?.();
+    const before = process.memoryUsage();
+    let peakBuffers = before.arrayBuffers;
+    let peakRss = before.rss;
+    const sampler = setInterval(() => {
+      const now = process.memoryUsage();
+      peakBuffers = Math.max(peakBuffers, now.arrayBuffers);
+      peakRss = Math.max(peakRss, now.rss);
+    }, 10);
+    const forms = await Promise.all(Array.from({ length: 10 }, () => readDesignForm(streamedUpload(size, { material: "PETG" }))));
+    clearInterval(sampler);
+    try {
+      for (const form of forms) {
+        expect(form.error).toBeNull();
+        expect(form.fields.get("material")).toBe("PETG");
+        expect(form.file).toMatchObject({ size, name: "big.stl" });
+        expect(statSync(form.file!.path).size).toBe(size);
+      }
+      // 490 MB went through; holding the files would take at least that much
+      expect(peakBuffers - before.arrayBuffers).toBeLessThan(64 * MIB);
+      expect(peakRss - before.rss).toBeLessThan(200 * MIB);
+    } finally {
+      await Promise.all(forms.map((f) => f.discard()));
+    }
+    for (const form of forms) expect(() => statSync(form.file!.path)).toThrow();
+  });
+
+  it("cuts a file at 50 MB as it streams, keeps the settings sent after it, and leaves nothing on disk", async () => {
+    const before = storedFiles(uploads).length;
+    const form = await readDesignForm(streamedUpload(MAX_DESIGN_BYTES + 1, { material: "TPU", infill: "30" }));
+    expect(form.error).toMatchObject({ code: "too_large", message: "File size exceeds 50MB limit", field: "file" });
+    expect(form.file).toBeNull();
+    expect(Object.fromEntries(form.fields)).toEqual({ material: "TPU", infill: "30" });
+    expect(storedFiles(uploads).length).toBe(before);
+  });
+
+  it("hands the analysis the stored file's path, never its bytes, and removes the incoming copy", async () => {
+    const runs = vi.spyOn(AnalysisPool.prototype, "run");
+    try {
+      const res = await run(() =>
+        saveDraftAction(args(multipartRequest("/api/save-draft", [["file", fileOf(CUBE_STL)]], { cookie }))),
+      );
+      expect(res.status).toBe(201);
+      const job = runs.mock.calls[0][0] as AnalysisJob;
+      expect(job.bytes).toBeUndefined();
+      expect(job.size).toBe(readFileSync(CUBE_STL).byteLength);
+      expect(job.owner).toMatch(/^\d+$/);
+      expect(storedFiles(uploads).filter((path) => path.includes(".incoming"))).toEqual([]);
+    } finally {
+      runs.mockRestore();
+    }
+  });
+});
+
+describe("capacity", () => {
+  it("answers all of 30 simultaneous tiny uploads with one worker and a small queue", async () => {
+    const saved = globalThis.__printnearAnalysisPool;
+    const small = new AnalysisPool({ size: 1, maxWaitingBytes: 1 * MIB });
+    globalThis.__printnearAnalysisPool = small;
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          run(() => saveDraftAction(args(multipartRequest("/api/save-draft", [["file", fileOf(CUBE_STL)]], { cookie })))),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(30).fill(201));
+    } finally {
+      globalThis.__printnearAnalysisPool = saved;
+      await small.close();
+    }
+  });
+});
