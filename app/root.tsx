@@ -13,6 +13,8 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
+import { AppShell } from "./components/app-shell";
+import { LiveUpdates } from "./components/live-updates";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { Toaster } from "./components/toaster";
@@ -29,6 +31,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/icon-192.png" },
 ];
 
 export const meta: MetaFunction = () => [
@@ -78,6 +81,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main className="flex-1">{children}</main>
         <SiteFooter />
         <Toaster toast={root?.toast ?? null} />
+        {root?.user ? <LiveUpdates /> : null}
+        <AppShell signedIn={!!root?.user} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

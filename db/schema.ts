@@ -37,6 +37,11 @@ export const users = sqliteTable(
     zipCode: text("zip_code"),
     stripeAccountId: text("stripe_account_id"),
     newsletterSubscribed: bool("newsletter_subscribed").notNull().default(false),
+    /** notification kinds the user turned e-mail off for (JSON array; see app/domain/notification-kinds.ts) */
+    emailOff: text("email_off", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -316,6 +321,32 @@ export const modelRatings = sqliteTable(
   ],
 );
 
+/** A customer's review of the printer that made one of their jobs: one per job, editable. */
+export const printerReviews = sqliteTable(
+  "printer_reviews",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    printerId: integer("printer_id")
+      .notNull()
+      .references(() => printers.id, { onDelete: "cascade" }),
+    jobId: integer("job_id")
+      .notNull()
+      .references(() => printJobs.id, { onDelete: "cascade" }),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rating: integer("rating").notNull(),
+    review: text("review"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("printer_reviews_one_per_job").on(t.jobId),
+    index("printer_reviews_printer_idx").on(t.printerId, t.createdAt),
+    check("printer_reviews_range", sql`rating BETWEEN 1 AND 5`),
+  ],
+);
+
 /** Drafts and orders: one row per print job, its status says which. */
 export const printJobs = sqliteTable(
   "print_jobs",
@@ -427,6 +458,8 @@ export const notifications = sqliteTable(
     title: text("title").notNull(),
     message: text("message").notNull(),
     link: text("link"),
+    /** what it is about (app/domain/notification-kinds.ts), for e-mail settings */
+    kind: text("kind"),
     isRead: bool("is_read").notNull().default(false),
     createdAt: createdAt(),
   },

@@ -406,32 +406,58 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
     { status: "printing", fileName: "lamp-shade.stl", grams: 160, minutes: 540, printer: 0 },
     { status: "picked_up", fileName: "name-tag.obj", grams: 12, minutes: 35, printer: 3 },
   ] as const;
+  const jobIds = new Map<string, number>();
   for (const job of jobs) {
     const printerIndex = job.printer;
     const rate = printerIndex === null ? undefined : DEMO_PRINTERS[printerIndex].rate;
     const quote = quotePrice({ weightGrams: job.grams, printTimeMinutes: job.minutes, ratePerKgCents: rate });
     const placed = job.status !== "draft" ? new Date(Date.now() - 2 * 60 * 60 * 1000) : null;
-    await db.insert(s.printJobs).values({
-      customerId,
-      printerId: printerIndex === null ? null : printerIds[printerIndex],
-      status: job.status,
-      fileName: job.fileName,
-      fileSize: 150_000,
-      fileFormat: job.fileName.split(".").pop(),
-      estimatedWeightGrams: job.grams,
-      printTimeMinutes: job.minutes,
-      totalCostCents: quote.customerPays,
-      printerProfitCents: quote.printerProfit,
-      platformFeeCents: quote.platformFee,
-      amountDueCents: quote.customerPays,
-      submittedAt: placed,
-      confirmedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
-      acceptedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
-      printingStartedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
-      completedAt: job.status === "picked_up" ? new Date(Date.now() - 60 * 60 * 1000) : null,
-      pickedUpAt: job.status === "picked_up" ? new Date() : null,
-    });
+    const [inserted] = await db
+      .insert(s.printJobs)
+      .values({
+        customerId,
+        printerId: printerIndex === null ? null : printerIds[printerIndex],
+        status: job.status,
+        fileName: job.fileName,
+        fileSize: 150_000,
+        fileFormat: job.fileName.split(".").pop(),
+        estimatedWeightGrams: job.grams,
+        printTimeMinutes: job.minutes,
+        totalCostCents: quote.customerPays,
+        printerProfitCents: quote.printerProfit,
+        platformFeeCents: quote.platformFee,
+        amountDueCents: quote.customerPays,
+        submittedAt: placed,
+        confirmedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
+        acceptedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
+        printingStartedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
+        completedAt: job.status === "picked_up" ? new Date(Date.now() - 60 * 60 * 1000) : null,
+        pickedUpAt: job.status === "picked_up" ? new Date() : null,
+      })
+      .returning({ id: s.printJobs.id });
+    jobIds.set(job.fileName, inserted.id);
   }
+
+  // A short conversation about the print in progress: Casey asked, Bella answered (unread).
+  const lampShadeId = jobIds.get("lamp-shade.stl")!;
+  const hour = 60 * 60 * 1000;
+  await db.insert(s.messages).values([
+    {
+      jobId: lampShadeId,
+      senderId: customerId,
+      senderType: "customer",
+      content: "Hi! Could the shade be a little thicker at the rim? It hangs over a warm bulb.",
+      sentAt: new Date(Date.now() - 90 * 60 * 1000),
+      readAt: new Date(Date.now() - hour),
+    },
+    {
+      jobId: lampShadeId,
+      senderId: userIds.get("bella")!,
+      senderType: "printer",
+      content: "Sure: I added two extra walls at the rim. It will be ready tonight.",
+      sentAt: new Date(Date.now() - 30 * 60 * 1000),
+    },
+  ]);
 
   await db.insert(s.notifications).values([
     {

@@ -3,6 +3,7 @@
 // docs/decisions/005-page-budgets.md. It reports; over-budget pages do not fail the run.
 //   --no-build   reuse the last build in build-bench/
 //   /path ...    measure these paths instead of the default pages
+//   --as=EMAIL   measure them signed in as this demo user (the default signed-in pages always are)
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -11,6 +12,10 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 export const PAGES = ["/", "/auth", "/models", "/browse"];
+/** Pages only a signed-in user sees, measured as the demo customer. */
+export const SIGNED_IN_PAGES = ["/messages"];
+const DEMO_CUSTOMER = "casey@printnear.test";
+const DEMO_PASSWORD = "printnear-demo";
 export const HTML_BUDGET_KB = 14;
 export const JS_BUDGET_KB = 110;
 const KB = 1024;
@@ -73,14 +78,14 @@ interface PageResult {
   error?: string;
 }
 
-async function fetchText(url: string): Promise<{ status: number; text: string }> {
-  const res = await fetch(url, { redirect: "manual" });
+async function fetchText(url: string, cookie?: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, { redirect: "manual", headers: cookie ? { cookie } : {} });
   return { status: res.status, text: await res.text() };
 }
 
 /** The page's up-front scripts plus everything they import statically; chunks only reachable through import() are "lazy". */
-async function measurePage(path: string): Promise<PageResult> {
-  const page = await fetchText(`${ORIGIN}${path}`);
+async function measurePage(path: string, cookie?: string): Promise<PageResult> {
+  const page = await fetchText(`${ORIGIN}${path}`, cookie);
   const result: PageResult = { path, status: page.status, htmlGz: gzipSize(page.text), jsGz: 0, jsFiles: 0, lazyGz: 0 };
   const eager = new Set<string>();
   const lazy = new Set<string>();
@@ -169,6 +174,18 @@ async function stop(server: ChildProcess | undefined) {
   signalGroup("SIGKILL");
 }
 
+/** A session cookie for a demo user, through the sign-in API. */
+async function signIn(email: string): Promise<string> {
+  const res = await fetch(`${ORIGIN}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
+  const cookie = res.headers.get("set-cookie")?.split(";")[0];
+  if (!res.ok || !cookie) throw new Error(`signing in as ${email} failed (HTTP ${res.status})`);
+  return cookie;
+}
+
 const kb = (bytes: number) => (bytes / KB).toFixed(1);
 
 export function formatTable(results: PageResult[]): string {
@@ -224,10 +241,16 @@ async function main() {
     });
 
     const requested = process.argv.slice(2).filter((arg) => arg.startsWith("/"));
+    const as = process.argv.find((arg) => arg.startsWith("--as="))?.slice("--as=".length);
+    const signedIn = await signIn(as ?? DEMO_CUSTOMER);
+    const plan: Array<{ path: string; cookie?: string }> =
+      requested.length > 0
+        ? requested.map((path) => ({ path, cookie: as ? signedIn : undefined }))
+        : [...PAGES.map((path) => ({ path })), ...SIGNED_IN_PAGES.map((path) => ({ path, cookie: signedIn }))];
     const results: PageResult[] = [];
-    for (const path of requested.length > 0 ? requested : PAGES) {
+    for (const { path, cookie } of plan) {
       try {
-        results.push(await measurePage(path));
+        results.push({ ...(await measurePage(path, cookie)), path: cookie ? `${path} (signed in)` : path });
       } catch (error) {
         results.push({ path, status: 0, htmlGz: 0, jsGz: 0, jsFiles: 0, lazyGz: 0, error: (error as Error).message });
       }

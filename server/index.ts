@@ -37,7 +37,13 @@ const viteDevServer = isDevelopment
 
 const app = express();
 app.disable("x-powered-by");
-app.use(compression());
+// live streams (text/event-stream) must reach the browser as they are written, never buffered
+app.use(
+  compression({
+    filter: (req, res) =>
+      !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
+  }),
+);
 
 // Security headers; the page's inline scripts carry this request's nonce (res.locals.cspNonce, given to Remix)
 app.use((req, res, next) => {

@@ -3,9 +3,15 @@
 // send box is a plain form post, with it Enter sends and Shift+Enter adds a line.
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useId, useRef, type KeyboardEvent } from "react";
-import { displayName, MESSAGE_FIELD, MESSAGE_MAX_LENGTH, SEND_MESSAGE_INTENT, type ThreadMessage } from "~/domain/messages";
+import {
+  displayName,
+  MESSAGE_FAILED_TOAST,
+  MESSAGE_FIELD,
+  MESSAGE_MAX_LENGTH,
+  SEND_MESSAGE_INTENT,
+  type ThreadMessage,
+} from "~/domain/messages";
 import { formatDateTime } from "~/utils/format";
-import { ErrorList } from "./forms";
 
 export interface ConversationThreadProps {
   messages: ThreadMessage[];
@@ -118,7 +124,12 @@ export function ConversationThread({
             aria-describedby={errorId}
             data-testid="message-input"
           />
-          <ErrorList id={errorId} errors={error ? [error] : undefined} />
+          {error ? (
+            <div id={errorId} role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+              <p className="font-semibold">{MESSAGE_FAILED_TOAST}</p>
+              <p>{error}</p>
+            </div>
+          ) : null}
           <div className="flex justify-end">
             <button type="submit" className="btn-primary" disabled={sending}>
               {sending ? "Sending…" : "Send"}

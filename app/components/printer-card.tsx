@@ -65,7 +65,11 @@ export function PrinterCard({
       <div className="flex flex-1 flex-col gap-2 p-4">
         <div className="flex items-start justify-between gap-2">
           <div>
-            <h3 className="font-semibold">{printer.name}</h3>
+            <h3 className="font-semibold">
+              <Link to={`/printers/${printer.id}`} className="hover:underline">
+                {printer.name}
+              </Link>
+            </h3>
             <p className="text-sm text-slate-500">
               {printer.model} · by {ownerShortName(printer.owner)}
             </p>

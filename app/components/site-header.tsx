@@ -80,6 +80,9 @@ function NotificationBell({ user }: { user: RootUser }) {
             ))}
           </ul>
         )}
+        <Link to="/notifications" className="mt-1 block rounded px-2 py-2 text-center text-sm text-brand-700 hover:bg-slate-50">
+          See all notifications
+        </Link>
       </div>
     </details>
   );

@@ -15,7 +15,10 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   const region = useRef<HTMLOListElement>(null);
   const startX = useRef<number | null>(null);
 
-  useEffect(() => setVisible(toast), [toast]);
+  // a new toast shows; a later reload without one (e.g. a live update) leaves the shown one be
+  useEffect(() => {
+    if (toast) setVisible(toast);
+  }, [toast]);
   useEffect(() => {
     if (!visible) return;
     const timer = setTimeout(() => setVisible(null), DISPLAY_MS + 300);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, idParam, publicUser, readJson, requireApiUser } from "~/utils/api.server";
 import { apiErrorResponse, isAppError } from "~/utils/app-error.server";
-import { ApiUserPatchSchema, checkUserTypeChange, updateUser } from "~/utils/profile.server";
+import { ApiUserPatchSchema, checkUserTypeChange, emailOffAfter, updateUser } from "~/utils/profile.server";
 
 // PATCH /api/users/{id}: userType (only what the account may choose, see app/domain/users.ts), or username/firstName/lastName/profileImageUrl; only one's own.
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -19,7 +19,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (isAppError(error)) return apiErrorResponse(error);
     throw error;
   }
-  const result = await updateUser(user.id, parsed.data);
+  const { emailSettings, ...fields } = parsed.data;
+  const result = await updateUser(user.id, {
+    ...fields,
+    ...(emailSettings ? { emailOff: emailOffAfter(user.emailOff, emailSettings) } : {}),
+  });
   if ("fieldErrors" in result)
     return Response.json({ message: Object.values(result.fieldErrors).flat()[0], errors: result.fieldErrors }, { status: 409 });
   return Response.json(publicUser(result.user));

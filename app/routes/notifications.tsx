@@ -1,14 +1,28 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { markNotificationsRead } from "~/utils/notifications.server";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { countUnreadNotifications, listNotifications, markNotificationsRead } from "~/services/notifications.server";
+import { formatDateTime } from "~/utils/format";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 
-// The bell's "Mark all as read" form posts here and goes back to the page it came from.
+export const meta: MetaFunction = () => [{ title: "Notifications | Printnear" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const [notifications, unread] = await Promise.all([listNotifications(user.id, 100), countUnreadNotifications(user.id)]);
+  return {
+    unread,
+    notifications: notifications.map((n) => ({ ...n, createdAt: n.createdAt.toISOString() })),
+  };
+}
+
+// "Mark all as read" (here and in the bell) posts here and goes back to the page it came from.
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
   if (form.get("intent") === "mark-all-read") await markNotificationsRead(user.id);
-  return redirect(safeRedirect(refererPath(request.headers.get("referer"))));
+  return redirect(safeRedirect(refererPath(request.headers.get("referer")), "/notifications"));
 }
 
 function refererPath(referer: string | null): string | null {
@@ -20,6 +34,58 @@ function refererPath(referer: string | null): string | null {
   }
 }
 
-export function loader() {
-  return redirect("/dashboard");
+export default function NotificationsPage() {
+  const { notifications, unread } = useLoaderData<typeof loader>();
+  return (
+    <div className="container-page max-w-3xl py-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">Notifications</h1>
+          <p className="text-slate-600">
+            {unread > 0 ? `${unread} unread` : "You're all caught up."}{" "}
+            <Link to="/profile#email-settings" className="text-brand-700 hover:underline">
+              E-mail settings
+            </Link>
+          </p>
+        </div>
+        {unread > 0 ? (
+          <Form method="post">
+            <button type="submit" name="intent" value="mark-all-read" className="btn-secondary">
+              Mark all as read
+            </button>
+          </Form>
+        ) : null}
+      </div>
+      {notifications.length === 0 ? (
+        <p className="mt-8 rounded-lg border border-dashed border-slate-300 p-10 text-center text-slate-500">No notifications</p>
+      ) : (
+        <ul className="mt-6 divide-y divide-slate-200 rounded-lg border border-slate-200" data-testid="notification-list">
+          {notifications.map((n) => (
+            <li key={n.id} className={`p-4 ${n.isRead ? "" : "bg-brand-50"}`}>
+              <div className="flex items-baseline justify-between gap-3">
+                <p className="font-medium">
+                  {n.isRead ? null : <span className="sr-only">Unread: </span>}
+                  {n.link ? (
+                    <Link to={n.link} className="hover:underline">
+                      {n.title}
+                    </Link>
+                  ) : (
+                    n.title
+                  )}
+                </p>
+                <time dateTime={n.createdAt} className="shrink-0 text-xs text-slate-500">
+                  {formatDateTime(n.createdAt)}
+                </time>
+              </div>
+              <p className="text-sm text-slate-600">{n.message}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -5,7 +5,11 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { UserAvatar } from "~/components/user-avatar";
 import { humanize } from "~/utils/format";
-import { PRESET_AVATARS, ProfileSchema } from "~/utils/profile-schema";
+import { isAppError } from "~/domain/app-error";
+import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, wantsEmail } from "~/domain/notification-kinds";
+import { limitWrite } from "~/services/write-limits.server";
+import { httpStatusOf } from "~/utils/app-error.server";
+import { emailOffFrom, PRESET_AVATARS, ProfileSchema } from "~/utils/profile-schema";
 import { updateUser } from "~/utils/profile.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -24,6 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       profileImageUrl: user.profileImageUrl ?? "",
       zipCode: user.zipCode ?? "",
       userType: user.userType,
+      emailOn: NOTIFICATION_KINDS.filter((kind) => wantsEmail(user.emailOff, kind)),
     },
   };
 }
@@ -32,7 +37,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: ProfileSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const result = await updateUser(user.id, submission.value);
+  try {
+    await limitWrite(user.id, "profile");
+  } catch (error) {
+    if (isAppError(error)) return data(submission.reply({ formErrors: [error.message] }), { status: httpStatusOf(error) });
+    throw error;
+  }
+  const { emailOn, ...fields } = submission.value;
+  const result = await updateUser(user.id, { ...fields, emailOff: emailOffFrom(emailOn) });
   if ("fieldErrors" in result) return data(submission.reply({ fieldErrors: result.fieldErrors }), { status: 409 });
   return redirectWithToast("/profile", { title: "Profile Updated", description: "Your profile changes are saved." });
 }
@@ -54,6 +66,12 @@ export default function Profile() {
     <div className="container-page max-w-2xl py-8">
       <h1 className="text-2xl font-bold">Profile Settings</h1>
       <Form method="post" {...getFormProps(form)} className="card mt-6 space-y-5 p-6">
+        {Object.keys(form.allErrors).length > 0 ? (
+          <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+            <p className="font-semibold">Update Failed</p>
+            <p>{form.errors?.[0] ?? "Check the fields marked below."}</p>
+          </div>
+        ) : null}
         <div className="flex items-center gap-4">
           <UserAvatar user={profile} size={56} />
           <div>
@@ -121,6 +139,24 @@ export default function Profile() {
             ))}
           </div>
           <p className="field-error">{fields.profileImageUrl.errors?.[0]}</p>
+        </fieldset>
+        <fieldset id="email-settings">
+          <legend className="label">E-mail me about</legend>
+          <p className="mb-2 text-xs text-slate-500">The bell always shows everything; these choose what also comes by e-mail.</p>
+          <div className="flex flex-col gap-2">
+            {NOTIFICATION_KINDS.map((kind) => (
+              <label key={kind} className="flex items-start gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  name={fields.emailOn.name}
+                  value={kind}
+                  defaultChecked={profile.emailOn.includes(kind)}
+                  className="mt-0.5"
+                />
+                {NOTIFICATION_KIND_LABELS[kind]}
+              </label>
+            ))}
+          </div>
         </fieldset>
         <button className="btn-primary" disabled={saving}>
           {saving ? "Saving..." : "Save Changes"}

@@ -6,7 +6,7 @@ import { messages, users } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { displayName, MessageText, type ConversationSummary, type SenderType, type ThreadMessage } from "~/domain/messages";
 import { getClient, getDb } from "~/utils/db.server";
-import { notify } from "~/utils/notifications.server";
+import { notify } from "./notifications.server";
 import { limitWrite } from "./write-limits.server";
 
 /** A job's conversation as one of its parties sees it. */
@@ -167,6 +167,8 @@ export async function sendJobMessage(input: { jobId: number; senderId: number; c
       "New Message",
       `${displayName(sender ?? {})} wrote about ${conversation.jobFileName}.`,
       `/messages?jobId=${conversation.jobId}`,
+      // one e-mail per conversation per 15 minutes, however many messages arrive
+      { kind: "message", batchKey: `message:${conversation.otherUserId}:job:${conversation.jobId}` },
     );
   }
   return toThreadMessage({ ...row, firstName: sender?.firstName ?? null, lastName: sender?.lastName ?? null });

@@ -2,6 +2,7 @@
 // product decisions define them, sanitised campaigns sent as a background job through the mail
 // service, one-click unsubscribe links with List-Unsubscribe headers.
 import { randomBytes } from "node:crypto";
+import { siteUrl } from "~/utils/env.server";
 import { desc, eq, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import { newsletterCampaigns, newsletterSubscribers } from "../../db/schema";
@@ -17,11 +18,6 @@ export const SUBSCRIBE_INTERESTS = { customer: "buyer", printer_owner: "printer_
 export type SubscribeInterest = keyof typeof SUBSCRIBE_INTERESTS;
 
 const token = () => randomBytes(24).toString("base64url");
-
-/** The site's public address for links in e-mails. */
-export function siteUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return (env.PUBLIC_URL || `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
-}
 
 // ------------------------------------------------------------------------------------------
 // Sanitising

@@ -20,3 +20,8 @@ export function sessionSecret(): string {
   writeFileSync(file, cachedSecret, { mode: 0o600 });
   return cachedSecret;
 }
+
+/** The site's public address for links in e-mails (PUBLIC_URL, e.g. https://printnear.fly.dev). */
+export function siteUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return (env.PUBLIC_URL || `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
+}

@@ -1,12 +1,12 @@
 // The answer of a page action whose send box (ConversationThread) posted: it sends through the
 // conversation service, then redirects with "Message Sent", or answers 4xx with "Failed to Send
-// Message", the reason and the typed text so the box keeps it.
+// Message" (shown by the thread beside its box), the reason and the typed text so the box keeps it.
 import { data } from "@remix-run/node";
 import { isAppError } from "~/domain/app-error";
-import { MESSAGE_FAILED_DEFAULT, MESSAGE_FAILED_TOAST, MESSAGE_FIELD, MESSAGE_SENT_TOAST } from "~/domain/messages";
+import { MESSAGE_FAILED_DEFAULT, MESSAGE_FIELD, MESSAGE_SENT_TOAST } from "~/domain/messages";
 import { sendJobMessage } from "~/services/conversations.server";
-import { httpStatusOf, toastOf } from "./app-error.server";
-import { createToastHeader, redirectWithToast } from "./toast.server";
+import { httpStatusOf } from "./app-error.server";
+import { redirectWithToast } from "./toast.server";
 
 /** What the page's view gets back after a refused send: pass both to ConversationThread. */
 export interface MessageFormResult {
@@ -27,14 +27,11 @@ export async function answerMessageForm(input: {
     return redirectWithToast(input.redirectTo, { title: MESSAGE_SENT_TOAST });
   } catch (error) {
     if (!isAppError(error)) throw error;
-    const toast = toastOf(error, MESSAGE_FAILED_TOAST);
     const result: MessageFormResult = {
       messageError: error.message || MESSAGE_FAILED_DEFAULT,
       messageDraft: typeof content === "string" ? content : "",
     };
-    return data(result, {
-      status: httpStatusOf(error),
-      headers: { "set-cookie": await createToastHeader(toast) },
-    });
+    // the page shows the refusal beside the box at once (a flashed toast would only show on the next page)
+    return data(result, { status: httpStatusOf(error) });
   }
 }

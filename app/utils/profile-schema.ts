@@ -1,5 +1,6 @@
 // Profile rules, shared by the browser (early checks) and the server (the real ones).
 import { z } from "zod";
+import { NOTIFICATION_KINDS } from "~/domain/notification-kinds";
 
 export const PRESET_AVATARS = Array.from({ length: 8 }, (_, i) => `/avatars/avatar-${i + 1}.svg`);
 
@@ -33,4 +34,11 @@ export const ProfileSchema = z.object({
     .optional()
     .refine((v) => !v || /^\d{5}$/.test(v), "ZIP must be 5 digits")
     .transform((v) => v || null),
+  /** the kinds whose e-mail stays on: one checkbox each, so none checked is all off */
+  emailOn: z.array(z.enum(NOTIFICATION_KINDS)).optional(),
 });
+
+/** The stored setting (kinds turned off) from the checked boxes. */
+export function emailOffFrom(emailOn: readonly string[] | undefined): string[] {
+  return NOTIFICATION_KINDS.filter((kind) => !(emailOn ?? []).includes(kind));
+}

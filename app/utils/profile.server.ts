@@ -3,13 +3,25 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { printers, users, type User } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
+import { NOTIFICATION_KINDS, type NotificationKind } from "~/domain/notification-kinds";
 import { USER_TYPE_REFUSED, USER_TYPES, userTypesAllowed, type UserType } from "~/domain/users";
 import { ProfileSchema } from "./profile-schema";
 
 export { PRESET_AVATARS, ProfileSchema } from "./profile-schema";
 import { getDb } from "./db.server";
 
-export const ApiUserPatchSchema = ProfileSchema.partial().extend({ userType: z.enum(USER_TYPES).optional() });
+export const ApiUserPatchSchema = ProfileSchema.omit({ emailOn: true })
+  .partial()
+  .extend({
+    userType: z.enum(USER_TYPES).optional(),
+    /** per-kind e-mail switches, e.g. { "message": false }; kinds left out keep their setting */
+    emailSettings: z.record(z.enum(NOTIFICATION_KINDS), z.boolean()).optional(),
+  });
+
+/** The stored e-mail setting after a PATCH's switches. */
+export function emailOffAfter(current: readonly string[], switches: Partial<Record<NotificationKind, boolean>>): string[] {
+  return NOTIFICATION_KINDS.filter((kind) => (kind in switches ? switches[kind] === false : current.includes(kind)));
+}
 
 /**
  * Refuses a userType the account may not choose for itself (app/domain/users.ts): a
@@ -27,7 +39,7 @@ export async function checkUserTypeChange(user: User, requested: UserType | unde
 /** Applies a validated change; a taken username answers as a field error. */
 export async function updateUser(
   userId: number,
-  change: Partial<Pick<User, "username" | "firstName" | "lastName" | "profileImageUrl" | "zipCode" | "userType">>,
+  change: Partial<Pick<User, "username" | "firstName" | "lastName" | "profileImageUrl" | "zipCode" | "userType" | "emailOff">>,
 ): Promise<{ user: User } | { fieldErrors: Record<string, string[]> }> {
   const db = await getDb();
   if (change.username) {

@@ -153,7 +153,7 @@ test.describe("contact form", () => {
     await page.getByLabel("Name").fill("Robin Visitor");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Subject").fill("Printing a drone frame");
-    await page.getByLabel("Message").fill("Is carbon-fibre nylon available near Loveland?");
+    await page.getByLabel("Message", { exact: true }).fill("Is carbon-fibre nylon available near Loveland?");
     await page.getByRole("button", { name: "Send Message" }).click();
 
     await expect(page.getByTestId("toast")).toContainText("Message Sent");
@@ -174,7 +174,7 @@ test.describe("contact form", () => {
     // the browser accepts this address; our check asks for a real domain
     await page.getByLabel("Email").fill("robin@localhost");
     await page.getByLabel("Subject").fill("Hello");
-    await page.getByLabel("Message").fill("Kept after the error");
+    await page.getByLabel("Message", { exact: true }).fill("Kept after the error");
     await page.getByRole("button", { name: "Send Message" }).click();
     await expect(page.getByText("Enter a valid email address")).toBeVisible();
     await expect(page).toHaveURL(/\/help$/);
@@ -196,7 +196,7 @@ test.describe("contact form", () => {
     await expect(page.getByLabel("Email")).toHaveValue(DEMO.customer);
     const subject = `Order question ${jsDisabled() ? "no-js" : "js"} ${Date.now()}`;
     await page.getByLabel("Subject").fill(subject);
-    await page.getByLabel("Message").fill("When will lamp-shade.stl be ready?");
+    await page.getByLabel("Message", { exact: true }).fill("When will lamp-shade.stl be ready?");
     await page.getByRole("button", { name: "Send Message" }).click();
     await expect(page.getByTestId("toast")).toContainText("Message Sent");
     await expect(page).toHaveURL(/\/help$/);

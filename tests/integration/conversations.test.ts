@@ -7,8 +7,9 @@ import { countUnreadMessages, listNotifications } from "~/utils/notifications.se
 import { loader as messagesApi, action as messagesApiPost } from "~/routes/api.print-jobs.$id.messages";
 import { action as messageApiPost } from "~/routes/api.print-jobs.message";
 import { loader as conversationsApi } from "~/routes/api.users.$id.conversations";
+import { action as messagesPageAction, loader as messagesPage } from "~/routes/messages";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
-import { args, createTestUser, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
 
 let customer: { id: number; cookie: string };
 let owner: { id: number; cookie: string };
@@ -169,5 +170,83 @@ describe("messages API", () => {
       conversationsApi(args(getRequest(`/api/users/${customer.id}/conversations`, owner.cookie), { id: String(customer.id) })),
     );
     expect(others.status).toBe(403);
+  });
+});
+
+describe("/messages page", () => {
+  test("visitors go to sign-in; strangers and bad ids get 404", async () => {
+    const visitor = await run(() => messagesPage(args(getRequest(`/messages?jobId=${jobId}`))));
+    expect(visitor.status).toBe(302);
+    expect(visitor.headers.get("location")).toMatch(/^\/auth/);
+    expect((await run(() => messagesPage(args(getRequest(`/messages?jobId=${jobId}`, stranger.cookie))))).status).toBe(404);
+    expect((await run(() => messagesPage(args(getRequest(`/messages?jobId=abc`, customer.cookie))))).status).toBe(404);
+    const post = await run(() =>
+      messagesPageAction(
+        args(
+          formRequest(
+            `/messages?jobId=${jobId}`,
+            { intent: "send-message", jobId: String(jobId), message: "hi" },
+            { cookie: stranger.cookie },
+          ),
+        ),
+      ),
+    );
+    expect(post.status).toBe(404);
+  });
+
+  test("opening a thread lists conversations, shows the messages and marks them read", async () => {
+    const job = await createTestJob(customer.id, printerId, "accepted", "lamp.stl");
+    // an empty conversation still opens from ?jobId=
+    const empty = (await (await run(() => messagesPage(args(getRequest(`/messages?jobId=${job.id}`, owner.cookie))))).json()) as {
+      conversations: Array<{ jobId: number }>;
+      open: { messages: unknown[] };
+    };
+    expect(empty.open.messages).toEqual([]);
+    expect(empty.conversations[0].jobId).toBe(job.id);
+
+    await sendJobMessage({ jobId: job.id, senderId: customer.id, content: "Is it ready?" });
+    const before = await countUnreadMessages(owner.id);
+    const page = await run(() => messagesPage(args(getRequest(`/messages?jobId=${job.id}`, owner.cookie))));
+    const body = (await page.json()) as {
+      conversations: Array<{ jobId: number; unreadCount: number }>;
+      open: { jobFileName: string; otherUserName: string; messages: Array<{ content: string }> };
+    };
+    expect(body.open).toMatchObject({ jobFileName: "lamp.stl", otherUserName: "Casey Tester" });
+    expect(body.open.messages.map((m) => m.content)).toEqual(["Is it ready?"]);
+    expect(body.conversations.find((c) => c.jobId === job.id)?.unreadCount).toBe(0);
+    expect(await countUnreadMessages(owner.id)).toBe(before - 1);
+  });
+
+  test("the send box posts: Message Sent and back to the thread; blank text keeps the page with Failed to Send Message", async () => {
+    const sent = await run(() =>
+      messagesPageAction(
+        args(
+          formRequest(
+            `/messages?jobId=${jobId}`,
+            { intent: "send-message", jobId: String(jobId), message: " On my way " },
+            { cookie: owner.cookie },
+          ),
+        ),
+      ),
+    );
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("location")).toBe(`/messages?jobId=${jobId}`);
+    expect(sent.headers.get("set-cookie")).toContain("pn_toast");
+    const thread = await listJobMessages(jobId, owner.id);
+    expect(thread?.at(-1)?.content).toBe("On my way");
+
+    const blank = await run(() =>
+      messagesPageAction(
+        args(
+          formRequest(
+            `/messages?jobId=${jobId}`,
+            { intent: "send-message", jobId: String(jobId), message: "   " },
+            { cookie: owner.cookie },
+          ),
+        ),
+      ),
+    );
+    expect(blank.status).toBe(400);
+    expect(await blank.json()).toMatchObject({ messageError: "Write a message before sending.", messageDraft: "   " });
   });
 });

@@ -1,0 +1,147 @@
+// What the live streams (/events) hear: one shared poller per process reads the newest message
+// and notification ids from the database and tells the streams of the users they concern. It
+// learns from the database, not from this process's memory, so a message written through
+// another machine reaches a stream held open on this one.
+import { AppError } from "~/domain/app-error";
+import { getClient } from "~/utils/db.server";
+
+export type LiveEvent = { kind: "message"; id: number; jobId: number } | { kind: "notification"; id: number };
+type Listener = (event: LiveEvent) => void;
+
+/** Streams one user may hold open on one server process (tabs, devices). */
+export const MAX_STREAMS_PER_USER = 6;
+/** Rows one poll reads at most; the rest wait for the next tick. */
+const BATCH = 500;
+
+function pollMs() {
+  const value = Number(process.env.LIVE_POLL_MS);
+  return Number.isFinite(value) && value >= 50 ? value : 1000;
+}
+
+interface Cursor {
+  message: number;
+  notification: number;
+}
+
+export class LiveHub {
+  private listeners = new Map<number, Set<Listener>>();
+  private cursor: Cursor | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private polling: Promise<void> | null = null;
+
+  /** The cursor as a token: a stream sends it on connect so a reconnecting page sees it missed something. */
+  token(): string {
+    return this.cursor ? `${this.cursor.message}:${this.cursor.notification}` : "0:0";
+  }
+
+  streamCount(userId: number): number {
+    return this.listeners.get(userId)?.size ?? 0;
+  }
+
+  /** Listens for a user's events; throws AppError("rate_limited") past the per-user bound. */
+  async subscribe(userId: number, listener: Listener): Promise<() => void> {
+    const set = this.listeners.get(userId) ?? new Set<Listener>();
+    if (set.size >= MAX_STREAMS_PER_USER) {
+      throw new AppError("rate_limited", "Too many live connections are open. Close a tab and try again.", {
+        retryAfterSeconds: 60,
+      });
+    }
+    set.add(listener);
+    this.listeners.set(userId, set);
+    // the first subscriber sets the cursor, so nothing written after this point is missed
+    if (!this.cursor) await this.poll();
+    this.schedule();
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(userId);
+      if (this.listeners.size === 0) this.stop();
+    };
+  }
+
+  private schedule() {
+    if (this.timer || this.listeners.size === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.poll()
+        .catch((error: unknown) => console.error("live events: poll failed", error instanceof Error ? error.message : error))
+        .finally(() => this.schedule());
+    }, pollMs());
+    this.timer.unref?.();
+  }
+
+  private stop() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    // with nobody listening the cursor goes stale; the next subscriber starts afresh
+    this.cursor = null;
+  }
+
+  /** One tick: two cheap max(id) reads, and the new rows only when something changed. */
+  poll(): Promise<void> {
+    this.polling ??= this.readChanges().finally(() => {
+      this.polling = null;
+    });
+    return this.polling;
+  }
+
+  private async readChanges() {
+    const client = await getClient();
+    const latest = await client.execute(
+      "SELECT (SELECT coalesce(max(id), 0) FROM messages) AS m, (SELECT coalesce(max(id), 0) FROM notifications) AS n",
+    );
+    const now: Cursor = { message: Number(latest.rows[0]?.m ?? 0), notification: Number(latest.rows[0]?.n ?? 0) };
+    const before = this.cursor;
+    if (!before) {
+      this.cursor = now;
+      return;
+    }
+    const next = { ...before };
+    if (now.message > before.message) {
+      const rows = await client.execute({
+        sql: `SELECT m.id, m.job_id, j.customer_id, p.owner_id FROM messages m
+              JOIN print_jobs j ON j.id = m.job_id LEFT JOIN printers p ON p.id = j.printer_id
+              WHERE m.id > ? ORDER BY m.id LIMIT ${BATCH}`,
+        args: [before.message],
+      });
+      for (const row of rows.rows) {
+        const event: LiveEvent = { kind: "message", id: Number(row.id), jobId: Number(row.job_id) };
+        this.emit(Number(row.customer_id), event);
+        if (row.owner_id != null && Number(row.owner_id) !== Number(row.customer_id)) this.emit(Number(row.owner_id), event);
+        next.message = Number(row.id);
+      }
+      if (rows.rows.length < BATCH) next.message = now.message;
+    }
+    if (now.notification > before.notification) {
+      const rows = await client.execute({
+        sql: `SELECT id, user_id FROM notifications WHERE id > ? ORDER BY id LIMIT ${BATCH}`,
+        args: [before.notification],
+      });
+      for (const row of rows.rows) {
+        this.emit(Number(row.user_id), { kind: "notification", id: Number(row.id) });
+        next.notification = Number(row.id);
+      }
+      if (rows.rows.length < BATCH) next.notification = now.notification;
+    }
+    if (this.cursor) this.cursor = next;
+  }
+
+  private emit(userId: number, event: LiveEvent) {
+    for (const listener of this.listeners.get(userId) ?? []) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error("live events: a stream failed", error instanceof Error ? error.message : error);
+      }
+    }
+  }
+}
+
+declare global {
+  // one hub across dev-server reloads
+  var __printnearLiveHub: LiveHub | undefined;
+}
+
+export function liveHub(): LiveHub {
+  globalThis.__printnearLiveHub ??= new LiveHub();
+  return globalThis.__printnearLiveHub;
+}

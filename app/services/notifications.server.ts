@@ -1,0 +1,134 @@
+// Notifications: the bell, /notifications and e-mail. notify() stores the notification (the bell
+// and the live stream pick it up) and queues an e-mail for its kind unless the user turned that
+// kind off on /profile. Message e-mails are batched: at most one per conversation per 15 minutes.
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import { siteUrl } from "~/utils/env.server";
+import { notifications, users } from "../../db/schema";
+import { isNotificationKind, wantsEmail, type NotificationKind } from "~/domain/notification-kinds";
+import { getClient, getDb } from "~/utils/db.server";
+import { queueMail } from "./mail/index.server";
+
+export const MESSAGE_EMAIL_WINDOW_MS = 15 * 60 * 1000;
+export const EMAIL_SETTINGS_PATH = "/profile#email-settings";
+
+export async function listNotifications(userId: number, limit = 50) {
+  const db = await getDb();
+  return db
+    .select({
+      id: notifications.id,
+      title: notifications.title,
+      message: notifications.message,
+      link: notifications.link,
+      isRead: notifications.isRead,
+      createdAt: notifications.createdAt,
+    })
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit);
+}
+
+export async function countUnreadNotifications(userId: number): Promise<number> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)));
+  return row?.n ?? 0;
+}
+
+/** The kind of a notification whose caller didn't say: from its link and title. */
+export function inferKind(title: string, link?: string | null): NotificationKind {
+  if (link?.startsWith("/messages")) return "message";
+  if (/payout/i.test(title)) return "payout";
+  if (/new order|order request/i.test(title)) return "order_request";
+  return "order_update";
+}
+
+export interface NotifyOptions {
+  kind?: NotificationKind;
+  /** e-mails of one key are batched: at most one per window (messages: one per conversation) */
+  batchKey?: string;
+}
+
+/**
+ * Tells a user something happened: a notification in the bell and on /notifications, and an
+ * e-mail unless they turned its kind off. The e-mail is queued (never sent inside the request),
+ * so a slow mail server never slows the caller; a queueing failure is logged, never thrown.
+ */
+export async function notify(userId: number, title: string, message: string, link?: string, options: NotifyOptions = {}) {
+  const kind = options.kind && isNotificationKind(options.kind) ? options.kind : inferKind(title, link);
+  const db = await getDb();
+  await db.insert(notifications).values({ userId, title, message, link, kind });
+  const [user] = await db
+    .select({ email: users.email, firstName: users.firstName, emailOff: users.emailOff })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user || !wantsEmail(user.emailOff, kind)) return;
+  const batchKey = options.batchKey ?? (kind === "message" && link ? `message:${userId}:${link}` : undefined);
+  try {
+    await queueMail({
+      to: user.email,
+      subject: `${title} | Printnear`,
+      ...notificationEmail({ firstName: user.firstName, title, message, link }),
+      batchKey,
+      batchWindowMs: batchKey ? MESSAGE_EMAIL_WINDOW_MS : undefined,
+    });
+  } catch (error) {
+    // the notification is stored; the e-mail is a courtesy and must not fail the caller's flow
+    console.error(`notify: could not queue the ${kind} e-mail for user ${userId}:`, error instanceof Error ? error.name : error);
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** The plain-text and HTML parts: what happened, a link to the page it is about, and one to the settings. */
+export function notificationEmail(input: { firstName: string | null; title: string; message: string; link?: string | null }) {
+  const base = siteUrl();
+  const page = `${base}${input.link && input.link.startsWith("/") ? input.link : "/dashboard"}`;
+  const settings = `${base}${EMAIL_SETTINGS_PATH}`;
+  const hello = input.firstName?.trim() ? `Hi ${input.firstName.trim()},` : "Hi,";
+  const text = [
+    hello,
+    "",
+    input.message,
+    "",
+    `Open it on Printnear: ${page}`,
+    "",
+    "--",
+    `You get this e-mail because of your Printnear notification settings. Change them here: ${settings}`,
+  ].join("\n");
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">
+<p>${escapeHtml(hello)}</p>
+<p><strong>${escapeHtml(input.title)}</strong></p>
+<p>${escapeHtml(input.message)}</p>
+<p><a href="${escapeHtml(page)}" style="display:inline-block;padding:10px 16px;background:#1f57d0;color:#fff;border-radius:6px;text-decoration:none">Open on Printnear</a></p>
+<hr style="border:none;border-top:1px solid #e2e8f0">
+<p style="font-size:12px;color:#64748b">You get this e-mail because of your Printnear notification settings. <a href="${escapeHtml(settings)}">Change which e-mails you get</a>.</p>
+</body></html>`;
+  return { text, html, headers: { "List-Unsubscribe": `<${settings}>` } };
+}
+
+export async function markNotificationsRead(userId: number, ids?: number[]) {
+  const db = await getDb();
+  const mine = eq(notifications.userId, userId);
+  await db
+    .update(notifications)
+    .set({ isRead: true })
+    .where(ids?.length ? and(mine, sql`${notifications.id} IN ${ids}`) : mine);
+}
+
+/** Messages in the user's conversations (as customer or printer owner) that someone else sent and nobody read. */
+export async function countUnreadMessages(userId: number): Promise<number> {
+  const client = await getClient();
+  const result = await client.execute({
+    sql: `SELECT count(*) AS n FROM messages m
+          JOIN print_jobs j ON j.id = m.job_id
+          LEFT JOIN printers p ON p.id = j.printer_id
+          WHERE m.read_at IS NULL AND m.sender_id <> ?1 AND (j.customer_id = ?1 OR p.owner_id = ?1)`,
+    args: [userId],
+  });
+  return Number(result.rows[0]?.n ?? 0);
+}

@@ -1,0 +1,129 @@
+// Printer reviews: a job's customer rates the printer once the print reached them (picked up or
+// shipped), once per job and editable; an owner never reviews their own printer. The printer's
+// rating is the mean of its reviews, kept on the printer row with the count for cards and sorting.
+import { and, desc, eq, sql } from "drizzle-orm";
+import { printerReviews, printers, printJobs, users } from "../../db/schema";
+import { AppError } from "~/domain/app-error";
+import { isReviewable, REVIEW_NOT_YET, REVIEW_OWN_PRINTER, ReviewSchema } from "~/domain/reviews";
+import { getDb } from "~/utils/db.server";
+import { limitWrite } from "./write-limits.server";
+
+export interface ReviewContext {
+  jobId: number;
+  jobFileName: string;
+  jobStatus: string;
+  printerId: number;
+  printerName: string;
+  /** why the customer can't review (yet), or null when they can */
+  refusal: string | null;
+  review: { rating: number; review: string | null; updatedAt: string } | null;
+}
+
+/** The review of a job as its customer sees it; null when the job isn't theirs or has no printer. */
+export async function getReviewContext(jobId: number, customerId: number): Promise<ReviewContext | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      jobId: printJobs.id,
+      jobFileName: printJobs.fileName,
+      jobStatus: printJobs.status,
+      printerId: printers.id,
+      printerName: printers.name,
+      ownerId: printers.ownerId,
+    })
+    .from(printJobs)
+    .innerJoin(printers, eq(printers.id, printJobs.printerId))
+    .where(and(eq(printJobs.id, jobId), eq(printJobs.customerId, customerId)));
+  if (!row || row.jobStatus === "draft") return null;
+  const [review] = await db
+    .select({ rating: printerReviews.rating, review: printerReviews.review, updatedAt: printerReviews.updatedAt })
+    .from(printerReviews)
+    .where(eq(printerReviews.jobId, jobId));
+  const refusal = row.ownerId === customerId ? REVIEW_OWN_PRINTER : isReviewable(row.jobStatus) ? null : REVIEW_NOT_YET;
+  return {
+    jobId: row.jobId,
+    jobFileName: row.jobFileName,
+    jobStatus: row.jobStatus,
+    printerId: row.printerId,
+    printerName: row.printerName,
+    refusal,
+    review: review ? { rating: review.rating, review: review.review, updatedAt: review.updatedAt.toISOString() } : null,
+  };
+}
+
+/**
+ * Writes (or rewrites) the customer's review of the printer that made this job and refreshes the
+ * printer's mean rating and count. Throws AppError: not_found (not their job), forbidden (their
+ * own printer), conflict (not picked up or shipped yet), invalid (rating outside 1-5, text too long).
+ */
+export async function saveReview(input: { jobId: number; customerId: number; rating: unknown; review?: string | null }) {
+  const context = await getReviewContext(input.jobId, input.customerId);
+  if (!context) throw new AppError("not_found", "Order not found.");
+  if (context.refusal === REVIEW_OWN_PRINTER) throw new AppError("forbidden", REVIEW_OWN_PRINTER);
+  if (context.refusal) throw new AppError("conflict", context.refusal);
+  const parsed = ReviewSchema.safeParse({ rating: input.rating, review: input.review ?? undefined });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError("invalid", issue?.message ?? "Invalid review.", { field: String(issue?.path[0] ?? "rating") });
+  }
+  await limitWrite(input.customerId, "review");
+  const db = await getDb();
+  const now = new Date();
+  await db.batch([
+    db
+      .insert(printerReviews)
+      .values({
+        printerId: context.printerId,
+        jobId: context.jobId,
+        customerId: input.customerId,
+        rating: parsed.data.rating,
+        review: parsed.data.review,
+      })
+      .onConflictDoUpdate({
+        target: printerReviews.jobId,
+        set: { rating: parsed.data.rating, review: parsed.data.review, updatedAt: now },
+      }),
+    db
+      .update(printers)
+      .set({
+        rating: sql`(SELECT round(avg(rating), 2) FROM printer_reviews WHERE printer_id = ${context.printerId})`,
+        totalReviews: sql`(SELECT count(*) FROM printer_reviews WHERE printer_id = ${context.printerId})`,
+      })
+      .where(eq(printers.id, context.printerId)),
+  ]);
+  return { printerId: context.printerId, rating: parsed.data.rating, review: parsed.data.review, edited: !!context.review };
+}
+
+export interface PrinterReviewView {
+  id: number;
+  rating: number;
+  review: string | null;
+  /** the reviewer's first name only */
+  customerName: string;
+  createdAt: string;
+}
+
+/** A printer's reviews, newest first. */
+export async function listPrinterReviews(printerId: number, limit = 50): Promise<PrinterReviewView[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: printerReviews.id,
+      rating: printerReviews.rating,
+      review: printerReviews.review,
+      firstName: users.firstName,
+      createdAt: printerReviews.createdAt,
+    })
+    .from(printerReviews)
+    .innerJoin(users, eq(users.id, printerReviews.customerId))
+    .where(eq(printerReviews.printerId, printerId))
+    .orderBy(desc(printerReviews.createdAt), desc(printerReviews.id))
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    rating: r.rating,
+    review: r.review,
+    customerName: r.firstName?.trim() || "A customer",
+    createdAt: r.createdAt.toISOString(),
+  }));
+}

@@ -1,0 +1,64 @@
+// E2E helpers: people, printers and jobs of one test, written straight into the e2e database so
+// tests running side by side (js and no-js) never share a conversation or a count.
+import { printers, printJobs, users } from "../../db/schema";
+import type { JobStatus } from "../../app/domain/job-status";
+import { getDb } from "../../app/utils/db.server";
+import { hashPassword } from "../../app/utils/password.server";
+
+let counter = 0;
+
+export async function createPerson(firstName: string, userType: "customer" | "printer_owner" = "customer") {
+  counter += 1;
+  const tag = `${Date.now()}${counter}${Math.floor(Math.random() * 1e6)}`;
+  const db = await getDb();
+  const [user] = await db
+    .insert(users)
+    .values({
+      email: `${firstName.toLowerCase()}-${tag}@e2e.test`,
+      username: `${firstName.toLowerCase()}_${tag}`,
+      passwordHash: await hashPassword("e2e-password-123"),
+      firstName,
+      lastName: "Tester",
+      userType,
+      zipCode: "80525",
+    })
+    .returning();
+  return user;
+}
+
+export async function createPrinterFor(ownerId: number, name = "E2E Printer") {
+  const db = await getDb();
+  const [row] = await db
+    .insert(printers)
+    .values({
+      ownerId,
+      name,
+      model: "Prusa MK4",
+      description: "A tidy printer for e2e tests.",
+      buildVolumeX: 250,
+      buildVolumeY: 210,
+      buildVolumeZ: 220,
+      fitSmall: 210,
+      fitMid: 220,
+      fitLarge: 250,
+      materials: ["PLA", "PETG"],
+      ratePerKgCents: 12000,
+      location: "Fort Collins, CO",
+      city: "Fort Collins",
+      state: "CO",
+      zip: "80525",
+      latitude: 40.53,
+      longitude: -105.07,
+    })
+    .returning();
+  return row;
+}
+
+export async function createJob(customerId: number, printerId: number, status: JobStatus, fileName: string) {
+  const db = await getDb();
+  const [row] = await db
+    .insert(printJobs)
+    .values({ customerId, printerId, status, fileName, submittedAt: new Date() })
+    .returning();
+  return row;
+}

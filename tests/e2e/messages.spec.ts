@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { expect, jsDisabled, signInAs, test } from "./fixtures";
+import { createJob, createPerson, createPrinterFor } from "./helpers";
+import { createUserSession } from "../../app/utils/session.server";
+
+test.describe("messages", () => {
+  test("a customer and a printer owner exchange messages; the unread badge moves", async ({ browser, page }) => {
+    const customer = await createPerson("Carla");
+    const owner = await createPerson("Otto", "printer_owner");
+    const printer = await createPrinterFor(owner.id, "Otto's Prusa");
+    const job = await createJob(customer.id, printer.id, "accepted", `chat-${Date.now()}.stl`);
+
+    // the owner waits on the dashboard in another browser
+    const ownerContext = await browser.newContext();
+    const ownerPage = await ownerContext.newPage();
+    await signInAs(ownerPage, owner.email);
+    await ownerPage.goto("/dashboard");
+    await expect(ownerPage.getByRole("banner").getByLabel(/unread messages/)).toHaveCount(0);
+
+    await signInAs(page, customer.email);
+    await page.goto(`/messages?jobId=${job.id}`);
+    await expect(page.getByTestId("thread-title")).toHaveText(job.fileName);
+    await expect(page.getByText("Printer owner: Otto Tester")).toBeVisible();
+    const box = page.getByTestId("message-input");
+    if (jsDisabled()) {
+      await box.fill("Could you use the blue PLA?");
+      await page.getByRole("button", { name: "Send" }).click();
+    } else {
+      // Shift+Enter adds a line, Enter sends
+      await box.fill("Could you use");
+      await box.press("Shift+Enter");
+      await box.pressSequentially("the blue PLA?");
+      await box.press("Enter");
+    }
+    await expect(page.getByText("Message Sent")).toBeVisible();
+    const mine = page.getByTestId("thread-message").filter({ hasText: "the blue PLA?" });
+    await expect(mine).toHaveAttribute("data-mine", "true");
+    await expect(box).toHaveValue("");
+
+    // with JavaScript the owner's header counts the message without a reload; without it, on the next load
+    if (jsDisabled()) await ownerPage.reload();
+    await expect(ownerPage.getByRole("banner").getByLabel("1 unread messages").first()).toBeVisible();
+    await ownerPage
+      .getByRole("link", { name: /^Messages/ })
+      .first()
+      .click();
+    const item = ownerPage.getByTestId("conversation-item").filter({ hasText: job.fileName });
+    await expect(item.getByTestId("conversation-unread")).toHaveText(/1/);
+    await item.click();
+    await expect(ownerPage.getByTestId("thread-message").filter({ hasText: "the blue PLA?" })).toHaveAttribute(
+      "data-mine",
+      "false",
+    );
+    // opening the thread read it
+    await expect(ownerPage.getByRole("banner").getByLabel(/unread messages/)).toHaveCount(0);
+
+    await ownerPage.getByTestId("message-input").fill("Blue it is.");
+    await ownerPage.getByRole("button", { name: "Send" }).click();
+    await expect(ownerPage.getByText("Message Sent")).toBeVisible();
+
+    if (jsDisabled()) await page.reload();
+    // live with JavaScript: the answer appears in the customer's open thread
+    await expect(page.getByTestId("thread-message").filter({ hasText: "Blue it is." })).toHaveAttribute("data-mine", "false");
+    await ownerContext.close();
+  });
+
+  test("blank messages are refused and strangers cannot open a conversation", async ({ page }) => {
+    const customer = await createPerson("Bea");
+    const owner = await createPerson("Omar", "printer_owner");
+    const stranger = await createPerson("Stan");
+    const printer = await createPrinterFor(owner.id);
+    const job = await createJob(customer.id, printer.id, "confirmed", `blank-${Date.now()}.stl`);
+    await signInAs(page, customer.email);
+    await page.goto(`/messages?jobId=${job.id}`);
+    await page.getByTestId("message-input").fill("    ");
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(page.getByText("Failed to Send Message")).toBeVisible();
+    await expect(page.getByTestId("thread-message")).toHaveCount(0);
+
+    await page.context().clearCookies();
+    await signInAs(page, stranger.email);
+    const response = await page.goto(`/messages?jobId=${job.id}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Conversation Not Found" })).toBeVisible();
+  });
+});
+
+test.describe("two servers, one database", () => {
+  let second: ChildProcess | undefined;
+  test.afterEach(() => {
+    if (second?.pid) process.kill(-second.pid, "SIGTERM");
+  });
+
+  test("a message written through server A reaches a stream held open on server B", async ({ baseURL }) => {
+    const port = await freePort();
+    // its own process group, so the whole tree (tsx and its node) stops with the test
+    second = spawn("node_modules/.bin/tsx", ["server/index.ts"], {
+      detached: true,
+      env: { ...process.env, NODE_ENV: "production", PORT: String(port), MOCKS: "false", LIVE_POLL_MS: "200" },
+      stdio: "ignore",
+    });
+    const serverB = `http://localhost:${port}`;
+    await expect
+      .poll(async () => (await fetch(`${serverB}/healthz`).catch(() => null))?.status ?? 0, { timeout: 60_000 })
+      .toBe(200);
+
+    const customer = await createPerson("Ada");
+    const owner = await createPerson("Bo", "printer_owner");
+    const printer = await createPrinterFor(owner.id);
+    const job = await createJob(customer.id, printer.id, "printing", `two-servers-${Date.now()}.stl`);
+    const cookieOf = async (id: number) => (await createUserSession(id)).split(";")[0];
+
+    const controller = new AbortController();
+    const stream = await fetch(`${serverB}/events`, {
+      headers: { cookie: await cookieOf(owner.id), accept: "text/event-stream" },
+      signal: controller.signal,
+    });
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const reader = stream.body!.getReader();
+    let seen = "";
+    const heard = (async () => {
+      const decoder = new TextDecoder();
+      while (!seen.includes("event: ready")) seen += decoder.decode((await reader.read()).value);
+      const sent = await fetch(`${baseURL}/api/print-jobs/message`, {
+        method: "POST",
+        headers: { cookie: await cookieOf(customer.id), "content-type": "application/json" },
+        body: JSON.stringify({ jobId: job.id, message: "Written through A" }),
+      });
+      expect(sent.status).toBe(201);
+      while (!seen.includes(`"jobId":${job.id}`)) seen += decoder.decode((await reader.read()).value);
+      return seen;
+    })();
+    const text = await Promise.race([heard, new Promise<string>((r) => setTimeout(() => r("timeout"), 15_000))]);
+    controller.abort();
+    expect(text).toContain(`"kind":"message"`);
+    expect(text).toContain(`"jobId":${job.id}`);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
