@@ -1,6 +1,8 @@
 // Job statuses and the groupings the dashboards show (document 001 section 4, DECISIONS section 3).
 import type { JobStatus } from "../../db/schema";
 
+export type { JobStatus };
+
 export const CUSTOMER_COMPLETED: readonly JobStatus[] = ["ready_for_pickup", "ready_for_shipping", "picked_up", "shipped"];
 export const CUSTOMER_ACTIVE: readonly JobStatus[] = ["submitted", "confirmed", "accepted", "printing", "completed"];
 /** Statuses whose payment went through (confirmed onwards, not cancelled or rejected). */
