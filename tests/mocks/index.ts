@@ -1,9 +1,11 @@
 // msw for third-party HTTP: tests and the dev server's mock mode (MOCKS=true) share these handlers.
 import { setupServer } from "msw/node";
 import type { RequestHandler } from "msw";
+import { shippoHandlers } from "./shippo";
+import { stripeHandlers } from "./stripe";
 import { thingiverseHandlers } from "./thingiverse";
 
-export const handlers: RequestHandler[] = [...thingiverseHandlers];
+export const handlers: RequestHandler[] = [...thingiverseHandlers, ...stripeHandlers, ...shippoHandlers];
 
 let started = false;
 export function startMockServer(extra: RequestHandler[] = []) {
