@@ -102,6 +102,8 @@ app.all("*", createRequestHandler({ build, mode: isDevelopment ? "development" :
 const server = app.listen(port, async () => {
   console.log(`Printnear is running at http://localhost:${port}`);
   if (process.env.MOCKS === "true") console.log((await import("../db/demo-accounts")).demoLoginsText());
+  // paid orders whose card hold would lapse are cancelled and released; state lives in the database, so restarts lose nothing
+  (await import("../app/services/orders/authorisation-sweep.server")).startAuthorisationSweep();
 });
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {

@@ -233,3 +233,56 @@ export function transitionNotice(action: JobAction, actor: JobActor, fileName: s
       return { title: "Order Submitted", message: `An order for ${fileName} was placed.` };
   }
 }
+
+/** PUT /api/print-jobs/{id}/status names the status wanted; this is the action that reaches it. */
+const ACTION_FOR_STATUS: Partial<Record<JobStatus, JobAction>> = {
+  accepted: "accept",
+  rejected: "reject",
+  printing: "start_printing",
+  completed: "complete",
+  ready_for_pickup: "ready_for_pickup",
+  ready_for_shipping: "ready_for_shipping",
+  picked_up: "mark_picked_up",
+  shipped: "mark_shipped",
+  cancelled: "cancel",
+};
+
+export function actionForStatus(status: unknown): JobAction | null {
+  return typeof status === "string" && Object.hasOwn(ACTION_FOR_STATUS, status) ? ACTION_FOR_STATUS[status as JobStatus]! : null;
+}
+
+/** The success toast after an action (document 001 section 8). */
+export function actionToast(action: JobAction): { title: string; description?: string } {
+  switch (action) {
+    case "accept":
+      return { title: "Status updated", description: "Order accepted. The customer's card has been charged." };
+    case "reject":
+      return { title: "Status updated", description: "Order rejected. The customer was not charged." };
+    case "cancel":
+    case "expire":
+      return { title: "Order Cancelled" };
+    case "start_printing":
+      return { title: "Status Updated", description: "Order marked as printing" };
+    case "complete":
+      return { title: "Status Updated", description: "Order marked as complete" };
+    case "ready_for_pickup":
+      return { title: "Status Updated", description: "Order marked as ready for pickup" };
+    case "ready_for_shipping":
+      return { title: "Status Updated", description: "Order marked as ready for shipping" };
+    case "mark_picked_up":
+      return { title: "Status Updated", description: "Order marked as picked up" };
+    case "mark_shipped":
+      return { title: "Status Updated", description: "Order marked as shipped" };
+    case "pay":
+      return { title: "Payment Successful", description: "Your order has been confirmed!" };
+    case "place":
+      return { title: "Order Submitted Successfully!" };
+  }
+}
+
+/** The failure toast's title for an action (document 001 section 8). */
+export function actionFailureTitle(action: JobAction): string {
+  if (action === "accept" || action === "reject") return "Failed to respond";
+  if (action === "cancel") return "Failed to Cancel Order";
+  return "Failed to update status";
+}

@@ -149,7 +149,7 @@ const listColumns = {
   customerLastName: users.lastName,
   customerEmail: users.email,
 };
-export type JobListItem = Awaited<ReturnType<typeof listOwnerJobs>>[number];
+export type JobListItem = Awaited<ReturnType<typeof listCustomerOrders>>[number];
 
 /** The customer's orders (not drafts), newest first. */
 export async function listCustomerOrders(customerId: number) {
