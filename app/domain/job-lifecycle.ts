@@ -286,3 +286,28 @@ export function actionFailureTitle(action: JobAction): string {
   if (action === "cancel") return "Failed to Cancel Order";
   return "Failed to update status";
 }
+
+/** Button labels of the actions (document 001 dashboards). */
+export const ACTION_BUTTON_LABELS: Record<JobAction, string> = {
+  place: "Submit Order",
+  pay: "Pay",
+  accept: "Accept",
+  reject: "Reject",
+  start_printing: "Start Printing",
+  complete: "Mark Complete",
+  ready_for_pickup: "Ready for Pickup",
+  ready_for_shipping: "Ready for Shipping",
+  mark_picked_up: "Mark Picked Up",
+  mark_shipped: "Mark as Shipped",
+  cancel: "Cancel Order",
+  expire: "Expire",
+};
+
+/** Actions a person can take from an order button (pay and place have their own pages; expire is the sweep's). */
+export function buttonActions(
+  status: JobStatus,
+  actor: "customer" | "owner",
+  deliveryMethod: TransitionContext["deliveryMethod"],
+) {
+  return availableActions(status, actor, deliveryMethod).filter((a) => a !== "pay" && a !== "place");
+}
