@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
 import type { JobActor } from "~/domain/job-lifecycle";
 import type { JobStatus } from "~/domain/job-status";
-import { getDb } from "~/utils/db.server";
+import { getClient, getDb } from "~/utils/db.server";
 
 export interface JobParty {
   job: PrintJob;
@@ -194,3 +194,92 @@ export const OWNER_VISIBLE: readonly JobStatus[] = [
   "cancelled",
   "rejected",
 ];
+
+const inList = (statuses: readonly string[]) => sql.raw(statuses.map((s) => `'${s}'`).join(", "));
+
+/** The customer dashboard's stat cards, counted in SQL. */
+export async function customerStats(
+  customerId: number,
+  groups: { active: readonly JobStatus[]; completed: readonly JobStatus[]; paid: readonly JobStatus[] },
+) {
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      totalOrders: sql<number>`count(*) filter (where ${printJobs.status} <> 'draft')`,
+      active: sql<number>`count(*) filter (where ${printJobs.status} in (${inList(groups.active)}))`,
+      completed: sql<number>`count(*) filter (where ${printJobs.status} in (${inList(groups.completed)}))`,
+      totalSpentCents: sql<number>`coalesce(sum(${printJobs.amountDueCents}) filter (where ${printJobs.status} in (${inList(groups.paid)})), 0)`,
+    })
+    .from(printJobs)
+    .where(eq(printJobs.customerId, customerId));
+  return {
+    totalOrders: Number(row?.totalOrders ?? 0),
+    active: Number(row?.active ?? 0),
+    completed: Number(row?.completed ?? 0),
+    totalSpentCents: Number(row?.totalSpentCents ?? 0),
+  };
+}
+
+/** The owner dashboard's and tracking page's stat cards, counted in SQL over all the owner's printers. */
+export async function ownerStats(ownerId: number) {
+  const client = await getClient();
+  const result = await client.execute({
+    sql: `SELECT
+            (SELECT count(*) FROM printers WHERE owner_id = ?1) AS printers,
+            (SELECT count(*) FROM printers WHERE owner_id = ?1 AND is_available = 1) AS online_printers,
+            count(j.id) FILTER (WHERE j.status = 'confirmed') AS pending,
+            count(j.id) FILTER (WHERE j.status IN ('accepted','printing','completed','ready_for_pickup','ready_for_shipping')) AS active,
+            count(j.id) FILTER (WHERE j.status IN ('picked_up','shipped')) AS completed,
+            count(j.id) FILTER (WHERE j.status NOT IN ('draft','submitted') AND NOT (j.status = 'cancelled' AND j.confirmed_at IS NULL)) AS total_jobs,
+            coalesce(sum(j.printer_profit_cents) FILTER (WHERE j.status IN ('picked_up','shipped')), 0) AS earnings,
+            count(j.id) FILTER (WHERE j.delivery_method = 'pickup' AND j.status IN ('completed','ready_for_pickup','picked_up')) AS pickup_orders,
+            count(j.id) FILTER (WHERE j.delivery_method <> 'pickup' AND j.status IN ('completed','ready_for_shipping','shipped')) AS shipping_orders,
+            coalesce((SELECT sum(amount_cents) FROM payouts WHERE owner_id = ?1 AND status = 'paid'), 0) AS paid_out
+          FROM print_jobs j JOIN printers p ON p.id = j.printer_id
+          WHERE p.owner_id = ?1`,
+    args: [ownerId],
+  });
+  const r = result.rows[0]!;
+  const n = (key: string) => Number(r[key] ?? 0);
+  return {
+    printers: n("printers"),
+    onlinePrinters: n("online_printers"),
+    pending: n("pending"),
+    active: n("active"),
+    completed: n("completed"),
+    totalJobs: n("total_jobs"),
+    earningsCents: n("earnings"),
+    pickupOrders: n("pickup_orders"),
+    shippingOrders: n("shipping_orders"),
+    paidOutCents: n("paid_out"),
+  };
+}
+
+/** The printer dashboard's order sections (DECISIONS 3 owner groupings) over all of the owner's printers. */
+export async function ownerOrderSections(ownerId: number) {
+  const jobs = await listOwnerJobs(ownerId);
+  const stats = await ownerStats(ownerId);
+  const row = (j: JobListItem) => ({
+    id: j.id,
+    fileName: j.fileName,
+    status: j.status,
+    material: j.material,
+    filamentColor: j.filamentColor,
+    deliveryMethod: j.deliveryMethod,
+    weightGrams: j.estimatedWeightGrams,
+    printerId: j.printerId,
+    printerName: j.printerName,
+    customerName: [j.customerFirstName, j.customerLastName].filter(Boolean).join(" "),
+    totalCents: j.amountDueCents,
+    earningsCents: j.printerProfitCents,
+    trackingNumber: j.trackingNumber,
+  });
+  const pick = (statuses: readonly JobStatus[]) => jobs.filter((j) => statuses.includes(j.status)).map(row);
+  return {
+    stats,
+    requests: pick(["confirmed"]),
+    active: pick(["accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping"]),
+    completed: pick(["picked_up", "shipped"]).reverse(),
+  };
+}
+export type OwnerOrderSectionsData = Awaited<ReturnType<typeof ownerOrderSections>>;
