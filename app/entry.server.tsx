@@ -4,6 +4,10 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { isBusyError } from "~/utils/db.server";
+import { NonceProvider } from "~/utils/nonce-provider";
+import { describeError } from "~/utils/log-redaction";
+import "~/utils/request-state";
 
 export const streamTimeout = 5_000;
 
@@ -12,15 +16,19 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
+  const nonce = loadContext.cspNonce;
   // bots and no-JS readers get the whole document at once; browsers get it streamed
   const readyEvent = isbot(request.headers.get("user-agent") || "") ? "onAllReady" : "onShellReady";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} />,
+      <NonceProvider value={nonce ?? ""}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+      </NonceProvider>,
       {
+        nonce,
         [readyEvent]() {
           shellRendered = true;
           const body = new PassThrough();
@@ -33,7 +41,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) console.error(describeError(error));
         },
       },
     );
@@ -41,6 +49,12 @@ export default function handleRequest(
   });
 }
 
-export function handleError(error: unknown, { request }: { request: Request }) {
-  if (!request.signal.aborted) console.error(error);
+export function handleError(error: unknown, { request, context }: { request: Request; context?: AppLoadContext }) {
+  // a held write lock is not a bug: the server answers 503 with Retry-After (server/remix-handler.ts)
+  if (isBusyError(error) && context?.requestState) {
+    context.requestState.databaseBusy = true;
+    console.warn(`database busy: ${new URL(request.url).pathname}`);
+    return;
+  }
+  if (!request.signal.aborted) console.error(describeError(error));
 }

@@ -23,6 +23,7 @@ import { getHoneypot } from "./utils/honeypot.server";
 import { countUnreadMessages, countUnreadNotifications, listNotifications } from "./utils/notifications.server";
 import { getSessionUser } from "./utils/session.server";
 import { getToast } from "./utils/toast.server";
+import { useNonce } from "~/utils/nonce-provider";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -56,6 +57,7 @@ export type RootUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["u
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
   return (
     <html lang="en" className="h-full">
       <head>
@@ -76,8 +78,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main className="flex-1">{children}</main>
         <SiteFooter />
         <Toaster toast={root?.toast ?? null} />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

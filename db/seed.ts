@@ -7,6 +7,7 @@ import { count, eq } from "drizzle-orm";
 import { analyzeModel } from "../app/domain/mesh";
 import { box, cup, cylinder, merge, sphere, toBinaryStl, torus } from "../app/domain/mesh/generate";
 import type { Mesh } from "../app/domain/mesh/types";
+import type { JobStatus } from "../app/domain/job-status";
 import { quotePrice } from "../app/domain/pricing";
 import { getStorage, newStorageKey } from "../app/services/storage.server";
 import { openDatabase, type Database } from "../app/utils/db.server";
@@ -402,7 +403,7 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
   // payment records each status implies (authorised, captured, released, refunded) and one payout.
   const customerId = userIds.get("casey")!;
   type SeedJob = {
-    status: (typeof s.JOB_STATUSES)[number];
+    status: JobStatus;
     fileName: string;
     grams: number;
     minutes: number;
@@ -436,7 +437,7 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
     { status: "rejected", fileName: "vase.stl", grams: 250, minutes: 700, printer: 2 },
   ];
   const hour = 60 * 60 * 1000;
-  const reached = (job: SeedJob, step: (typeof s.JOB_STATUSES)[number]) => {
+  const reached = (job: SeedJob, step: JobStatus) => {
     const order = ["submitted", "confirmed", "accepted", "printing", "completed"] as const;
     const finals = ["ready_for_pickup", "ready_for_shipping", "picked_up", "shipped"];
     const index = (st: string) =>
@@ -451,8 +452,7 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
     const delivery = job.delivery ?? "pickup";
     const deliveryFee = delivery === "shipping" ? 640 : delivery === "delivery" ? 500 : 0;
     const base = Date.now() - (jobs.length - i) * 6 * hour;
-    const at = (step: (typeof s.JOB_STATUSES)[number], offsetHours: number) =>
-      reached(job, step) ? new Date(base + offsetHours * hour) : null;
+    const at = (step: JobStatus, offsetHours: number) => (reached(job, step) ? new Date(base + offsetHours * hour) : null);
     const ready =
       job.status === "ready_for_pickup" ||
       job.status === "ready_for_shipping" ||

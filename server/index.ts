@@ -1,7 +1,6 @@
 // The HTTP server: applies pending migrations, then serves the Remix app (Vite middleware in
 // development, the built app in production) behind compression, security headers and the
 // cross-site post check. MOCKS=true answers third-party HTTP with the msw handlers.
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
@@ -9,11 +8,15 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { migrateDatabase } from "../db/migrate";
 import { isCrossSiteRequest } from "../app/utils/origin";
+import { installLogRedaction } from "../app/utils/log-redaction";
 import { CLIENT_IP_HEADER } from "../app/utils/rate-limit.server";
+import { CATALOGUE_IMAGE_SOURCES } from "../app/services/catalogue/index.server";
+import { mapTileUrl } from "../app/services/printer-search.server";
+import { publicHost, remixHandler } from "./remix-handler";
+import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./security-headers";
 
-/** a 50 MB design plus its settings; the streaming parsers enforce the exact file limit */
-const MAX_MULTIPART_BYTES = 60 * 1024 * 1024;
-const MAX_FORM_BYTES = 256 * 1024;
+// errors written by the server and its libraries lose SQL parameters, query strings, hashes and e-mails
+installLogRedaction();
 
 const isDevelopment = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT || 3000);
@@ -36,11 +39,19 @@ const app = express();
 app.disable("x-powered-by");
 app.use(compression());
 
+// Security headers; the page's inline scripts carry this request's nonce (res.locals.cspNonce, given to Remix)
 app.use((req, res, next) => {
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("X-Frame-Options", "DENY");
-  // map tiles are fetched from the tile server with our origin as referrer, as its policy asks
-  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  const nonce = newNonce();
+  res.locals.cspNonce = nonce;
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  const policy = contentSecurityPolicy({
+    nonce,
+    path: req.path,
+    tileUrl: mapTileUrl(),
+    catalogueImageSources: CATALOGUE_IMAGE_SOURCES,
+  });
+  // Vite's development client injects scripts of its own: there the policy only reports
+  res.setHeader(isDevelopment ? "Content-Security-Policy-Report-Only" : "Content-Security-Policy", policy);
   if (!isDevelopment) res.setHeader("Strict-Transport-Security", "max-age=31536000");
   next();
 });
@@ -52,30 +63,12 @@ app.use((req, _res, next) => {
   next();
 });
 
-// Bodies are bounded before anything reads them: uploads by their parsers, everything else here.
-app.use((req, res, next) => {
-  const method = req.method.toUpperCase();
-  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
-  const multipart = /^multipart\/form-data/i.test(req.get("content-type") ?? "");
-  const max = multipart ? MAX_MULTIPART_BYTES : MAX_FORM_BYTES;
-  const declared = req.get("content-length");
-  if (declared === undefined && !multipart && req.get("transfer-encoding")) {
-    res.status(411).json({ message: "Send a Content-Length with the request." });
-    return;
-  }
-  if (declared !== undefined && Number(declared) > max) {
-    res.status(413).json({ message: multipart ? "File size exceeds 50MB limit" : "Request body too large." });
-    return;
-  }
-  next();
-});
-
 // Page and API writes from another site are refused: cookies are SameSite=Lax, and this closes the rest.
 app.use((req, res, next) => {
   const method = req.method.toUpperCase();
   if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
   if (req.path.startsWith("/api/webhooks/")) return next();
-  const host = (req.get("x-forwarded-host") ?? req.get("host") ?? "").split(",")[0].trim();
+  const host = publicHost(req);
   if (isCrossSiteRequest({ origin: req.get("origin"), secFetchSite: req.get("sec-fetch-site"), host })) {
     res
       .status(403)
@@ -97,15 +90,23 @@ const build = viteDevServer
   ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
   : ((await import(pathToFileURL(`${buildDir}/server/index.js`).href)) as ServerBuild);
 
-app.all("*", createRequestHandler({ build, mode: isDevelopment ? "development" : "production" }));
+// every request body is counted and cut at its route's limit as it streams (server/request-body.ts)
+app.all("*", remixHandler(build, isDevelopment ? "development" : "production"));
+
+// the durable job runner (imports, weight caching, mail, newsletters); WORKER=off: web only
+const worker = (await import("../app/services/jobs/start.server")).startBackgroundWorker();
+if (worker) console.log(`Background worker ${worker.workerId} started.`);
 
 const server = app.listen(port, async () => {
   console.log(`Printnear is running at http://localhost:${port}`);
   if (process.env.MOCKS === "true") console.log((await import("../db/demo-accounts")).demoLoginsText());
-  // paid orders whose card hold would lapse are cancelled and released; state lives in the database, so restarts lose nothing
-  (await import("../app/services/orders/authorisation-sweep.server")).startAuthorisationSweep();
 });
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => server.close(() => process.exit(0)));
+  process.once(signal, () => {
+    // running tasks get a moment to finish; the rest go back to the queue for the next start
+    const stopped = worker ? worker.stop(Number(process.env.WORKER_STOP_GRACE_MS || 5000)) : Promise.resolve();
+    const closed = new Promise((resolve) => server.close(resolve));
+    void Promise.allSettled([stopped, closed]).then(() => process.exit(0));
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { JOB_STATUSES, type JobStatus } from "../../db/schema";
+import { JOB_STATUSES, type JobStatus } from "./job-status";
 import { availableActions, checkTransition, JOB_ACTIONS, JOB_ACTORS, type JobAction, type JobActor } from "./job-lifecycle";
 
 // DECISIONS section 3, written out by hand: "status actor action -> next status".

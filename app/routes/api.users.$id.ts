@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, idParam, publicUser, readJson, requireApiUser } from "~/utils/api.server";
-import { ApiUserPatchSchema, updateUser } from "~/utils/profile.server";
+import { apiErrorResponse, isAppError } from "~/utils/app-error.server";
+import { ApiUserPatchSchema, checkUserTypeChange, updateUser } from "~/utils/profile.server";
 
-// PATCH /api/users/{id}: userType, or username/firstName/lastName/profileImageUrl; only one's own.
+// PATCH /api/users/{id}: userType (only what the account may choose, see app/domain/users.ts), or username/firstName/lastName/profileImageUrl; only one's own.
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "PATCH") return apiError(400, "Use PATCH for this call.");
   const user = await requireApiUser(request);
@@ -11,6 +12,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!parsed.success) {
     const errors = parsed.error.flatten().fieldErrors;
     return Response.json({ message: Object.values(errors).flat()[0] ?? "Invalid input", errors }, { status: 400 });
+  }
+  try {
+    await checkUserTypeChange(user, parsed.data.userType);
+  } catch (error) {
+    if (isAppError(error)) return apiErrorResponse(error);
+    throw error;
   }
   const result = await updateUser(user.id, parsed.data);
   if ("fieldErrors" in result)

@@ -24,12 +24,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.clone().formData();
+  // the body is read once (bounded by the server's form limit); the strategy gets the parsed form
+  const form = await request.formData();
   checkHoneypot(form);
   const intent = form.get("intent") === "signup" ? "signup" : "signin";
   const redirectTo = safeRedirect(form.get("redirectTo"));
   try {
-    const user = await authenticator.authenticate(intent === "signup" ? "register" : "password", request);
+    const user = await authenticator.authenticate(intent === "signup" ? "register" : "password", withForm(request, form));
     const headers = combineHeaders(
       { "set-cookie": await createUserSession(user.id) },
       {
@@ -47,9 +48,20 @@ export async function action({ request }: ActionFunctionArgs) {
     // shown by this page from the action's answer: a flashed cookie would only appear on the next page
     return data(
       { intent, title: error.title, message: error.message, fieldErrors: error.fieldErrors, fields },
-      { status: error.status },
+      {
+        status: error.status,
+        headers: error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : undefined,
+      },
     );
   }
+}
+
+/** The same request (headers, client address) carrying an already-read form as its body. */
+function withForm(request: Request, form: FormData) {
+  const headers = new Headers(request.headers);
+  headers.delete("content-type");
+  headers.delete("content-length");
+  return new Request(request.url, { method: request.method, headers, body: form });
 }
 
 export default function AuthPage() {

@@ -2,12 +2,17 @@
 // and the order's buttons for its customer or printer owner; anyone else gets Order Not Found.
 // Every order button on any page posts here with an `intent` and a `redirectTo`.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { data } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ConversationThread } from "~/components/conversation-thread";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderActions } from "~/components/order-actions";
 import { OrderSummary } from "~/components/order-summary";
 import { buttonActions, JOB_ACTIONS, type JobAction } from "~/domain/job-lifecycle";
 import { STATUS_LABELS } from "~/domain/job-status";
+import { MESSAGE_FIELD, SEND_MESSAGE_INTENT } from "~/domain/messages";
+import { listJobMessages, sendJobMessage } from "~/services/conversations.server";
+import { isAppError } from "~/utils/app-error.server";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { formatDateTime } from "~/utils/format";
 import { requireIdParam } from "~/utils/misc";
@@ -26,6 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const view = await getOrderForViewer(id, user.id);
   if (!view) throw new Response(NOT_FOUND, { status: 404 });
   const { job } = view;
+  const messages = (await listJobMessages(job.id, user.id, { markRead: true })) ?? [];
   const name = (p: { firstName: string | null; lastName: string | null; username: string }) =>
     [p.firstName, p.lastName].filter(Boolean).join(" ") || p.username;
   return {
@@ -72,6 +78,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .map(([label, at]) => ({ label, at: formatDateTime(at) })),
     actions: buttonActions(job.status, view.viewerRole, job.deliveryMethod),
     backTo: view.viewerRole === "owner" ? "/printer-tracking" : "/dashboard",
+    messages,
+    userId: user.id,
   };
 }
 
@@ -81,6 +89,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await request.formData();
   const redirectTo = safeRedirect(form.get("redirectTo"), `/order/${id}`);
   const intent = String(form.get("intent") ?? "");
+  if (intent === SEND_MESSAGE_INTENT) {
+    const content = form.get(MESSAGE_FIELD);
+    try {
+      await sendJobMessage({ jobId: id, senderId: user.id, content });
+      return redirectWithToast(`/order/${id}#messages`, { title: "Message Sent" });
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      if (error.code === "not_found") throw new Response(NOT_FOUND, { status: 404 });
+      return data(
+        { messageError: error.message, draft: typeof content === "string" ? content : "" },
+        { status: error.code === "rate_limited" ? 429 : 400 },
+      );
+    }
+  }
   if (!(JOB_ACTIONS as readonly string[]).includes(intent) || intent === "place" || intent === "pay" || intent === "expire") {
     return redirectWithToast(redirectTo, {
       title: "Failed to update status",
@@ -100,6 +122,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function OrderDetail() {
   const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const sendRefused = actionData && "messageError" in actionData ? actionData : null;
   const o = d.order;
   return (
     <div className="container-page py-8">
@@ -185,9 +209,18 @@ export default function OrderDetail() {
                 </p>
               </>
             )}
-            <Link to={`/messages?jobId=${o.id}`} className="btn-secondary mt-3 ml-2">
+          </section>
+
+          <section id="messages" className="card p-4" aria-labelledby="messages-heading">
+            <h2 id="messages-heading" className="mb-3 font-semibold">
               Messages
-            </Link>
+            </h2>
+            <ConversationThread
+              messages={d.messages}
+              currentUserId={d.userId}
+              error={sendRefused?.messageError}
+              draft={sendRefused?.draft}
+            />
           </section>
 
           {d.actions.length ? (

@@ -13,7 +13,7 @@ import { COLOR_SWATCHES, SUBMIT_COLORS } from "~/domain/materials";
 import { formatCents } from "~/domain/money";
 import { DELIVERY_METHODS, isDeliveryMethod, type DeliveryMethod } from "~/domain/pricing";
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES } from "~/domain/shipping";
-import { getOwnDraft } from "~/services/designs.server";
+import { getOwnDraft } from "~/services/drafts.server";
 import { colorsInStock, getOrderablePrinter, placeOrder, priceOrder } from "~/services/orders/place-order.server";
 import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
 import { parseId } from "~/utils/misc";

@@ -10,7 +10,13 @@ export async function answerWithSession(request: Request, authenticate: () => Pr
     return Response.json(publicUser(user), { status, headers: { "set-cookie": await createUserSession(user.id) } });
   } catch (error) {
     if (error instanceof AuthFailure) {
-      return Response.json({ message: error.message, errors: error.fieldErrors }, { status: error.status });
+      return Response.json(
+        { message: error.message, errors: error.fieldErrors },
+        {
+          status: error.status,
+          headers: error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : undefined,
+        },
+      );
     }
     throw error;
   }

@@ -1,14 +1,14 @@
 // Accounts: sign-in and sign-up through remix-auth's form strategy, shared by the pages and the JSON API.
 import { randomBytes } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
 import { newsletterSubscribers, users, type User } from "../../db/schema";
-import { getDb } from "./db.server";
+import { getDb, isUniqueViolation } from "./db.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { UsernameSchema } from "./profile-schema";
-import { clearRateLimit, clientIp, hitRateLimit, isRateLimited, minutesText } from "./rate-limit.server";
+import { clearRateLimit, clientIp, failureState, hitRateLimit, minutesText, recordFailure } from "./rate-limit.server";
 
 /** A sign-in or sign-up that did not go through, with the toast the user sees. */
 export class AuthFailure extends Error {
@@ -17,6 +17,7 @@ export class AuthFailure extends Error {
     readonly title: string,
     message: string,
     readonly fieldErrors: Record<string, string[]> = {},
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -25,11 +26,30 @@ export class AuthFailure extends Error {
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const ONE_HOUR = 60 * 60 * 1000;
 export const LIMITS = {
+  /** sign-in attempts one address may make, whatever the e-mail */
   loginPerIp: 30,
-  loginPerEmail: 10,
+  /** wrong passwords for one e-mail from one address before each next try must wait */
+  freeFailuresPerEmailAndIp: 5,
   signupPerIp: 10,
   signupPerEmail: 5,
 };
+
+/**
+ * The wait after `failures` wrong passwords for one e-mail from one address: none for the first
+ * few, then 5 s, 10 s, 20 s ... up to 15 minutes. Counted per e-mail and address together, so a
+ * stranger's guesses never lock the owner out: the owner signs in from their own address at once.
+ */
+export function signInDelaySeconds(failures: number): number {
+  const over = failures - LIMITS.freeFailuresPerEmailAndIp;
+  return over < 0 ? 0 : Math.min(15 * 60, 5 * 2 ** over);
+}
+
+/** Unknown e-mails are checked against this hash, so both answers take the time of one Argon2 check. */
+let dummyHash: Promise<string> | undefined;
+function dummyPasswordHash() {
+  dummyHash ??= hashPassword(randomBytes(18).toString("base64url"));
+  return dummyHash;
+}
 
 const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
 
@@ -47,8 +67,6 @@ export const RegisterSchema = z.object({
     .max(128, "Password must be at most 128 characters"),
   newsletterSubscribed: z.boolean().default(false),
 });
-export type RegisterInput = z.input<typeof RegisterSchema>;
-
 async function limit(key: string, max: number, windowMs: number, what: string) {
   const result = await hitRateLimit(key, max, windowMs);
   if (!result.allowed) {
@@ -72,14 +90,16 @@ export async function loginWithPassword(input: { email?: unknown; password?: unk
   if (!parsed.success) throw new AuthFailure(400, "Login Failed", "Enter a valid email address", flattenIssues(parsed.error));
 
   await limit(`login:ip:${clientIp(request)}`, LIMITS.loginPerIp, FIFTEEN_MINUTES, "sign-in");
-  // only failures count against an e-mail, so nobody can lock a stranger out with the right address alone
-  const emailKey = `login:email:${email}`;
-  const emailState = await isRateLimited(emailKey, LIMITS.loginPerEmail, FIFTEEN_MINUTES);
-  if (!emailState.allowed) {
+  const failuresKey = `login:failures:${email}:${clientIp(request)}`;
+  const failures = await failureState(failuresKey, ONE_HOUR);
+  const waitSeconds = Math.ceil((failures.lastAt + signInDelaySeconds(failures.count) * 1000 - Date.now()) / 1000);
+  if (failures.count > 0 && waitSeconds > 0) {
     throw new AuthFailure(
       429,
       "Too Many Attempts",
-      `Too many sign-in attempts. Please wait ${minutesText(emailState.retryAfterSeconds)} and try again.`,
+      `Too many sign-in attempts. Please wait ${waitText(waitSeconds)} and try again.`,
+      {},
+      waitSeconds,
     );
   }
 
@@ -89,12 +109,18 @@ export async function loginWithPassword(input: { email?: unknown; password?: unk
     .from(users)
     .where(sql`lower(${users.email}) = ${email}`)
     .limit(1);
-  if (!user || !(await verifyPassword(user.passwordHash, password))) {
-    await hitRateLimit(emailKey, LIMITS.loginPerEmail, FIFTEEN_MINUTES);
+  // an unknown e-mail costs the same Argon2 check as a known one, so timing does not tell them apart
+  const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
+  if (!user || !valid) {
+    await recordFailure(failuresKey, ONE_HOUR);
     throw new AuthFailure(401, "Login Failed", "Invalid email or password");
   }
-  await clearRateLimit(emailKey);
+  if (failures.count > 0) await clearRateLimit(failuresKey);
   return user;
+}
+
+function waitText(seconds: number) {
+  return seconds < 60 ? `${seconds} second${seconds === 1 ? "" : "s"}` : minutesText(seconds);
 }
 
 export async function registerAccount(input: Record<string, unknown>, request: Request): Promise<User> {
@@ -147,7 +173,7 @@ export async function registerAccount(input: Record<string, unknown>, request: R
     [user] = await db.insert(users).values({ username, email, passwordHash, newsletterSubscribed }).returning();
   } catch (error) {
     // two sign-ups racing for the same e-mail or username: the unique index decides
-    if (String(error).includes("UNIQUE"))
+    if (isUniqueViolation(error))
       throw new AuthFailure(409, "Registration Failed", "An account with this email or username already exists");
     throw error;
   }
@@ -181,9 +207,3 @@ authenticator.use(
   ),
   "register",
 );
-
-export async function findUserById(id: number) {
-  const db = await getDb();
-  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-  return user ?? null;
-}

@@ -1,13 +1,28 @@
 // Profile changes shared by /profile and PATCH /api/users/{id}: one set of rules.
 import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { USER_TYPES, users, type User } from "../../db/schema";
+import { printers, users, type User } from "../../db/schema";
+import { AppError } from "~/domain/app-error";
+import { USER_TYPE_REFUSED, USER_TYPES, userTypesAllowed, type UserType } from "~/domain/users";
 import { ProfileSchema } from "./profile-schema";
 
 export { PRESET_AVATARS, ProfileSchema } from "./profile-schema";
 import { getDb } from "./db.server";
 
 export const ApiUserPatchSchema = ProfileSchema.partial().extend({ userType: z.enum(USER_TYPES).optional() });
+
+/**
+ * Refuses a userType the account may not choose for itself (app/domain/users.ts): a
+ * customer cannot make itself a printer owner without a printer, nor an owner hide its printers.
+ */
+export async function checkUserTypeChange(user: User, requested: UserType | undefined) {
+  if (requested === undefined || requested === user.userType) return;
+  const db = await getDb();
+  const [printer] = await db.select({ id: printers.id }).from(printers).where(eq(printers.ownerId, user.id)).limit(1);
+  if (!userTypesAllowed(Boolean(printer)).includes(requested)) {
+    throw new AppError("forbidden", USER_TYPE_REFUSED, { field: "userType" });
+  }
+}
 
 /** Applies a validated change; a taken username answers as a field error. */
 export async function updateUser(

@@ -39,17 +39,33 @@ export function clientIp(request: Request): string {
   return request.headers.get(CLIENT_IP_HEADER) ?? "local";
 }
 
-/** Whether `key` has used up its attempts, without counting one. */
-export async function isRateLimited(key: string, limit: number, windowMs: number, now = Date.now()): Promise<RateLimitResult> {
-  const client = await getClient();
-  const result = await client.execute({ sql: "SELECT count, window_start FROM rate_limits WHERE key = ?", args: [key] });
-  const row = result.rows[0];
-  if (!row || Number(row.window_start) <= now - windowMs) return { allowed: true, retryAfterSeconds: 0 };
-  const retryAfterSeconds = Math.max(1, Math.ceil((Number(row.window_start) + windowMs - now) / 1000));
-  return { allowed: Number(row.count) < limit, retryAfterSeconds };
-}
-
 export function minutesText(seconds: number) {
   const minutes = Math.ceil(seconds / 60);
   return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+}
+
+/**
+ * Counts one failure for `key` and stamps its time (the row's window_start is the last failure);
+ * failures older than `forgetAfterMs` start the count over.
+ */
+export async function recordFailure(key: string, forgetAfterMs: number, now = Date.now()): Promise<number> {
+  const client = await getClient();
+  const result = await client.execute({
+    sql: `INSERT INTO rate_limits (key, count, window_start) VALUES (?1, 1, ?2)
+          ON CONFLICT(key) DO UPDATE SET
+            count = CASE WHEN window_start <= ?3 THEN 1 ELSE count + 1 END,
+            window_start = ?2
+          RETURNING count`,
+    args: [key, now, now - forgetAfterMs],
+  });
+  return Number(result.rows[0].count);
+}
+
+/** How many failures `key` has had and when the last one was (none when older than `forgetAfterMs`). */
+export async function failureState(key: string, forgetAfterMs: number, now = Date.now()) {
+  const client = await getClient();
+  const result = await client.execute({ sql: "SELECT count, window_start FROM rate_limits WHERE key = ?", args: [key] });
+  const row = result.rows[0];
+  if (!row || Number(row.window_start) <= now - forgetAfterMs) return { count: 0, lastAt: 0 };
+  return { count: Number(row.count), lastAt: Number(row.window_start) };
 }

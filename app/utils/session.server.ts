@@ -68,17 +68,29 @@ export async function destroyUserSession(request: Request): Promise<string> {
   return sessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
 }
 
-/** Only same-site paths: never an absolute URL, a protocol-relative one, or one that control characters turn into either. */
+/**
+ * Only same-site paths: never an absolute URL, a protocol-relative one, or one that control
+ * characters, backslashes or dot segments turn into either ("/.//evil.com" normalises to "//evil.com").
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/dashboard"): string {
   // browsers drop tabs and newlines and read "\" as "/", so "/\t/evil.com" would leave the site
-  if (typeof to !== "string" || !to.startsWith("/") || /[\u0000-\u001f\u007f\\]/.test(to)) return fallback;
+  if (typeof to !== "string" || !isSameSitePath(to)) return fallback;
   const base = "http://printnear.invalid";
   try {
     const url = new URL(to, base);
-    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : fallback;
+    if (url.origin !== base) return fallback;
+    const normalised = `${url.pathname}${url.search}${url.hash}`;
+    // the normalised result is what the browser receives: it must itself be a same-site path
+    return isSameSitePath(normalised) && new URL(normalised, base).origin === base ? normalised : fallback;
   } catch {
     return fallback;
   }
+}
+
+function isSameSitePath(path: string) {
+  if (!path.startsWith("/") || /[\u0000-\u001f\u007f\\]/.test(path)) return false;
+  // "//host" and "/%2f/host" or "/%5chost" read by a lenient client as a host
+  return !/^\/(\/|%2f|%5c)/i.test(path);
 }
 
 /** Pages: the signed-in user, or a redirect to the sign-in screen that comes back here after. */
@@ -88,8 +100,4 @@ export async function requireUser(request: Request): Promise<User> {
   const url = new URL(request.url);
   const back = request.method === "GET" ? `${url.pathname}${url.search}` : url.pathname;
   throw redirect(`/auth?${new URLSearchParams({ redirectTo: back })}`);
-}
-
-export async function requireAnonymous(request: Request) {
-  if (await getSessionUser(request)) throw redirect("/dashboard");
 }

@@ -1,4 +1,8 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { printers, users } from "../../db/schema";
+import { USER_TYPE_REFUSED } from "../../app/domain/users";
+import { getDb } from "../../app/utils/db.server";
 import { loader as authUser } from "../../app/routes/api.auth.user";
 import { action as login } from "../../app/routes/api.login";
 import { action as logout } from "../../app/routes/api.logout";
@@ -9,6 +13,21 @@ import { action as patchUser } from "../../app/routes/api.users.$id";
 import { loader as healthz } from "../../app/routes/healthz";
 import { notify } from "../../app/utils/notifications.server";
 import { args, createTestUser, getRequest, jsonRequest, sessionCookieFor } from "../setup/requests";
+
+const printerRow = (ownerId: number) => ({
+  ownerId,
+  name: "Garage Prusa",
+  model: "Custom/Other",
+  buildVolumeX: 200,
+  buildVolumeY: 200,
+  buildVolumeZ: 200,
+  fitSmall: 100,
+  fitMid: 100,
+  fitLarge: 100,
+  materials: ["PLA"],
+  ratePerKgCents: 2000,
+  location: "Denver, CO",
+});
 
 async function settle(promise: Promise<Response>): Promise<Response> {
   try {
@@ -112,13 +131,13 @@ describe("notifications and users", () => {
     const cookie = await sessionCookieFor(me.id);
     const res = await settle(
       patchUser(
-        args(jsonRequest(`/api/users/${me.id}`, { userType: "both", firstName: "Sam" }, { cookie, method: "PATCH" }), {
+        args(jsonRequest(`/api/users/${me.id}`, { userType: "customer", firstName: "Sam" }, { cookie, method: "PATCH" }), {
           id: String(me.id),
         }),
       ),
     );
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ userType: "both", firstName: "Sam" });
+    expect(await res.json()).toMatchObject({ userType: "customer", firstName: "Sam" });
     const bad = await settle(
       patchUser(
         args(jsonRequest(`/api/users/${me.id}`, { userType: "admin" }, { cookie, method: "PATCH" }), { id: String(me.id) }),
@@ -141,6 +160,33 @@ describe("notifications and users", () => {
       ),
     );
     expect(taken.status).toBe(409);
+  });
+
+  it("PATCH sets only the account types the account may choose: no printer owner without a printer", async () => {
+    const customer = await createTestUser();
+    const cookie = await sessionCookieFor(customer.id);
+    const patch = (userId: number, body: unknown, cookieHeader: string) =>
+      settle(
+        patchUser(
+          args(jsonRequest(`/api/users/${userId}`, body, { cookie: cookieHeader, method: "PATCH" }), { id: String(userId) }),
+        ),
+      );
+    for (const userType of ["printer_owner", "both"]) {
+      const refused = await patch(customer.id, { userType }, cookie);
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).message).toBe(USER_TYPE_REFUSED);
+    }
+    const db = await getDb();
+    const [stored] = await db.select().from(users).where(eq(users.id, customer.id));
+    expect(stored.userType).toBe("customer");
+
+    // an owner with a listed printer may switch between printer_owner and both, not hide the printer
+    const owner = await createTestUser({ userType: "both" });
+    await db.insert(printers).values(printerRow(owner.id));
+    const ownerCookie = await sessionCookieFor(owner.id);
+    expect((await patch(owner.id, { userType: "printer_owner" }, ownerCookie)).status).toBe(200);
+    expect((await patch(owner.id, { userType: "customer" }, ownerCookie)).status).toBe(403);
+    expect((await patch(owner.id, { userType: "admin", isAdmin: true }, ownerCookie)).status).toBe(400);
   });
 
   it("admin check says who is an admin", async () => {

@@ -4,10 +4,16 @@ import { newsletterSubscribers, sessions, users } from "../../db/schema";
 import { action as authAction, loader as authLoader } from "../../app/routes/auth";
 import { action as logoutAction } from "../../app/routes/logout";
 import { loader as dashboardLoader } from "../../app/routes/dashboard";
-import { LIMITS } from "../../app/utils/auth.server";
+import { LIMITS, signInDelaySeconds } from "../../app/utils/auth.server";
 import { getDb } from "../../app/utils/db.server";
 import { getHoneypot } from "../../app/utils/honeypot.server";
+import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
 import { args, createTestUser, formRequest, getRequest, run } from "../setup/requests";
+
+function withClientIp(request: Request, ip: string) {
+  request.headers.set(CLIENT_IP_HEADER, ip);
+  return request;
+}
 
 const honeypot = () => ({ [getHoneypot().getInputProps().nameFieldName]: "" });
 
@@ -135,17 +141,25 @@ describe("sign in", () => {
     expect(await res.json()).toMatchObject({ title: "Login Failed", message: "Invalid email or password" });
   });
 
-  it("rate limits one e-mail after too many failures with 429", async () => {
+  it("slows wrong passwords for one e-mail from one address with growing waits, never the owner elsewhere", async () => {
     const user = await createTestUser();
-    const statuses: number[] = [];
-    for (let i = 0; i <= LIMITS.loginPerEmail; i++) {
-      const res = await run(() =>
-        authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "wrong" }))),
+    const attempt = (password: string, ip: string) =>
+      run(() =>
+        authAction(
+          args(withClientIp(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password }), ip)),
+        ),
       );
-      statuses.push(res.status);
-    }
-    expect(statuses.slice(0, LIMITS.loginPerEmail).every((s) => s === 401)).toBe(true);
-    expect(statuses.at(-1)).toBe(429);
+    const statuses: number[] = [];
+    for (let i = 0; i <= LIMITS.freeFailuresPerEmailAndIp; i++) statuses.push((await attempt("wrong", "203.0.113.9")).status);
+    expect(statuses.slice(0, LIMITS.freeFailuresPerEmailAndIp).every((s) => s === 401)).toBe(true);
+    const slowed = await attempt("correct horse battery", "203.0.113.9");
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // the owner, from their own address, is not locked out by the stranger's guesses
+    const owner = await attempt("correct horse battery", "198.51.100.7");
+    expect(owner.status).toBe(302);
+    expect([0, 4, 5, 6, 7].map(signInDelaySeconds)).toEqual([0, 0, 5, 10, 20]);
+    expect(signInDelaySeconds(40)).toBe(15 * 60);
   });
 
   it("sends a signed-in visitor of /auth on to the dashboard", async () => {

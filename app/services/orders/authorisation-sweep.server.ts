@@ -1,8 +1,9 @@
 // Card authorisations lapse after 7 days. A paid order the printer hasn't answered a day before
 // that is cancelled and its authorisation released, through the lifecycle like any other change.
-// The sweep keeps no state of its own: after a restart the next run finds the same rows.
+// The sweep keeps no state of its own and runs as a periodic task of the job runner.
 import { AUTHORIZATION_SAFETY_MS } from "~/domain/job-lifecycle";
 import { AppError } from "~/domain/app-error";
+import { registerTaskHandler, schedulePeriodic } from "~/services/jobs/runner.server";
 import { getClient } from "~/utils/db.server";
 import { transitionJob } from "./transitions.server";
 
@@ -27,17 +28,10 @@ export async function sweepExpiringAuthorisations(now = Date.now()): Promise<num
   return cancelled;
 }
 
+export const AUTHORISATION_SWEEP_TASK = "orders.authorisation-sweep";
 const SWEEP_EVERY_MS = 15 * 60 * 1000;
-let timer: NodeJS.Timeout | null = null;
 
-/** Runs the sweep now and every 15 minutes (the server starts it). */
-export function startAuthorisationSweep(): void {
-  if (timer) return;
-  const run = () =>
-    sweepExpiringAuthorisations().catch((error: unknown) =>
-      console.error("authorisation sweep failed", error instanceof Error ? error.message : "error"),
-    );
-  void run();
-  timer = setInterval(run, SWEEP_EVERY_MS);
-  timer.unref();
-}
+// a periodic task of the job runner: one row per 15-minute period, so it survives restarts and
+// runs once however many workers there are
+registerTaskHandler(AUTHORISATION_SWEEP_TASK, async () => ({ cancelled: await sweepExpiringAuthorisations() }));
+schedulePeriodic(AUTHORISATION_SWEEP_TASK, SWEEP_EVERY_MS);

@@ -1,0 +1,95 @@
+// Express → Remix, as @remix-run/express does it, except that the body the app reads is the
+// counted, route-limited stream of ./request-body.ts.
+import { createRequestHandler, writeReadableStreamToWritable } from "@remix-run/node";
+import type { ServerBuild } from "@remix-run/node";
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { requestState, type RequestState } from "../app/utils/request-state";
+import { countedBody } from "./request-body";
+
+/** True when a proxy we know of (TRUST_PROXY) sets the X-Forwarded-* headers; otherwise anyone could. */
+export function behindTrustedProxy() {
+  return Boolean(process.env.TRUST_PROXY);
+}
+
+/** The host the browser used: X-Forwarded-Host only behind a trusted proxy, else Host. */
+export function publicHost(req: ExpressRequest): string {
+  const forwarded = behindTrustedProxy() ? req.get("x-forwarded-host") : undefined;
+  return (forwarded ?? req.get("host") ?? "").split(",")[0].trim();
+}
+
+function publicProtocol(req: ExpressRequest): string {
+  const forwarded = behindTrustedProxy() ? req.get("x-forwarded-proto")?.split(",")[0].trim() : undefined;
+  return forwarded === "https" || forwarded === "http" ? forwarded : req.protocol;
+}
+
+export function createRemixRequest(req: ExpressRequest, res: ExpressResponse): Request | null {
+  const url = new URL(`${publicProtocol(req)}://${publicHost(req) || "localhost"}${req.originalUrl}`);
+  const controller = new AbortController();
+  // abort loaders and actions once no answer can be written (closed before finished), or the body was cut
+  let finished = false;
+  res.on("finish", () => (finished = true));
+  res.on("close", () => {
+    if (!finished) controller.abort();
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    const body = countedBody(req, res, () => controller.abort());
+    if (!body) return null;
+    init.body = body;
+    init.duplex = "half";
+  }
+  return new Request(url.href, init);
+}
+
+async function sendRemixResponse(res: ExpressResponse, response: Response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  else res.end();
+}
+
+const BUSY_MESSAGE = "The site is busy right now. Please try again in a few seconds.";
+const BUSY_RETRY_SECONDS = 2;
+
+/**
+ * A request whose loader or action met a held write lock answers 503 with Retry-After instead of
+ * 500: the API with {message}, pages with the error page Remix rendered ("Please try again in a
+ * moment"). Null when the request did not meet a busy database.
+ */
+export function busyAnswer(path: string, response: Response, state: RequestState): Response | null {
+  if (!state.databaseBusy || response.status < 500) return null;
+  const headers = new Headers(response.headers);
+  headers.set("Retry-After", String(BUSY_RETRY_SECONDS));
+  headers.set("Cache-Control", "no-store");
+  if (path.startsWith("/api/")) {
+    headers.set("Content-Type", "application/json");
+    return new Response(JSON.stringify({ message: BUSY_MESSAGE }), { status: 503, headers });
+  }
+  return new Response(response.body, { status: 503, headers });
+}
+
+export function remixHandler(build: ServerBuild | (() => Promise<ServerBuild>), mode: string) {
+  const handle = createRequestHandler(build, mode);
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    try {
+      const request = createRemixRequest(req, res);
+      if (!request) return; // refused with 413 already
+      const state = requestState();
+      const cspNonce = typeof res.locals.cspNonce === "string" ? res.locals.cspNonce : undefined;
+      const response = await handle(request, { requestState: state, cspNonce });
+      // a body cut at its limit was answered with 413 while the app was still reading it
+      if (res.headersSent) return;
+      await sendRemixResponse(res, busyAnswer(req.path, response, state) ?? response);
+    } catch (error) {
+      if (res.headersSent) return;
+      next(error);
+    }
+  };
+}
