@@ -14,11 +14,9 @@ import { loader as userJobs } from "../../app/routes/api.users.$id.jobs";
 import { action as orderPageAction, loader as orderPage } from "../../app/routes/order.$id";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
-import { startMockServer } from "../mocks/index";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
 
-startMockServer();
 WRITE_LIMITS.jobStatus.limit = 10_000;
 
 const CARD = { cardNumber: "4242424242424242", expiry: "12/34", cvc: "123", name: "Casey" };

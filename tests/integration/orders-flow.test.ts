@@ -18,12 +18,10 @@ import { placeOrder } from "../../app/services/orders/place-order.server";
 import { transitionJob } from "../../app/services/orders/transitions.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
-import { startMockServer } from "../mocks/index";
 import { confirmIntentForTests } from "../mocks/stripe";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
 
-startMockServer();
 // races need more writes than one person makes in an hour
 WRITE_LIMITS.jobStatus.limit = 10_000;
 WRITE_LIMITS.payment.limit = 10_000;

@@ -4,9 +4,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { isAppError } from "../../app/domain/app-error";
 import { shippingZone, tableShippingQuote } from "../../app/domain/shipping";
 import { localDeliveryAvailable, milesBetweenZips, shippingQuote } from "../../app/services/shipping/rates.server";
-import { startMockServer } from "../mocks/index";
 
-startMockServer();
 afterEach(() => {
   delete process.env.SHIPPO_API_KEY;
 });
