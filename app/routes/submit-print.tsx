@@ -103,7 +103,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       weightGrams: draft.estimatedWeightGrams,
       colors: draft.numberOfColors,
       printTimeMinutes: draft.printTimeMinutes,
-      specialInstructions: draft.specialInstructions ?? "",
+      specialInstructions: (q.get("specialInstructions") ?? draft.specialInstructions ?? "").slice(0, 1000),
     },
     printer: { id: printer.id, name: printer.name, location: printer.location, isAvailable: printer.isAvailable },
     colors: SUBMIT_COLORS.map((name) => ({ name, swatch: COLOR_SWATCHES[name], available: inStock.includes(name) })),

@@ -176,6 +176,8 @@ export async function listOwnerJobs(ownerId: number, options: { printerId?: numb
         eq(printers.ownerId, ownerId),
         options.printerId ? eq(printJobs.printerId, options.printerId) : undefined,
         inArray(printJobs.status, [...(options.statuses ?? OWNER_VISIBLE)]),
+        // an order cancelled before it was paid never reached the owner
+        sql`NOT (${printJobs.status} = 'cancelled' AND ${printJobs.confirmedAt} IS NULL)`,
       ),
     )
     .orderBy(asc(sql`coalesce(${printJobs.confirmedAt}, ${printJobs.createdAt})`), asc(printJobs.id));
