@@ -3,10 +3,11 @@
 //   npm run db:seed              seed (refuses a database that already has users)
 //   npm run db:seed -- --if-empty  seed only an empty database (the demo command)
 import { fileURLToPath } from "node:url";
-import { count } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { analyzeModel } from "../app/domain/mesh";
 import { box, cup, cylinder, merge, sphere, toBinaryStl, torus } from "../app/domain/mesh/generate";
 import type { Mesh } from "../app/domain/mesh/types";
+import type { JobStatus } from "../app/domain/job-status";
 import { quotePrice } from "../app/domain/pricing";
 import { getStorage, newStorageKey } from "../app/services/storage.server";
 import { openDatabase, type Database } from "../app/utils/db.server";
@@ -398,21 +399,67 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
     });
   }
 
-  // Casey's jobs: a draft, an order awaiting payment, one being printed, one picked up.
+  // Casey's jobs: a draft and orders in every status across the demo owners' printers, with the
+  // payment records each status implies (authorised, captured, released, refunded) and one payout.
   const customerId = userIds.get("casey")!;
-  const jobs = [
+  type SeedJob = {
+    status: JobStatus;
+    fileName: string;
+    grams: number;
+    minutes: number;
+    printer: number | null;
+    delivery?: "pickup" | "delivery" | "shipping";
+    tracking?: string;
+    paidOut?: boolean;
+  };
+  const jobs: SeedJob[] = [
     { status: "draft", fileName: "bracket.stl", grams: 42, minutes: 120, printer: null },
     { status: "submitted", fileName: "gear-set.3mf", grams: 85, minutes: 240, printer: 1 },
+    { status: "confirmed", fileName: "phone-stand.stl", grams: 55, minutes: 150, printer: 0 },
+    { status: "confirmed", fileName: "cable-clip.stl", grams: 8, minutes: 20, printer: 3 },
+    { status: "accepted", fileName: "drawer-handle.stl", grams: 30, minutes: 80, printer: 1 },
     { status: "printing", fileName: "lamp-shade.stl", grams: 160, minutes: 540, printer: 0 },
+    { status: "completed", fileName: "plant-pot.stl", grams: 120, minutes: 300, printer: 3, delivery: "shipping" },
+    { status: "ready_for_pickup", fileName: "dice-tower.3mf", grams: 140, minutes: 420, printer: 0 },
+    { status: "ready_for_shipping", fileName: "desk-organiser.stl", grams: 210, minutes: 600, printer: 1, delivery: "shipping" },
     { status: "picked_up", fileName: "name-tag.obj", grams: 12, minutes: 35, printer: 3 },
-  ] as const;
+    { status: "picked_up", fileName: "coaster-set.stl", grams: 48, minutes: 110, printer: 0, paidOut: true },
+    {
+      status: "shipped",
+      fileName: "headphone-hook.stl",
+      grams: 36,
+      minutes: 95,
+      printer: 2,
+      delivery: "shipping",
+      tracking: "9400111202555842761234",
+    },
+    { status: "cancelled", fileName: "keychain.stl", grams: 6, minutes: 15, printer: 1 },
+    { status: "rejected", fileName: "vase.stl", grams: 250, minutes: 700, printer: 2 },
+  ];
+  const hour = 60 * 60 * 1000;
   const jobIds = new Map<string, number>();
-  for (const job of jobs) {
+  const reached = (job: SeedJob, step: JobStatus) => {
+    const order = ["submitted", "confirmed", "accepted", "printing", "completed"] as const;
+    const finals = ["ready_for_pickup", "ready_for_shipping", "picked_up", "shipped"];
+    const index = (st: string) =>
+      finals.includes(st) ? 5 + (st === "picked_up" || st === "shipped" ? 1 : 0) : order.indexOf(st as never);
+    if (job.status === "cancelled" || job.status === "rejected") return step === "submitted" || step === "confirmed";
+    return index(job.status) >= index(step);
+  };
+  for (const [i, job] of jobs.entries()) {
     const printerIndex = job.printer;
     const rate = printerIndex === null ? undefined : DEMO_PRINTERS[printerIndex].rate;
     const quote = quotePrice({ weightGrams: job.grams, printTimeMinutes: job.minutes, ratePerKgCents: rate });
-    const placed = job.status !== "draft" ? new Date(Date.now() - 2 * 60 * 60 * 1000) : null;
-    const [inserted] = await db
+    const delivery = job.delivery ?? "pickup";
+    const deliveryFee = delivery === "shipping" ? 640 : delivery === "delivery" ? 500 : 0;
+    const base = Date.now() - (jobs.length - i) * 6 * hour;
+    const at = (step: JobStatus, offsetHours: number) => (reached(job, step) ? new Date(base + offsetHours * hour) : null);
+    const ready =
+      job.status === "ready_for_pickup" ||
+      job.status === "ready_for_shipping" ||
+      job.status === "picked_up" ||
+      job.status === "shipped";
+    const [row] = await db
       .insert(s.printJobs)
       .values({
         customerId,
@@ -423,24 +470,61 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
         fileFormat: job.fileName.split(".").pop(),
         estimatedWeightGrams: job.grams,
         printTimeMinutes: job.minutes,
+        deliveryMethod: delivery,
+        deliveryZip: delivery === "pickup" ? null : "80537",
+        shippingCarrier: delivery === "shipping" ? "USPS" : null,
+        shippingService: delivery === "shipping" ? "usps_ground_advantage" : null,
+        trackingNumber: job.tracking ?? null,
         totalCostCents: quote.customerPays,
         printerProfitCents: quote.printerProfit,
         platformFeeCents: quote.platformFee,
-        amountDueCents: quote.customerPays,
-        submittedAt: placed,
-        confirmedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
-        acceptedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
-        printingStartedAt: job.status === "printing" || job.status === "picked_up" ? placed : null,
-        completedAt: job.status === "picked_up" ? new Date(Date.now() - 60 * 60 * 1000) : null,
-        pickedUpAt: job.status === "picked_up" ? new Date() : null,
+        deliveryFeeCents: deliveryFee,
+        amountDueCents: quote.customerPays + deliveryFee,
+        submittedAt: job.status === "draft" ? null : new Date(base),
+        confirmedAt: at("confirmed", 0.1),
+        acceptedAt: job.status === "rejected" || job.status === "cancelled" ? null : at("accepted", 1),
+        rejectedAt: job.status === "rejected" ? new Date(base + hour) : null,
+        cancelledAt: job.status === "cancelled" ? new Date(base + hour) : null,
+        printingStartedAt: job.status === "rejected" || job.status === "cancelled" ? null : at("printing", 2),
+        completedAt: job.status === "rejected" || job.status === "cancelled" ? null : at("completed", 4),
+        readyAt: ready ? new Date(base + 4.5 * hour) : null,
+        pickedUpAt: job.status === "picked_up" ? new Date(base + 5 * hour) : null,
+        shippedAt: job.status === "shipped" ? new Date(base + 5 * hour) : null,
       })
       .returning({ id: s.printJobs.id });
-    jobIds.set(job.fileName, inserted.id);
+    jobIds.set(job.fileName, row.id);
+    if (!reached(job, "confirmed") || job.status === "draft") continue;
+    const captured = !(job.status === "confirmed" || job.status === "cancelled" || job.status === "rejected");
+    await db.insert(s.payments).values({
+      jobId: row.id,
+      provider: "test",
+      providerPaymentId: `test_pi_seed_${row.id}`,
+      amountCents: quote.customerPays + deliveryFee,
+      status: captured ? "captured" : job.status === "confirmed" ? "authorized" : "released",
+      authorizedAt: new Date(base + 0.1 * hour),
+      authorizationExpiresAt: new Date(base + 0.1 * hour + 7 * 24 * hour),
+      capturedAt: captured ? new Date(base + hour) : null,
+      releasedAt: captured || job.status === "confirmed" ? null : new Date(base + hour),
+    });
+    if (job.paidOut && printerIndex !== null) {
+      const ownerId = userIds.get(DEMO_PRINTERS[printerIndex].owner)!;
+      await db
+        .update(s.users)
+        .set({ stripeAccountId: `acct_test_${ownerId}_seed` })
+        .where(eq(s.users.id, ownerId));
+      await db.insert(s.payouts).values({
+        jobId: row.id,
+        ownerId,
+        amountCents: quote.printerProfit,
+        provider: "test",
+        providerTransferId: `tr_test_job_${row.id}`,
+        status: "paid",
+      });
+    }
   }
 
   // A short conversation about the print in progress: Casey asked, Bella answered (unread).
   const lampShadeId = jobIds.get("lamp-shade.stl")!;
-  const hour = 60 * 60 * 1000;
   await db.insert(s.messages).values([
     {
       jobId: lampShadeId,

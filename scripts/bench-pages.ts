@@ -12,9 +12,13 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 export const PAGES = ["/", "/auth", "/models", "/browse"];
-/** Pages only a signed-in user sees, measured as the demo customer. */
-export const SIGNED_IN_PAGES = ["/messages"];
-const DEMO_CUSTOMER = "casey@printnear.test";
+/** Pages measured signed in as a demo user; {submitted} and {confirmed} are demo orders looked up after seeding. */
+export const SIGNED_IN_PAGES = [
+  { path: "/checkout?orderId={submitted}", as: "casey@printnear.test" },
+  { path: "/order/{confirmed}", as: "bella@printnear.test" },
+  { path: "/printer-dashboard", as: "bella@printnear.test" },
+  { path: "/messages", as: "casey@printnear.test" },
+];
 const DEMO_PASSWORD = "printnear-demo";
 export const HTML_BUDGET_KB = 14;
 export const JS_BUDGET_KB = 110;
@@ -215,6 +219,29 @@ export function formatTable(results: PageResult[]): string {
   return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
 }
 
+/** Sessions for the demo users of SIGNED_IN_PAGES in the bench database, and the demo order ids. */
+async function signedInPages(): Promise<{ path: string; cookie: string }[]> {
+  process.env.DATABASE_URL = ENV.DATABASE_URL;
+  process.env.SESSION_SECRET = ENV.SESSION_SECRET;
+  const { getClient } = await import("../app/utils/db.server");
+  const { createUserSession } = await import("../app/utils/session.server");
+  const client = await getClient();
+  const first = async (sql: string) => Number((await client.execute(sql)).rows[0]?.id ?? 0);
+  const ids: Record<string, number> = {
+    submitted: await first("SELECT id FROM print_jobs WHERE status = 'submitted' ORDER BY id LIMIT 1"),
+    confirmed: await first(
+      "SELECT j.id FROM print_jobs j JOIN printers p ON p.id = j.printer_id JOIN users u ON u.id = p.owner_id WHERE j.status = 'confirmed' AND u.email = 'bella@printnear.test' ORDER BY j.id LIMIT 1",
+    ),
+  };
+  const out: { path: string; cookie: string }[] = [];
+  for (const page of SIGNED_IN_PAGES) {
+    const user = await client.execute({ sql: "SELECT id FROM users WHERE email = ?", args: [page.as] });
+    const cookie = (await createUserSession(Number(user.rows[0]!.id))).split(";")[0]!;
+    out.push({ path: page.path.replace(/\{(\w+)\}/g, (_, key: string) => String(ids[key])), cookie });
+  }
+  return out;
+}
+
 async function main() {
   const skipBuild = process.argv.includes("--no-build");
   if (!skipBuild) run("npx", ["remix", "vite:build"], `build into ${BUILD_DIR}/`);
@@ -242,17 +269,25 @@ async function main() {
 
     const requested = process.argv.slice(2).filter((arg) => arg.startsWith("/"));
     const as = process.argv.find((arg) => arg.startsWith("--as="))?.slice("--as=".length);
-    const signedIn = await signIn(as ?? DEMO_CUSTOMER);
+    const signedIn = as ? await signIn(as) : undefined;
     const plan: Array<{ path: string; cookie?: string }> =
-      requested.length > 0
-        ? requested.map((path) => ({ path, cookie: as ? signedIn : undefined }))
-        : [...PAGES.map((path) => ({ path })), ...SIGNED_IN_PAGES.map((path) => ({ path, cookie: signedIn }))];
+      requested.length > 0 ? requested.map((path) => ({ path, cookie: signedIn })) : PAGES.map((path) => ({ path }));
     const results: PageResult[] = [];
     for (const { path, cookie } of plan) {
       try {
         results.push({ ...(await measurePage(path, cookie)), path: cookie ? `${path} (signed in)` : path });
       } catch (error) {
         results.push({ path, status: 0, htmlGz: 0, jsGz: 0, jsFiles: 0, lazyGz: 0, error: (error as Error).message });
+      }
+    }
+    if (requested.length === 0) {
+      for (const signedIn of await signedInPages()) {
+        try {
+          results.push({ ...(await measurePage(signedIn.path, signedIn.cookie)), path: `${signedIn.path} (signed in)` });
+        } catch (error) {
+          const path = signedIn.path;
+          results.push({ path, status: 0, htmlGz: 0, jsGz: 0, jsFiles: 0, lazyGz: 0, error: (error as Error).message });
+        }
       }
     }
     console.log(`\nPage budgets (gzip level 6, 1 KB = ${KB} bytes; lazy JS is loaded only on demand and is not counted):\n`);

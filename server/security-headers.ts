@@ -24,11 +24,15 @@ export interface PolicyInput {
 }
 
 /** Extra sources a page needs beyond the site-wide policy. */
-function pageSources(path: string): { script: string[]; frame: string[]; connect: string[] } {
-  const extra = { script: [] as string[], frame: [] as string[], connect: [] as string[] };
+function pageSources(path: string): { script: string[]; frame: string[]; connect: string[]; form: string[] } {
+  const extra = { script: [] as string[], frame: [] as string[], connect: [] as string[], form: [] as string[] };
   if (path === "/checkout" || path.startsWith("/checkout/")) {
-    // PAYMENT PROVIDER: its script, frame and API hosts go here, on the checkout pages only
-    // (e.g. script and frame "https://js.stripe.com", connect "https://api.stripe.com").
+    // the card provider, on the checkout pages only: Stripe.js and its frames (Elements), its API,
+    // and its hosted checkout page that the no-JavaScript form post redirects to
+    extra.script.push("https://js.stripe.com");
+    extra.frame.push("https://js.stripe.com", "https://hooks.stripe.com");
+    extra.connect.push("https://api.stripe.com");
+    extra.form.push("https://checkout.stripe.com");
   }
   return extra;
 }
@@ -50,7 +54,7 @@ export function contentSecurityPolicy({ nonce, path, tileUrl, catalogueImageSour
     "manifest-src": ["'self'"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
-    "form-action": ["'self'"],
+    "form-action": ["'self'", ...extra.form],
     "frame-ancestors": ["'none'"],
   };
   return Object.entries(directives)

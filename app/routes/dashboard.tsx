@@ -2,7 +2,18 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { desc, eq } from "drizzle-orm";
 import { printers, printJobs } from "../../db/schema";
-import { CUSTOMER_TABS, inCustomerTab, PAID_STATUSES, STATUS_LABELS, customerTabOf, type CustomerTab } from "~/domain/job-status";
+import { OrderActions } from "~/components/order-actions";
+import { buttonActions } from "~/domain/job-lifecycle";
+import {
+  CUSTOMER_ACTIVE,
+  CUSTOMER_COMPLETED,
+  CUSTOMER_TABS,
+  inCustomerTab,
+  PAID_STATUSES,
+  STATUS_LABELS,
+  type CustomerTab,
+} from "~/domain/job-status";
+import { customerStats } from "~/services/orders/jobs.server";
 import { formatCents } from "~/domain/money";
 import { getDb } from "~/utils/db.server";
 import { formatDate } from "~/utils/format";
@@ -27,28 +38,35 @@ export async function loader({ request }: LoaderFunctionArgs) {
       totalCostCents: printJobs.totalCostCents,
       createdAt: printJobs.createdAt,
       printerName: printers.name,
+      deliveryMethod: printJobs.deliveryMethod,
     })
     .from(printJobs)
     .leftJoin(printers, eq(printers.id, printJobs.printerId))
     .where(eq(printJobs.customerId, user.id))
     .orderBy(desc(printJobs.createdAt), desc(printJobs.id));
 
-  const orders = jobs.filter((j) => j.status !== "draft");
-  const stats = {
-    totalOrders: orders.length,
-    active: jobs.filter((j) => customerTabOf(j.status) === "active").length,
-    completed: jobs.filter((j) => customerTabOf(j.status) === "completed").length,
-    totalSpentCents: jobs.filter((j) => PAID_STATUSES.includes(j.status)).reduce((sum, j) => sum + j.amountDueCents, 0),
-  };
+  const stats = await customerStats(user.id, { active: CUSTOMER_ACTIVE, completed: CUSTOMER_COMPLETED, paid: PAID_STATUSES });
   const counts = Object.fromEntries(CUSTOMER_TABS.map((t) => [t.id, jobs.filter((j) => inCustomerTab(j.status, t.id)).length]));
   return {
     name: user.firstName || user.username,
     tab,
     stats,
     counts,
-    jobs: jobs.filter((j) => inCustomerTab(j.status, tab)),
+    jobs: jobs
+      .filter((j) => inCustomerTab(j.status, tab))
+      .map((j) => ({ ...j, actions: j.status === "draft" ? [] : buttonActions(j.status, "customer", j.deliveryMethod) })),
   };
 }
+
+/** Document 001: Contact Printer shows for these statuses. */
+const CONTACT_STATUSES: readonly string[] = [
+  "confirmed",
+  "accepted",
+  "printing",
+  "completed",
+  "ready_for_pickup",
+  "ready_for_shipping",
+];
 
 const STAT_CARDS = [
   { key: "totalOrders", label: "Total Orders" },
@@ -133,6 +151,29 @@ export default function Dashboard() {
                     View Order
                   </Link>
                 )}
+                {job.status === "submitted" ? (
+                  <Link to={`/checkout?orderId=${job.id}`} className="btn-primary">
+                    Pay now
+                  </Link>
+                ) : null}
+                {CONTACT_STATUSES.includes(job.status) ? (
+                  <Link to={`/messages?jobId=${job.id}`} className="btn-secondary">
+                    Contact Printer
+                  </Link>
+                ) : null}
+                {job.status === "ready_for_pickup" || job.status === "ready_for_shipping" ? (
+                  <Link to={`/messages?jobId=${job.id}`} className="btn-secondary">
+                    Arrange Pickup
+                  </Link>
+                ) : null}
+              </div>
+              <div className="mt-2">
+                <OrderActions
+                  jobId={job.id}
+                  actions={job.actions}
+                  deliveryMethod={job.deliveryMethod}
+                  redirectTo={`/dashboard?tab=${tab}`}
+                />
               </div>
             </li>
           ))}

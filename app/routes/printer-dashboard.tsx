@@ -2,12 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
+import { OwnerOrderSections, OwnerStatCards } from "~/components/owner-orders";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { AvailabilitySwitch, DeletePrinterButton, PrinterPhoto } from "~/components/printer-card";
 import { isAppError } from "~/domain/app-error";
 import { formatPricePerGram } from "~/domain/pricing";
 import { deletePrinter, setPrinterAvailability } from "~/services/printer-owner.server";
 import { listOwnerPrinters } from "~/services/printer-search.server";
+import { ownerOrderSections } from "~/services/orders/jobs.server";
 import { toastOf } from "~/utils/app-error.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -26,7 +28,7 @@ export const meta: MetaFunction = () => [{ title: "Printer Dashboard | Printnear
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const printers = await listOwnerPrinters(user.id, { viewerId: user.id });
-  return { name: user.firstName || user.username, printers };
+  return { name: user.firstName || user.username, printers, orders: await ownerOrderSections(user.id) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -63,7 +65,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PrinterDashboard() {
-  const { name, printers } = useLoaderData<typeof loader>();
+  const { name, printers, orders } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const pendingId = navigation.state === "submitting" ? Number(navigation.formData?.get("printerId")) : null;
   return (
@@ -85,7 +87,10 @@ export default function PrinterDashboard() {
             {printers.length}
           </dd>
         </div>
+        <OwnerStatCards stats={orders.stats} />
       </dl>
+
+      <OwnerOrderSections data={orders} printers={printers} />
 
       <section className="mt-8" aria-labelledby="your-printers">
         <div className="flex items-center justify-between">

@@ -2,9 +2,11 @@
 // (MOCKS=true) share these handlers.
 import { setupServer } from "msw/node";
 import type { RequestHandler } from "msw";
+import { shippoHandlers } from "./shippo";
+import { stripeHandlers } from "./stripe";
 import { thingiverseHandlers } from "./thingiverse";
 
-export const handlers: RequestHandler[] = [...thingiverseHandlers];
+export const handlers: RequestHandler[] = [...thingiverseHandlers, ...stripeHandlers, ...shippoHandlers];
 
 /** The dev server's mock mode: requests to our own server pass through; anything else unknown is reported. */
 export function startMockServer() {

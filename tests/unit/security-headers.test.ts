@@ -22,6 +22,16 @@ describe("Content-Security-Policy", () => {
     expect(directive(policy(), "base-uri")).toEqual(["'self'"]);
   });
 
+  it("allows the card provider's hosts on /checkout only", () => {
+    const checkout = policy("/checkout");
+    expect(directive(checkout, "script-src")).toContain("https://js.stripe.com");
+    expect(directive(checkout, "frame-src")).toEqual(["https://js.stripe.com", "https://hooks.stripe.com"]);
+    expect(directive(checkout, "connect-src")).toEqual(["'self'", "https://api.stripe.com"]);
+    expect(directive(checkout, "form-action")).toEqual(["'self'", "https://checkout.stripe.com"]);
+    expect(policy("/order/1")).not.toContain("stripe");
+    expect(directive(policy("/order/1"), "frame-src")).toEqual(["'none'"]);
+  });
+
   it("allows images from the map tiles and the catalogue, and fetches to ourselves only", () => {
     expect(directive(policy(), "img-src")).toEqual(
       expect.arrayContaining(["'self'", "https://tile.openstreetmap.org", "https://*.thingiverse.com"]),

@@ -1,0 +1,24 @@
+// GET /api/print-jobs/{id}: the order for its customer or printer owner (anyone else: 404).
+// PUT /api/print-jobs/{id} {status: printing | completed | cancelled}: the owner's quick steps.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { actionForStatus } from "~/domain/job-lifecycle";
+import { getOrderForViewer, orderJson } from "~/services/orders/jobs.server";
+import { apiError, readJson, requireApiUser } from "~/utils/api.server";
+import { parseId } from "~/utils/misc";
+import { apiTransition, ORDER_NOT_FOUND } from "./orders.server";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request);
+  const id = parseId(params.id);
+  const view = id ? await getOrderForViewer(id, user.id) : null;
+  if (!view) return apiError(404, ORDER_NOT_FOUND);
+  return Response.json(orderJson(view));
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "PUT") return apiError(400, "Use PUT for this call.");
+  const user = await requireApiUser(request);
+  const body = await readJson(request, 16 * 1024);
+  const allowed = body.status === "printing" || body.status === "completed" || body.status === "cancelled";
+  return apiTransition(user.id, parseId(params.id), allowed ? actionForStatus(body.status) : null);
+}

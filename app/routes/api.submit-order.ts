@@ -1,0 +1,37 @@
+// POST /api/submit-order {printerId, draftId, filamentColor, deliveryMethod, specialInstructions,
+// deliveryZip?, shippingService?}: the customer's draft becomes an order; the total is computed
+// here (a client-sent amount is ignored). Answers {orderId, totalCents}.
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { isDeliveryMethod } from "~/domain/pricing";
+import { placeOrder } from "~/services/orders/place-order.server";
+import { loadJobParty } from "~/services/orders/jobs.server";
+import { apiError, readJson, requireApiUser } from "~/utils/api.server";
+import { withApiErrors } from "~/utils/app-error.server";
+import { parseId } from "~/utils/misc";
+
+const text = (value: unknown) => (typeof value === "string" ? value : null);
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiError(400, "Use POST for this call.");
+  const user = await requireApiUser(request);
+  const body = await readJson(request, 16 * 1024);
+  const printerId = parseId(body.printerId);
+  const draftId = parseId(body.draftId);
+  if (!printerId || !draftId) return apiError(400, "Missing printer or draft information.");
+  const deliveryMethod = body.deliveryMethod ?? "pickup";
+  if (!isDeliveryMethod(deliveryMethod)) return apiError(400, "Choose pickup, delivery or shipping.");
+  return withApiErrors(async () => {
+    const orderId = await placeOrder({
+      customerId: user.id,
+      printerId,
+      draftId,
+      filamentColor: text(body.filamentColor) ?? "",
+      deliveryMethod,
+      specialInstructions: text(body.specialInstructions),
+      deliveryZip: text(body.deliveryZip),
+      shippingService: text(body.shippingService),
+    });
+    const party = await loadJobParty(orderId);
+    return Response.json({ orderId, totalCents: party?.job.amountDueCents ?? null }, { status: 201 });
+  });
+}

@@ -1,0 +1,240 @@
+// /checkout?orderId= (document 001 "Checkout"): the order summary on the left, the card form on the
+// right. Without a card provider the built-in test provider takes the card ("Test mode: no real
+// charge"); with Stripe, Elements when JavaScript runs, hosted Checkout when it doesn't. The amount
+// is always the order's stored amount due.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { OrderSummary } from "~/components/order-summary";
+import { isAppError } from "~/domain/app-error";
+import { getOrderForViewer } from "~/services/orders/jobs.server";
+import { payWithTestCard, startHostedCheckout } from "~/services/orders/payment-flows.server";
+import { getPaymentProvider, stripePublishableKey } from "~/services/payments/provider.server";
+import { TEST_MODE_LABEL } from "~/services/payments/test-provider.server";
+import { parseId } from "~/utils/misc";
+import { useIsPending } from "~/utils/misc-react";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const StripeCardForm = lazy(() => import("~/components/stripe-card-form"));
+
+export const meta: MetaFunction = () => [{ title: "Checkout | Printnear" }];
+
+const DELIVERY_TEXT = { pickup: "Local Pickup", delivery: "Local Delivery", shipping: "USPS Shipping" } as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const orderId = parseId(new URL(request.url).searchParams.get("orderId"));
+  const view = orderId ? await getOrderForViewer(orderId, user.id) : null;
+  if (!view || view.viewerRole !== "customer") return { invalid: true as const };
+  if (view.job.status !== "submitted") throw redirect(`/order/${view.job.id}`);
+  const { job } = view;
+  const provider = await getPaymentProvider();
+  return {
+    invalid: false as const,
+    provider: provider.name,
+    testModeLabel: TEST_MODE_LABEL,
+    publishableKey: provider.name === "stripe" ? stripePublishableKey() : null,
+    order: {
+      id: job.id,
+      fileName: job.fileName,
+      material: job.material,
+      filamentColor: job.filamentColor,
+      delivery: DELIVERY_TEXT[job.deliveryMethod],
+      shippingService: job.shippingService,
+      printCost: job.printerProfitCents,
+      platformFee: job.platformFeeCents,
+      deliveryFee: job.deliveryFeeCents,
+      total: job.amountDueCents,
+      printerName: view.printer?.name ?? "",
+      customerName: [view.customer.firstName, view.customer.lastName].filter(Boolean).join(" "),
+    },
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const orderId = parseId(new URL(request.url).searchParams.get("orderId"));
+  if (!orderId) return data({ error: "Invalid Checkout", field: "" }, { status: 400 });
+  const form = await request.formData();
+  const field = (name: string) => String(form.get(name) ?? "").slice(0, 100);
+  try {
+    if (form.get("intent") === "hosted") {
+      const url = await startHostedCheckout(user, orderId, new URL(request.url).origin);
+      if (!url) return data({ error: "Invalid Checkout", field: "" }, { status: 404 });
+      return redirect(url);
+    }
+    const result = await payWithTestCard(user.id, orderId, {
+      cardNumber: field("cardNumber"),
+      expiry: field("expiry"),
+      cvc: field("cvc"),
+      name: field("name"),
+    });
+    if (!result) return data({ error: "Invalid Checkout", field: "" }, { status: 404 });
+    return redirectWithToast(`/order-confirmation?orderId=${orderId}`, {
+      title: "Payment Successful",
+      description: "Your order has been confirmed!",
+    });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    if (error.code === "conflict") return redirect(`/order/${orderId}`);
+    return data({ error: error.message, field: error.field ?? "" }, { status: 400 });
+  }
+}
+
+function CardField(props: {
+  name: string;
+  label: string;
+  placeholder: string;
+  autoComplete: string;
+  error?: string;
+  inputMode?: "numeric";
+}) {
+  return (
+    <div>
+      <label className="label" htmlFor={props.name}>
+        {props.label}
+      </label>
+      <input
+        id={props.name}
+        name={props.name}
+        required
+        placeholder={props.placeholder}
+        autoComplete={props.autoComplete}
+        inputMode={props.inputMode}
+        maxLength={props.name === "name" ? 100 : 23}
+        className="input"
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${props.name}-error` : undefined}
+      />
+      {props.error ? (
+        <p id={`${props.name}-error`} className="field-error">
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export default function Checkout() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  if (d.invalid) {
+    return (
+      <div className="container-page py-16 text-center">
+        <h1 className="text-2xl font-bold">Invalid Checkout</h1>
+        <p className="mt-2 text-slate-600">We couldn't find an order of yours waiting for payment.</p>
+        <Link to="/dashboard" className="btn-primary mt-6">
+          Go to Dashboard
+        </Link>
+      </div>
+    );
+  }
+  const o = d.order;
+  const fieldError = (name: string) => (actionData?.field === name ? actionData.error : undefined);
+  return (
+    <div className="container-page py-8">
+      <h1 className="text-2xl font-bold">Checkout</h1>
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <section className="card space-y-3 p-4" aria-labelledby="summary">
+          <h2 id="summary" className="font-semibold">
+            Order summary
+          </h2>
+          <p className="text-sm text-slate-700">
+            {o.fileName} at {o.printerName}
+            <br />
+            {o.material} · {o.filamentColor} · {o.delivery}
+            {o.shippingService ? ` (${o.shippingService.replace(/_/g, " ")})` : ""}
+          </p>
+          <OrderSummary
+            rows={[
+              { label: "Print service", cents: o.printCost },
+              { label: "Platform fee", cents: o.platformFee },
+              { label: o.delivery, cents: o.deliveryFee },
+            ]}
+            totalCents={o.total}
+          />
+          <p className="text-xs text-slate-500">
+            Your card is authorised now and charged only when the printer accepts the order.
+          </p>
+        </section>
+
+        <section className="card space-y-4 p-4" aria-labelledby="payment">
+          <h2 id="payment" className="font-semibold">
+            Payment
+          </h2>
+          {actionData?.error && !actionData.field ? (
+            <p role="alert" className="text-sm text-red-700">
+              Payment Failed: {actionData.error}
+            </p>
+          ) : null}
+          {d.provider === "test" ? (
+            <Form method="post" className="space-y-3">
+              <p className="badge bg-amber-100 text-amber-900">{d.testModeLabel}</p>
+              <p className="text-xs text-slate-500">Use 4242 4242 4242 4242 with any future expiry and any CVC.</p>
+              <input type="hidden" name="intent" value="pay" />
+              <CardField
+                name="cardNumber"
+                label="Card number"
+                placeholder="4242 4242 4242 4242"
+                autoComplete="cc-number"
+                inputMode="numeric"
+                error={fieldError("cardNumber")}
+              />
+              <div className="grid grid-cols-2 gap-3">
+                <CardField
+                  name="expiry"
+                  label="Expiry (MM/YY)"
+                  placeholder="12/34"
+                  autoComplete="cc-exp"
+                  error={fieldError("expiry")}
+                />
+                <CardField
+                  name="cvc"
+                  label="CVC"
+                  placeholder="123"
+                  autoComplete="cc-csc"
+                  inputMode="numeric"
+                  error={fieldError("cvc")}
+                />
+              </div>
+              <CardField
+                name="name"
+                label="Name on card"
+                placeholder={o.customerName}
+                autoComplete="cc-name"
+                error={fieldError("name")}
+              />
+              <button type="submit" className="btn-primary w-full" disabled={pending}>
+                {pending
+                  ? "Processing…"
+                  : `Pay ${(o.total / 100).toLocaleString("en-US", { style: "currency", currency: "USD" })}`}
+              </button>
+            </Form>
+          ) : hydrated && d.publishableKey ? (
+            <Suspense fallback={<p className="text-sm text-slate-500">Loading the secure card form…</p>}>
+              <StripeCardForm publishableKey={d.publishableKey} orderId={o.id} />
+            </Suspense>
+          ) : (
+            <Form method="post">
+              <input type="hidden" name="intent" value="hosted" />
+              <p className="text-sm text-slate-600">You'll enter your card on Stripe's secure page and come back here.</p>
+              <button type="submit" className="btn-primary mt-3 w-full" disabled={pending}>
+                Pay with card
+              </button>
+            </Form>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,291 @@
+// /order/{id} (document 001 "Order detail"): status, cost, details, the other party, the timeline,
+// and the order's buttons for its customer or printer owner; anyone else gets Order Not Found.
+// Every order button on any page posts here with an `intent` and a `redirectTo`.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ConversationThread } from "~/components/conversation-thread";
+import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
+import { OrderActions } from "~/components/order-actions";
+import { OrderSummary } from "~/components/order-summary";
+import { buttonActions, JOB_ACTIONS, type JobAction } from "~/domain/job-lifecycle";
+import { STATUS_LABELS } from "~/domain/job-status";
+import { MESSAGE_FIELD, SEND_MESSAGE_INTENT } from "~/domain/messages";
+import { listJobMessages, sendJobMessage } from "~/services/conversations.server";
+import { isAppError } from "~/utils/app-error.server";
+import { getOrderForViewer } from "~/services/orders/jobs.server";
+import { formatDateTime } from "~/utils/format";
+import { requireIdParam } from "~/utils/misc";
+import { requireUser, safeRedirect } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { pageTransition } from "./orders.server";
+
+export const meta: MetaFunction = () => [{ title: "Order | Printnear" }];
+
+const NOT_FOUND = "The order you're looking for doesn't exist or you don't have access to it.";
+const DELIVERY_TEXT = { pickup: "Local Pickup", delivery: "Local Delivery", shipping: "USPS Shipping" } as const;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const id = requireIdParam(params.id, NOT_FOUND);
+  const view = await getOrderForViewer(id, user.id);
+  if (!view) throw new Response(NOT_FOUND, { status: 404 });
+  const { job } = view;
+  const messages = (await listJobMessages(job.id, user.id, { markRead: true })) ?? [];
+  const name = (p: { firstName: string | null; lastName: string | null; username: string }) =>
+    [p.firstName, p.lastName].filter(Boolean).join(" ") || p.username;
+  return {
+    viewerRole: view.viewerRole,
+    order: {
+      id: job.id,
+      status: job.status,
+      statusLabel: STATUS_LABELS[job.status],
+      fileName: job.fileName,
+      material: job.material,
+      filamentColor: job.filamentColor,
+      delivery: DELIVERY_TEXT[job.deliveryMethod],
+      deliveryMethod: job.deliveryMethod,
+      deliveryZip: job.deliveryZip,
+      shippingService: job.shippingService,
+      trackingNumber: job.trackingNumber,
+      specialInstructions: job.specialInstructions,
+      ownerMessage: job.ownerMessage,
+      submittedAt: formatDateTime(job.submittedAt),
+      printCost: job.printerProfitCents,
+      platformFee: job.platformFeeCents,
+      deliveryFee: job.deliveryFeeCents,
+      total: job.amountDueCents,
+      printerProfit: job.printerProfitCents,
+    },
+    printer: view.printer ? { name: view.printer.name, location: view.printer.location } : null,
+    ownerName: view.owner ? name(view.owner) : null,
+    customer: view.viewerRole === "owner" ? { name: name(view.customer), email: view.customer.email } : null,
+    timeline: (
+      [
+        ["Submitted", job.submittedAt],
+        ["Paid (confirmed)", job.confirmedAt],
+        ["Accepted", job.acceptedAt],
+        ["Rejected", job.rejectedAt],
+        ["Printing started", job.printingStartedAt],
+        ["Completed", job.completedAt],
+        ["Ready", job.readyAt],
+        ["Picked up", job.pickedUpAt],
+        ["Shipped", job.shippedAt],
+        ["Cancelled", job.cancelledAt],
+      ] as const
+    )
+      .filter(([, at]) => at)
+      .map(([label, at]) => ({ label, at: formatDateTime(at) })),
+    actions: buttonActions(job.status, view.viewerRole, job.deliveryMethod),
+    backTo: view.viewerRole === "owner" ? "/printer-tracking" : "/dashboard",
+    messages,
+    userId: user.id,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const id = requireIdParam(params.id, NOT_FOUND);
+  const form = await request.formData();
+  const redirectTo = safeRedirect(form.get("redirectTo"), `/order/${id}`);
+  const intent = String(form.get("intent") ?? "");
+  if (intent === SEND_MESSAGE_INTENT) {
+    const content = form.get(MESSAGE_FIELD);
+    try {
+      await sendJobMessage({ jobId: id, senderId: user.id, content });
+      return redirectWithToast(`/order/${id}#messages`, { title: "Message Sent" });
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      if (error.code === "not_found") throw new Response(NOT_FOUND, { status: 404 });
+      return data(
+        { messageError: error.message, draft: typeof content === "string" ? content : "" },
+        { status: error.code === "rate_limited" ? 429 : 400 },
+      );
+    }
+  }
+  if (!(JOB_ACTIONS as readonly string[]).includes(intent) || intent === "place" || intent === "pay" || intent === "expire") {
+    return redirectWithToast(redirectTo, {
+      title: "Failed to update status",
+      description: "Unknown action.",
+      variant: "destructive",
+    });
+  }
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : null;
+  };
+  return pageTransition(user.id, id, intent as JobAction, redirectTo, {
+    trackingNumber: text("trackingNumber"),
+    message: text("message"),
+  });
+}
+
+export default function OrderDetail() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const sendRefused = actionData && "messageError" in actionData ? actionData : null;
+  const o = d.order;
+  return (
+    <div className="container-page py-8">
+      <Link to={d.backTo} className="text-sm text-brand-700 hover:underline">
+        ← Back to {d.viewerRole === "owner" ? "order tracking" : "dashboard"}
+      </Link>
+      <div className="mt-3 flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-2xl font-bold">Order #{o.id}</h1>
+        <span className="badge bg-brand-100 text-brand-700" data-testid="order-status">
+          {o.statusLabel}
+        </span>
+      </div>
+      <div className="mt-6 grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <section className="card p-4" aria-labelledby="details">
+            <h2 id="details" className="font-semibold">
+              Details
+            </h2>
+            <dl className="mt-2 grid gap-2 text-sm sm:grid-cols-2">
+              <div>
+                <dt className="text-slate-500">File</dt>
+                <dd>{o.fileName}</dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">Material</dt>
+                <dd>
+                  {o.material} · {o.filamentColor}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">Delivery method</dt>
+                <dd>
+                  {o.delivery}
+                  {o.deliveryZip ? ` to ${o.deliveryZip}` : ""}
+                  {o.shippingService ? ` (${o.shippingService.replace(/_/g, " ")})` : ""}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">Submitted</dt>
+                <dd>{o.submittedAt}</dd>
+              </div>
+              {o.trackingNumber ? (
+                <div>
+                  <dt className="text-slate-500">Tracking number</dt>
+                  <dd data-testid="tracking-number">{o.trackingNumber}</dd>
+                </div>
+              ) : null}
+              <div className="sm:col-span-2">
+                <dt className="text-slate-500">Special instructions</dt>
+                <dd>{o.specialInstructions || "None"}</dd>
+              </div>
+              {o.ownerMessage ? (
+                <div className="sm:col-span-2">
+                  <dt className="text-slate-500">Printer's note</dt>
+                  <dd>{o.ownerMessage}</dd>
+                </div>
+              ) : null}
+            </dl>
+          </section>
+
+          <section className="card p-4" aria-labelledby="people">
+            {d.customer ? (
+              <>
+                <h2 id="people" className="font-semibold">
+                  Customer
+                </h2>
+                <p className="mt-1 text-sm">
+                  {d.customer.name} · <a href={`mailto:${d.customer.email}`}>{d.customer.email}</a>
+                </p>
+                <a href={`/api/print-jobs/${o.id}/download`} className="btn-secondary mt-3" download>
+                  Download 3D File
+                </a>
+              </>
+            ) : (
+              <>
+                <h2 id="people" className="font-semibold">
+                  Printer
+                </h2>
+                <p className="mt-1 text-sm">
+                  {d.printer?.name ?? "No printer"}
+                  {d.printer ? ` · ${d.printer.location}` : ""}
+                  {d.ownerName ? ` · owner ${d.ownerName}` : ""}
+                </p>
+              </>
+            )}
+          </section>
+
+          <section id="messages" className="card p-4" aria-labelledby="messages-heading">
+            <h2 id="messages-heading" className="mb-3 font-semibold">
+              Messages
+            </h2>
+            <ConversationThread
+              messages={d.messages}
+              currentUserId={d.userId}
+              error={sendRefused?.messageError}
+              draft={sendRefused?.draft}
+            />
+          </section>
+
+          {d.actions.length ? (
+            <section className="card p-4" aria-labelledby="actions">
+              <h2 id="actions" className="mb-3 font-semibold">
+                Actions
+              </h2>
+              <OrderActions jobId={o.id} actions={d.actions} deliveryMethod={o.deliveryMethod} redirectTo={`/order/${o.id}`} />
+            </section>
+          ) : null}
+          {d.viewerRole === "customer" && o.status === "submitted" ? (
+            <Link to={`/checkout?orderId=${o.id}`} className="btn-primary">
+              Pay now
+            </Link>
+          ) : null}
+        </div>
+
+        <aside className="space-y-6">
+          <section className="card p-4" aria-labelledby="cost">
+            <h2 id="cost" className="mb-2 font-semibold">
+              Cost
+            </h2>
+            <OrderSummary
+              rows={[
+                { label: "Print service", cents: o.printCost },
+                { label: "Platform fee", cents: o.platformFee },
+                { label: o.delivery, cents: o.deliveryFee },
+              ]}
+              totalCents={o.total}
+            />
+            {d.viewerRole === "owner" ? (
+              <p className="mt-2 text-sm text-slate-600">Your earnings: ${(o.printerProfit / 100).toFixed(2)}</p>
+            ) : null}
+          </section>
+          <section className="card p-4" aria-labelledby="timeline">
+            <h2 id="timeline" className="font-semibold">
+              Timeline
+            </h2>
+            <ol className="mt-2 space-y-1 text-sm">
+              {d.timeline.map((step) => (
+                <li key={step.label} className="flex justify-between gap-2">
+                  <span>{step.label}</span>
+                  <span className="text-slate-500">{step.at}</span>
+                </li>
+              ))}
+            </ol>
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <ErrorPage heading="Order Not Found" message={NOT_FOUND}>
+            <Link to="/dashboard" className="btn-primary mt-4">
+              Go to Dashboard
+            </Link>
+          </ErrorPage>
+        ),
+      }}
+    />
+  );
+}

@@ -1,0 +1,74 @@
+// Shared by the order pages and the order API routes: turning a lifecycle action into an HTTP
+// answer (JSON for the API, a toast and redirect for a plain form post).
+import { actionFailureTitle, actionToast, type JobAction } from "~/domain/job-lifecycle";
+import type { JobListItem } from "~/services/orders/jobs.server";
+import { transitionJob } from "~/services/orders/transitions.server";
+import { isAppError, toastOf, withApiErrors } from "~/utils/app-error.server";
+import { apiError } from "~/utils/api.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const ORDER_NOT_FOUND = "Order not found";
+
+export interface ActionExtras {
+  trackingNumber?: string | null;
+  message?: string | null;
+}
+
+/** JSON API: the action on the job, answering {id, status, message} or {message} with 400/403/404/409/429. */
+export function apiTransition(userId: number, jobId: number | null, action: JobAction | null, extras: ActionExtras = {}) {
+  return withApiErrors(async () => {
+    if (!jobId) return apiError(404, ORDER_NOT_FOUND);
+    if (!action) return apiError(400, "Unknown status or action.");
+    const result = await transitionJob({ jobId, by: { userId }, action, ...extras });
+    if (!result) return apiError(404, ORDER_NOT_FOUND);
+    return Response.json({
+      id: result.jobId,
+      status: result.status,
+      message: actionToast(action).description ?? actionToast(action).title,
+    });
+  });
+}
+
+/** Plain form post: the action, then back to the page with the success or failure toast. */
+export async function pageTransition(
+  userId: number,
+  jobId: number,
+  action: JobAction,
+  redirectTo: string,
+  extras: ActionExtras = {},
+) {
+  try {
+    const result = await transitionJob({ jobId, by: { userId }, action, ...extras });
+    if (!result)
+      return redirectWithToast(redirectTo, {
+        title: actionFailureTitle(action),
+        description: ORDER_NOT_FOUND,
+        variant: "destructive",
+      });
+    return redirectWithToast(redirectTo, actionToast(action));
+  } catch (error) {
+    if (isAppError(error)) return redirectWithToast(redirectTo, toastOf(error, actionFailureTitle(action)));
+    throw error;
+  }
+}
+
+/** A row of a job list as the API answers it. */
+export function jobListJson(job: JobListItem) {
+  return {
+    id: job.id,
+    fileName: job.fileName,
+    status: job.status,
+    material: job.material,
+    filamentColor: job.filamentColor,
+    deliveryMethod: job.deliveryMethod,
+    totalCost: (job.amountDueCents / 100).toFixed(2),
+    totalCostCents: job.amountDueCents,
+    printerProfitCents: job.printerProfitCents,
+    trackingNumber: job.trackingNumber,
+    printerId: job.printerId,
+    printerName: job.printerName,
+    customer: { id: job.customerId, firstName: job.customerFirstName, lastName: job.customerLastName },
+    submittedAt: job.submittedAt,
+    createdAt: job.createdAt,
+  };
+}

@@ -1,0 +1,189 @@
+// /printer-tracking (document 001 "Order Tracking and Payouts", DECISIONS 3 and 5): all of the
+// owner's printers. Stat cards, tabs Pickup Orders / Shipping Orders / Payouts, Connect Stripe (in
+// test mode an instant test account) and Request Payout once per picked-up or shipped job.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { isAppError } from "~/domain/app-error";
+import { STATUS_LABELS, type JobStatus } from "~/domain/job-status";
+import { formatCents } from "~/domain/money";
+import { listOwnerJobs, ownerStats } from "~/services/orders/jobs.server";
+import { connectPayoutAccount, payoutsOf, requestPayout } from "~/services/orders/payouts.server";
+import { getPaymentProvider } from "~/services/payments/provider.server";
+import { toastOf } from "~/utils/app-error.server";
+import { parseId } from "~/utils/misc";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Order Tracking and Payouts | Printnear" }];
+
+const TABS = [
+  { id: "pickup", label: "Pickup Orders" },
+  { id: "shipping", label: "Shipping Orders" },
+  { id: "payouts", label: "Payouts" },
+] as const;
+type Tab = (typeof TABS)[number]["id"];
+const PICKUP: readonly JobStatus[] = ["completed", "ready_for_pickup", "picked_up"];
+const SHIPPING: readonly JobStatus[] = ["completed", "ready_for_shipping", "shipped"];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const asked = new URL(request.url).searchParams.get("tab");
+  const tab: Tab = TABS.some((t) => t.id === asked) ? (asked as Tab) : "pickup";
+  const stats = await ownerStats(user.id);
+  if (stats.printers === 0) return { hasPrinter: false as const };
+  const jobs = await listOwnerJobs(user.id, {
+    statuses: ["completed", "ready_for_pickup", "ready_for_shipping", "picked_up", "shipped"],
+  });
+  const paid = new Map((await payoutsOf(user.id)).map((p) => [p.jobId, p.status]));
+  const row = (j: (typeof jobs)[number]) => ({
+    id: j.id,
+    fileName: j.fileName,
+    customerName: [j.customerFirstName, j.customerLastName].filter(Boolean).join(" "),
+    total: formatCents(j.amountDueCents),
+    earnings: formatCents(j.printerProfitCents),
+    material: j.material,
+    status: j.status,
+    statusLabel: STATUS_LABELS[j.status],
+    trackingNumber: j.trackingNumber,
+    payout: paid.get(j.id) ?? null,
+  });
+  const rows =
+    tab === "pickup"
+      ? jobs.filter((j) => j.deliveryMethod === "pickup" && PICKUP.includes(j.status))
+      : tab === "shipping"
+        ? jobs.filter((j) => j.deliveryMethod !== "pickup" && SHIPPING.includes(j.status))
+        : jobs.filter((j) => j.status === "picked_up" || j.status === "shipped");
+  const provider = await getPaymentProvider();
+  return {
+    hasPrinter: true as const,
+    tab,
+    stats,
+    rows: rows.map(row),
+    connected: Boolean(user.stripeAccountId),
+    testMode: provider.name === "test",
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const back = "/printer-tracking?tab=payouts";
+  try {
+    if (form.get("intent") === "connect") {
+      const account = await connectPayoutAccount(user, new URL(request.url).origin);
+      if (!account.accountId.startsWith("acct_test_")) throw redirect(account.onboardingUrl);
+      return redirectWithToast(back, { title: "Stripe Account Created", description: "Test payout account connected." });
+    }
+    const jobId = parseId(form.get("jobId"));
+    const payout = jobId ? await requestPayout(user, jobId) : null;
+    if (!payout)
+      return redirectWithToast(back, { title: "Payout Failed", description: "Order not found", variant: "destructive" });
+    return redirectWithToast(back, {
+      title: "Payout Requested",
+      description: `${formatCents(payout.amountCents)} is on its way.`,
+    });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return redirectWithToast(back, toastOf(error, form.get("intent") === "connect" ? "Connection Failed" : "Payout Failed"));
+  }
+}
+
+export default function PrinterTracking() {
+  const d = useLoaderData<typeof loader>();
+  if (!d.hasPrinter) {
+    return (
+      <div className="container-page py-16 text-center">
+        <h1 className="text-2xl font-bold">No Printer Registered</h1>
+        <p className="mt-2 text-slate-600">List a printer to receive orders and payouts.</p>
+        <Link to="/printer-dashboard" className="btn-primary mt-6">
+          Go to Dashboard
+        </Link>
+      </div>
+    );
+  }
+  const cards = [
+    { label: "Pickup Orders", value: String(d.stats.pickupOrders) },
+    { label: "Shipping Orders", value: String(d.stats.shippingOrders) },
+    { label: "Completed", value: String(d.stats.completed) },
+    { label: "Earnings", value: formatCents(d.stats.earningsCents) },
+  ];
+  return (
+    <div className="container-page py-8">
+      <h1 className="text-2xl font-bold">Order Tracking and Payouts</h1>
+      <dl className="mt-6 grid grid-cols-2 gap-4 lg:grid-cols-4">
+        {cards.map((c) => (
+          <div key={c.label} className="card p-4">
+            <dt className="text-sm text-slate-500">{c.label}</dt>
+            <dd className="mt-1 text-2xl font-semibold">{c.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <nav aria-label="Tracking tabs" className="mt-8 flex gap-1 border-b border-slate-200">
+        {TABS.map((t) => (
+          <Link
+            key={t.id}
+            to={`?tab=${t.id}`}
+            aria-current={t.id === d.tab ? "page" : undefined}
+            className={`border-b-2 px-4 py-2 text-sm font-medium ${t.id === d.tab ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600"}`}
+          >
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+      {d.tab === "payouts" && !d.connected ? (
+        <Form method="post" className="card mt-6 flex flex-wrap items-center justify-between gap-4 p-4">
+          <p className="text-sm text-slate-700">
+            Connect a payout account to receive your earnings.
+            {d.testMode ? " Test mode: an instant test account, no real money." : ""}
+          </p>
+          <button type="submit" name="intent" value="connect" className="btn-primary">
+            Connect Stripe
+          </button>
+        </Form>
+      ) : null}
+      {d.rows.length === 0 ? (
+        <p className="mt-6 text-slate-600">Nothing here yet.</p>
+      ) : (
+        <ul className="mt-6 space-y-3">
+          {d.rows.map((r) => (
+            <li key={r.id} className="card flex flex-wrap items-center justify-between gap-3 p-4" data-testid="tracking-row">
+              <div>
+                <Link to={`/order/${r.id}`} className="font-medium hover:underline">
+                  {r.fileName}
+                </Link>
+                <p className="text-sm text-slate-500">
+                  {r.customerName} · {r.total} · {r.material}
+                  {r.trackingNumber ? ` · tracking ${r.trackingNumber}` : ""}
+                </p>
+              </div>
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="badge bg-slate-100 text-slate-700">{r.statusLabel}</span>
+                <Link to={`/messages?jobId=${r.id}`} className="btn-secondary">
+                  Message
+                </Link>
+                {d.tab === "payouts" ? (
+                  r.payout === "paid" ? (
+                    <span className="badge bg-green-100 text-green-800">Paid out {r.earnings}</span>
+                  ) : d.connected ? (
+                    <Form method="post">
+                      <input type="hidden" name="jobId" value={r.id} />
+                      <button type="submit" name="intent" value="payout" className="btn-primary">
+                        Request Payout ({r.earnings})
+                      </button>
+                    </Form>
+                  ) : null
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,327 @@
+// /submit-print?printerId=&draftId= (document 001 "Submit Print Job"): colour, delivery and
+// instructions for the customer's draft at the chosen printer, priced on the server at this
+// printer's rate plus delivery. "Update summary" is a GET of the same form, so rates and the
+// total refresh without JavaScript; "Submit Order" posts and goes on to checkout.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import { z } from "zod";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { OrderSummary } from "~/components/order-summary";
+import { isAppError } from "~/domain/app-error";
+import { COLOR_SWATCHES, SUBMIT_COLORS } from "~/domain/materials";
+import { formatCents } from "~/domain/money";
+import { DELIVERY_METHODS, isDeliveryMethod, type DeliveryMethod } from "~/domain/pricing";
+import { isZip, LOCAL_DELIVERY_RADIUS_MILES } from "~/domain/shipping";
+import { getOwnDraft } from "~/services/drafts.server";
+import { colorsInStock, getOrderablePrinter, placeOrder, priceOrder } from "~/services/orders/place-order.server";
+import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
+import { parseId } from "~/utils/misc";
+import { useIsPending } from "~/utils/misc-react";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const OrderSchema = z.object({
+  printerId: z.coerce.number().int().positive(),
+  draftId: z.coerce.number().int().positive(),
+  filamentColor: z.string({ required_error: "Please select a filament color." }).min(1, "Please select a filament color."),
+  deliveryMethod: z.enum(DELIVERY_METHODS).default("pickup"),
+  deliveryZip: z.string().max(5).optional(),
+  shippingService: z.string().max(64).optional(),
+  specialInstructions: z.string().max(1000, "Special instructions can be at most 1000 characters.").optional(),
+});
+
+const DELIVERY_LABELS: Record<DeliveryMethod, string> = {
+  pickup: "Local Pickup (free)",
+  delivery: "Local Delivery ($5.00, within 25 miles)",
+  shipping: "USPS Shipping",
+};
+
+export const meta: MetaFunction = () => [{ title: "Submit Print Job | Printnear" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const q = new URL(request.url).searchParams;
+  const printerId = parseId(q.get("printerId"));
+  const draftId = parseId(q.get("draftId"));
+  if (!printerId || !draftId) {
+    throw await redirectWithToast("/upload", {
+      title: "Invalid Request",
+      description: "Missing printer or draft information. Redirecting to upload...",
+      variant: "destructive",
+    });
+  }
+  const draft = await getOwnDraft(user.id, draftId);
+  if (!draft) {
+    throw await redirectWithToast("/upload", {
+      title: "Missing Draft",
+      description: "No draft found. Please start over by uploading your file.",
+      variant: "destructive",
+    });
+  }
+  const printer = await getOrderablePrinter(printerId);
+  if (!printer) {
+    throw await redirectWithToast(`/choose-printer?draftId=${draft.id}`, { title: "Printer not found", variant: "destructive" });
+  }
+  const inStock = colorsInStock(printer, draft);
+  const askedColor = q.get("filamentColor");
+  const color = askedColor && inStock.includes(askedColor) ? askedColor : (inStock[0] ?? null);
+  const askedMethod = q.get("deliveryMethod");
+  const deliveryMethod: DeliveryMethod = isDeliveryMethod(askedMethod) ? askedMethod : "pickup";
+  const zip = q.get("deliveryZip")?.trim().slice(0, 5) ?? user.zipCode ?? "";
+  const service = q.get("shippingService");
+
+  let shippingOptions: Awaited<ReturnType<typeof shippingQuote>> | null = null;
+  let priceError: string | null = null;
+  if (deliveryMethod === "shipping" && isZip(zip)) {
+    shippingOptions = await shippingQuote({
+      originZip: printer.zip,
+      destinationZip: zip,
+      weightGrams: draft.estimatedWeightGrams,
+    }).catch((error: unknown) => {
+      if (!isAppError(error)) throw error;
+      priceError = error.message;
+      return null;
+    });
+  }
+  const chosenService =
+    shippingOptions?.options.find((o) => o.service === service)?.service ?? shippingOptions?.defaultOption?.service ?? null;
+  const price = await priceOrder(printer, draft, { method: deliveryMethod, zip, service: chosenService }).catch(
+    (error: unknown) => {
+      if (!isAppError(error)) throw error;
+      priceError ??= error.message;
+      return null;
+    },
+  );
+  const pickupPrice = price ?? (await priceOrder(printer, draft, { method: "pickup" }));
+  return {
+    draft: {
+      id: draft.id,
+      fileName: draft.fileName,
+      fileSize: draft.fileSize,
+      material: draft.material,
+      weightGrams: draft.estimatedWeightGrams,
+      colors: draft.numberOfColors,
+      printTimeMinutes: draft.printTimeMinutes,
+      specialInstructions: (q.get("specialInstructions") ?? draft.specialInstructions ?? "").slice(0, 1000),
+    },
+    printer: { id: printer.id, name: printer.name, location: printer.location, isAvailable: printer.isAvailable },
+    colors: SUBMIT_COLORS.map((name) => ({ name, swatch: COLOR_SWATCHES[name], available: inStock.includes(name) })),
+    color,
+    deliveryMethod,
+    zip,
+    localDeliveryOk: isZip(zip) ? localDeliveryAvailable(printer.zip, zip) : null,
+    shipping: shippingOptions,
+    chosenService,
+    summary: {
+      printCost: pickupPrice.quote.printerProfit,
+      platformFee: pickupPrice.quote.platformFee,
+      deliveryFee: price?.deliveryFee ?? null,
+      total: price?.total ?? null,
+    },
+    priceError,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const parsed = OrderSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return data({ error: issue.message, field: String(issue.path[0] ?? "") }, { status: 400 });
+  }
+  try {
+    const orderId = await placeOrder({ customerId: user.id, ...parsed.data });
+    return redirectWithToast(`/checkout?orderId=${orderId}`, {
+      title: "Order Submitted Successfully!",
+      description: "Complete the payment to send it to the printer.",
+    });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return data({ error: error.message, field: error.field ?? "" }, { status: error.code === "not_found" ? 404 : 400 });
+  }
+}
+
+export default function SubmitPrint() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const submit = useSubmit();
+  const pending = useIsPending();
+  const refresh = (form: HTMLFormElement | null) => {
+    if (form) submit(form, { method: "get", replace: true, preventScrollReset: true });
+  };
+  return (
+    <div className="container-page py-8">
+      <h1 className="text-2xl font-bold">Submit Print Job</h1>
+      <Form
+        method="post"
+        className="mt-6 grid gap-6 lg:grid-cols-3"
+        onChange={(e) => {
+          const target = e.target as HTMLInputElement;
+          if (target.name !== "specialInstructions" && (target.name !== "deliveryZip" || /^\d{5}$/.test(target.value))) {
+            refresh(e.currentTarget);
+          }
+        }}
+      >
+        <input type="hidden" name="printerId" value={d.printer.id} />
+        <input type="hidden" name="draftId" value={d.draft.id} />
+        <div className="space-y-6 lg:col-span-2">
+          <section className="card p-4" aria-labelledby="file-details">
+            <h2 id="file-details" className="font-semibold">
+              File details
+            </h2>
+            <p className="mt-2 text-sm text-slate-700">
+              {d.draft.fileName} · {(d.draft.fileSize / 1024 / 1024).toFixed(2)} MB · {d.draft.material} · {d.draft.weightGrams} g
+              · {d.draft.colors} colour(s) · {d.draft.printTimeMinutes} min
+            </p>
+          </section>
+
+          <section className="card flex items-center justify-between gap-4 p-4" aria-labelledby="chosen-printer">
+            <div>
+              <h2 id="chosen-printer" className="font-semibold">
+                {d.printer.name}
+              </h2>
+              <p className="text-sm text-slate-600">{d.printer.location}</p>
+              {d.printer.isAvailable ? null : <p className="text-sm text-red-700">This printer is offline right now.</p>}
+            </div>
+            <Link to={`/choose-printer?draftId=${d.draft.id}`} className="btn-secondary">
+              Change Printer
+            </Link>
+          </section>
+
+          <fieldset className="card p-4">
+            <legend className="px-1 font-semibold">Filament colour ({d.draft.material})</legend>
+            {d.color ? null : (
+              <p className="text-sm text-red-700">
+                This printer has no {d.draft.material} in stock for this design. Change printer.
+              </p>
+            )}
+            <div className="mt-2 flex flex-wrap gap-2">
+              {d.colors.map((c) => (
+                <label
+                  key={c.name}
+                  className={`flex items-center gap-2 rounded-md border px-3 py-2 text-sm ${c.available ? "cursor-pointer border-slate-300 has-[:checked]:border-brand-600 has-[:checked]:ring-2 has-[:checked]:ring-brand-100" : "cursor-not-allowed border-slate-200 text-slate-400"}`}
+                >
+                  <input
+                    type="radio"
+                    name="filamentColor"
+                    value={c.name}
+                    defaultChecked={c.name === d.color}
+                    disabled={!c.available}
+                  />
+                  <span aria-hidden className="h-4 w-4 rounded-full border border-slate-300" style={{ background: c.swatch }} />
+                  {c.name}
+                  {c.available ? null : <span className="sr-only">(out of stock)</span>}
+                </label>
+              ))}
+            </div>
+            {actionData?.field === "filamentColor" ? <p className="field-error">{actionData.error}</p> : null}
+          </fieldset>
+
+          <fieldset className="card grid gap-4 p-4 sm:grid-cols-2">
+            <legend className="px-1 font-semibold">Delivery</legend>
+            <div>
+              <label className="label" htmlFor="deliveryMethod">
+                Delivery method
+              </label>
+              <select id="deliveryMethod" name="deliveryMethod" defaultValue={d.deliveryMethod} className="input">
+                {DELIVERY_METHODS.map((m) => (
+                  <option key={m} value={m}>
+                    {DELIVERY_LABELS[m]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {d.deliveryMethod === "pickup" ? null : (
+              <div>
+                <label className="label" htmlFor="deliveryZip">
+                  Delivery ZIP code
+                </label>
+                <input
+                  id="deliveryZip"
+                  name="deliveryZip"
+                  defaultValue={d.zip}
+                  inputMode="numeric"
+                  pattern="\d{5}"
+                  maxLength={5}
+                  className="input"
+                  aria-invalid={actionData?.field === "deliveryZip" || undefined}
+                />
+                {d.deliveryMethod === "delivery" && d.localDeliveryOk === false ? (
+                  <p className="field-error">
+                    Local delivery is only available within {LOCAL_DELIVERY_RADIUS_MILES} miles of the printer.
+                  </p>
+                ) : null}
+              </div>
+            )}
+            {d.deliveryMethod === "shipping" && d.shipping ? (
+              <div className="sm:col-span-2">
+                <p className="label">Shipping option{d.shipping.estimated ? " (estimated rates)" : ""}</p>
+                <div className="space-y-2">
+                  {d.shipping.options.map((o) => (
+                    <label key={o.service} className="flex items-center gap-2 text-sm">
+                      <input
+                        type="radio"
+                        name="shippingService"
+                        value={o.service}
+                        defaultChecked={o.service === d.chosenService}
+                      />
+                      {o.carrier} {o.description}: {formatCents(o.estimatedCost)}
+                    </label>
+                  ))}
+                </div>
+              </div>
+            ) : null}
+            <div className="sm:col-span-2">
+              <button type="submit" formMethod="get" className="btn-secondary">
+                Update summary
+              </button>
+            </div>
+          </fieldset>
+
+          <div className="card p-4">
+            <label className="label" htmlFor="specialInstructions">
+              Special instructions
+            </label>
+            <textarea
+              id="specialInstructions"
+              name="specialInstructions"
+              maxLength={1000}
+              rows={3}
+              defaultValue={d.draft.specialInstructions}
+              className="input"
+              placeholder="Anything the printer should know"
+            />
+          </div>
+        </div>
+
+        <aside className="card h-fit space-y-3 p-4">
+          <h2 className="font-semibold">Order summary</h2>
+          <OrderSummary
+            rows={[
+              { label: "Print service", cents: d.summary.printCost },
+              { label: "Platform fee", cents: d.summary.platformFee },
+              { label: "Delivery", cents: d.summary.deliveryFee },
+            ]}
+            totalCents={d.summary.total}
+          />
+          {d.priceError ? <p className="text-sm text-red-700">{d.priceError}</p> : null}
+          {actionData?.error ? (
+            <p role="alert" className="text-sm text-red-700">
+              Submission Failed: {actionData.error}
+            </p>
+          ) : null}
+          <button type="submit" className="btn-primary w-full" disabled={pending || !d.color}>
+            {pending ? "Submitting…" : "Submit Order"}
+          </button>
+          <p className="text-xs text-slate-500">Priced at this printer's rate. You pay on the next step.</p>
+        </aside>
+      </Form>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

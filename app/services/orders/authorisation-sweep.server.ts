@@ -1,0 +1,37 @@
+// Card authorisations lapse after 7 days. A paid order the printer hasn't answered a day before
+// that is cancelled and its authorisation released, through the lifecycle like any other change.
+// The sweep keeps no state of its own and runs as a periodic task of the job runner.
+import { AUTHORIZATION_SAFETY_MS } from "~/domain/job-lifecycle";
+import { AppError } from "~/domain/app-error";
+import { registerTaskHandler, schedulePeriodic } from "~/services/jobs/runner.server";
+import { getClient } from "~/utils/db.server";
+import { transitionJob } from "./transitions.server";
+
+export async function sweepExpiringAuthorisations(now = Date.now()): Promise<number[]> {
+  const client = await getClient();
+  const due = await client.execute({
+    sql: `SELECT DISTINCT j.id FROM print_jobs j JOIN payments p ON p.job_id = j.id
+          WHERE j.status = 'confirmed' AND p.status = 'authorized' AND p.authorization_expires_at <= ?
+          ORDER BY j.id LIMIT 200`,
+    args: [now + AUTHORIZATION_SAFETY_MS],
+  });
+  const cancelled: number[] = [];
+  for (const row of due.rows) {
+    const jobId = Number(row.id);
+    try {
+      if (await transitionJob({ jobId, by: "system", action: "expire", now })) cancelled.push(jobId);
+    } catch (error) {
+      // accepted or cancelled meanwhile: nothing to do
+      if (!(error instanceof AppError && error.code === "conflict")) throw error;
+    }
+  }
+  return cancelled;
+}
+
+export const AUTHORISATION_SWEEP_TASK = "orders.authorisation-sweep";
+const SWEEP_EVERY_MS = 15 * 60 * 1000;
+
+// a periodic task of the job runner: one row per 15-minute period, so it survives restarts and
+// runs once however many workers there are
+registerTaskHandler(AUTHORISATION_SWEEP_TASK, async () => ({ cancelled: await sweepExpiringAuthorisations() }));
+schedulePeriodic(AUTHORISATION_SWEEP_TASK, SWEEP_EVERY_MS);

@@ -1,0 +1,203 @@
+// Paying for an order. The amount is always the job's stored amount due (computed by the price
+// engine when the order was placed); whatever a client sends is ignored. A paid order is
+// "confirmed": the card is authorised and captured only when the printer accepts.
+import { AppError } from "~/domain/app-error";
+import { getPaymentProvider, type CardDetails } from "~/services/payments/provider.server";
+import { findPayment, movePayment, paymentOfJob, recordPayment } from "~/services/payments/records.server";
+import type { StripeProvider } from "~/services/payments/stripe-provider.server";
+import { TestPaymentProvider } from "~/services/payments/test-provider.server";
+import { limitWrite } from "~/services/write-limits.server";
+import { getClient } from "~/utils/db.server";
+import { loadJobParty } from "./jobs.server";
+import { transitionJob } from "./transitions.server";
+
+export const ALREADY_PAID = "This order has already been paid.";
+
+/** The customer's own order awaiting payment; null when it isn't theirs. */
+async function payableJob(customerId: number, jobId: number) {
+  const party = await loadJobParty(jobId);
+  if (!party || party.job.customerId !== customerId || party.job.status === "draft") return null;
+  if (party.job.status !== "submitted") throw new AppError("conflict", ALREADY_PAID);
+  if (party.job.amountDueCents <= 0) throw new AppError("invalid", "This order has nothing to pay.");
+  return party.job;
+}
+
+function describe(job: { id: number; fileName: string }) {
+  return `Printnear order #${job.id}: ${job.fileName}`.slice(0, 200);
+}
+
+/** POST /api/create-payment-intent: a payment for the stored amount (reused while the amount is unchanged). */
+export async function startCardPayment(customer: { id: number; email: string }, jobId: number) {
+  const job = await payableJob(customer.id, jobId);
+  if (!job) return null;
+  const provider = await getPaymentProvider();
+  const open = await paymentOfJob(job.id, ["requires_payment"]);
+  if (open && open.provider === provider.name && open.amountCents === job.amountDueCents && provider.name === "test") {
+    return { clientSecret: `${open.providerPaymentId}_secret_test`, amount: job.amountDueCents, provider: provider.name };
+  }
+  await limitWrite(customer.id, "payment");
+  const created = await provider.createPayment({
+    jobId: job.id,
+    amountCents: job.amountDueCents,
+    description: describe(job),
+    customerEmail: customer.email,
+  });
+  await recordPayment({
+    jobId: job.id,
+    provider: provider.name,
+    providerPaymentId: created.providerPaymentId,
+    amountCents: job.amountDueCents,
+  });
+  return { clientSecret: created.clientSecret, amount: job.amountDueCents, provider: provider.name };
+}
+
+/** POST /api/confirm-payment and the test card form: authorise the card, then confirm the order once. */
+export async function payWithTestCard(customerId: number, jobId: number, card: CardDetails) {
+  const provider = await getPaymentProvider();
+  if (!(provider instanceof TestPaymentProvider)) {
+    throw new AppError("invalid", "Card details are taken by the card provider's form, not here.");
+  }
+  const job = await payableJob(customerId, jobId);
+  if (!job) return null;
+  await limitWrite(customerId, "payment");
+  const { providerPaymentId } = await provider.createPayment({
+    jobId: job.id,
+    amountCents: job.amountDueCents,
+    description: describe(job),
+  });
+  await recordPayment({ jobId: job.id, provider: "test", providerPaymentId, amountCents: job.amountDueCents });
+  try {
+    await provider.authorizeWithCard(providerPaymentId, card);
+  } catch (error) {
+    await movePayment(providerPaymentId, ["requires_payment"], "failed", {
+      failureMessage: error instanceof Error ? error.message : "declined",
+    });
+    throw error;
+  }
+  await movePayment(providerPaymentId, ["requires_payment"], "authorized");
+  return confirmOrder(job.id, providerPaymentId, { userId: customerId });
+}
+
+/** After an authorisation: the job becomes confirmed; a second payer loses and their hold is released. */
+async function confirmOrder(jobId: number, providerPaymentId: string, by: { userId: number } | "system") {
+  try {
+    const result = await transitionJob({ jobId, by, action: "pay" });
+    if (!result) throw new AppError("not_found", "Order not found.");
+    return result;
+  } catch (error) {
+    if (error instanceof AppError && error.code === "conflict") {
+      const provider = await getPaymentProvider();
+      const won = await paymentOfJob(jobId, ["authorized", "captured"]);
+      if (won && won.providerPaymentId !== providerPaymentId) {
+        // another payment confirmed the order first: this one is never charged
+        await provider.release(providerPaymentId).catch(() => undefined);
+        await movePayment(providerPaymentId, ["authorized"], "released");
+      }
+      throw new AppError("conflict", ALREADY_PAID);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The card provider says a payment is authorised (webhook, or the customer's return from
+ * checkout): record it and confirm the order. Repeats change nothing. Returns the job id.
+ */
+export async function confirmProviderPayment(providerPaymentId: string): Promise<number | null> {
+  const provider = await getPaymentProvider();
+  const seen = await provider.getPayment(providerPaymentId);
+  if (!seen.jobId) return null;
+  const party = await loadJobParty(seen.jobId);
+  if (!party) return null;
+  let record = await findPayment(providerPaymentId);
+  if (!record) {
+    await recordPayment({ jobId: party.job.id, provider: provider.name, providerPaymentId, amountCents: seen.amountCents });
+    record = await findPayment(providerPaymentId);
+  }
+  if (!record || record.jobId !== party.job.id) return null;
+  if (seen.state === "failed") {
+    await movePayment(providerPaymentId, ["requires_payment"], "failed");
+    return party.job.id;
+  }
+  if (seen.state !== "authorized") return party.job.id;
+  // a payment of another amount than the one due never confirms the order
+  if (seen.amountCents !== party.job.amountDueCents) {
+    await provider.release(providerPaymentId).catch(() => undefined);
+    await movePayment(providerPaymentId, ["requires_payment", "authorized"], "released");
+    return party.job.id;
+  }
+  await movePayment(providerPaymentId, ["requires_payment", "failed"], "authorized");
+  if (party.job.status === "submitted") {
+    await confirmOrder(party.job.id, providerPaymentId, "system").catch((error: unknown) => {
+      if (!(error instanceof AppError && error.code === "conflict")) throw error;
+    });
+  }
+  return party.job.id;
+}
+
+/** Hosted checkout (no JavaScript): the URL to send the customer to. */
+export async function startHostedCheckout(customer: { id: number; email: string }, jobId: number, origin: string) {
+  const provider = await getPaymentProvider();
+  if (provider.name !== "stripe") throw new AppError("invalid", "Hosted checkout needs the card provider.");
+  const job = await payableJob(customer.id, jobId);
+  if (!job) return null;
+  await limitWrite(customer.id, "payment");
+  return (provider as StripeProvider).createCheckoutSession({
+    jobId: job.id,
+    amountCents: job.amountDueCents,
+    description: describe(job),
+    customerEmail: customer.email,
+    successUrl: `${origin}/order-confirmation?orderId=${job.id}&session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: `${origin}/checkout?orderId=${job.id}`,
+  });
+}
+
+/** The customer came back from hosted checkout or Elements: confirm from the provider's word, not the URL's. */
+export async function confirmReturnedPayment(
+  customerId: number,
+  jobId: number,
+  ref: { sessionId?: string | null; paymentIntentId?: string | null },
+) {
+  const provider = await getPaymentProvider();
+  if (provider.name !== "stripe") return;
+  let intentId = ref.paymentIntentId ?? null;
+  if (!intentId && ref.sessionId) intentId = await (provider as StripeProvider).paymentOfCheckoutSession(ref.sessionId);
+  if (!intentId) return;
+  const party = await loadJobParty(jobId);
+  if (!party || party.job.customerId !== customerId) return;
+  await confirmProviderPayment(intentId);
+}
+
+/** Stripe webhooks: verified, recorded by event id (a repeat changes nothing), then applied. */
+export async function handleStripeWebhook(
+  payload: string,
+  signature: string | null,
+): Promise<"handled" | "duplicate" | "ignored"> {
+  const secret = process.env.STRIPE_WEBHOOK_SECRET;
+  const provider = await getPaymentProvider();
+  if (!secret || provider.name !== "stripe") throw new AppError("unavailable", "Webhooks are not configured.");
+  const event = (provider as StripeProvider).verifyWebhook(payload, signature, secret);
+  const client = await getClient();
+  const fresh = await client.execute({
+    sql: "INSERT INTO webhook_events (id, provider, type) VALUES (?, 'stripe', ?) ON CONFLICT (id) DO NOTHING",
+    args: [event.id, event.type],
+  });
+  if (fresh.rowsAffected !== 1) return "duplicate";
+  try {
+    const object = event.data.object as { id?: string; object?: string; payment_intent?: string | { id: string } | null };
+    if (event.type === "payment_intent.amount_capturable_updated" || event.type === "payment_intent.payment_failed") {
+      if (object.id) await confirmProviderPayment(object.id);
+      return "handled";
+    }
+    if (event.type === "checkout.session.completed") {
+      const intent = typeof object.payment_intent === "string" ? object.payment_intent : object.payment_intent?.id;
+      if (intent) await confirmProviderPayment(intent);
+      return "handled";
+    }
+    return "ignored";
+  } catch (error) {
+    // not handled: forget the event id so the provider's retry is applied
+    await client.execute({ sql: "DELETE FROM webhook_events WHERE id = ?", args: [event.id] });
+    throw error;
+  }
+}

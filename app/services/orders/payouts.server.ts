@@ -1,0 +1,72 @@
+// Owners' earnings: a payout is owed per picked_up or shipped job, equal to its printer profit, and
+// each job is paid out at most once (payouts.job_id is unique; the transfer's idempotency key is
+// the job id).
+import { and, eq, sql } from "drizzle-orm";
+import { payouts, users } from "../../../db/schema";
+import { AppError } from "~/domain/app-error";
+import { OWNER_COMPLETED } from "~/domain/job-status";
+import { getPaymentProvider } from "~/services/payments/provider.server";
+import { limitWrite } from "~/services/write-limits.server";
+import { getClient, getDb } from "~/utils/db.server";
+import { loadJobParty } from "./jobs.server";
+
+export const ALREADY_PAID_OUT = "This order has already been paid out.";
+export const CONNECT_FIRST = "Connect a payout account first.";
+
+/** Connect Stripe (or, in test mode, an instant test account). Returns where the owner goes next. */
+export async function connectPayoutAccount(user: { id: number; email: string; stripeAccountId: string | null }, origin: string) {
+  await limitWrite(user.id, "payment");
+  const provider = await getPaymentProvider();
+  const returnUrl = `${origin}/printer-tracking?tab=payouts`;
+  if (user.stripeAccountId && provider.name === "test") return { accountId: user.stripeAccountId, onboardingUrl: returnUrl };
+  const account = await provider.createConnectedAccount({ userId: user.id, email: user.email, returnUrl, refreshUrl: returnUrl });
+  const db = await getDb();
+  // keep an account already saved (two tabs): the first one wins
+  await db
+    .update(users)
+    .set({ stripeAccountId: account.accountId })
+    .where(and(eq(users.id, user.id), sql`${users.stripeAccountId} IS NULL`));
+  return account;
+}
+
+/** Request Payout for one job: one transfer, ever. */
+export async function requestPayout(owner: { id: number }, jobId: number) {
+  const party = await loadJobParty(jobId);
+  if (!party || party.ownerId !== owner.id) return null;
+  const { job } = party;
+  if (!OWNER_COMPLETED.includes(job.status)) {
+    throw new AppError("conflict", "A payout can be requested once the order is picked up or shipped.");
+  }
+  const db = await getDb();
+  const [account] = await db.select({ id: users.stripeAccountId }).from(users).where(eq(users.id, owner.id));
+  if (!account?.id) throw new AppError("invalid", CONNECT_FIRST);
+  await limitWrite(owner.id, "payment");
+  const provider = await getPaymentProvider();
+  const client = await getClient();
+  // claim the job's payout row: a second request (or a retry of a failed one) finds it taken
+  const claim = await client.execute({
+    sql: `INSERT INTO payouts (job_id, owner_id, amount_cents, provider, status) VALUES (?, ?, ?, ?, 'pending')
+          ON CONFLICT (job_id) DO UPDATE SET status = 'pending' WHERE payouts.status = 'failed'`,
+    args: [job.id, owner.id, job.printerProfitCents, provider.name],
+  });
+  if (claim.rowsAffected !== 1) throw new AppError("conflict", ALREADY_PAID_OUT);
+  try {
+    const { transferId } = await provider.transfer({
+      jobId: job.id,
+      amountCents: job.printerProfitCents,
+      destination: account.id,
+    });
+    await db.update(payouts).set({ status: "paid", providerTransferId: transferId }).where(eq(payouts.jobId, job.id));
+    return { jobId: job.id, amountCents: job.printerProfitCents, transferId };
+  } catch (error) {
+    await db.update(payouts).set({ status: "failed" }).where(eq(payouts.jobId, job.id));
+    throw error instanceof AppError
+      ? error
+      : new AppError("unavailable", "The payout could not be sent. Please try again.", { cause: error });
+  }
+}
+
+export async function payoutsOf(ownerId: number) {
+  const db = await getDb();
+  return db.select().from(payouts).where(eq(payouts.ownerId, ownerId));
+}

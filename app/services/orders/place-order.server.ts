@@ -1,0 +1,145 @@
+// Placing an order: the customer's own draft becomes a submitted job at the chosen printer, priced
+// by the one price engine at that printer's rate plus delivery (re-priced here, never taken from
+// the form).
+import { and, eq } from "drizzle-orm";
+import { filamentInventory, printers, printJobs, type PrintJob } from "../../../db/schema";
+import { AppError } from "~/domain/app-error";
+import { orderTotal, quotePrice, type DeliveryMethod } from "~/domain/pricing";
+import { isZip, LOCAL_DELIVERY_RADIUS_MILES, type ShippingOption } from "~/domain/shipping";
+import { getOwnDraft } from "~/services/drafts.server";
+import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
+import { limitWrite } from "~/services/write-limits.server";
+import { getDb } from "~/utils/db.server";
+import { reservedGrams } from "./transitions.server";
+
+export const NO_DRAFT = "No draft found. Please start over by uploading your file.";
+export const NO_COLOR = "Please select a filament color.";
+export const MAX_INSTRUCTIONS = 1000;
+
+export interface OrderInput {
+  customerId: number;
+  printerId: number;
+  draftId: number;
+  filamentColor: string;
+  deliveryMethod: DeliveryMethod;
+  specialInstructions?: string | null;
+  deliveryZip?: string | null;
+  shippingService?: string | null;
+}
+
+export async function getOrderablePrinter(printerId: number) {
+  const db = await getDb();
+  const [printer] = await db.select().from(printers).where(eq(printers.id, printerId)).limit(1);
+  if (!printer) return null;
+  const stock = await db
+    .select({ material: filamentInventory.material, color: filamentInventory.color, grams: filamentInventory.grams })
+    .from(filamentInventory)
+    .where(eq(filamentInventory.printerId, printerId));
+  return { ...printer, stock };
+}
+export type OrderablePrinter = NonNullable<Awaited<ReturnType<typeof getOrderablePrinter>>>;
+
+/** Colours of this material the printer holds enough of for the draft. */
+export function colorsInStock(printer: OrderablePrinter, draft: Pick<PrintJob, "material" | "estimatedWeightGrams">): string[] {
+  const need = reservedGrams(draft);
+  return printer.stock
+    .filter((row) => row.material === draft.material && row.grams >= need && row.grams > 0)
+    .map((row) => row.color);
+}
+
+export interface OrderPrice {
+  quote: ReturnType<typeof quotePrice>;
+  deliveryFee: number;
+  total: number;
+  shipping: ShippingOption | null;
+}
+
+/** The order's price at this printer with this delivery; shipping and local delivery are checked here. */
+export async function priceOrder(
+  printer: OrderablePrinter,
+  draft: PrintJob,
+  delivery: { method: DeliveryMethod; zip?: string | null; service?: string | null },
+): Promise<OrderPrice> {
+  const quote = quotePrice({
+    weightGrams: Math.max(0, draft.estimatedWeightGrams),
+    colors: draft.numberOfColors,
+    printTimeMinutes: draft.printTimeMinutes,
+    ratePerKgCents: printer.ratePerKgCents,
+  });
+  let shipping: ShippingOption | null = null;
+  if (delivery.method !== "pickup" && !isZip(delivery.zip)) {
+    throw new AppError("invalid", "Enter a 5-digit ZIP code.", { field: "deliveryZip" });
+  }
+  if (delivery.method === "delivery" && !localDeliveryAvailable(printer.zip, delivery.zip)) {
+    throw new AppError(
+      "invalid",
+      `Local delivery is only available within ${LOCAL_DELIVERY_RADIUS_MILES} miles of the printer.`,
+      {
+        field: "deliveryZip",
+      },
+    );
+  }
+  if (delivery.method === "shipping") {
+    const rates = await shippingQuote({
+      originZip: printer.zip,
+      destinationZip: delivery.zip!,
+      weightGrams: draft.estimatedWeightGrams,
+    });
+    shipping = rates.options.find((o) => o.service === delivery.service) ?? (delivery.service ? null : rates.defaultOption);
+    if (!shipping) throw new AppError("invalid", "Choose one of the shipping options.", { field: "shippingService" });
+  }
+  const total = orderTotal({ quote, deliveryMethod: delivery.method, shippingCents: shipping?.estimatedCost });
+  return { quote, deliveryFee: total.deliveryFee, total: total.total, shipping };
+}
+
+/** Turns the customer's draft into a submitted order; returns the order id. */
+export async function placeOrder(input: OrderInput): Promise<number> {
+  const draft = await getOwnDraft(input.customerId, input.draftId);
+  if (!draft) throw new AppError("not_found", NO_DRAFT);
+  const printer = await getOrderablePrinter(input.printerId);
+  if (!printer) throw new AppError("not_found", "Printer not found.");
+  if (!printer.isAvailable) throw new AppError("conflict", "This printer is not taking orders right now. Please choose another.");
+  if (!input.filamentColor?.trim()) throw new AppError("invalid", NO_COLOR, { field: "filamentColor" });
+  if (!printer.materials.includes(draft.material)) {
+    throw new AppError("invalid", `This printer doesn't print ${draft.material}.`);
+  }
+  if (!colorsInStock(printer, draft).includes(input.filamentColor)) {
+    throw new AppError("invalid", `Not enough ${input.filamentColor} ${draft.material} in stock`, { field: "filamentColor" });
+  }
+  const instructions = input.specialInstructions?.trim() ?? "";
+  if (instructions.length > MAX_INSTRUCTIONS) {
+    throw new AppError("too_large", `Special instructions can be at most ${MAX_INSTRUCTIONS} characters.`, {
+      field: "specialInstructions",
+    });
+  }
+  await limitWrite(input.customerId, "order");
+  const price = await priceOrder(printer, draft, {
+    method: input.deliveryMethod,
+    zip: input.deliveryZip,
+    service: input.shippingService,
+  });
+  const now = new Date();
+  const db = await getDb();
+  const result = await db
+    .update(printJobs)
+    .set({
+      status: "submitted",
+      printerId: printer.id,
+      filamentColor: input.filamentColor,
+      deliveryMethod: input.deliveryMethod,
+      deliveryZip: input.deliveryMethod === "pickup" ? null : input.deliveryZip,
+      shippingCarrier: price.shipping?.carrier ?? null,
+      shippingService: price.shipping?.service ?? null,
+      specialInstructions: instructions || null,
+      totalCostCents: price.quote.customerPays,
+      printerProfitCents: price.quote.printerProfit,
+      platformFeeCents: price.quote.platformFee,
+      deliveryFeeCents: price.deliveryFee,
+      amountDueCents: price.total,
+      submittedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(printJobs.id, draft.id), eq(printJobs.customerId, input.customerId), eq(printJobs.status, "draft")));
+  if (result.rowsAffected !== 1) throw new AppError("conflict", "This draft has already been ordered.");
+  return draft.id;
+}

@@ -1,0 +1,205 @@
+// Every status change of an order goes through transitionJob: the lifecycle table decides, one
+// guarded UPDATE (WHERE id = ? AND status = ?) makes it happen at most once, and the winner alone
+// moves the money, the filament, and tells the other party.
+import { AppError } from "~/domain/app-error";
+import { checkTransition, transitionNotice, type JobAction, type JobStamp, type Transition } from "~/domain/job-lifecycle";
+import { getPaymentProvider } from "~/services/payments/provider.server";
+import { movePayment, paymentOfJob } from "~/services/payments/records.server";
+import { limitWrite } from "~/services/write-limits.server";
+import { getClient } from "~/utils/db.server";
+import { notify } from "~/utils/notifications.server";
+import { actorFor, loadJobParty, type JobParty } from "./jobs.server";
+
+const STAMP_COLUMNS: Record<JobStamp, string> = {
+  submittedAt: "submitted_at",
+  confirmedAt: "confirmed_at",
+  acceptedAt: "accepted_at",
+  rejectedAt: "rejected_at",
+  printingStartedAt: "printing_started_at",
+  completedAt: "completed_at",
+  readyAt: "ready_at",
+  pickedUpAt: "picked_up_at",
+  shippedAt: "shipped_at",
+  cancelledAt: "cancelled_at",
+};
+
+const CUSTOMER_ACTIONS: ReadonlySet<JobAction> = new Set(["place", "pay", "cancel"]);
+
+export interface TransitionRequest {
+  jobId: number;
+  /** a signed-in user, or the platform itself (payment provider reports, the expiry sweep) */
+  by: { userId: number } | "system";
+  action: JobAction;
+  trackingNumber?: string | null;
+  /** the owner's optional note on accept or reject */
+  message?: string | null;
+  now?: number;
+}
+
+export interface TransitionResult {
+  jobId: number;
+  status: Transition["to"];
+  transition: Transition;
+}
+
+/** Grams reserved from stock for a job: its weight rounded up to whole grams. */
+export function reservedGrams(job: { estimatedWeightGrams: number }): number {
+  return Math.max(0, Math.ceil(job.estimatedWeightGrams));
+}
+
+function notInStock(job: { filamentColor: string; material: string }) {
+  return new AppError("conflict", `Not enough ${job.filamentColor} ${job.material} in stock`);
+}
+
+const LOST_RACE = "This order was just changed by someone else. Reload to see its current status.";
+
+/**
+ * Applies one action of the lifecycle table. Returns null when the job doesn't exist or isn't the
+ * user's to see (answer 404); throws AppError forbidden / conflict / invalid / rate_limited.
+ */
+export async function transitionJob(request: TransitionRequest): Promise<TransitionResult | null> {
+  const party = await loadJobParty(request.jobId);
+  if (!party || party.job.status === "draft") return null;
+  const { job } = party;
+  const actor = request.by === "system" ? "system" : actorFor(party, request.by.userId, CUSTOMER_ACTIONS.has(request.action));
+  if (!actor) return null;
+
+  const trackingNumber = request.trackingNumber?.trim() || null;
+  const check = checkTransition(job.status, actor, request.action, { deliveryMethod: job.deliveryMethod, trackingNumber });
+  if (!check.ok) throw new AppError(check.code, check.message, check.code === "invalid" ? { field: "trackingNumber" } : {});
+  const transition = check.transition;
+  if (request.by !== "system") await limitWrite(request.by.userId, "jobStatus");
+
+  const now = request.now ?? Date.now();
+  const ownerMessage = request.message?.trim().slice(0, 1000) || null;
+  const client = await getClient();
+  const sets = [`status = ?`, `${STAMP_COLUMNS[transition.stamp]} = ?`, `updated_at = ?`];
+  const args: (string | number | null)[] = [transition.to, now, now];
+  if (transition.action === "mark_shipped" && trackingNumber) {
+    sets.push("tracking_number = ?");
+    args.push(trackingNumber.slice(0, 64));
+  }
+  if ((transition.action === "accept" || transition.action === "reject") && ownerMessage) {
+    sets.push("owner_message = ?");
+    args.push(ownerMessage);
+  }
+  const guarded = {
+    sql: `UPDATE print_jobs SET ${sets.join(", ")} WHERE id = ? AND status = ?`,
+    args: [...args, job.id, transition.from],
+  };
+  const grams = reservedGrams(job);
+  const stock = [job.printerId, job.material, job.filamentColor];
+
+  let changed: number;
+  if (transition.inventory === "reserve") {
+    // stock is taken in the same transaction; grams >= 0 is a CHECK, so short stock rolls it all back
+    const [row] = (
+      await client.execute({
+        sql: "SELECT grams FROM filament_inventory WHERE printer_id = ? AND material = ? AND color = ?",
+        args: stock,
+      })
+    ).rows;
+    if (!row || Number(row.grams) < grams) throw notInStock(job);
+    try {
+      const [update] = await client.batch(
+        [
+          guarded,
+          {
+            sql: `UPDATE filament_inventory SET grams = grams - ?, updated_at = ?
+                  WHERE printer_id = ? AND material = ? AND color = ? AND changes() = 1`,
+            args: [grams, now, ...stock],
+          },
+        ],
+        "write",
+      );
+      changed = update!.rowsAffected;
+    } catch (error) {
+      if (String(error).includes("CHECK constraint failed")) throw notInStock(job);
+      throw error;
+    }
+  } else if (transition.inventory === "return") {
+    const [update] = await client.batch(
+      [
+        guarded,
+        {
+          sql: `INSERT INTO filament_inventory (printer_id, material, color, grams, updated_at)
+                SELECT ?, ?, ?, ?, ? WHERE changes() = 1
+                ON CONFLICT (printer_id, material, color) DO UPDATE SET grams = grams + excluded.grams, updated_at = excluded.updated_at`,
+          args: [...stock, grams, now],
+        },
+      ],
+      "write",
+    );
+    changed = update!.rowsAffected;
+  } else {
+    changed = (await client.execute(guarded)).rowsAffected;
+  }
+  if (changed !== 1) throw new AppError("conflict", LOST_RACE);
+
+  await moveMoney(party, transition, now);
+  await tellOtherParty(party, transition);
+  return { jobId: job.id, status: transition.to, transition };
+}
+
+/** The winner of a transition moves the money once. */
+async function moveMoney(party: JobParty, transition: Transition, now: number) {
+  const jobId = party.job.id;
+  if (transition.payment === "capture") {
+    const payment = await paymentOfJob(jobId, ["authorized"]);
+    if (!payment) return;
+    const provider = await getPaymentProvider();
+    try {
+      await provider.capture(payment.providerPaymentId);
+    } catch (error) {
+      await undoAccept(party, now);
+      throw error instanceof AppError
+        ? error
+        : new AppError("unavailable", "We couldn't charge the customer's card. Please try again.", { cause: error });
+    }
+    await movePayment(payment.providerPaymentId, ["authorized"], "captured", { now });
+  } else if (transition.payment === "release" || transition.payment === "refund") {
+    const from = transition.payment === "release" ? (["authorized"] as const) : (["captured"] as const);
+    const payment = await paymentOfJob(jobId, [...from]);
+    if (!payment) return;
+    const provider = await getPaymentProvider();
+    try {
+      if (transition.payment === "release") await provider.release(payment.providerPaymentId);
+      else await provider.refund(payment.providerPaymentId);
+      await movePayment(payment.providerPaymentId, [...from], transition.payment === "release" ? "released" : "refunded", {
+        now,
+      });
+    } catch (error) {
+      // the job's status stands; the payment row keeps its state so the money step can be retried
+      console.error(`payment ${transition.payment} failed for job ${jobId}`, error instanceof Error ? error.name : "error");
+    }
+  }
+}
+
+/** A capture that failed puts the job back in the owner's requests with its filament. */
+async function undoAccept(party: JobParty, now: number) {
+  const { job } = party;
+  const client = await getClient();
+  await client.batch(
+    [
+      {
+        sql: "UPDATE print_jobs SET status = 'confirmed', accepted_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepted'",
+        args: [now, job.id],
+      },
+      {
+        sql: `UPDATE filament_inventory SET grams = grams + ? WHERE printer_id = ? AND material = ? AND color = ? AND changes() = 1`,
+        args: [reservedGrams(job), job.printerId, job.material, job.filamentColor],
+      },
+    ],
+    "write",
+  );
+}
+
+async function tellOtherParty(party: JobParty, transition: Transition) {
+  const { job } = party;
+  const notice = transitionNotice(transition.action, transition.actor, job.fileName);
+  const link = `/order/${job.id}`;
+  const toCustomer = transition.actor !== "customer";
+  const toOwner = transition.actor !== "owner" && transition.to !== "submitted" && transition.from !== "submitted";
+  if (toCustomer && transition.action !== "pay") await notify(job.customerId, notice.title, notice.message, link);
+  if ((toOwner || transition.action === "pay") && party.ownerId) await notify(party.ownerId, notice.title, notice.message, link);
+}

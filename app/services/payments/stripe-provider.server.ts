@@ -1,0 +1,178 @@
+// Stripe: PaymentIntents with manual capture (authorised at checkout, captured when the printer
+// accepts), hosted Checkout for browsers without JavaScript, Connect Express accounts and one
+// transfer per job. Everything about Stripe stays in this folder.
+import Stripe from "stripe";
+import { AppError } from "~/domain/app-error";
+import type { NewPayment, PaymentProvider, ProviderPaymentState } from "./provider.server";
+
+function stateOf(intent: Stripe.PaymentIntent): ProviderPaymentState {
+  switch (intent.status) {
+    case "requires_capture":
+      return "authorized";
+    case "succeeded":
+      return intent.latest_charge && typeof intent.latest_charge === "object" && intent.latest_charge.refunded
+        ? "refunded"
+        : "captured";
+    case "canceled":
+      return "released";
+    default:
+      return intent.last_payment_error ? "failed" : "requires_payment";
+  }
+}
+
+function unavailable(error: unknown): AppError {
+  // the card provider's own message for card errors; a plain outage otherwise
+  if (error instanceof Stripe.errors.StripeCardError) return new AppError("invalid", error.message, { cause: error });
+  return new AppError("unavailable", "The payment service is unavailable right now. Please try again.", { cause: error });
+}
+
+export class StripeProvider implements PaymentProvider {
+  readonly name = "stripe" as const;
+  readonly stripe: Stripe;
+
+  constructor(secretKey: string) {
+    this.stripe = new Stripe(secretKey, { httpClient: Stripe.createFetchHttpClient(), maxNetworkRetries: 1 });
+  }
+
+  async createPayment(input: NewPayment) {
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: input.amountCents,
+          currency: "usd",
+          capture_method: "manual",
+          description: input.description,
+          receipt_email: input.customerEmail ?? undefined,
+          metadata: { jobId: String(input.jobId) },
+          automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+        },
+        { idempotencyKey: `job-${input.jobId}-amount-${input.amountCents}` },
+      );
+      return { providerPaymentId: intent.id, clientSecret: intent.client_secret ?? "" };
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async getPayment(providerPaymentId: string) {
+    try {
+      const intent = await this.stripe.paymentIntents.retrieve(providerPaymentId, { expand: ["latest_charge"] });
+      const jobId = Number(intent.metadata?.jobId);
+      return { state: stateOf(intent), amountCents: intent.amount, jobId: Number.isSafeInteger(jobId) ? jobId : null };
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async capture(providerPaymentId: string) {
+    try {
+      await this.stripe.paymentIntents.capture(providerPaymentId, {}, { idempotencyKey: `capture-${providerPaymentId}` });
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async release(providerPaymentId: string) {
+    try {
+      await this.stripe.paymentIntents.cancel(providerPaymentId, {}, { idempotencyKey: `release-${providerPaymentId}` });
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async refund(providerPaymentId: string) {
+    try {
+      await this.stripe.refunds.create({ payment_intent: providerPaymentId }, { idempotencyKey: `refund-${providerPaymentId}` });
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async createConnectedAccount(input: { userId: number; email: string; returnUrl: string; refreshUrl: string }) {
+    try {
+      const account = await this.stripe.accounts.create(
+        {
+          type: "express",
+          email: input.email,
+          capabilities: { transfers: { requested: true } },
+          metadata: { userId: String(input.userId) },
+        },
+        { idempotencyKey: `connect-user-${input.userId}` },
+      );
+      const link = await this.stripe.accountLinks.create({
+        account: account.id,
+        type: "account_onboarding",
+        return_url: input.returnUrl,
+        refresh_url: input.refreshUrl,
+      });
+      return { accountId: account.id, onboardingUrl: link.url };
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async transfer(input: { jobId: number; amountCents: number; destination: string }) {
+    try {
+      const transfer = await this.stripe.transfers.create(
+        {
+          amount: input.amountCents,
+          currency: "usd",
+          destination: input.destination,
+          transfer_group: `job-${input.jobId}`,
+          metadata: { jobId: String(input.jobId) },
+        },
+        { idempotencyKey: `payout-job-${input.jobId}` },
+      );
+      return { transferId: transfer.id };
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /** Hosted checkout for browsers without JavaScript: card authorised, captured later. */
+  async createCheckoutSession(input: NewPayment & { successUrl: string; cancelUrl: string }): Promise<string> {
+    try {
+      const session = await this.stripe.checkout.sessions.create(
+        {
+          mode: "payment",
+          line_items: [
+            {
+              quantity: 1,
+              price_data: { currency: "usd", unit_amount: input.amountCents, product_data: { name: input.description } },
+            },
+          ],
+          payment_intent_data: { capture_method: "manual", metadata: { jobId: String(input.jobId) } },
+          metadata: { jobId: String(input.jobId) },
+          customer_email: input.customerEmail ?? undefined,
+          success_url: input.successUrl,
+          cancel_url: input.cancelUrl,
+        },
+        { idempotencyKey: `checkout-job-${input.jobId}-amount-${input.amountCents}` },
+      );
+      if (!session.url) throw new Error("checkout session without url");
+      return session.url;
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /** The payment intent a completed checkout session made, or null while unpaid. */
+  async paymentOfCheckoutSession(sessionId: string): Promise<string | null> {
+    try {
+      const session = await this.stripe.checkout.sessions.retrieve(sessionId);
+      const intent = session.payment_intent;
+      return typeof intent === "string" ? intent : (intent?.id ?? null);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /** A webhook event whose signature checks out, or AppError("invalid"). */
+  verifyWebhook(payload: string, signature: string | null, secret: string): Stripe.Event {
+    try {
+      return this.stripe.webhooks.constructEvent(payload, signature ?? "", secret);
+    } catch (error) {
+      throw new AppError("invalid", "Invalid signature.", { cause: error });
+    }
+  }
+}

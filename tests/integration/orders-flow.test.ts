@@ -1,0 +1,264 @@
+// Orders end to end below the routes: placing, paying on both payment providers (one contract),
+// accepting with filament reserved, races, payouts once, the authorisation sweep, webhooks twice.
+import { eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterAll, beforeEach, describe, expect, test } from "vitest";
+import { filamentInventory, notifications, payments, payouts, printJobs, webhookEvents } from "../../db/schema";
+import { isAppError } from "../../app/domain/app-error";
+import { AUTHORIZATION_MS } from "../../app/domain/job-lifecycle";
+import { sweepExpiringAuthorisations } from "../../app/services/orders/authorisation-sweep.server";
+import {
+  confirmProviderPayment,
+  handleStripeWebhook,
+  payWithTestCard,
+  startCardPayment,
+} from "../../app/services/orders/payment-flows.server";
+import { connectPayoutAccount, requestPayout } from "../../app/services/orders/payouts.server";
+import { placeOrder } from "../../app/services/orders/place-order.server";
+import { transitionJob } from "../../app/services/orders/transitions.server";
+import { WRITE_LIMITS } from "../../app/services/write-limits.server";
+import { getDb } from "../../app/utils/db.server";
+import { confirmIntentForTests } from "../mocks/stripe";
+import { createDraft, createOwnerWithPrinter } from "../setup/orders";
+import { createTestUser } from "../setup/requests";
+
+// races need more writes than one person makes in an hour
+WRITE_LIMITS.jobStatus.limit = 10_000;
+WRITE_LIMITS.payment.limit = 10_000;
+WRITE_LIMITS.order.limit = 10_000;
+
+const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", name: "Casey Customer" };
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+
+async function jobRow(id: number) {
+  const db = await getDb();
+  const [row] = await db.select().from(printJobs).where(eq(printJobs.id, id));
+  return row!;
+}
+async function stock(printerId: number, color = "Red") {
+  const db = await getDb();
+  const rows = await db.select().from(filamentInventory).where(eq(filamentInventory.printerId, printerId));
+  return rows.find((r) => r.color === color)!.grams;
+}
+async function paymentsOf(jobId: number) {
+  const db = await getDb();
+  return db.select().from(payments).where(eq(payments.jobId, jobId));
+}
+
+async function placedOrder(opts: { grams?: number; weight?: number } = {}) {
+  const { owner, printer } = await createOwnerWithPrinter({ grams: opts.grams });
+  const customer = (await createTestUser())!;
+  const draft = await createDraft(customer.id, { estimatedWeightGrams: opts.weight ?? 40 });
+  const jobId = await placeOrder({
+    customerId: customer.id,
+    printerId: printer.id,
+    draftId: draft.id,
+    filamentColor: "Red",
+    deliveryMethod: "pickup",
+  });
+  return { owner, printer, customer, jobId };
+}
+
+const PROVIDERS = {
+  test: {
+    key: "",
+    async pay(customer: { id: number; email: string }, jobId: number) {
+      await payWithTestCard(customer.id, jobId, CARD);
+    },
+  },
+  stripe: {
+    key: "sk_test_mock",
+    async pay(customer: { id: number; email: string }, jobId: number) {
+      const intent = await startCardPayment(customer, jobId);
+      const id = intent!.clientSecret.split("_secret_")[0]!;
+      confirmIntentForTests(id);
+      await confirmProviderPayment(id);
+    },
+  },
+} as const;
+
+afterAll(() => {
+  delete process.env.STRIPE_SECRET_KEY;
+});
+
+describe.each(Object.entries(PROVIDERS))("payment provider contract: %s", (name, provider) => {
+  beforeEach(() => {
+    if (provider.key) process.env.STRIPE_SECRET_KEY = provider.key;
+    else delete process.env.STRIPE_SECRET_KEY;
+  });
+
+  test("pay → confirmed (authorised), accept → captured, filament reserved, both parties told", async () => {
+    const { owner, printer, customer, jobId } = await placedOrder();
+    const placed = await jobRow(jobId);
+    // 40 g at $0.12/g is 480 cents profit, 15% fee has a 100 cent minimum: 580, pickup adds nothing
+    expect([placed.status, placed.amountDueCents, placed.printerProfitCents]).toEqual(["submitted", 580, 480]);
+    await provider.pay(customer, jobId);
+    expect((await jobRow(jobId)).status).toBe("confirmed");
+    expect((await paymentsOf(jobId)).map((p) => [p.provider, p.status, p.amountCents])).toEqual([[name, "authorized", 580]]);
+    const [payment] = await paymentsOf(jobId);
+    expect(payment!.authorizationExpiresAt!.getTime() - payment!.authorizedAt!.getTime()).toBe(AUTHORIZATION_MS);
+
+    await transitionJob({ jobId, by: { userId: owner.id }, action: "accept", message: "On it" });
+    const accepted = await jobRow(jobId);
+    expect([accepted.status, accepted.ownerMessage, accepted.acceptedAt !== null]).toEqual(["accepted", "On it", true]);
+    expect((await paymentsOf(jobId))[0]!.status).toBe("captured");
+    expect(await stock(printer.id)).toBe(960);
+    const db = await getDb();
+    const told = await db.select().from(notifications).where(eq(notifications.userId, customer.id));
+    expect(told.map((n) => n.title)).toContain("Order Accepted");
+  });
+
+  test("reject releases the authorisation; an owner cancel refunds and returns the filament", async () => {
+    const a = await placedOrder();
+    await provider.pay(a.customer, a.jobId);
+    await transitionJob({ jobId: a.jobId, by: { userId: a.owner.id }, action: "reject" });
+    expect((await paymentsOf(a.jobId))[0]!.status).toBe("released");
+    expect((await jobRow(a.jobId)).status).toBe("rejected");
+
+    const b = await placedOrder();
+    await provider.pay(b.customer, b.jobId);
+    await transitionJob({ jobId: b.jobId, by: { userId: b.owner.id }, action: "accept" });
+    await transitionJob({ jobId: b.jobId, by: { userId: b.owner.id }, action: "start_printing" });
+    await transitionJob({ jobId: b.jobId, by: { userId: b.owner.id }, action: "cancel" });
+    expect((await paymentsOf(b.jobId))[0]!.status).toBe("refunded");
+    expect(await stock(b.printer.id)).toBe(1000);
+  });
+
+  test("payout: connect an account, then one transfer per job however often it is asked", async () => {
+    const { owner, customer, jobId } = await placedOrder();
+    await provider.pay(customer, jobId);
+    for (const action of ["accept", "start_printing", "complete", "ready_for_pickup", "mark_picked_up"] as const) {
+      await transitionJob({ jobId, by: { userId: owner.id }, action });
+    }
+    const missing = await errorOf(requestPayout(owner, jobId));
+    expect(isAppError(missing) && missing.message).toBe("Connect a payout account first.");
+    const account = await connectPayoutAccount({ ...owner, stripeAccountId: null }, "http://localhost:3000");
+    expect(account.accountId).toMatch(/^acct_/);
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => requestPayout(owner, jobId)));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results) if (r.status === "rejected") expect(isAppError(r.reason) && r.reason.code).toBe("conflict");
+    const db = await getDb();
+    const rows = await db.select().from(payouts).where(eq(payouts.jobId, jobId));
+    expect(rows.map((r) => [r.status, r.amountCents])).toEqual([["paid", 480]]);
+  });
+});
+
+describe("test provider cards", () => {
+  beforeEach(() => {
+    delete process.env.STRIPE_SECRET_KEY;
+  });
+  test("declined and invalid numbers leave the order awaiting payment", async () => {
+    const { customer, jobId } = await placedOrder();
+    const declined = await errorOf(payWithTestCard(customer.id, jobId, { ...CARD, cardNumber: "4000 0000 0000 0002" }));
+    expect(isAppError(declined) && declined.message).toBe("Your card was declined.");
+    const invalid = await errorOf(payWithTestCard(customer.id, jobId, { ...CARD, cardNumber: "4242 4242 4242 4241" }));
+    expect(isAppError(invalid) && invalid.message).toBe("Your card number is invalid.");
+    expect((await jobRow(jobId)).status).toBe("submitted");
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["failed", "failed"]);
+    // another customer can't pay (or see) this order
+    const stranger = (await createTestUser())!;
+    expect(await payWithTestCard(stranger.id, jobId, CARD)).toBeNull();
+  });
+});
+
+describe("races and rules", () => {
+  beforeEach(() => {
+    delete process.env.STRIPE_SECRET_KEY;
+  });
+
+  test("20 concurrent accepts change the job once and reserve the filament once", async () => {
+    const { owner, printer, customer, jobId } = await placedOrder();
+    await payWithTestCard(customer.id, jobId, CARD);
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => transitionJob({ jobId, by: { userId: owner.id }, action: "accept" })),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results) if (r.status === "rejected") expect(isAppError(r.reason) && r.reason.code).toBe("conflict");
+    expect(await stock(printer.id)).toBe(960);
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["captured"]);
+  });
+
+  test("accepting with too little filament is refused and changes nothing", async () => {
+    const { owner, printer, customer, jobId } = await placedOrder({ grams: 1000, weight: 40 });
+    await payWithTestCard(customer.id, jobId, CARD);
+    const db = await getDb();
+    await db.update(filamentInventory).set({ grams: 30 }).where(eq(filamentInventory.printerId, printer.id));
+    const refused = await errorOf(transitionJob({ jobId, by: { userId: owner.id }, action: "accept" }));
+    expect(isAppError(refused) && refused.message).toBe("Not enough Red PLA in stock");
+    expect((await jobRow(jobId)).status).toBe("confirmed");
+    expect(await stock(printer.id)).toBe(30);
+  });
+
+  test("roles: the customer can't accept, a stranger sees nothing, shipping needs a tracking number", async () => {
+    const { owner, customer, jobId } = await placedOrder();
+    await payWithTestCard(customer.id, jobId, CARD);
+    const byCustomer = await errorOf(transitionJob({ jobId, by: { userId: customer.id }, action: "accept" }));
+    expect(isAppError(byCustomer) && byCustomer.code).toBe("forbidden");
+    const stranger = (await createTestUser())!;
+    expect(await transitionJob({ jobId, by: { userId: stranger.id }, action: "cancel" })).toBeNull();
+    // the customer may still cancel a paid, unaccepted order: the hold is released
+    await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+    const late = await errorOf(transitionJob({ jobId, by: { userId: owner.id }, action: "accept" }));
+    expect(isAppError(late) && late.code).toBe("conflict");
+  });
+
+  test("the sweep cancels paid orders whose authorisation would lapse, once", async () => {
+    const { customer, jobId } = await placedOrder();
+    await payWithTestCard(customer.id, jobId, CARD);
+    const fresh = await placedOrder();
+    await payWithTestCard(fresh.customer.id, fresh.jobId, CARD);
+    const db = await getDb();
+    await db
+      .update(payments)
+      .set({ authorizationExpiresAt: new Date(Date.now() + 60_000) })
+      .where(eq(payments.jobId, jobId));
+    const first = await sweepExpiringAuthorisations();
+    expect(first).toContain(jobId);
+    expect(first).not.toContain(fresh.jobId);
+    expect(await sweepExpiringAuthorisations()).not.toContain(jobId);
+    expect((await jobRow(jobId)).status).toBe("cancelled");
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+    expect((await jobRow(fresh.jobId)).status).toBe("confirmed");
+  });
+});
+
+describe("Stripe webhooks", () => {
+  beforeEach(() => {
+    process.env.STRIPE_SECRET_KEY = "sk_test_mock";
+    process.env.STRIPE_WEBHOOK_SECRET = "whsec_test_secret";
+  });
+
+  test("a signed event delivered twice confirms the order once; a bad signature is refused", async () => {
+    const { customer, owner, jobId } = await placedOrder();
+    const intent = await startCardPayment(customer, jobId);
+    const id = intent!.clientSecret.split("_secret_")[0]!;
+    confirmIntentForTests(id);
+    const payload = JSON.stringify({
+      id: `evt_${id}`,
+      object: "event",
+      type: "payment_intent.amount_capturable_updated",
+      data: { object: { id, object: "payment_intent" } },
+    });
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_test_secret" });
+    const [first, second] = await Promise.all([handleStripeWebhook(payload, header), handleStripeWebhook(payload, header)]);
+    expect([first, second].sort()).toEqual(["duplicate", "handled"]);
+    expect(await handleStripeWebhook(payload, header)).toBe("duplicate");
+    expect((await jobRow(jobId)).status).toBe("confirmed");
+    const db = await getDb();
+    const ownerNotices = await db.select().from(notifications).where(eq(notifications.userId, owner.id));
+    expect(ownerNotices.filter((n) => n.title === "New Order Request")).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(webhookEvents)
+        .where(eq(webhookEvents.id, `evt_${id}`)),
+    ).toHaveLength(1);
+    const forged = await errorOf(handleStripeWebhook(payload, "t=1,v1=bad"));
+    expect(isAppError(forged) && forged.code).toBe("invalid");
+  });
+});

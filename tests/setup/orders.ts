@@ -1,0 +1,54 @@
+// Helpers for order tests: an owner with a printer and filament, a customer with a draft.
+import { filamentInventory, printers, printJobs } from "../../db/schema";
+import { getDb } from "../../app/utils/db.server";
+import { createTestUser } from "./requests";
+
+export async function createOwnerWithPrinter(options: { grams?: number; zip?: string; ratePerKgCents?: number } = {}) {
+  const owner = await createTestUser({ userType: "printer_owner" });
+  const db = await getDb();
+  const [printer] = await db
+    .insert(printers)
+    .values({
+      ownerId: owner!.id,
+      name: `Printer of ${owner!.username}`,
+      model: "Prusa MK4",
+      buildVolumeX: 250,
+      buildVolumeY: 210,
+      buildVolumeZ: 220,
+      fitSmall: 210,
+      fitMid: 220,
+      fitLarge: 250,
+      materials: ["PLA", "PETG"],
+      ratePerKgCents: options.ratePerKgCents ?? 12000,
+      location: "Berthoud, CO 80513",
+      city: "Berthoud",
+      state: "CO",
+      zip: options.zip ?? "80513",
+      latitude: 40.3083,
+      longitude: -105.0811,
+    })
+    .returning();
+  await db.insert(filamentInventory).values([
+    { printerId: printer!.id, material: "PLA", color: "Red", grams: options.grams ?? 1000 },
+    { printerId: printer!.id, material: "PLA", color: "Black", grams: 1000 },
+  ]);
+  return { owner: owner!, printer: printer! };
+}
+
+export async function createDraft(customerId: number, overrides: Partial<typeof printJobs.$inferInsert> = {}) {
+  const db = await getDb();
+  const [job] = await db
+    .insert(printJobs)
+    .values({
+      customerId,
+      fileName: "bracket.stl",
+      fileSize: 1234,
+      fileFormat: "stl",
+      material: "PLA",
+      estimatedWeightGrams: 40,
+      printTimeMinutes: 90,
+      ...overrides,
+    })
+    .returning();
+  return job!;
+}
