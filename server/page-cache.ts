@@ -1,11 +1,14 @@
 // A one-second micro-cache of the public listing pages for signed-out visitors. Their HTML is the
 // same for every such visitor, so under load one render serves everyone who asks within the same
-// second, and concurrent misses share one render. Signed-in visitors (any Cookie), other pages,
+// second, concurrent misses share one render, and a page up to five seconds old is served while
+// one request renders the next. Signed-in visitors (any Cookie), other pages,
 // answers other than 200 and answers that set a cookie are never cached. Each answer still gets
 // its own CSP nonce: the cached document's nonce is replaced by this response's.
 
 export const CACHED_PAGES = new Set(["/", "/models", "/browse", "/printers"]);
 const TTL_MS = 1000;
+/** a page up to this old is still served while one request renders its successor */
+const STALE_MS = 5000;
 const MAX_ENTRIES = 500;
 
 interface CachedPage {
@@ -18,7 +21,7 @@ interface CachedPage {
 
 const entries = new Map<string, CachedPage>();
 /** renders in progress: the page when it may be shared, else the one Response for its own request */
-const rendering = new Map<string, Promise<CachedPage | Response>>();
+const rendering = new Map<string, Promise<CachedPage | Response | null>>();
 
 /** The cache key for a request that may be served from the cache, or null. */
 export function pageCacheKey(input: { method: string; path: string; url: string; headers: Headers }): string | null {
@@ -63,10 +66,20 @@ export async function cachedPage(
   const hit = entries.get(key);
   if (hit && now - hit.storedAt < TTL_MS) return answerFrom(hit, nonce);
   const pending = rendering.get(key);
+  if (hit && now - hit.storedAt < STALE_MS) {
+    // stale while revalidating: nobody waits for the refresh, which this request starts if none runs
+    if (!pending) {
+      const refresh = renderAndKeep(key, nonce, render, now)
+        .catch(() => null)
+        .finally(() => rendering.delete(key));
+      rendering.set(key, refresh);
+    }
+    return answerFrom(hit, nonce);
+  }
   if (pending) {
     const shared = await pending;
-    // the render in progress could not be shared: this request renders its own
-    return shared instanceof Response ? render() : answerFrom(shared, nonce);
+    // the render in progress could not be shared (or failed): this request renders its own
+    return shared && !(shared instanceof Response) ? answerFrom(shared, nonce) : render();
   }
   const mine = renderAndKeep(key, nonce, render, now).finally(() => rendering.delete(key));
   rendering.set(key, mine);
