@@ -2,6 +2,16 @@
 // Money is integer cents; times are UTC epoch milliseconds; booleans are 0/1 integers.
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { TASK_STATUSES } from "../app/domain/background-tasks";
+import { JOB_STATUSES } from "../app/domain/job-status";
+import { MESSAGE_SENDER_TYPES } from "../app/domain/messages";
+import { LIBRARY_LICENSES as LICENSES } from "../app/domain/licenses";
+import { DIFFICULTIES } from "../app/domain/models";
+import { NEWSLETTER_SEGMENTS, SUBSCRIBER_INTERESTS } from "../app/domain/newsletter";
+import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, PAYOUT_STATUSES } from "../app/domain/payments";
+import { USER_TYPES } from "../app/domain/users";
+import { SUPPORT_MODES } from "../app/domain/mesh/types";
+import { DELIVERY_METHODS } from "../app/domain/pricing";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -11,42 +21,6 @@ const bool = (name: string) => integer(name, { mode: "boolean" });
 /** CHECK (column IN (...)) for an enum column. */
 const oneOf = (column: string, values: readonly string[]) =>
   sql.raw(`"${column}" IN (${values.map((v) => `'${v}'`).join(", ")})`);
-
-export { USER_TYPES } from "../app/domain/account-type";
-import { USER_TYPES } from "../app/domain/account-type";
-export const JOB_STATUSES = [
-  "draft",
-  "submitted",
-  "confirmed",
-  "accepted",
-  "printing",
-  "completed",
-  "ready_for_pickup",
-  "ready_for_shipping",
-  "picked_up",
-  "shipped",
-  "cancelled",
-  "rejected",
-] as const;
-export const DELIVERY_METHODS = ["pickup", "delivery", "shipping"] as const;
-export const SUPPORT_MODES = ["no", "auto", "yes"] as const;
-export const DIFFICULTIES = ["beginner", "intermediate", "advanced"] as const;
-export const LICENSES = [
-  "CC BY",
-  "CC BY-SA",
-  "CC BY-NC",
-  "CC BY-ND",
-  "CC BY-NC-SA",
-  "CC BY-NC-ND",
-  "CC0",
-  "GPL",
-  "All Rights Reserved",
-  "Other",
-] as const;
-export const NEWSLETTER_SEGMENTS = ["all", "buyers", "printer_owners", "investors", "unknown"] as const;
-export const SUBSCRIBER_INTERESTS = ["buyer", "printer_owner", "investor", "unknown"] as const;
-export const PAYMENT_STATUSES = ["requires_payment", "authorized", "captured", "released", "refunded", "failed"] as const;
-export const TASK_STATUSES = ["queued", "running", "done", "failed"] as const;
 
 export const users = sqliteTable(
   "users",
@@ -431,14 +405,14 @@ export const messages = sqliteTable(
     senderId: integer("sender_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    senderType: text("sender_type", { enum: ["customer", "printer"] }).notNull(),
+    senderType: text("sender_type", { enum: MESSAGE_SENDER_TYPES }).notNull(),
     content: text("content").notNull(),
     sentAt: stamp("sent_at").notNull().default(now),
     readAt: stamp("read_at"),
   },
   (t) => [
     index("messages_job_idx").on(t.jobId, t.sentAt),
-    check("messages_sender_type_check", oneOf("sender_type", ["customer", "printer"])),
+    check("messages_sender_type_check", oneOf("sender_type", MESSAGE_SENDER_TYPES)),
     check("messages_not_blank", sql`length(trim(content)) > 0`),
   ],
 );
@@ -501,7 +475,7 @@ export const payments = sqliteTable(
     jobId: integer("job_id")
       .notNull()
       .references(() => printJobs.id, { onDelete: "cascade" }),
-    provider: text("provider", { enum: ["test", "stripe"] }).notNull(),
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     providerPaymentId: text("provider_payment_id").notNull().unique(),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull().default("usd"),
@@ -536,16 +510,14 @@ export const payouts = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     amountCents: integer("amount_cents").notNull(),
-    provider: text("provider", { enum: ["test", "stripe"] }).notNull(),
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     providerTransferId: text("provider_transfer_id"),
-    status: text("status", { enum: ["pending", "paid", "failed"] })
-      .notNull()
-      .default("pending"),
+    status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
     createdAt: createdAt(),
   },
   (t) => [
     index("payouts_owner_idx").on(t.ownerId, t.createdAt),
-    check("payouts_status_check", oneOf("status", ["pending", "paid", "failed"])),
+    check("payouts_status_check", oneOf("status", PAYOUT_STATUSES)),
     check("payouts_amount_check", sql`amount_cents >= 0`),
   ],
 );
@@ -558,27 +530,71 @@ export const webhookEvents = sqliteTable("webhook_events", {
   processedAt: stamp("processed_at").notNull().default(now),
 });
 
-/** Slow work (imports, weight caching, newsletters, authorisation expiry) queued for a worker. */
+/**
+ * Slow work (imports, weight caching, mail, newsletters, authorisation expiry) run by the
+ * durable job runner (app/services/jobs/, decision 010): claimed with a lease, resumable.
+ */
 export const backgroundTasks = sqliteTable(
   "background_tasks",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
+    /** the task type a handler is registered for */
     kind: text("kind").notNull(),
     payload: text("payload", { mode: "json" }),
     status: text("status", { enum: TASK_STATUSES }).notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(5),
     runAt: stamp("run_at").notNull().default(now),
+    /** while queued or running, at most one task holds a given key (idempotent enqueue) */
+    dedupeKey: text("dedupe_key"),
+    /** periodic tasks: one row per type and period, whatever its status */
+    periodKey: text("period_key").unique(),
+    lockedBy: text("locked_by"),
     lockedAt: stamp("locked_at"),
+    leaseExpiresAt: stamp("lease_expires_at"),
+    heartbeatAt: stamp("heartbeat_at"),
+    cancelRequested: bool("cancel_requested").notNull().default(false),
+    /** {processed, total, counts} as the handler reports it */
+    progress: text("progress", { mode: "json" }),
+    /** the handler's resume point (a cursor), kept across attempts */
+    checkpoint: text("checkpoint", { mode: "json" }),
     lastError: text("last_error"),
     result: text("result", { mode: "json" }),
+    startedAt: stamp("started_at"),
+    finishedAt: stamp("finished_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("background_tasks_due_idx").on(t.status, t.runAt),
+    index("background_tasks_kind_idx").on(t.kind, t.createdAt),
+    uniqueIndex("background_tasks_dedupe_unique")
+      .on(t.dedupeKey)
+      .where(sql`dedupe_key IS NOT NULL AND status IN ('queued', 'running')`),
     check("background_tasks_status_check", oneOf("status", TASK_STATUSES)),
   ],
 );
+
+/** Items a task has finished (per-item results), so a resumed task never does one twice. */
+export const backgroundTaskItems = sqliteTable(
+  "background_task_items",
+  {
+    taskId: integer("task_id")
+      .notNull()
+      .references(() => backgroundTasks.id, { onDelete: "cascade" }),
+    itemKey: text("item_key").notNull(),
+    outcome: text("outcome").notNull(),
+    detail: text("detail", { mode: "json" }),
+    doneAt: stamp("done_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.itemKey] })],
+);
+
+/** Batched mail: at most one message per key per window (e.g. one per conversation per 15 minutes). */
+export const mailBatches = sqliteTable("mail_batches", {
+  batchKey: text("batch_key").primaryKey(),
+  windowEndsAt: stamp("window_ends_at").notNull(),
+});
 
 /** The contact form's messages (stored and acknowledged). */
 export const contactMessages = sqliteTable("contact_messages", {
@@ -594,5 +610,3 @@ export const contactMessages = sqliteTable("contact_messages", {
 export type User = typeof users.$inferSelect;
 export type Printer = typeof printers.$inferSelect;
 export type PrintJob = typeof printJobs.$inferSelect;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-export type UserType = (typeof USER_TYPES)[number];

@@ -93,11 +93,20 @@ const build = viteDevServer
 // every request body is counted and cut at its route's limit as it streams (server/request-body.ts)
 app.all("*", remixHandler(build, isDevelopment ? "development" : "production"));
 
+// the durable job runner (imports, weight caching, mail, newsletters); WORKER=off: web only
+const worker = (await import("../app/services/jobs/start.server")).startBackgroundWorker();
+if (worker) console.log(`Background worker ${worker.workerId} started.`);
+
 const server = app.listen(port, async () => {
   console.log(`Printnear is running at http://localhost:${port}`);
   if (process.env.MOCKS === "true") console.log((await import("../db/demo-accounts")).demoLoginsText());
 });
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => server.close(() => process.exit(0)));
+  process.once(signal, () => {
+    // running tasks get a moment to finish; the rest go back to the queue for the next start
+    const stopped = worker ? worker.stop(Number(process.env.WORKER_STOP_GRACE_MS || 5000)) : Promise.resolve();
+    const closed = new Promise((resolve) => server.close(resolve));
+    void Promise.allSettled([stopped, closed]).then(() => process.exit(0));
+  });
 }

@@ -4,7 +4,6 @@ import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { PLATFORM_FEE_MINIMUM_CENTS, PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { formatCents } from "~/domain/money";
 import type { loader as rootLoader } from "~/root";
-import type { loader as contactLoader } from "~/routes/contact";
 import { SUPPORT_EMAIL, SUPPORT_HOURS, SUPPORT_PHONE } from "./site-footer";
 
 export interface ContactFields {
@@ -44,7 +43,8 @@ const RESOURCES = [
   { title: "Terms of Service", text: "The rules for customers and printer owners.", to: "/terms" },
 ];
 
-type ContactConstraint = ReturnType<typeof useLoaderData<typeof contactLoader>>["constraint"];
+/** The required/type/maxLength attributes the route's loader derives from its schema. */
+type ContactConstraint = NonNullable<Parameters<typeof useForm<ContactFields>>[0]["constraint"]>;
 
 function ContactForm({
   constraint,
@@ -128,7 +128,7 @@ function ContactForm({
 export function ContactPage() {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;
-  const { constraint } = useLoaderData<typeof contactLoader>();
+  const { constraint } = useLoaderData<{ constraint: ContactConstraint }>();
   const lastResult = useActionData<SubmissionResult<string[]>>();
   const location = useLocation();
   const defaultValue = user

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { formatCents } from "~/domain/money";
 import { DEFAULT_RATE_PER_KG_CENTS, formatPricePerGram, type PriceQuote } from "~/domain/pricing";
 import { formatMinutes } from "~/utils/format";
-import { MESSAGES, type DesignAnalysis } from "./design-settings";
+import { MESSAGES, type DesignAnalysis } from "~/domain/design-settings";
 
 /** 1536 → "1.5 KB", 52428800 → "50.0 MB". */
 export function formatBytes(bytes: number): string {

@@ -1,16 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import type { FeaturedModel } from "~/domain/models";
 import { formatCount } from "./model-card";
-
-export interface FeaturedModel {
-  sourceId: number;
-  name: string;
-  creatorName: string;
-  thumbnailUrl: string | null;
-  likeCount: number;
-  downloadCount: number;
-  viewCount: number;
-}
 
 /** Document 000 §4/§9: the carousel moves 0.5 px per animation frame. */
 export const CAROUSEL_PX_PER_FRAME = 0.5;

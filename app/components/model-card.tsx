@@ -1,21 +1,7 @@
 // Model cards, their loading skeleton, and a model image that falls back to a placeholder when it cannot load.
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-
-export interface ModelCardData {
-  source: "library" | "thingiverse";
-  id: number;
-  name: string;
-  creatorName: string;
-  thumbnailUrl: string | null;
-  likeCount: number;
-  downloadCount: number;
-  viewCount: number;
-  license: string;
-  commercialUse: boolean;
-  featured: boolean;
-  categoryName: string | null;
-}
+import type { ModelCardData } from "~/domain/models";
 
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 

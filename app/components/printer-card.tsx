@@ -1,9 +1,9 @@
-// Printer cards and the small pieces the printer pages share (document 000 "Printer browse" card rules).
+// Printer cards and the small pieces the printer pages share.
 import { Form, Link } from "@remix-run/react";
 import { formatDistance } from "~/domain/geo";
 import { formatCents } from "~/domain/money";
 import { formatPricePerGram } from "~/domain/pricing";
-import type { CardPrinter, PrinterJson } from "~/services/printer-search.server";
+import type { CardPrinter, DesignQuote, PrinterJson } from "~/domain/printer-listing";
 
 export const DEFAULT_PRINTER_IMAGE = "/api/printer-images/default.jpg";
 
@@ -45,12 +45,6 @@ export function AvailabilityBadge({ isAvailable }: { isAvailable: boolean }) {
   ) : (
     <span className="badge bg-red-100 text-red-800">Busy</span>
   );
-}
-
-export interface DesignQuote {
-  customerPays: number;
-  printerProfit: number;
-  platformFee: number;
 }
 
 export function PrinterCard({

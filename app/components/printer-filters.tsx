@@ -1,10 +1,8 @@
 // Pieces of the printer filter cards shared by /browse, /printers and /choose-printer.
 import { Link, useNavigation } from "@remix-run/react";
 import { formatPricePerGram } from "~/domain/pricing";
-import type { CardPrinter, PrinterSort, SearchOrigin } from "~/services/printer-search.server";
+import { RADIUS_CHOICES_MILES, type CardPrinter, type PrinterSort, type SearchOrigin } from "~/domain/printer-listing";
 import type { MapPrinter } from "./printer-map";
-
-export const RADIUS_OPTIONS = [10, 25, 50, 100, 250] as const;
 
 export const SORT_LABELS: Record<PrinterSort, string> = {
   distance: "Nearest first",
@@ -83,7 +81,7 @@ export function RadiusSelect({ value, id = "radius" }: { value: number; id?: str
       id={id}
       label="Distance"
       defaultValue={String(value)}
-      options={RADIUS_OPTIONS.map((miles) => ({ value: miles, label: `Within ${miles} mi` }))}
+      options={RADIUS_CHOICES_MILES.map((miles) => ({ value: miles, label: `Within ${miles} mi` }))}
     />
   );
 }

@@ -80,3 +80,29 @@ export function toLatLon(latitude: unknown, longitude: unknown): LatLon | null {
   if (!Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
   return { latitude: lat, longitude: lon };
 }
+
+/**
+ * Public coordinates have 2 decimals (about 1 km): enough for a map marker and a distance, not
+ * enough to find a house. The rounding is floor(x·100 + 0.5)/100 in JavaScript and in SQL alike,
+ * so IEEE arithmetic gives both the very same number.
+ */
+export function publicCoordinate(value: number): number {
+  return Math.floor(value * 100 + 0.5) / 100;
+}
+
+/** Degrees a public coordinate may lie from the stored one (half a step, plus room for float error). */
+export const PUBLIC_COORDINATE_SLACK = 0.006;
+
+/** The place shown to everyone: "City, ST ZIP" from the gazetteer's columns, never the owner's free text (it may be a street address). */
+export function publicLocation(p: {
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}): string {
+  const text = [[p.city, p.state].filter(Boolean).join(", "), p.zip].filter(Boolean).join(" ");
+  if (text) return text;
+  if (p.latitude === null || p.longitude === null) return "";
+  return `Near ${publicCoordinate(p.latitude).toFixed(2)}, ${publicCoordinate(p.longitude).toFixed(2)}`;
+}

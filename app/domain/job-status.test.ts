@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JOB_STATUSES } from "../../db/schema";
-import { customerTabOf, inCustomerTab } from "./job-status";
+import { customerTabOf, inCustomerTab, JOB_STATUSES } from "./job-status";
 
 describe("customer dashboard groupings", () => {
   it.each([

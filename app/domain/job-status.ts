@@ -1,5 +1,20 @@
-// Job statuses and the groupings the dashboards show (document 001 section 4, DECISIONS section 3).
-import type { JobStatus } from "../../db/schema";
+// Job statuses and the groupings the dashboards show; db/schema.ts takes the list from here.
+
+export const JOB_STATUSES = [
+  "draft",
+  "submitted",
+  "confirmed",
+  "accepted",
+  "printing",
+  "completed",
+  "ready_for_pickup",
+  "ready_for_shipping",
+  "picked_up",
+  "shipped",
+  "cancelled",
+  "rejected",
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const CUSTOMER_COMPLETED: readonly JobStatus[] = ["ready_for_pickup", "ready_for_shipping", "picked_up", "shipped"];
 export const CUSTOMER_ACTIVE: readonly JobStatus[] = ["submitted", "confirmed", "accepted", "printing", "completed"];
@@ -17,6 +32,16 @@ export const PAID_STATUSES: readonly JobStatus[] = [
 export const OWNER_PENDING: readonly JobStatus[] = ["confirmed"];
 export const OWNER_ACTIVE: readonly JobStatus[] = ["accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping"];
 export const OWNER_COMPLETED: readonly JobStatus[] = ["picked_up", "shipped"];
+/** Jobs that still need their printer: a printer is not deleted from under them. */
+export const PRINTER_IN_USE: readonly JobStatus[] = [
+  "submitted",
+  "confirmed",
+  "accepted",
+  "printing",
+  "completed",
+  "ready_for_pickup",
+  "ready_for_shipping",
+];
 
 export type CustomerTab = "drafts" | "active" | "completed" | "all";
 export const CUSTOMER_TABS: { id: CustomerTab; label: string }[] = [

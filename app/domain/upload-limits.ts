@@ -2,3 +2,6 @@
 
 /** The maximum size of a design upload: 50 MB (52428800 bytes), document 001 section 9. */
 export const MAX_DESIGN_BYTES = 52_428_800;
+
+/** The one message for a model or design file past MAX_DESIGN_BYTES. */
+export const FILE_TOO_LARGE_MESSAGE = "File size exceeds 50MB limit";

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { desc, eq } from "drizzle-orm";
-import { catalogueModels } from "../../db/schema";
-import { FeaturedCarousel, type FeaturedModel } from "~/components/featured-carousel";
+import { FeaturedCarousel } from "~/components/featured-carousel";
+import type { FeaturedModel } from "~/domain/models";
+import { listFeaturedModels } from "~/services/models/lists.server";
 import { getSiteStats, type SiteStats } from "~/services/stats.server";
-import { getDb } from "~/utils/db.server";
 
 const FEATURED_LIMIT = 12;
 
@@ -17,28 +16,10 @@ export const meta: MetaFunction = () => [
   },
 ];
 
-async function featuredModels(): Promise<FeaturedModel[]> {
-  const db = await getDb();
-  return db
-    .select({
-      sourceId: catalogueModels.sourceId,
-      name: catalogueModels.name,
-      creatorName: catalogueModels.creatorName,
-      thumbnailUrl: catalogueModels.thumbnailUrl,
-      likeCount: catalogueModels.likeCount,
-      downloadCount: catalogueModels.downloadCount,
-      viewCount: catalogueModels.viewCount,
-    })
-    .from(catalogueModels)
-    .where(eq(catalogueModels.featured, true))
-    .orderBy(desc(catalogueModels.likeCount), desc(catalogueModels.id))
-    .limit(FEATURED_LIMIT);
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
   // Either section failing hides only that section (document 000), never the page.
   const [featured, stats] = await Promise.all([
-    featuredModels().catch((error: unknown) => {
+    listFeaturedModels(FEATURED_LIMIT).catch((error: unknown) => {
       console.error("featured models failed", error);
       return [] as FeaturedModel[];
     }),

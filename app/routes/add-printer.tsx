@@ -1,29 +1,19 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { parseFormData } from "@remix-run/form-data-parser";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import {
-  AddPrinterSchema,
-  applyModelPreset,
-  FieldError,
-  MaterialCheckboxes,
-  MODEL_OPTIONS,
-  modelPreset,
-} from "~/components/printer-form";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FieldError, MaterialCheckboxes } from "~/components/printer-form";
+import { AddPrinterSchema, applyModelPreset, LOCATION_NOT_FOUND, MODEL_OPTIONS, modelPreset } from "~/domain/printer-form";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel } from "~/domain/printer-models";
-import { checkPrinterPhoto, MAX_PRINTER_IMAGE_BYTES } from "~/services/printer-images.server";
-import {
-  createPrinter,
-  LOCATION_NOT_FOUND,
-  newPrinterFromForm,
-  placePrinter,
-  printerFormParseFailure,
-} from "~/services/printer-owner.server";
+import { checkPrinterPhoto } from "~/services/printer-images.server";
+import { createPrinter, newPrinterFromForm, placePrinter } from "~/services/printer-owner.server";
+import { useIsPending } from "~/utils/misc-react";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readPrinterForm } from "./printers.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Printer | Printnear" }];
 
@@ -36,16 +26,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  let raw: FormData;
-  try {
-    // Photos stay in memory (5 MB at most) until the form is valid; nothing is stored for a rejected form.
-    raw = await parseFormData(request, { maxFileSize: MAX_PRINTER_IMAGE_BYTES, maxFiles: 1 }, (file) => file);
-  } catch (error) {
-    const failure = printerFormParseFailure(error);
-    if (!failure) throw error;
-    return data({ result: failure.result }, { status: failure.status });
-  }
-  const formData = applyModelPreset(raw);
+  const read = await readPrinterForm(request);
+  if ("failure" in read) return data({ result: read.failure.result }, { status: read.failure.status });
+  const formData = applyModelPreset(read.formData);
   const submission = parseWithZod(formData, { schema: AddPrinterSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply() }, { status: 400 });
@@ -79,8 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AddPrinter() {
   const { model: initialModel } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting";
+  const submitting = useIsPending({ state: "submitting" });
   const initialPreset = modelPreset(initialModel);
   const [form, fields] = useForm({
     id: "add-printer",
@@ -291,4 +273,8 @@ export default function AddPrinter() {
       </Form>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

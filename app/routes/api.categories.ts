@@ -1,6 +1,7 @@
-import { listCategories } from "~/services/models.server";
+import { listCategories } from "~/services/models/lists.server";
+import { withApiErrors } from "~/utils/app-error.server";
 
 // GET /api/categories: [{ id, name }]
 export async function loader() {
-  return Response.json(await listCategories());
+  return withApiErrors(async () => Response.json(await listCategories()));
 }

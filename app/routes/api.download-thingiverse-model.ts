@@ -2,9 +2,10 @@
 // modelData is ignored: the licence and files come from the catalogue itself, never from the client.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { draftFromCatalogueModel, ModelOrderError } from "~/services/design-sources.server";
-import { choosePrinterUrlFor, methodNotAllowed } from "~/services/designs.server";
-import { apiError, readJson, requireApiUser } from "~/utils/api.server";
+import { draftFromCatalogueModel } from "~/services/design-sources.server";
+import { choosePrinterUrlFor } from "~/services/drafts.server";
+import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
+import { withApiErrors } from "~/utils/app-error.server";
 
 const BodySchema = z.object({
   thingiverseId: z.coerce
@@ -15,14 +16,11 @@ const BodySchema = z.object({
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
-  const user = await requireApiUser(request);
-  const body = BodySchema.safeParse(await readJson(request));
-  if (!body.success) return apiError(400, body.error.issues[0]?.message ?? "thingiverseId is required.");
-  try {
+  return withApiErrors(async () => {
+    const user = await requireApiUser(request);
+    const body = BodySchema.safeParse(await readJson(request));
+    if (!body.success) return apiError(400, body.error.issues[0]?.message ?? "thingiverseId is required.");
     const draft = await draftFromCatalogueModel(user.id, body.data.thingiverseId);
     return Response.json({ draftId: draft.id, jobId: draft.id, redirectTo: choosePrinterUrlFor(draft.id) });
-  } catch (error) {
-    if (error instanceof ModelOrderError) return apiError(error.status, error.message);
-    throw error;
-  }
+  });
 }

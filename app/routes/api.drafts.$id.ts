@@ -1,15 +1,10 @@
 // GET, PUT and DELETE /api/drafts/{id}: only the owner's drafts exist here; anything else is 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import {
-  deleteDraft,
-  designApiResponse,
-  draftJson,
-  getOwnDraft,
-  handleDesignPost,
-  methodNotAllowed,
-} from "~/services/designs.server";
-import { apiError, idParam, requireApiUser } from "~/utils/api.server";
+import { deleteDraft } from "~/services/draft-writes.server";
+import { getOwnDraft } from "~/services/drafts.server";
+import { apiError, idParam, methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { createToastHeader } from "~/utils/toast.server";
+import { designApiAnswer, draftJson } from "./upload/upload.server";
 
 const NOT_FOUND = "Draft not found";
 
@@ -33,5 +28,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const draft = await getOwnDraft(user.id, draftId);
   if (!draft) return apiError(404, NOT_FOUND);
-  return designApiResponse(await handleDesignPost(request, { user, draft }));
+  return designApiAnswer(request, { user, draft });
 }

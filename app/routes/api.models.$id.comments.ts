@@ -1,34 +1,34 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { COMMENT_MAX_LENGTH } from "~/components/model-feedback";
-import { addComment, getModelDetail, MODEL_NOT_FOUND, parseModelId } from "~/services/models.server";
+import { AppError } from "~/domain/app-error";
+import { CommentPayloadSchema } from "~/domain/model-feedback";
+import { MODEL_NOT_FOUND } from "~/domain/models";
+import { getModelDetail } from "~/services/models/detail.server";
+import { addComment } from "~/services/models/feedback.server";
 import { apiError, readJson, requireApiUser } from "~/utils/api.server";
-
-const CommentPayload = z.object({
-  comment: z
-    .string({ required_error: "Comment text is required.", invalid_type_error: "Comment text is required." })
-    .trim()
-    .min(1, "Comment text is required.")
-    .max(COMMENT_MAX_LENGTH, `Comments are at most ${COMMENT_MAX_LENGTH} characters.`),
-});
+import { withApiErrors } from "~/utils/app-error.server";
+import { parseId } from "~/utils/misc";
 
 // GET /api/models/{id}/comments: a library model's comments, newest first.
 export async function loader({ params }: LoaderFunctionArgs) {
-  const id = parseModelId(params.id);
-  const { model } = id ? await getModelDetail("library", id) : { model: null };
-  if (!model) return apiError(404, MODEL_NOT_FOUND);
-  return Response.json(model.comments);
+  return withApiErrors(async () => {
+    const id = parseId(params.id);
+    const { model } = id ? await getModelDetail("library", id) : { model: null };
+    if (!model) throw new AppError("not_found", MODEL_NOT_FOUND);
+    return Response.json(model.comments);
+  });
 }
 
 // POST /api/models/{id}/comments { comment }: 201 with the comment; blank text is refused.
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(400, "Use POST to comment.");
-  const user = await requireApiUser(request);
-  const id = parseModelId(params.id);
-  if (!id) return apiError(404, MODEL_NOT_FOUND);
-  const parsed = CommentPayload.safeParse(await readJson(request));
-  if (!parsed.success) return apiError(400, parsed.error.issues[0]?.message ?? "Invalid comment.");
-  const comment = await addComment(id, user.id, parsed.data.comment);
-  if (!comment) return apiError(404, MODEL_NOT_FOUND);
-  return Response.json(comment, { status: 201 });
+  return withApiErrors(async () => {
+    const user = await requireApiUser(request);
+    const id = parseId(params.id);
+    if (!id) throw new AppError("not_found", MODEL_NOT_FOUND);
+    const parsed = CommentPayloadSchema.safeParse(await readJson(request));
+    if (!parsed.success) throw new AppError("invalid", parsed.error.issues[0]?.message ?? "Invalid comment.");
+    const comment = await addComment(id, user.id, parsed.data.comment);
+    if (!comment) throw new AppError("not_found", MODEL_NOT_FOUND);
+    return Response.json(comment, { status: 201 });
+  });
 }

@@ -1,11 +1,17 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiModelDetail, getModelDetail, MODEL_NOT_FOUND, parseModelId } from "~/services/models.server";
-import { apiError } from "~/utils/api.server";
+import { AppError } from "~/domain/app-error";
+import { MODEL_NOT_FOUND } from "~/domain/models";
+import { apiModelDetail } from "~/services/models/api-shapes";
+import { getModelDetail } from "~/services/models/detail.server";
+import { withApiErrors } from "~/utils/app-error.server";
+import { parseId } from "~/utils/misc";
 
 // GET /api/models/{id}: a library model (document 000: a model's source defaults to library).
 export async function loader({ params }: LoaderFunctionArgs) {
-  const id = parseModelId(params.id);
-  const { model } = id ? await getModelDetail("library", id) : { model: null };
-  if (!model) return apiError(404, MODEL_NOT_FOUND);
-  return Response.json(apiModelDetail(model));
+  return withApiErrors(async () => {
+    const id = parseId(params.id);
+    const { model } = id ? await getModelDetail("library", id) : { model: null };
+    if (!model) throw new AppError("not_found", MODEL_NOT_FOUND);
+    return Response.json(apiModelDetail(model));
+  });
 }

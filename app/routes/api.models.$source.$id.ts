@@ -1,13 +1,18 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiModelDetail, getModelDetail, MODEL_NOT_FOUND, parseModelId, parseModelSource } from "~/services/models.server";
-import { apiError } from "~/utils/api.server";
+import { AppError } from "~/domain/app-error";
+import { MODEL_NOT_FOUND, parseModelSource } from "~/domain/models";
+import { apiModelDetail } from "~/services/models/api-shapes";
+import { getModelDetail } from "~/services/models/detail.server";
+import { withApiErrors } from "~/utils/app-error.server";
+import { parseId } from "~/utils/misc";
 
 // GET /api/models/{source}/{id}: one library model (with comments) or catalogue model (id = its sourceId).
 export async function loader({ params, request }: LoaderFunctionArgs) {
-  const source = parseModelSource(params.source);
-  const id = parseModelId(params.id);
-  if (!source || !id) return apiError(404, MODEL_NOT_FOUND);
-  const { model } = await getModelDetail(source, id, { request });
-  if (!model) return apiError(404, MODEL_NOT_FOUND);
-  return Response.json(apiModelDetail(model));
+  return withApiErrors(async () => {
+    const source = parseModelSource(params.source);
+    const id = parseId(params.id);
+    const { model } = source && id ? await getModelDetail(source, id, { request }) : { model: null };
+    if (!model) throw new AppError("not_found", MODEL_NOT_FOUND);
+    return Response.json(apiModelDetail(model));
+  });
 }

@@ -1,10 +1,10 @@
 // POST /api/upload-design (document 001 §7): the same multipart form, kept as a draft on its way to printer choice.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { designApiResponse, handleDesignPost, methodNotAllowed } from "~/services/designs.server";
-import { requireApiUser } from "~/utils/api.server";
+import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
+import { designApiAnswer } from "./upload/upload.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request);
-  return designApiResponse(await handleDesignPost(request, { user, intent: "submit" }));
+  return designApiAnswer(request, { user, intent: "submit" });
 }

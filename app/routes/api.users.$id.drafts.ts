@@ -1,6 +1,7 @@
 // GET /api/users/{id}/drafts: a customer's own drafts; anyone else's list is 403.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { draftSummaryJson, listDrafts } from "~/services/designs.server";
+import { listDrafts } from "~/services/drafts.server";
+import { draftSummaryJson } from "./upload/upload.server";
 import { apiError, idParam, requireApiUser } from "~/utils/api.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -2,16 +2,20 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema";
+import { AppError } from "~/domain/app-error";
 import { listOwnerPrinters } from "~/services/printer-search.server";
-import { apiError, idParam } from "~/utils/api.server";
+import { idParam } from "~/utils/api.server";
+import { withApiErrors } from "~/utils/app-error.server";
 import { getDb } from "~/utils/db.server";
 import { getSessionUser } from "~/utils/session.server";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
-  const id = idParam(params.id);
-  const db = await getDb();
-  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
-  if (!user) throw apiError(404, "User not found");
-  const viewer = await getSessionUser(request);
-  return Response.json(await listOwnerPrinters(id, { viewerId: viewer?.id ?? null }));
+  return withApiErrors(async () => {
+    const id = idParam(params.id);
+    const db = await getDb();
+    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+    if (!user) throw new AppError("not_found", "User not found");
+    const viewer = await getSessionUser(request);
+    return Response.json(await listOwnerPrinters(id, { viewerId: viewer?.id ?? null }));
+  });
 }

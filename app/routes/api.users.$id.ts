@@ -3,7 +3,7 @@ import { apiError, idParam, publicUser, readJson, requireApiUser } from "~/utils
 import { apiErrorResponse, isAppError } from "~/utils/app-error.server";
 import { ApiUserPatchSchema, checkUserTypeChange, updateUser } from "~/utils/profile.server";
 
-// PATCH /api/users/{id}: userType (only what the account may choose, see app/domain/account-type.ts), or username/firstName/lastName/profileImageUrl; only one's own.
+// PATCH /api/users/{id}: userType (only what the account may choose, see app/domain/users.ts), or username/firstName/lastName/profileImageUrl; only one's own.
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "PATCH") return apiError(400, "Use PATCH for this call.");
   const user = await requireApiUser(request);

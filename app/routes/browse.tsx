@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useState } from "react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PrinterCard, ratingText } from "~/components/printer-card";
 import {
   FilterSelect,
@@ -16,18 +17,10 @@ import {
 import { PrinterMap } from "~/components/printer-map";
 import { formatDistance } from "~/domain/geo";
 import { BROWSE_MATERIALS } from "~/domain/materials";
+import { DEFAULT_PAGE_SIZE, DEFAULT_RADIUS_MILES, toCardPrinter } from "~/domain/printer-listing";
 import type { loader as rootLoader } from "~/root";
-import {
-  canonicalMaterial,
-  DEFAULT_RADIUS_MILES,
-  mapTileUrl,
-  numberParam,
-  searchPrinters,
-  toCardPrinter,
-} from "~/services/printer-search.server";
+import { canonicalMaterial, mapTileUrl, numberParam, searchPrinters } from "~/services/printer-search.server";
 import { getSessionUser } from "~/utils/session.server";
-
-const PAGE_SIZE = 60;
 
 const AVAILABILITY_OPTIONS = [
   { value: "true", label: "Available only" },
@@ -50,8 +43,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     radiusMiles: numberParam(q, "radius"),
     material,
     available: availableOnly,
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
+    limit: DEFAULT_PAGE_SIZE,
+    offset: (page - 1) * DEFAULT_PAGE_SIZE,
   });
   return {
     view: q.get("view") === "map" ? ("map" as const) : ("list" as const),
@@ -67,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     locationNotFound: result.locationNotFound,
     locationText,
     page,
-    pageCount: Math.max(1, Math.ceil(result.total / PAGE_SIZE)),
+    pageCount: Math.max(1, Math.ceil(result.total / DEFAULT_PAGE_SIZE)),
     tileUrl: mapTileUrl(),
   };
 }
@@ -211,4 +204,8 @@ export default function BrowsePrinters() {
       )}
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

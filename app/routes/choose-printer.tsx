@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PrinterCard } from "~/components/printer-card";
 import {
   FilterSelect,
@@ -12,20 +13,12 @@ import {
 } from "~/components/printer-filters";
 import { PrinterMap } from "~/components/printer-map";
 import { UPLOAD_MATERIALS } from "~/domain/materials";
-import { findOwnDraft } from "~/services/designs.server";
-import {
-  canonicalMaterial,
-  DEFAULT_RADIUS_MILES,
-  mapTileUrl,
-  numberParam,
-  quoteEachPrinter,
-  searchPrinters,
-  toCardPrinter,
-  type CardPrinter,
-} from "~/services/printer-search.server";
+import { type CardPrinter, DEFAULT_RADIUS_MILES, toCardPrinter } from "~/domain/printer-listing";
+import { findOwnDraft } from "~/services/drafts.server";
+import { canonicalMaterial, mapTileUrl, numberParam, quoteEachPrinter, searchPrinters } from "~/services/printer-search.server";
 import { getSessionUser } from "~/utils/session.server";
 
-/** Document 001 "Choose a Printer": the location filter's places, offered as suggestions. */
+/** The location filter's places, offered as suggestions. */
 const NEARBY_PLACES = ["Berthoud, CO", "Loveland, CO", "Fort Collins, CO"];
 
 export const meta: MetaFunction = () => [{ title: "Choose a Printer | Printnear" }];
@@ -197,4 +190,8 @@ export default function ChoosePrinter() {
       )}
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

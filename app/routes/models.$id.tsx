@@ -1,14 +1,18 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { parseModelId } from "~/services/models.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { requireIdParam } from "~/utils/misc";
 
 // /models/{id}: document 000's short address of a library model (its source defaults to library).
 export function loader({ params }: LoaderFunctionArgs) {
-  const id = parseModelId(params.id);
-  if (!id) throw new Response("Not Found", { status: 404 });
+  const id = requireIdParam(params.id);
   return redirect(`/models/library/${id}`, 301);
 }
 
 export default function LibraryModelShortcut() {
   return null;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -2,9 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { ModelCard, ModelCardSkeleton } from "~/components/model-card";
-import { MODEL_SORTS, parseModelSort } from "~/components/model-filters";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { MODEL_PAGE_SIZE, MODEL_SORTS, parseModelSort } from "~/domain/models";
 import { syncCatalogueListing } from "~/services/catalogue-sync.server";
-import { listCatalogueModels, listCategories, listLibraryModels, MODEL_PAGE_SIZE, parseModelId } from "~/services/models.server";
+import { listCatalogueModels, listCategories, listLibraryModels } from "~/services/models/lists.server";
+import { parseId } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "Browse Models | Printnear" }];
 
@@ -15,10 +17,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tab = url.searchParams.get("tab") === "library" ? "library" : "thingiverse";
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const sort = parseModelSort(url.searchParams.get("sort"));
-  const page = parseModelId(url.searchParams.get("page")) ?? 1;
+  const page = parseId(url.searchParams.get("page")) ?? 1;
 
   if (tab === "library") {
-    const categoryId = parseModelId(url.searchParams.get("category"));
+    const categoryId = parseId(url.searchParams.get("category"));
     const [result, categories] = await Promise.all([listLibraryModels({ q, sort, categoryId, page }), listCategories()]);
     return { tab, q, sort, categoryId, categories, catalogueUnavailable: false, ...result };
   }
@@ -229,4 +231,8 @@ export default function BrowseModels() {
       ) : null}
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

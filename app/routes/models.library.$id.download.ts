@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { countLibraryDownload, libraryModelFile, parseModelId } from "~/services/models.server";
+import { countLibraryDownload, libraryModelFile } from "~/services/models/library.server";
 import { getStorage } from "~/services/storage.server";
+import { parseId } from "~/utils/misc";
 
 const CONTENT_TYPES: Record<string, string> = {
   stl: "model/stl",
@@ -16,11 +17,11 @@ function contentDisposition(name: string) {
 
 // GET /models/library/{id}/download: the model's stored file; each download is counted.
 export async function loader({ params }: LoaderFunctionArgs) {
-  const id = parseModelId(params.id);
+  const id = parseId(params.id);
   const file = id ? await libraryModelFile(id) : null;
   const stored = file ? await getStorage().get(file.storageKey) : null;
   if (!id || !file || !stored) throw new Response("File not found", { status: 404 });
-  await countLibraryDownload(id);
+  countLibraryDownload(id);
   return new Response(stored.stream(), {
     headers: {
       "Content-Type": CONTENT_TYPES[file.format] ?? "application/octet-stream",

@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { libraryImageKey, parseModelId } from "~/services/models.server";
+import { libraryImageKey } from "~/services/models/library.server";
 import { getStorage } from "~/services/storage.server";
+import { parseId } from "~/utils/misc";
 
 // GET /models/library/{id}/image: the picture uploaded with a library model (type checked by its bytes on upload).
 export async function loader({ params }: LoaderFunctionArgs) {
-  const id = parseModelId(params.id);
+  const id = parseId(params.id);
   const key = id ? await libraryImageKey(id) : null;
   const stored = key ? await getStorage().get(key) : null;
   if (!stored) throw new Response("Image not found", { status: 404 });

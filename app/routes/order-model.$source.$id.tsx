@@ -2,9 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { draftFromModel, isModelSource, ModelOrderError } from "~/services/design-sources.server";
-import { choosePrinterUrlFor } from "~/services/designs.server";
-import { getModelDetail } from "~/services/models.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { parseModelSource } from "~/domain/models";
+import { draftFromModel } from "~/services/design-sources.server";
+import { choosePrinterUrlFor } from "~/services/drafts.server";
+import { getModelDetail } from "~/services/models/detail.server";
+import { isAppError, toastOf } from "~/utils/app-error.server";
+import { requireIdParam } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -16,10 +20,9 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "Preparing your order | Printnear" }];
 
 function orderParams(params: LoaderFunctionArgs["params"]) {
-  const source = params.source;
-  const id = Number(params.id);
-  if (!isModelSource(source) || !Number.isSafeInteger(id) || id <= 0) throw new Response("Not Found", { status: 404 });
-  return { source, id };
+  const source = parseModelSource(params.source);
+  const id = requireIdParam(source ? params.id : undefined);
+  return { source: source!, id };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -43,9 +46,13 @@ async function orderModel({ request, params }: ActionFunctionArgs) {
     const draft = await draftFromModel(user.id, source, id);
     return redirect(choosePrinterUrlFor(draft.id));
   } catch (error) {
-    const message = error instanceof ModelOrderError ? error.message : "Failed to process order. Please try again.";
-    if (!(error instanceof ModelOrderError)) console.error("order-model failed", error);
-    return redirectWithToast(modelPage, { title: "Error", description: message, variant: "destructive" });
+    if (isAppError(error)) return redirectWithToast(modelPage, toastOf(error, "Error"));
+    console.error("order-model failed", error);
+    return redirectWithToast(modelPage, {
+      title: "Error",
+      description: "Failed to process order. Please try again.",
+      variant: "destructive",
+    });
   }
 }
 
@@ -86,4 +93,8 @@ export default function OrderModel() {
       </div>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

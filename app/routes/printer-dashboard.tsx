@@ -2,10 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { AvailabilitySwitch, DeletePrinterButton, PrinterPhoto } from "~/components/printer-card";
+import { isAppError } from "~/domain/app-error";
 import { formatPricePerGram } from "~/domain/pricing";
-import { deletePrinter, PRINTER_BUSY_WITH_ORDERS, setPrinterAvailability } from "~/services/printer-owner.server";
+import { deletePrinter, setPrinterAvailability } from "~/services/printer-owner.server";
 import { listOwnerPrinters } from "~/services/printer-search.server";
+import { toastOf } from "~/utils/app-error.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -41,13 +44,15 @@ export async function action({ request }: ActionFunctionArgs) {
       description: online ? "Your printer is online and takes new orders." : "Your printer is offline and shows as Busy.",
     });
   }
-  const result = await deletePrinter(user, form.printerId);
-  if (result === "deleted") return redirectWithToast("/printer-dashboard", { title: "Printer deleted successfully." });
-  return redirectWithToast("/printer-dashboard", {
-    title: "Failed to delete printer.",
-    description: result === "has-orders" ? PRINTER_BUSY_WITH_ORDERS : undefined,
-    variant: "destructive",
-  });
+  try {
+    if (await deletePrinter(user, form.printerId)) {
+      return redirectWithToast("/printer-dashboard", { title: "Printer deleted successfully." });
+    }
+    return redirectWithToast("/printer-dashboard", { title: "Failed to delete printer.", variant: "destructive" });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return redirectWithToast("/printer-dashboard", toastOf(error, "Failed to delete printer."));
+  }
 }
 
 export default function PrinterDashboard() {
@@ -149,4 +154,8 @@ export default function PrinterDashboard() {
       </section>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -1,42 +1,28 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { parseFormData } from "@remix-run/form-data-parser";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { z } from "zod";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DeletePrinterButton, PrinterPhoto } from "~/components/printer-card";
-import { FieldError, InventorySchema, MaterialCheckboxes, PrinterSettingsSchema } from "~/components/printer-form";
+import { FieldError, MaterialCheckboxes } from "~/components/printer-form";
+import { isAppError } from "~/domain/app-error";
 import { COLOR_NAMES } from "~/domain/materials";
-import { checkPrinterPhoto, MAX_PRINTER_IMAGE_BYTES } from "~/services/printer-images.server";
-import {
-  LOCATION_NOT_FOUND,
-  placePrinter,
-  printerFormParseFailure,
-  removeStock,
-  requirePrinterOwner,
-  setStock,
-  updatePrinter,
-  type Placement,
-} from "~/services/printer-owner.server";
+import { InventorySchema, LOCATION_NOT_FOUND, PrinterSettingsSchema, StockRowSchema } from "~/domain/printer-form";
+import { checkPrinterPhoto } from "~/services/printer-images.server";
+import { placeAfterEdit, removeStock, setStock, updatePrinter } from "~/services/printer-owner.server";
 import { getPrinterJson } from "~/services/printer-search.server";
+import { requireIdParam } from "~/utils/misc";
 import { redirectWithToast } from "~/utils/toast.server";
-
-// Removing accepts any stored name, so a row written before a material left the list can still go.
-const StockRowSchema = z.object({
-  material: z.string().trim().min(1, "Choose a material"),
-  color: z.string().trim().min(1, "Choose a colour"),
-});
+import { readPrinterForm, requirePrinterOwner } from "./printers.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.printer.name ? `${data.printer.name} settings` : "Printer settings"} | Printnear` },
 ];
 
 function printerId(params: { id?: string }): number {
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Printer not found", { status: 404 });
-  return id;
+  return requireIdParam(params.id, "Printer not found");
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -51,14 +37,10 @@ type InventoryReply = { intent: "inventory"; key: string; message: string };
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, printer } = await requirePrinterOwner(request, printerId(params));
   const back = `/printers/${printer.id}/edit`;
-  let formData: FormData;
-  try {
-    formData = await parseFormData(request, { maxFileSize: MAX_PRINTER_IMAGE_BYTES, maxFiles: 1 }, (file) => file);
-  } catch (error) {
-    const failure = printerFormParseFailure(error);
-    if (!failure) throw error;
-    return data({ intent: "settings" as const, result: failure.result }, { status: failure.status });
-  }
+  const read = await readPrinterForm(request);
+  if ("failure" in read)
+    return data({ intent: "settings" as const, result: read.failure.result }, { status: read.failure.status });
+  const formData = read.formData;
   const intent = String(formData.get("intent") ?? "");
 
   if (intent === "inventory-set" || intent === "inventory-remove") {
@@ -76,10 +58,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const row = InventorySchema.safeParse({ ...Object.fromEntries(formData), grams: numberOrUndefined(formData.get("grams")) });
     if (!row.success) return fail(row.error.issues[0]?.message ?? "Check the filament row");
     const { material, color, grams } = row.data;
-    if (!printer.materials.includes(material)) {
-      return fail(`This printer doesn't offer ${material}. Add it to the printer's materials first.`);
+    try {
+      await setStock(printer, { material, color, grams });
+    } catch (error) {
+      if (isAppError(error)) return fail(error.message);
+      throw error;
     }
-    await setStock(printer.id, { material, color, grams });
     return redirectWithToast(`${back}#inventory`, {
       title: "Inventory updated",
       description: `${color} ${material}: ${grams} g in stock.`,
@@ -91,7 +75,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return data({ intent: "settings" as const, result: submission.reply() }, { status: 400 });
   }
   const values = submission.value;
-  const placement = placeAgain(printer, values);
+  const placement = placeAfterEdit(printer, values);
   const photo = values.image ? await checkPrinterPhoto(values.image) : null;
   if (!placement || (photo && !photo.ok)) {
     return data(
@@ -123,17 +107,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function numberOrUndefined(value: FormDataEntryValue | null): number | undefined {
   if (typeof value !== "string" || value.trim() === "") return undefined;
   return Number(value);
-}
-
-/** Given coordinates win; a changed location with the old coordinates is placed again from its text. */
-function placeAgain(
-  printer: { location: string; latitude: number | null; longitude: number | null },
-  values: { location: string; latitude?: number; longitude?: number },
-): Placement | null {
-  const sameCoordinates = values.latitude === printer.latitude && values.longitude === printer.longitude;
-  const locationChanged = values.location !== printer.location;
-  if (values.latitude !== undefined && (!locationChanged || !sameCoordinates)) return placePrinter(values.location, values);
-  return placePrinter(values.location);
 }
 
 export default function EditPrinter() {
@@ -401,15 +374,19 @@ export default function EditPrinter() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
   return (
-    <div className="container-page max-w-3xl py-16 text-center">
-      <h1 className="text-2xl font-bold">Printer not found</h1>
-      <p className="mt-2 text-slate-600">This printer doesn't exist, or it isn't one of yours.</p>
-      <Link to="/printer-dashboard" className="btn-primary mt-6">
-        Back to your printers
-      </Link>
-    </div>
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <div className="container-page max-w-3xl py-16 text-center">
+            <h1 className="text-2xl font-bold">Printer not found</h1>
+            <p className="mt-2 text-slate-600">This printer doesn't exist, or it isn't one of yours.</p>
+            <Link to="/printer-dashboard" className="btn-primary mt-6">
+              Back to your printers
+            </Link>
+          </div>
+        ),
+      }}
+    />
   );
 }

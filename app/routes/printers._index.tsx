@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useState } from "react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PrinterCard, PrinterCardSkeleton } from "~/components/printer-card";
 import {
   FilterSelect,
@@ -17,23 +18,24 @@ import {
 import { PrinterMap } from "~/components/printer-map";
 import { COLOR_NAMES, PRINTERS_PAGE_MATERIALS } from "~/domain/materials";
 import { isDesignCompatible } from "~/domain/printer-fit";
-import { findOwnDraft } from "~/services/designs.server";
+import {
+  type CardPrinter,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_RADIUS_MILES,
+  type PrinterSort,
+  sortParam,
+  toCardPrinter,
+} from "~/domain/printer-listing";
+import { findOwnDraft } from "~/services/drafts.server";
 import {
   canonicalColor,
   canonicalMaterial,
-  DEFAULT_RADIUS_MILES,
   mapTileUrl,
   numberParam,
   quoteEachPrinter,
   searchPrinters,
-  sortParam,
-  toCardPrinter,
-  type CardPrinter,
-  type PrinterSort,
 } from "~/services/printer-search.server";
 import { getSessionUser } from "~/utils/session.server";
-
-const PAGE_SIZE = 60;
 
 export const meta: MetaFunction = () => [{ title: "Find Local 3D Printers | Printnear" }];
 
@@ -68,8 +70,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     minZ: design.minZ,
     weightGrams,
     sort: sortParam(q.get("sort")) ?? (hasDesign && weightGrams !== null && !locationText && !user?.zipCode ? "price" : null),
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
+    limit: DEFAULT_PAGE_SIZE,
+    offset: (page - 1) * DEFAULT_PAGE_SIZE,
   });
   // Each printer's own rate through the one price engine, with the draft's colours and time when there is one.
   const quotes =
@@ -98,7 +100,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     locationText,
     sort: result.sort,
     page,
-    pageCount: Math.max(1, Math.ceil(result.total / PAGE_SIZE)),
+    pageCount: Math.max(1, Math.ceil(result.total / DEFAULT_PAGE_SIZE)),
     quotes,
     tileUrl: mapTileUrl(),
   };
@@ -267,4 +269,8 @@ function hiddenFor(search: string, drop: string[]): Record<string, string> {
   const params = new URLSearchParams(search);
   for (const key of drop) params.delete(key);
   return Object.fromEntries(params);
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

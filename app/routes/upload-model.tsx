@@ -12,19 +12,16 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import { z } from "zod";
-import {
-  CATEGORY_MESSAGE,
-  createModelUploadSchema,
-  FILE_TOO_LARGE_MESSAGE,
-  IMAGE_TYPE_MESSAGE,
-  MAX_IMAGE_BYTES,
-  UPLOAD_DIFFICULTIES,
-  UPLOAD_LICENSES,
-} from "~/components/model-upload-fields";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { UPLOAD_LICENSES } from "~/domain/licenses";
+import { CATEGORY_MESSAGE, createModelUploadSchema, IMAGE_TYPE_MESSAGE, MAX_IMAGE_BYTES } from "~/domain/model-upload";
+import { MODEL_DIFFICULTIES } from "~/domain/models";
+import { FILE_TOO_LARGE_MESSAGE } from "~/domain/upload-limits";
 import { MeshError, type AnalysisResult } from "~/domain/mesh";
 import { AnalysisBusyError, AnalysisTimeoutError, analyzeOffThread } from "~/services/analysis-pool.server";
-import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/designs.server";
-import { categoryExists, createLibraryModel, listCategories } from "~/services/models.server";
+import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/design-quotas.server";
+import { createLibraryModel } from "~/services/models/library.server";
+import { categoryExists, listCategories } from "~/services/models/lists.server";
 import { getStorage, MAX_DESIGN_BYTES, newStorageKey } from "~/services/storage.server";
 import { getSessionUser, requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -258,7 +255,7 @@ export default function UploadModel() {
               Difficulty
             </label>
             <select {...getSelectProps(fields.difficulty)} className="input">
-              {UPLOAD_DIFFICULTIES.map((d) => (
+              {MODEL_DIFFICULTIES.map((d) => (
                 <option key={d.id} value={d.id}>
                   {d.label}
                 </option>
@@ -345,4 +342,8 @@ export default function UploadModel() {
       </Form>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { AppError } from "~/domain/app-error";
 import {
   analyzeMesh,
   MeshError,
@@ -54,23 +55,20 @@ export const POOL_DEFAULTS = {
 };
 
 /** More uploads are waiting for analysis than the pool takes; the request may be retried shortly. */
-export class AnalysisBusyError extends Error {
-  readonly status = 503;
+export class AnalysisBusyError extends AppError {
   constructor() {
-    super("The analysis service is busy; please try again in a minute.");
-    this.name = "AnalysisBusyError";
+    super("busy", "The analysis service is busy; please try again in a minute.", { retryAfterSeconds: 60 });
   }
 }
 
 /** The file took longer than the per-job limit to read (treated like a file built to exhaust the reader). */
-export class AnalysisTimeoutError extends Error {
-  readonly code = "timeout";
+export class AnalysisTimeoutError extends AppError {
   constructor(limitMs: number) {
     const seconds = limitMs / 1000;
     super(
+      "invalid",
       `This file took longer than ${seconds === 1 ? "1 second" : `${seconds} seconds`} to analyse; please simplify it before uploading.`,
     );
-    this.name = "AnalysisTimeoutError";
   }
 }
 

@@ -1,12 +1,12 @@
 // The server's own reading of a design file (authoritative), with document 001's size-based fallback,
 // and keeping the file and its preview image in storage under our own keys. The engine runs in the
 // analysis pool's worker threads, not on the request thread.
-import { detectFormat, estimateFromFileSize, MeshError, type MeshFormat } from "~/domain/mesh";
-import { extensionAllowed, MESSAGES, REFUSED_MESH_ERRORS, type DesignAnalysis } from "~/components/design-settings";
-import { AnalysisBusyError, AnalysisTimeoutError, analyzeOffThread } from "./analysis-pool.server";
+import { AppError, isAppError } from "~/domain/app-error";
+import { extensionAllowed, MESSAGES, REFUSED_MESH_ERRORS, type DesignAnalysis } from "~/domain/design-settings";
+import { cleanFileName } from "~/domain/file-name";
+import { detectFormat, estimateFromFileSize, MeshError, type MeshFormat, type SupportsMode } from "~/domain/mesh";
+import { analyzeOffThread } from "./analysis-pool.server";
 import { getStorage, MAX_DESIGN_BYTES, newStorageKey } from "./storage.server";
-
-export { AnalysisBusyError } from "./analysis-pool.server";
 
 /** The server-rendered preview of a draft (pages without JavaScript show it). */
 export const PREVIEW_SIZE = { width: 480, height: 360 };
@@ -15,19 +15,19 @@ export interface AnalysisSettings {
   material: string;
   infill: number;
   layerHeight: number;
-  supports: "no" | "auto" | "yes";
+  supports: SupportsMode;
 }
 
 export type StoredAnalysis = DesignAnalysis;
 
-/** A file the platform will not take; the message is for the customer. */
-export class DesignRejectedError extends Error {
-  readonly status: 400 | 413;
-  constructor(message: string, status: 400 | 413 = 400) {
-    super(message);
-    this.name = "DesignRejectedError";
-    this.status = status;
-  }
+/** A file the platform will not take: the message is for the customer, and it is about the file field. */
+export function designRejected(message: string, code: "invalid" | "too_large" = "invalid"): AppError {
+  return new AppError(code, message, { field: "file" });
+}
+
+/** Whether an error is a refusal of the file itself (not a busy machine or a lost race). */
+export function isDesignRejection(error: unknown): error is AppError {
+  return isAppError(error) && error.field === "file" && (error.code === "invalid" || error.code === "too_large");
 }
 
 export interface AnalysedDesign {
@@ -37,20 +37,9 @@ export interface AnalysedDesign {
   preview: Uint8Array | null;
 }
 
-/** The customer's file name without any folder part, trimmed to something a page can show. */
-export function cleanFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? "";
-  // control characters never belong in a name we print back
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
-  if (cleaned.length <= 200) return cleaned || "design";
-  const dot = cleaned.lastIndexOf(".");
-  const ext = dot > 0 ? cleaned.slice(dot) : "";
-  return cleaned.slice(0, 200 - ext.length) + ext;
-}
-
 /**
  * Type by extension, then by content, then the measurements; refused files (and ones that take longer than
- * the pool's time limit) throw DesignRejectedError. A full pool throws AnalysisBusyError (503).
+ * the pool's time limit) throw designRejected's AppError; a full pool throws AppError "busy".
  * `preview: false` skips the thumbnail when only the numbers are wanted (re-measuring a stored file).
  */
 export async function analyseDesign(
@@ -59,13 +48,13 @@ export async function analyseDesign(
   settings: AnalysisSettings,
   { preview = true }: { preview?: boolean } = {},
 ): Promise<AnalysedDesign> {
-  if (!extensionAllowed(fileName)) throw new DesignRejectedError(MESSAGES.invalidType);
-  if (bytes.byteLength > MAX_DESIGN_BYTES) throw new DesignRejectedError(MESSAGES.tooLarge, 413);
+  if (!extensionAllowed(fileName)) throw designRejected(MESSAGES.invalidType);
+  if (bytes.byteLength > MAX_DESIGN_BYTES) throw designRejected(MESSAGES.tooLarge, "too_large");
   let format: MeshFormat;
   try {
     format = detectFormat(bytes, fileName);
   } catch (error) {
-    if (error instanceof MeshError) throw new DesignRejectedError(error.message);
+    if (error instanceof MeshError) throw designRejected(error.message);
     throw error;
   }
   const options = {
@@ -78,9 +67,9 @@ export async function analyseDesign(
     const result = await analyzeOffThread(bytes, fileName, options, { preview: preview ? PREVIEW_SIZE : null });
     return { format, preview: result.preview, analysis: { method: "mesh", ...result.analysis } };
   } catch (error) {
-    if (error instanceof AnalysisBusyError) throw error;
-    if (error instanceof AnalysisTimeoutError) throw new DesignRejectedError(error.message);
-    if (error instanceof MeshError && REFUSED_MESH_ERRORS.has(error.code)) throw new DesignRejectedError(error.message);
+    // a busy pool goes on up; a timeout is a refusal of the file
+    if (isAppError(error)) throw error.code === "busy" ? error : designRejected(error.message);
+    if (error instanceof MeshError && REFUSED_MESH_ERRORS.has(error.code)) throw designRejected(error.message);
     // Document 001: when analysis fails the size-based estimate is used and the upload still works.
     const reason = error instanceof MeshError ? error.message : "The analysis engine could not read this file.";
     if (!(error instanceof MeshError)) console.error("design analysis failed unexpectedly", error);

@@ -1,78 +1,28 @@
 // Writes to printers and their filament inventory. Every function takes the acting user; only the owner changes a printer.
-import type { SubmissionResult } from "@conform-to/react";
-import {
-  FormDataParseError,
-  MaxFilesExceededError,
-  MaxFileSizeExceededError,
-  MaxTotalSizeExceededError,
-  MultipartParseError,
-} from "@remix-run/form-data-parser";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { z } from "zod";
-import { filamentInventory, printers, printJobs, users, type JobStatus, type Printer, type User } from "../../db/schema";
-import { storedModelName, type AddPrinterValues } from "~/components/printer-form";
+import { filamentInventory, printers, printJobs, users, type Printer, type User } from "../../db/schema";
+import { AppError } from "~/domain/app-error";
+import { PRINTER_IN_USE } from "~/domain/job-status";
+import {
+  checkStockMaterials,
+  placementAfterEdit,
+  PRINTER_BUSY_WITH_ORDERS,
+  storedModelName,
+  type AddPrinterValues,
+} from "~/domain/printer-form";
 import { minVolumeFilter } from "~/domain/printer-fit";
 import { ratePerKgCentsFromPricePerGram } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
-import { requireUser } from "~/utils/session.server";
 import { resolveLocation } from "./gazetteer.server";
 import { removePrinterPhoto, storePrinterPhoto, type ImageExtension, type PhotoBytes } from "./printer-images.server";
 
-export const LOCATION_NOT_FOUND =
-  "We couldn't place this location. Enter a US city and state (Loveland, CO), a ZIP code or an address with its ZIP, or give latitude and longitude.";
-export const PRINTER_BUSY_WITH_ORDERS = "This printer has orders in progress. Finish or cancel them before deleting it.";
-
-/** Jobs that still need the printer: a printer is not deleted from under them. */
-const IN_FLIGHT: readonly JobStatus[] = [
-  "submitted",
-  "confirmed",
-  "accepted",
-  "printing",
-  "completed",
-  "ready_for_pickup",
-  "ready_for_shipping",
-];
-
-export type OwnedPrinterResult = { ok: true; printer: Printer } | { ok: false; status: 404 | 403 };
-
-/** The printer if this user owns it; 404 when it does not exist, 403 when someone else owns it. */
-export async function findOwnedPrinter(user: User, printerId: number): Promise<OwnedPrinterResult> {
+/** The printer if this user owns it; null when it does not exist; AppError("forbidden") when someone else owns it. */
+export async function findOwnedPrinter(user: Pick<User, "id">, printerId: number): Promise<Printer | null> {
   const db = await getDb();
   const [printer] = await db.select().from(printers).where(eq(printers.id, printerId)).limit(1);
-  if (!printer) return { ok: false, status: 404 };
-  if (printer.ownerId !== user.id) return { ok: false, status: 403 };
-  return { ok: true, printer };
-}
-
-/** Pages: the signed-in owner and their printer; anyone else gets a 404, since saying "exists" helps no one. */
-export async function requirePrinterOwner(request: Request, printerId: number): Promise<{ user: User; printer: Printer }> {
-  const user = await requireUser(request);
-  const found = await findOwnedPrinter(user, printerId);
-  if (!found.ok) throw new Response("Printer not found", { status: 404 });
-  return { user, printer: found.printer };
-}
-
-export const PHOTO_TOO_LARGE = "The photo must be 5 MB or smaller";
-export const ONE_PHOTO_ONLY = "Add one photo at most";
-export const FORM_UNREADABLE = "The form could not be read. Please try again.";
-
-/**
- * The answer for a printer form that parseFormData refused: 413 for a photo or form over the size
- * limits, 400 for too many files or a broken or oversized multipart body. The result carries no
- * initialValue, so with JavaScript the form keeps what was typed (as on /upload-model). Any other
- * error is not a parse failure: null, and the caller rethrows it.
- */
-export function printerFormParseFailure(error: unknown): { status: 400 | 413; result: SubmissionResult<string[]> } | null {
-  const reply = (status: 400 | 413, field: string, message: string) => ({
-    status,
-    result: { status: "error", error: { [field]: [message] } } satisfies SubmissionResult<string[]>,
-  });
-  if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError)
-    return reply(413, "image", PHOTO_TOO_LARGE);
-  if (error instanceof MaxFilesExceededError) return reply(400, "image", ONE_PHOTO_ONLY);
-  // the rest: MaxPartsExceededError, MaxHeaderSizeExceededError, a malformed body
-  if (error instanceof MultipartParseError || error instanceof FormDataParseError) return reply(400, "", FORM_UNREADABLE);
-  return null;
+  if (!printer) return null;
+  if (printer.ownerId !== user.id) throw new AppError("forbidden", "Only the printer's owner can change it");
+  return printer;
 }
 
 export interface Placement {
@@ -104,9 +54,28 @@ export function placePrinter(location: string, coordinates?: { latitude?: number
   return { location, latitude: place.latitude, longitude: place.longitude, city: place.city, state: place.state, zip: place.zip };
 }
 
+/**
+ * The printer's place after an edit, by the rule of placementAfterEdit: undefined when neither its
+ * location nor its coordinates were sent, null when the new location cannot be placed.
+ */
+export function placeAfterEdit(
+  current: Pick<Printer, "location" | "latitude" | "longitude">,
+  changes: { location?: string; latitude?: number; longitude?: number },
+): Placement | null | undefined {
+  const request = placementAfterEdit(current, changes);
+  if (!request) return undefined;
+  return placePrinter(request.location, request.coordinates);
+}
+
 function sortedSides(x: number, y: number, z: number) {
   const [fitSmall, fitMid, fitLarge] = minVolumeFilter(x, y, z);
   return { fitSmall, fitMid, fitLarge };
+}
+
+function ratePerKgCents(pricePerGram: string): number {
+  const rate = ratePerKgCentsFromPricePerGram(pricePerGram);
+  if (rate === null) throw new RangeError("pricePerGram was not validated");
+  return rate;
 }
 
 export interface NewPrinter {
@@ -143,11 +112,10 @@ export function newPrinterFromForm(
   };
 }
 
-/** Lists a printer; a customer who lists one becomes 'both' (document 001 §6). */
+/** Lists a printer; a customer who lists one becomes 'both'. */
 export async function createPrinter(owner: User, input: NewPrinter): Promise<Printer> {
   const db = await getDb();
-  const rate = ratePerKgCentsFromPricePerGram(input.pricePerGram);
-  if (rate === null) throw new RangeError("pricePerGram was not validated");
+  const rate = ratePerKgCents(input.pricePerGram);
   const imageKey = input.photo ? await storePrinterPhoto(input.photo) : null;
   try {
     return await db.transaction(async (tx) => {
@@ -180,6 +148,12 @@ export async function createPrinter(owner: User, input: NewPrinter): Promise<Pri
   }
 }
 
+export interface StockRow {
+  material: string;
+  color: string;
+  grams: number;
+}
+
 export interface PrinterChanges {
   name?: string;
   description?: string | null;
@@ -189,88 +163,99 @@ export interface PrinterChanges {
   placement?: Placement;
   /** a new photo, or null to remove the current one */
   photo?: { ext: ImageExtension; bytes: PhotoBytes } | null;
+  /** the whole inventory, replacing what is stored; every row in the printer's materials (after the change) */
+  filamentInventory?: StockRow[];
 }
 
-/** Applies the owner's changes in one guarded UPDATE; false if the printer is gone or not theirs. */
-export async function updatePrinter(owner: User, printerId: number, changes: PrinterChanges): Promise<boolean> {
+/**
+ * Applies the owner's changes in one guarded UPDATE (and replaces the inventory when given); the
+ * updated printer, or null if it is gone or not theirs. Stock outside the materials is AppError("invalid").
+ */
+export async function updatePrinter(owner: User, printerId: number, changes: PrinterChanges): Promise<Printer | null> {
   const db = await getDb();
   const [current] = await db
-    .select({ imageKey: printers.imageKey })
+    .select({ imageKey: printers.imageKey, materials: printers.materials })
     .from(printers)
     .where(and(eq(printers.id, printerId), eq(printers.ownerId, owner.id)));
-  if (!current) return false;
+  if (!current) return null;
+  if (changes.filamentInventory) checkStockMaterials(changes.materials ?? current.materials, changes.filamentInventory);
   const set: Partial<typeof printers.$inferInsert> = { updatedAt: new Date() };
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.description !== undefined) set.description = changes.description || null;
   if (changes.materials !== undefined) set.materials = changes.materials;
   if (changes.isAvailable !== undefined) set.isAvailable = changes.isAvailable;
   if (changes.placement) Object.assign(set, changes.placement);
-  if (changes.pricePerGram !== undefined) {
-    const rate = ratePerKgCentsFromPricePerGram(changes.pricePerGram);
-    if (rate === null) throw new RangeError("pricePerGram was not validated");
-    set.ratePerKgCents = rate;
-  }
+  if (changes.pricePerGram !== undefined) set.ratePerKgCents = ratePerKgCents(changes.pricePerGram);
   let newKey: string | null = null;
   if (changes.photo) newKey = set.imageKey = await storePrinterPhoto(changes.photo);
   else if (changes.photo === null) set.imageKey = null;
-  const result = await db
+  const [updated] = await db
     .update(printers)
     .set(set)
-    .where(and(eq(printers.id, printerId), eq(printers.ownerId, owner.id)));
-  if (result.rowsAffected !== 1) {
+    .where(and(eq(printers.id, printerId), eq(printers.ownerId, owner.id)))
+    .returning();
+  if (!updated) {
     await removePrinterPhoto(newKey);
-    return false;
+    return null;
   }
   if (changes.photo !== undefined && current.imageKey) await removePrinterPhoto(current.imageKey);
-  return true;
+  if (changes.filamentInventory) await replaceStock(printerId, changes.filamentInventory);
+  return updated;
 }
 
-/** The online/offline switch. */
-export async function setPrinterAvailability(owner: User, printerId: number, isAvailable: boolean): Promise<boolean> {
+/** The online/offline switch; the printer, or null if it is gone or not theirs. */
+export async function setPrinterAvailability(owner: User, printerId: number, isAvailable: boolean): Promise<Printer | null> {
   const db = await getDb();
-  const result = await db
+  const [updated] = await db
     .update(printers)
     .set({ isAvailable, updatedAt: new Date() })
-    .where(and(eq(printers.id, printerId), eq(printers.ownerId, owner.id)));
-  return result.rowsAffected === 1;
+    .where(and(eq(printers.id, printerId), eq(printers.ownerId, owner.id)))
+    .returning();
+  return updated ?? null;
 }
 
-export type DeleteResult = "deleted" | "not-found" | "has-orders";
-
-/** Deletes the printer unless an order still depends on it; the check and the delete are one statement. */
-export async function deletePrinter(owner: User, printerId: number): Promise<DeleteResult> {
+/**
+ * Deletes the printer unless an order still depends on it (AppError("conflict")); the check and the
+ * delete are one statement. The deleted printer, or null if it is gone or not theirs.
+ */
+export async function deletePrinter(owner: User, printerId: number): Promise<Printer | null> {
   const db = await getDb();
   const [current] = await db
-    .select({ imageKey: printers.imageKey })
+    .select()
     .from(printers)
     .where(and(eq(printers.id, printerId), eq(printers.ownerId, owner.id)));
-  if (!current) return "not-found";
+  if (!current) return null;
   const result = await db
     .delete(printers)
     .where(
       and(
         eq(printers.id, printerId),
         eq(printers.ownerId, owner.id),
-        sql`NOT EXISTS (SELECT 1 FROM ${printJobs} WHERE ${printJobs.printerId} = ${printerId} AND ${inArray(printJobs.status, [...IN_FLIGHT])})`,
+        sql`NOT EXISTS (SELECT 1 FROM ${printJobs} WHERE ${printJobs.printerId} = ${printerId} AND ${inArray(printJobs.status, [...PRINTER_IN_USE])})`,
       ),
     );
-  if (result.rowsAffected !== 1) return "has-orders";
+  if (result.rowsAffected !== 1) throw new AppError("conflict", PRINTER_BUSY_WITH_ORDERS);
   await removePrinterPhoto(current.imageKey);
-  return "deleted";
+  return current;
 }
 
-/** Sets the grams of one material and colour (adding the row if new). The caller has checked ownership. */
-export async function setStock(printerId: number, row: { material: string; color: string; grams: number }): Promise<void> {
+/**
+ * Sets the grams of one material and colour (adding the row if new). The caller has checked
+ * ownership; a material the printer does not offer is AppError("invalid").
+ */
+export async function setStock(printer: Pick<Printer, "id" | "materials">, row: StockRow): Promise<void> {
+  checkStockMaterials(printer.materials, [row]);
   const db = await getDb();
   await db
     .insert(filamentInventory)
-    .values({ printerId, ...row })
+    .values({ printerId: printer.id, ...row })
     .onConflictDoUpdate({
       target: [filamentInventory.printerId, filamentInventory.material, filamentInventory.color],
       set: { grams: row.grams, updatedAt: new Date() },
     });
 }
 
+/** Removes one stock row; false when there was none. The caller has checked ownership. */
 export async function removeStock(printerId: number, row: { material: string; color: string }): Promise<boolean> {
   const db = await getDb();
   const result = await db
@@ -285,18 +270,10 @@ export async function removeStock(printerId: number, row: { material: string; co
   return result.rowsAffected > 0;
 }
 
-/** Replaces the whole inventory (the JSON API's PUT). */
-export async function replaceStock(printerId: number, rows: { material: string; color: string; grams: number }[]): Promise<void> {
+async function replaceStock(printerId: number, rows: StockRow[]): Promise<void> {
   const db = await getDb();
   await db.transaction(async (tx) => {
     await tx.delete(filamentInventory).where(eq(filamentInventory.printerId, printerId));
     if (rows.length) await tx.insert(filamentInventory).values(rows.map((r) => ({ printerId, ...r })));
   });
-}
-
-/** The API's 400 for a form that failed validation: the first message, and every field's messages. */
-export function apiValidationError(error: z.ZodError): Response {
-  const { fieldErrors, formErrors } = error.flatten();
-  const first = formErrors[0] ?? Object.values(fieldErrors).flat()[0] ?? "Check the printer details";
-  return Response.json({ message: first, errors: fieldErrors }, { status: 400 });
 }

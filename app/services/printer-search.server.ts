@@ -1,24 +1,32 @@
-// The one printer search (DECISIONS §5) behind /browse, /printers, /choose-printer and GET /api/printers.
+// The one printer search behind /browse, /printers, /choose-printer and GET /api/printers.
 // Filters, the radius and the order run in SQL on an R*Tree prefilter; only the page's rows come back.
 import { eq, sql, type SQL } from "drizzle-orm";
 import { printers, type Printer } from "../../db/schema";
-import type { DesignQuote } from "~/components/printer-card";
-import { boundingBox, EARTH_RADIUS_MILES, type LatLon } from "~/domain/geo";
+import {
+  boundingBox,
+  EARTH_RADIUS_MILES,
+  PUBLIC_COORDINATE_SLACK,
+  publicCoordinate,
+  publicLocation,
+  type LatLon,
+} from "~/domain/geo";
 import { COLOR_NAMES, findMaterial } from "~/domain/materials";
 import { minVolumeFilter } from "~/domain/printer-fit";
 import { pricePerGramFromRatePerKgCents, quotePrice, type QuoteInput } from "~/domain/pricing";
 import { centsToDollarString } from "~/domain/money";
+import {
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_RADIUS_MILES,
+  MAX_PAGE_SIZE,
+  MAX_RADIUS_MILES,
+  type DesignQuote,
+  type PrinterJson,
+  type PrinterSort,
+  type SearchOrigin,
+} from "~/domain/printer-listing";
 import { getDb, type Database } from "~/utils/db.server";
 import { lookupZip, resolveLocation } from "./gazetteer.server";
 import { printerImageUrl } from "./printer-images.server";
-
-export const PRINTER_SORTS = ["distance", "price", "rating", "newest"] as const;
-export type PrinterSort = (typeof PRINTER_SORTS)[number];
-export const RADIUS_CHOICES_MILES = [10, 25, 50, 100, 250] as const;
-export const DEFAULT_RADIUS_MILES = 50;
-export const MAX_RADIUS_MILES = 500;
-export const DEFAULT_PAGE_SIZE = 60;
-export const MAX_PAGE_SIZE = 500;
 
 export const DEFAULT_MAP_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
 
@@ -33,117 +41,6 @@ export function numberParam(params: URLSearchParams, name: string): number | nul
   if (!raw) return null;
   const value = Number(raw);
   return Number.isFinite(value) && value >= 0 ? value : null;
-}
-
-export function sortParam(value: string | null | undefined): PrinterSort | null {
-  return (PRINTER_SORTS as readonly string[]).includes(value ?? "") ? (value as PrinterSort) : null;
-}
-
-/**
- * Public coordinates have 2 decimals (about 1 km): enough for a map marker and a distance, not
- * enough to find a house. The rounding is floor(x·100 + 0.5)/100 in JavaScript and in SQL alike,
- * so IEEE arithmetic gives both the very same number.
- */
-export function publicCoordinate(value: number): number {
-  return Math.floor(value * 100 + 0.5) / 100;
-}
-
-/** Degrees a public coordinate may lie from the stored one (half a step, plus room for float error). */
-const PUBLIC_COORDINATE_SLACK = 0.006;
-
-/** The place shown to everyone: "City, ST ZIP" from the gazetteer's columns, never the owner's free text (it may be a street address). */
-export function publicLocation(p: Pick<Printer, "city" | "state" | "zip" | "latitude" | "longitude">): string {
-  const text = [[p.city, p.state].filter(Boolean).join(", "), p.zip].filter(Boolean).join(" ");
-  if (text) return text;
-  if (p.latitude === null || p.longitude === null) return "";
-  return `Near ${publicCoordinate(p.latitude).toFixed(2)}, ${publicCoordinate(p.longitude).toFixed(2)}`;
-}
-
-/**
- * A printer as the pages and the API read it: document 000 §3, plus distance when a location was given.
- * Everyone sees the public location (`publicLocation`) and coordinates rounded to 2 decimals; only the
- * printer's owner, when the caller says who is looking (`viewerId`), gets the typed location and the
- * exact coordinates.
- */
-export interface PrinterJson {
-  id: number;
-  ownerId: number;
-  name: string;
-  model: string;
-  description: string | null;
-  buildVolumeX: number;
-  buildVolumeY: number;
-  buildVolumeZ: number;
-  materials: string[];
-  /** dollars per gram as a decimal string, "0.12" */
-  pricePerGram: string;
-  ratePerKgCents: number;
-  location: string;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-  /** decimal strings, as document 000 reads them */
-  latitude: string | null;
-  longitude: string | null;
-  isAvailable: boolean;
-  rating: number | null;
-  totalReviews: number;
-  totalJobs: number;
-  hourlyRate: string | null;
-  imageUrl: string;
-  owner: { id: number; firstName: string | null; lastName: string | null; rating: number | null; totalReviews: number };
-  filamentInventory: { material: string; color: string; grams: number; inStock: boolean }[];
-  /** miles from the searched point, two decimals */
-  distance?: number;
-  createdAt: string;
-}
-
-/** What a card, a map marker and the design check need: loaders send this much, not the whole record. */
-export type CardPrinter = Pick<
-  PrinterJson,
-  | "id"
-  | "name"
-  | "model"
-  | "owner"
-  | "location"
-  | "latitude"
-  | "longitude"
-  | "distance"
-  | "isAvailable"
-  | "rating"
-  | "totalReviews"
-  | "buildVolumeX"
-  | "buildVolumeY"
-  | "buildVolumeZ"
-  | "materials"
-  | "pricePerGram"
-  | "ratePerKgCents"
-  | "imageUrl"
-  | "filamentInventory"
->;
-
-export function toCardPrinter(p: PrinterJson): CardPrinter {
-  return {
-    id: p.id,
-    name: p.name,
-    model: p.model,
-    owner: p.owner,
-    location: p.location,
-    latitude: p.latitude,
-    longitude: p.longitude,
-    distance: p.distance,
-    isAvailable: p.isAvailable,
-    rating: p.rating,
-    totalReviews: p.totalReviews,
-    buildVolumeX: p.buildVolumeX,
-    buildVolumeY: p.buildVolumeY,
-    buildVolumeZ: p.buildVolumeZ,
-    materials: p.materials,
-    pricePerGram: p.pricePerGram,
-    ratePerKgCents: p.ratePerKgCents,
-    imageUrl: p.imageUrl,
-    filamentInventory: p.filamentInventory,
-  };
 }
 
 export interface PrinterSearchInput {
@@ -169,11 +66,6 @@ export interface PrinterSearchInput {
   sort?: PrinterSort | null;
   limit?: number | null;
   offset?: number | null;
-}
-
-export interface SearchOrigin extends LatLon {
-  label: string;
-  source: "point" | "search" | "profile";
 }
 
 export interface PrinterSearchResult {
@@ -472,7 +364,7 @@ function ownerSummary(row: HydratedRow): PrinterJson["owner"] {
   };
 }
 
-/** The document 000 shape; `exact` (the owner looking at their own printer) keeps the typed location and full coordinates. */
+/** The listing's shape; `exact` (the owner looking at their own printer) keeps the typed location and full coordinates. */
 export function serializePrinter(
   printer: Printer,
   extra: { owner: PrinterJson["owner"]; inventory: PrinterJson["filamentInventory"]; exact?: boolean },

@@ -12,6 +12,7 @@ export const WRITE_LIMITS = {
   comment: { limit: 10, windowMs: 10 * MINUTE, message: "You have posted many comments" },
   rating: { limit: 30, windowMs: HOUR, message: "You have rated many models" },
   like: { limit: 120, windowMs: HOUR, message: "You have liked many models" },
+  commentDelete: { limit: 60, windowMs: HOUR, message: "You have deleted many comments" },
   printer: { limit: 10, windowMs: HOUR, message: "You have added many printers" },
   printerUpdate: { limit: 120, windowMs: HOUR, message: "You have changed your printers many times" },
   inventory: { limit: 120, windowMs: HOUR, message: "You have changed your filament stock many times" },

@@ -71,4 +71,7 @@ export function publicUser(user: User) {
     isAdmin: user.isAdmin,
   };
 }
-export type PublicUser = ReturnType<typeof publicUser>;
+/** 405 for a method the API call does not take, with the ones it does in Allow. */
+export function methodNotAllowed(allow: string) {
+  return Response.json({ message: "Method not allowed" }, { status: 405, headers: { allow } });
+}

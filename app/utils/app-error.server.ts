@@ -22,7 +22,13 @@ export function httpStatusOf(error: AppError): number {
   return STATUS[error.code];
 }
 
-function retryHeaders(error: AppError): HeadersInit | undefined {
+/** A page's form that refuses its input re-renders with 400; a busy machine, a lost race or a limit keep their status. */
+export function formStatusOf(error: AppError): number {
+  return error.code === "invalid" || error.code === "too_large" || error.code === "unsupported" ? 400 : httpStatusOf(error);
+}
+
+/** Retry-After for an AppError that says when to try again. */
+export function retryHeaders(error: AppError): HeadersInit | undefined {
   return error.retryAfterSeconds === undefined
     ? undefined
     : { "Retry-After": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
@@ -46,7 +52,7 @@ export async function withApiErrors(handler: () => Promise<Response>): Promise<R
   }
 }
 
-/** A page action's answer for an AppError on a conform form: the message on its field (or the form), status kept. */
+/** A page action's answer for an AppError on a conform form: the message on its field (or the form), with formStatusOf. */
 export function replyWithError(
   submission: { reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult },
   error: AppError,
@@ -54,7 +60,7 @@ export function replyWithError(
   const result = error.field
     ? submission.reply({ fieldErrors: { [error.field]: [error.message] } })
     : submission.reply({ formErrors: [error.message] });
-  return data({ result }, { status: httpStatusOf(error), headers: retryHeaders(error) });
+  return data({ result }, { status: formStatusOf(error), headers: retryHeaders(error) });
 }
 
 /** The toast for an AppError after a plain form post. */

@@ -1,6 +1,6 @@
 // Accounts: sign-in and sign-up through remix-auth's form strategy, shared by the pages and the JSON API.
 import { randomBytes } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
@@ -67,8 +67,6 @@ export const RegisterSchema = z.object({
     .max(128, "Password must be at most 128 characters"),
   newsletterSubscribed: z.boolean().default(false),
 });
-export type RegisterInput = z.input<typeof RegisterSchema>;
-
 async function limit(key: string, max: number, windowMs: number, what: string) {
   const result = await hitRateLimit(key, max, windowMs);
   if (!result.allowed) {
@@ -209,9 +207,3 @@ authenticator.use(
   ),
   "register",
 );
-
-export async function findUserById(id: number) {
-  const db = await getDb();
-  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-  return user ?? null;
-}

@@ -120,11 +120,6 @@ export async function getClient(): Promise<Client> {
   return (await connection()).client;
 }
 
-/** Number of rows an UPDATE/DELETE changed: race-critical writes check it. */
-export function changedRows(result: { rowsAffected: number }): number {
-  return result.rowsAffected;
-}
-
 /** SQLite's result codes of an error (extended first), down the cause chain: drizzle wraps libSQL's errors. */
 export function sqliteCodesOf(error: unknown): string[] {
   const codes: string[] = [];

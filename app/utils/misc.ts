@@ -27,9 +27,3 @@ export function requireIdParam(value: string | undefined, what = "Not found"): n
   invariantResponse(id !== null, what, { status: 404 });
   return id;
 }
-
-export function getErrorMessage(error: unknown): string {
-  if (typeof error === "string") return error;
-  if (error && typeof error === "object" && "message" in error && typeof error.message === "string") return error.message;
-  return "Unknown error";
-}

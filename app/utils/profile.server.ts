@@ -1,9 +1,9 @@
 // Profile changes shared by /profile and PATCH /api/users/{id}: one set of rules.
 import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { printers, USER_TYPES, users, type User } from "../../db/schema";
+import { printers, users, type User } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
-import { USER_TYPE_REFUSED, userTypesAllowed, type UserType } from "~/domain/account-type";
+import { USER_TYPE_REFUSED, USER_TYPES, userTypesAllowed, type UserType } from "~/domain/users";
 import { ProfileSchema } from "./profile-schema";
 
 export { PRESET_AVATARS, ProfileSchema } from "./profile-schema";
@@ -12,7 +12,7 @@ import { getDb } from "./db.server";
 export const ApiUserPatchSchema = ProfileSchema.partial().extend({ userType: z.enum(USER_TYPES).optional() });
 
 /**
- * Refuses a userType the account may not choose for itself (app/domain/account-type.ts): a
+ * Refuses a userType the account may not choose for itself (app/domain/users.ts): a
  * customer cannot make itself a printer owner without a printer, nor an owner hide its printers.
  */
 export async function checkUserTypeChange(user: User, requested: UserType | undefined) {

@@ -101,7 +101,3 @@ export async function requireUser(request: Request): Promise<User> {
   const back = request.method === "GET" ? `${url.pathname}${url.search}` : url.pathname;
   throw redirect(`/auth?${new URLSearchParams({ redirectTo: back })}`);
 }
-
-export async function requireAnonymous(request: Request) {
-  if (await getSessionUser(request)) throw redirect("/dashboard");
-}

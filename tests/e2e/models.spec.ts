@@ -172,6 +172,23 @@ test.describe("Browse Models", () => {
     await expect(page.getByLabel("4 stars")).toBeChecked();
     await expect(page.getByTestId("model-rating")).not.toContainText("No ratings yet");
   });
+
+  test("the author deletes their comment after confirming", async ({ page }) => {
+    await signInAs(page, member());
+    const id = await libraryId(jsDisabled() ? "Hex Key Holder" : "Self-Watering Planter");
+    await page.goto(`/models/library/${id}`);
+    const text = `A comment to take back (${Date.now()})`;
+    await page.getByLabel("Your comment").fill(text);
+    await page.getByRole("button", { name: "Post Comment" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Comment posted!");
+
+    const mine = page.getByTestId("comments").getByRole("listitem").filter({ hasText: text });
+    await expect(mine.getByRole("button", { name: "Delete comment" })).toBeHidden();
+    await mine.getByText("Delete", { exact: true }).click();
+    await mine.getByRole("button", { name: "Delete comment" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Comment deleted.");
+    await expect(page.getByText(text)).toHaveCount(0);
+  });
 });
 
 test.describe("Upload Model", () => {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { printers, users } from "../../db/schema";
-import { USER_TYPE_REFUSED } from "../../app/domain/account-type";
+import { USER_TYPE_REFUSED } from "../../app/domain/users";
 import { getDb } from "../../app/utils/db.server";
 import { loader as authUser } from "../../app/routes/api.auth.user";
 import { action as login } from "../../app/routes/api.login";

@@ -13,7 +13,8 @@ import {
   getAnalysisPool,
   type AnalysisJob,
 } from "../../app/services/analysis-pool.server";
-import { analyseDesign, DesignRejectedError } from "../../app/services/design-analysis.server";
+import { AppError } from "../../app/domain/app-error";
+import { analyseDesign } from "../../app/services/design-analysis.server";
 
 const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
 const FIXTURES: Array<[string, string]> = [
@@ -162,14 +163,15 @@ describe("the server's analysis uses the pool", () => {
     try {
       run.mockRejectedValueOnce(new AnalysisTimeoutError(20_000));
       const refused = await analyseDesign(bytesOf(CUBE_STL), "cube.stl", settings).catch((e: unknown) => e);
-      expect(refused).toBeInstanceOf(DesignRejectedError);
+      expect(refused).toBeInstanceOf(AppError);
       expect(refused).toMatchObject({
-        status: 400,
+        code: "invalid",
+        field: "file",
         message: "This file took longer than 20 seconds to analyse; please simplify it before uploading.",
       });
 
       run.mockRejectedValueOnce(new AnalysisBusyError());
-      await expect(analyseDesign(bytesOf(CUBE_STL), "cube.stl", settings)).rejects.toBeInstanceOf(AnalysisBusyError);
+      await expect(analyseDesign(bytesOf(CUBE_STL), "cube.stl", settings)).rejects.toMatchObject({ code: "busy" });
     } finally {
       run.mockRestore();
     }

@@ -2,22 +2,18 @@
 import { rmSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { http, HttpResponse } from "msw";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { categories, libraryModels, modelFiles, printJobs, rateLimits } from "../../db/schema";
 import { loader as orderModelLoader, action as orderModelAction } from "../../app/routes/order-model.$source.$id";
 import { action as createModelDraftAction } from "../../app/routes/api.create-model-draft";
 import { action as downloadThingiverseAction } from "../../app/routes/api.download-thingiverse-model";
-import {
-  allowedDownloadUrl,
-  CATALOGUE_DOWNLOAD_HOSTS,
-  downloadCatalogueFile,
-  ModelOrderError,
-} from "../../app/services/design-sources.server";
-import { LIMITS } from "../../app/services/designs.server";
+import { AppError } from "../../app/domain/app-error";
+import { allowedDownloadUrl, CATALOGUE_DOWNLOAD_HOSTS, downloadCatalogueFile } from "../../app/services/catalogue/index.server";
+import { LIMITS } from "../../app/services/design-quotas.server";
 import { getStorage, newStorageKey } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
-import { startMockServer } from "../mocks/index";
 import { FIXTURE_THING_NON_COMMERCIAL, FIXTURE_THING_WITHOUT_FILES } from "../mocks/thingiverse";
+import { server } from "../setup/msw";
 import { args, createTestUser, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
 import { fileOf, flashedToast, withTemporaryUploads } from "../fixtures/designs/helpers";
 
@@ -25,9 +21,6 @@ const uploads = withTemporaryUploads();
 afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 process.env.MOCKS = "true";
 process.env.THINGIVERSE_TOKEN = "mock-token";
-const mocks = startMockServer();
-afterEach(() => mocks.resetHandlers());
-afterAll(() => mocks.close());
 
 const CC_BY_THING = 6201001;
 let cookie: string;
@@ -279,7 +272,7 @@ describe("/order-model/thingiverse/{id}", () => {
   });
 
   it("refuses a download that grows past 50 MB while streaming", async () => {
-    mocks.use(
+    server.use(
       http.get("https://cdn.thingiverse.com/assets/*", () => {
         // no Content-Length: only the byte counter can stop it
         const chunk = new Uint8Array(1024 * 1024);
@@ -346,7 +339,7 @@ describe("downloading catalogue files", () => {
     }) as typeof fetch;
     await expect(
       downloadCatalogueFile("https://api.thingiverse.com/files/1/download", { token: "secret", fetch: fakeFetch }),
-    ).rejects.toBeInstanceOf(ModelOrderError);
+    ).rejects.toBeInstanceOf(AppError);
     expect(seen).toEqual([
       { url: "https://api.thingiverse.com/files/1/download", auth: "Bearer secret" },
       { url: "https://cdn.thingiverse.com/assets/x.stl", auth: null },

@@ -4,7 +4,7 @@ import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { printers, printJobs, rateLimits } from "../../db/schema";
 import { quotePrice } from "../../app/domain/pricing";
-import { action as uploadAction, loader as uploadLoader } from "../../app/routes/upload";
+import { action as uploadAction, loader as uploadLoader } from "../../app/routes/upload/route";
 import { action as savedPrintsAction, loader as savedPrintsLoader } from "../../app/routes/saved-prints";
 import { action as saveDraftAction } from "../../app/routes/api.save-draft";
 import { action as uploadDesignAction } from "../../app/routes/api.upload-design";
@@ -12,15 +12,12 @@ import { action as draftAction, loader as draftLoader } from "../../app/routes/a
 import { loader as userDraftsLoader } from "../../app/routes/api.users.$id.drafts";
 import { loader as previewLoader } from "../../app/routes/drafts.$id.preview[.]png";
 import { loader as fileLoader } from "../../app/routes/drafts.$id.file";
-import { DesignSettingsSchema } from "../../app/components/design-settings";
-import {
-  DraftChangedError,
-  getOwnDraft,
-  LIMITS,
-  textPartsIn,
-  updateDraft,
-  UPLOADS_PER_HOUR,
-} from "../../app/services/designs.server";
+import { DesignSettingsSchema } from "../../app/domain/design-settings";
+import { AppError } from "../../app/domain/app-error";
+import { textPartsIn } from "../../app/services/design-form.server";
+import { LIMITS, UPLOADS_PER_HOUR } from "../../app/services/design-quotas.server";
+import { updateDraft } from "../../app/services/draft-writes.server";
+import { getOwnDraft } from "../../app/services/drafts.server";
 import { getStorage } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
@@ -557,7 +554,12 @@ describe("edits racing each other", () => {
       vi.setSystemTime(read.updatedAt);
       const first = await updateDraft(read, { ...settings, filamentColor: "White" }, {});
       expect(first.job.updatedAt.getTime()).toBeGreaterThan(read.updatedAt.getTime());
-      await expect(updateDraft(read, { ...settings, filamentColor: "Green" }, {})).rejects.toBeInstanceOf(DraftChangedError);
+      const stale = updateDraft(read, { ...settings, filamentColor: "Green" }, {});
+      await expect(stale).rejects.toBeInstanceOf(AppError);
+      await expect(stale).rejects.toMatchObject({
+        code: "conflict",
+        message: "This draft changed in another tab. Reload and try again.",
+      });
     } finally {
       vi.useRealTimers();
     }
@@ -681,6 +683,71 @@ describe("the upload and draft API", () => {
     const none = await run(() => saveDraftAction(args(multipartRequest("/api/save-draft", [["material", "PLA"]], { cookie }))));
     expect(none.status).toBe(400);
     expect(await none.json()).toMatchObject({ title: "File Required", message: "Please select a 3D file to save as draft." });
+  });
+
+  it("a refused API post carries conform's result, with what was typed and the error on its field", async () => {
+    const res = await run(() =>
+      saveDraftAction(
+        args(
+          multipartRequest(
+            "/api/save-draft",
+            [
+              ["file", fileOf("tests/fixtures/designs/renamed-png.stl")],
+              ["material", "TPU"],
+              ["infill", "30"],
+            ],
+            { cookie },
+          ),
+        ),
+      ),
+    );
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toMatchObject({
+      title: "Failed to Save Draft",
+      message: "Invalid file type. Only STL, OBJ, and 3MF files are allowed.",
+    });
+    expect(body.result.status).toBe("error");
+    expect(body.result.initialValue).toMatchObject({ material: "TPU", infill: "30" });
+    expect(body.result.error.file).toEqual([
+      "Invalid file type. Only STL, OBJ, and 3MF files are allowed. Your settings are kept; please choose the file again.",
+    ]);
+
+    const badSettings = await run(() =>
+      saveDraftAction(
+        args(
+          multipartRequest(
+            "/api/save-draft",
+            [
+              ["file", fileOf(CUBE_STL)],
+              ["material", "Gold"],
+            ],
+            { cookie },
+          ),
+        ),
+      ),
+    );
+    expect(badSettings.status).toBe(400);
+    expect((await badSettings.json()).result.error.material).toEqual(["Please choose PLA, PETG, ABS or TPU."]);
+  });
+
+  it("answers 405 with Allow for a method an upload call does not take", async () => {
+    const res = await run(() =>
+      saveDraftAction(args(new Request("http://localhost:3000/api/save-draft", { method: "PUT", headers: { cookie } }))),
+    );
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+  });
+
+  it("keeps a file name without the right-to-left override that would disguise it", async () => {
+    const res = await run(() =>
+      saveDraftAction(
+        args(multipartRequest("/api/save-draft", [["file", fileOf(CUBE_STL, "cube\u202Eltsgpj.stl")]], { cookie })),
+      ),
+    );
+    expect(res.status).toBe(201);
+    const row = await job((await res.json()).jobId);
+    expect(row.fileName).toBe("cubeltsgpj.stl");
   });
 
   it("caps uploads per customer per hour with 429", async () => {

@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { libraryModels, modelRatings } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
 import { loader as categoriesLoader } from "../../app/routes/api.categories";
@@ -15,7 +14,8 @@ import { loader as browseLoader } from "../../app/routes/api.thingiverse.browse"
 import { loader as searchLoader } from "../../app/routes/api.thingiverse.search";
 import { resetCatalogueSync } from "../../app/services/catalogue-sync.server";
 import { getDb } from "../../app/utils/db.server";
-import { thingiverseErrorHandlers, thingiverseHandlers } from "../mocks/thingiverse";
+import { thingiverseErrorHandlers } from "../mocks/thingiverse";
+import { server } from "../setup/msw";
 import { args, createTestUser, getRequest, jsonRequest, sessionCookieFor } from "../setup/requests";
 
 async function call(fn: () => Promise<unknown> | unknown): Promise<Response> {
@@ -40,25 +40,21 @@ const postJson = (
   cookie?: string,
 ) => call(() => action(args(jsonRequest(url, body, { cookie }), params)));
 
-const server = setupServer(...thingiverseHandlers);
 let cookie: string;
 let dragonId: number;
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: "error" });
   const db = await getDb();
   await seedDatabase(db, { log: () => {} });
   cookie = await sessionCookieFor((await createTestUser()).id);
   const [dragon] = await db.select().from(libraryModels).where(eq(libraryModels.name, "Articulated Dragon"));
   dragonId = dragon!.id;
 });
-afterAll(() => server.close());
 beforeEach(() => {
   resetCatalogueSync();
   delete process.env.THINGIVERSE_TOKEN;
   delete process.env.MOCKS;
 });
-afterEach(() => server.resetHandlers());
 
 describe("GET /api/categories", () => {
   it("lists {id, name}", async () => {
@@ -240,6 +236,20 @@ describe("likes, comments and ratings through the API", () => {
     }[];
     expect(list[0]).toMatchObject({ comment: "Great hinge design", userId: expect.any(Number), createdAt: expect.any(String) });
     expect((await postJson(commentAction, "/x", { comment: "hi" }, { id: "99999" }, cookie)).status).toBe(404);
+  });
+
+  it("refuses a comment of NUL or zero-width characters with 400 and a clear message", async () => {
+    const params = { id: String(dragonId) };
+    for (const comment of ["\u0000\u0000", "\u200B\u200C\u200B"]) {
+      const res = await postJson(commentAction, "/x", { comment }, params, cookie);
+      expect(res.status, JSON.stringify(comment)).toBe(400);
+      expect(await res.json()).toEqual({
+        message: "Your comment has no visible text (only spaces or invisible characters). Please write a comment first.",
+      });
+    }
+    const created = await postJson(commentAction, "/x", { comment: "\u0000Solid\u200B hinge" }, params, cookie);
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ comment: "Solid hinge" });
   });
 
   it("rates 1 to 5, one rating per user, updatable", async () => {

@@ -1,23 +1,17 @@
 import { eq } from "drizzle-orm";
 import { http, HttpResponse } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { catalogueModels, libraryModels, users } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
 import { loader as browseLoader } from "../../app/routes/models._index";
-import { loader as detailLoader } from "../../app/routes/models.$source.$id";
+import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
 import { resetCatalogueSync, syncCatalogueListing } from "../../app/services/catalogue-sync.server";
-import { createLibraryModel, ftsQuery } from "../../app/services/models.server";
+import { createLibraryModel } from "../../app/services/models/library.server";
+import { ftsQuery } from "../../app/services/models/lists.server";
 import { getDb } from "../../app/utils/db.server";
-import {
-  FIXTURE_THING_NON_COMMERCIAL,
-  THINGIVERSE_API,
-  thingiverseErrorHandlers,
-  thingiverseHandlers,
-} from "../mocks/thingiverse";
+import { FIXTURE_THING_NON_COMMERCIAL, THINGIVERSE_API, thingiverseErrorHandlers } from "../mocks/thingiverse";
+import { server } from "../setup/msw";
 import { args, getRequest } from "../setup/requests";
-
-const server = setupServer(...thingiverseHandlers);
 
 async function browse(query = "") {
   return browseLoader(args(getRequest(`/models${query}`)));
@@ -25,16 +19,13 @@ async function browse(query = "") {
 const names = (page: { models: { name: string }[] }) => page.models.map((m) => m.name);
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: "error" });
   await seedDatabase(await getDb(), { log: () => {} });
 });
-afterAll(() => server.close());
 beforeEach(() => {
   resetCatalogueSync();
   delete process.env.THINGIVERSE_TOKEN;
   delete process.env.MOCKS;
 });
-afterEach(() => server.resetHandlers());
 
 describe("Browse Thingiverse tab without a token (the seeded catalogue)", () => {
   it("is the default tab and lists featured models first, then by likes", async () => {

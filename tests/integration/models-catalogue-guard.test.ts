@@ -1,12 +1,12 @@
 // The shared Thingiverse budget against anonymous visitors, and catalogue URLs against javascript: links.
 import { eq } from "drizzle-orm";
 import { http, HttpResponse } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { catalogueModels } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
+import { loader as landingLoader } from "../../app/routes/_index";
 import { loader as browseLoader } from "../../app/routes/models._index";
-import { loader as detailLoader } from "../../app/routes/models.$source.$id";
+import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
 import { loader as apiBrowseLoader } from "../../app/routes/api.thingiverse.browse";
 import { loader as apiSearchLoader } from "../../app/routes/api.thingiverse.search";
 import type { CatalogueModel, CatalogueSource } from "../../app/services/catalogue/index.server";
@@ -20,13 +20,15 @@ import {
   VISITOR_SYNC_LIMIT,
   VISITOR_SYNC_WINDOW_MS,
 } from "../../app/services/catalogue-sync.server";
-import { getModelDetail, getOrderableModel, listCatalogueModels } from "../../app/services/models.server";
+import { getModelDetail } from "../../app/services/models/detail.server";
+import { listCatalogueModels } from "../../app/services/models/lists.server";
+import { getOrderableModel } from "../../app/services/models/ordering.server";
 import { getDb } from "../../app/utils/db.server";
 import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
-import { THINGIVERSE_API, thingiverseFixtures, thingiverseHandlers } from "../mocks/thingiverse";
+import { THINGIVERSE_API, thingiverseFixtures } from "../mocks/thingiverse";
+import { server } from "../setup/msw";
 import { args, run } from "../setup/requests";
 
-const server = setupServer(...thingiverseHandlers);
 let calls: string[] = [];
 
 /** A GET as server/index.ts hands it on: the client IP in our own header. */
@@ -35,11 +37,9 @@ function from(ip: string, path: string) {
 }
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: "error" });
   server.events.on("request:start", ({ request }) => void calls.push(new URL(request.url).pathname));
   await seedDatabase(await getDb(), { log: () => {} });
 });
-afterAll(() => server.close());
 beforeEach(async () => {
   resetCatalogueSync();
   calls = [];
@@ -49,7 +49,6 @@ beforeEach(async () => {
   await db.run("DELETE FROM rate_limits WHERE key LIKE 'catalogue:%'");
 });
 afterEach(() => {
-  server.resetHandlers();
   vi.useRealTimers();
 });
 
@@ -123,7 +122,7 @@ describe("things the site does not have", () => {
       expect(res.status).toBe(404);
     }
     expect(calls).toEqual([`/things/${missing}`]);
-    expect((await getOrderableModel("thingiverse", missing)).ok).toBe(false);
+    await expect(getOrderableModel("thingiverse", missing)).rejects.toMatchObject({ code: "not_found" });
     expect(calls).toHaveLength(1);
     // after the TTL the site is asked again (it may have published the thing meanwhile)
     const later = Date.now() + DETAIL_TTL_MS + 1;
@@ -151,6 +150,7 @@ describe("the in-memory caches are bounded", () => {
       getModel: async () => (asked.model++, null),
       getFiles: async () => [],
       getImages: async () => [],
+      downloadFile: async () => new Uint8Array(),
     };
     return { source, asked };
   }
@@ -256,6 +256,39 @@ describe("catalogue URLs in href and src", () => {
     const listed = (await listCatalogueModels({ q: "hostile" })).models.find((m) => m.id === 990_020);
     expect(listed?.thumbnailUrl).toBe("https://cdn.thingiverse.com/ok.jpg");
     const order = await getOrderableModel("thingiverse", 990_020);
-    expect(order.ok && order.model.publicUrl).toBe("https://www.thingiverse.com/thing:990020");
+    expect(order.publicUrl).toBe("https://www.thingiverse.com/thing:990020");
+  });
+
+  it("the landing page's featured carousel shows stored thumbnails only through the same rule", async () => {
+    const db = await getDb();
+    await db.insert(catalogueModels).values([
+      {
+        source: "thingiverse",
+        sourceId: 990_030,
+        name: "Featured Hostile Thumbnail",
+        license: "CC BY",
+        featured: true,
+        likeCount: 1_000_000,
+        thumbnailUrl: "javascript:alert(5)",
+        imageUrls: ["//evil.example/x.png", "https://cdn.thingiverse.com/fine.jpg"],
+        fetchedAt: new Date(),
+      },
+      {
+        source: "thingiverse",
+        sourceId: 990_031,
+        name: "Featured Without A Safe Picture",
+        license: "CC BY",
+        featured: true,
+        likeCount: 999_999,
+        thumbnailUrl: "data:image/svg+xml,<svg onload=alert(6)>",
+        imageUrls: [],
+        fetchedAt: new Date(),
+      },
+    ]);
+    const { featured } = await landingLoader(args(new Request("http://localhost:3000/")));
+    const shown = Object.fromEntries(featured.map((m) => [m.sourceId, m.thumbnailUrl]));
+    expect(shown[990_030]).toBe("https://cdn.thingiverse.com/fine.jpg");
+    expect(shown[990_031]).toBeNull();
+    expect(JSON.stringify(featured)).not.toMatch(/javascript:|data:|evil\.example/);
   });
 });

@@ -2,9 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { libraryModels, modelComments, modelLikes, modelRatings, users } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
-import { action as detailAction, loader as detailLoader } from "../../app/routes/models.$source.$id";
+import { action as detailAction, loader as detailLoader } from "../../app/routes/models.$source.$id/route";
 import { loader as shortcutLoader } from "../../app/routes/models.$id";
-import { assertModelOrderable, createLibraryModel, getOrderableModel } from "../../app/services/models.server";
+import { createLibraryModel } from "../../app/services/models/library.server";
+import { getOrderableModel } from "../../app/services/models/ordering.server";
+import { AppError } from "../../app/domain/app-error";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
 import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
@@ -156,22 +158,18 @@ describe("licence rule", () => {
     expect(page.model.licenceRefusal).toBe(
       "This model is licensed CC BY-NC, which does not allow commercial use, so it can't be ordered as a paid print. You can still download it and print it yourself.",
     );
-    expect(await getOrderableModel("library", id)).toMatchObject({ ok: false, status: 403 });
-    const thrown = await assertModelOrderable("library", id).catch((e: unknown) => e);
-    expect(thrown).toBeInstanceOf(Response);
-    expect((thrown as Response).status).toBe(403);
-    expect(((await (thrown as Response).json()) as { message: string }).message).toContain("CC BY-NC");
+    const thrown = await getOrderableModel("library", id).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(AppError);
+    expect((thrown as AppError).code).toBe("forbidden");
+    expect((thrown as AppError).message).toContain("CC BY-NC");
   });
 
   it("refuses a CC BY-NC catalogue model and accepts a CC BY one with what the order needs", async () => {
-    expect(await getOrderableModel("thingiverse", 4734271)).toMatchObject({ ok: false, status: 403 });
+    await expect(getOrderableModel("thingiverse", 4734271)).rejects.toMatchObject({ code: "forbidden" });
     const ok = await getOrderableModel("thingiverse", "3495390");
-    expect(ok).toMatchObject({
-      ok: true,
-      model: { source: "thingiverse", id: 3495390, weightGrams: 21, printTimeMinutes: 95, license: "CC BY" },
-    });
+    expect(ok).toMatchObject({ source: "thingiverse", id: 3495390, weightGrams: 21, printTimeMinutes: 95, license: "CC BY" });
     // the demo seed stores a real file for each library model, weighed by the analysis engine
-    const library = await assertModelOrderable("library", await libraryId("Articulated Dragon"));
+    const library = await getOrderableModel("library", await libraryId("Articulated Dragon"));
     expect(library).toMatchObject({
       source: "library",
       name: "Articulated Dragon",
@@ -181,9 +179,9 @@ describe("licence rule", () => {
   });
 
   it("answers 404 for a model that does not exist or a source we do not know", async () => {
-    expect(await getOrderableModel("library", 99999)).toMatchObject({ ok: false, status: 404, message: "Model not found" });
-    expect(await getOrderableModel("elsewhere", 1)).toMatchObject({ ok: false, status: 404 });
-    expect(await getOrderableModel("thingiverse", "x")).toMatchObject({ ok: false, status: 404 });
+    await expect(getOrderableModel("library", 99999)).rejects.toMatchObject({ code: "not_found", message: "Model not found" });
+    await expect(getOrderableModel("elsewhere", 1)).rejects.toMatchObject({ code: "not_found" });
+    await expect(getOrderableModel("thingiverse", "x")).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("denies a licence it cannot recognise", async () => {
@@ -191,7 +189,7 @@ describe("licence rule", () => {
     const id = await libraryId("Hex Key Holder");
     await db.update(libraryModels).set({ license: "All Rights Reserved" }).where(eq(libraryModels.id, id));
     try {
-      expect(await getOrderableModel("library", id)).toMatchObject({ ok: false, status: 403 });
+      await expect(getOrderableModel("library", id)).rejects.toMatchObject({ code: "forbidden" });
       expect((await detail("library", id)).model.commercialUse).toBe(false);
     } finally {
       await db.update(libraryModels).set({ license: "CC BY" }).where(eq(libraryModels.id, id));
@@ -258,6 +256,22 @@ describe("likes, comments and ratings on the page", () => {
       authorName: "Robin Maker",
       userId: user.id,
     });
+  });
+
+  it("refuses comments of NUL or invisible characters with a clear message, and stores cleaned text", async () => {
+    const id = await libraryId("Articulated Dragon");
+    const cookie = await sessionCookieFor((await createTestUser()).id);
+    for (const comment of ["\u0000\u0000\u0000", "\u200B\u200B\u200B", "\u202E\uFEFF\u2060 \u00AD"]) {
+      const refused = await post(id, { intent: "comment", comment }, cookie);
+      expect(refused.status, JSON.stringify(comment)).toBe(400);
+      const body = (await refused.json()) as { result: { error: Record<string, string[]> } };
+      expect(body.result.error.comment).toEqual([
+        "Your comment has no visible text (only spaces or invisible characters). Please write a comment first.",
+      ]);
+    }
+    const ok = await post(id, { intent: "comment", comment: "Nice\u0000 print\u200B\u202E! 👩‍👩‍👧\r\nThanks" }, cookie);
+    expect(ok.status).toBe(302);
+    expect((await detail("library", id)).model.comments[0]!.comment).toBe("Nice print! 👩‍👩‍👧\nThanks");
   });
 
   it("rates 1 to 5 stars, one rating per user that can be changed", async () => {

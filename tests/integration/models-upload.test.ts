@@ -8,11 +8,12 @@ import { CATEGORIES } from "../../db/seed";
 import { action as uploadAction, loader as uploadLoader } from "../../app/routes/upload-model";
 import { action as apiModelsAction } from "../../app/routes/api.models";
 import { AnalysisBusyError, AnalysisPool } from "../../app/services/analysis-pool.server";
-import { LIMITS } from "../../app/services/designs.server";
+import { LIMITS } from "../../app/services/design-quotas.server";
 import { loader as downloadLoader } from "../../app/routes/models.library.$id.download";
 import { loader as imageLoader } from "../../app/routes/models.library.$id.image";
-import { loader as detailLoader } from "../../app/routes/models.$source.$id";
+import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
 import { analyzeModel, INVALID_FILE_TYPE_MESSAGE } from "../../app/domain/mesh";
+import { flushModelCounters } from "../../app/services/models/counters.server";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
 import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
@@ -159,6 +160,8 @@ describe("/upload-model", () => {
     expect(download.status).toBe(200);
     expect(download.headers.get("content-disposition")).toContain('filename="cube.stl"');
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(new Uint8Array(CUBE_STL));
+    // downloads are written in the background; flushing now writes this one
+    await flushModelCounters();
     const [after] = await db.select().from(libraryModels).where(eq(libraryModels.id, id));
     expect(after!.downloadCount).toBe(1);
 

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { catalogueModels, contactMessages, printers, printJobs, type JobStatus } from "../../db/schema";
+import { catalogueModels, contactMessages, printers, printJobs } from "../../db/schema";
+import type { JobStatus } from "../../app/domain/job-status";
 import { loader as statsApiLoader } from "../../app/routes/api.stats";
 import { loader as landingLoader } from "../../app/routes/_index";
 import { action as contactAction, CONTACT_LIMIT_PER_HOUR } from "../../app/routes/contact";

@@ -5,7 +5,7 @@ import { seedDatabase } from "../../db/seed";
 import { action as printersAction, loader as printersLoader } from "../../app/routes/api.printers";
 import { action as printerAction, loader as printerLoader } from "../../app/routes/api.printers.$id";
 import { loader as userPrintersLoader } from "../../app/routes/api.users.$id.printers";
-import type { PrinterJson } from "../../app/services/printer-search.server";
+import type { PrinterJson } from "../../app/domain/printer-listing";
 import { getDb } from "../../app/utils/db.server";
 import { args, createTestUser, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
 

@@ -9,19 +9,13 @@ import { action as dashboardAction, loader as dashboardLoader } from "../../app/
 import { action as editAction, loader as editLoader } from "../../app/routes/printers.$id.edit";
 import { loader as printersLoader } from "../../app/routes/printers._index";
 import { loader as imageLoader } from "../../app/routes/api.printer-images.$file";
-import { haversineMiles } from "../../app/domain/geo";
+import { haversineMiles, publicCoordinate, publicLocation } from "../../app/domain/geo";
 import { isDesignCompatible } from "../../app/domain/printer-fit";
 import { quotePrice } from "../../app/domain/pricing";
 import { resolveLocation } from "../../app/services/gazetteer.server";
-import { PHOTO_TOO_LARGE } from "../../app/services/printer-owner.server";
-import {
-  getPrinterJson,
-  listOwnerPrinters,
-  publicCoordinate,
-  publicLocation,
-  searchPrinters,
-  type PrinterJson,
-} from "../../app/services/printer-search.server";
+import { PHOTO_TOO_LARGE } from "../../app/domain/printer-form";
+import type { PrinterJson } from "../../app/domain/printer-listing";
+import { getPrinterJson, listOwnerPrinters, searchPrinters } from "../../app/services/printer-search.server";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
 import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";

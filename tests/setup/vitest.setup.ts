@@ -1,6 +1,9 @@
-// Runs before each test file: a test environment and a fresh copy of the migrated database.
+// Runs before each test file: a test environment, a fresh copy of the migrated database, the one
+// msw server, and the rule that a test fails when it logs console.error without expecting it.
 import { copyFileSync, mkdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest";
+import { listen, server } from "./msw";
 
 process.env.SESSION_SECRET ??= "test-session-secret";
 mkdirSync("tests/.tmp", { recursive: true });
@@ -9,3 +12,27 @@ copyFileSync("tests/.tmp/template.db", file);
 process.env.DATABASE_URL = `file:${file}`;
 // files the code under test stores go beside the database copy, never into data/
 process.env.UPLOADS_DIR = `${file}-uploads`;
+
+beforeAll(() => listen());
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+// A test that expects an error to be logged says so: vi.spyOn(console, "error").mockImplementation(() => {}).
+const unexpectedErrors: unknown[][] = [];
+beforeEach(() => {
+  unexpectedErrors.length = 0;
+  const original = console.error;
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    unexpectedErrors.push(args);
+    original(...args);
+  });
+});
+afterEach(() => {
+  const logged = unexpectedErrors.splice(0);
+  vi.mocked(console.error).mockRestore?.();
+  if (logged.length > 0) {
+    throw new Error(
+      `The test logged console.error ${logged.length} time(s) without expecting it; mock console.error in the test if it is expected.`,
+    );
+  }
+});

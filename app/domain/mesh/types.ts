@@ -1,7 +1,11 @@
 // Shapes shared by the parsers, the metrics, the estimator and the preview.
 
-export type MeshFormat = "stl" | "obj" | "3mf";
-export type SupportsMode = "no" | "auto" | "yes";
+/** The printable formats the platform takes, by file extension (also the 3D file's format). */
+export const MESH_FORMATS = ["stl", "obj", "3mf"] as const;
+export type MeshFormat = (typeof MESH_FORMATS)[number];
+/** Where supports are printed: none, only where needed, everywhere. */
+export const SUPPORT_MODES = ["no", "auto", "yes"] as const;
+export type SupportsMode = (typeof SUPPORT_MODES)[number];
 
 /** A triangle mesh in millimetres, stored in flat typed arrays only. */
 export interface Mesh {

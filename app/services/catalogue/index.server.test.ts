@@ -1,6 +1,4 @@
-import { setupServer } from "msw/node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { thingiverseHandlers } from "../../../tests/mocks/thingiverse";
+import { describe, expect, it } from "vitest";
 import { getCatalogueSource } from "./index.server";
 
 describe("getCatalogueSource", () => {
@@ -34,10 +32,6 @@ describe("getCatalogueSource", () => {
   });
 
   describe("in mock mode, msw answers", () => {
-    const server = setupServer(...thingiverseHandlers);
-    beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-    afterAll(() => server.close());
-
     it("search works end to end with the mock token", async () => {
       const s = getCatalogueSource({ THINGIVERSE_TOKEN: "mock-token", MOCKS: "true" })!;
       const { total, models } = await s.search("", { sort: "popular", page: 1, perPage: 3 });

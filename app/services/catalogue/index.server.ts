@@ -10,6 +10,13 @@ export { createThingiverseSource, sharedThingiverseLimiter } from "./thingiverse
 /** Where the catalogue's pictures are served from: the pages show them directly (the server's img-src allows them). */
 export const CATALOGUE_IMAGE_SOURCES = ["https://*.thingiverse.com"];
 export { SlidingWindowRateLimiter, THINGIVERSE_RATE_LIMIT, type Clock } from "./rate-limit";
+export { httpsUrl } from "./thingiverse.server";
+export {
+  allowedThingiverseUrl as allowedDownloadUrl,
+  downloadThingiverseUrl as downloadCatalogueFile,
+  THINGIVERSE_DOWNLOAD_HOSTS as CATALOGUE_DOWNLOAD_HOSTS,
+  thingPageUrl as catalogueModelPageUrl,
+} from "./thingiverse-files.server";
 
 /** The placeholder token used with MOCKS=true; msw answers instead of Thingiverse. */
 export const MOCK_THINGIVERSE_TOKEN = "mock-token";

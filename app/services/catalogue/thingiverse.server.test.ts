@@ -1,7 +1,6 @@
 import { createRequire } from "node:module";
 import { http, HttpResponse } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   FIXTURE_THING_NON_COMMERCIAL,
   FIXTURE_THING_WITHOUT_FILES,
@@ -9,17 +8,15 @@ import {
   THINGIVERSE_API,
   thingiverseErrorHandlers,
   thingiverseFixtures,
-  thingiverseHandlers,
 } from "../../../tests/mocks/thingiverse";
+import { server } from "../../../tests/setup/msw";
 import { CatalogueMalformedResponseError, CatalogueRateLimitError, CatalogueUnavailableError } from "./errors";
 import { SlidingWindowRateLimiter } from "./rate-limit";
 import { createThingiverseSource, httpsUrl, parseThingiverseDate } from "./thingiverse.server";
 import { licenseAllowsCommercialPrinting, type CatalogueSource } from "./types";
 
-const server = setupServer(...thingiverseHandlers);
 const seen: Request[] = [];
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 beforeEach(() => {
   seen.length = 0;
   server.events.on("request:start", ({ request }) => {
@@ -27,10 +24,8 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
-  server.resetHandlers();
   server.events.removeAllListeners();
 });
-afterAll(() => server.close());
 
 /** A fresh limiter per adapter so tests do not share the process-wide budget. */
 function source(overrides: Partial<Parameters<typeof createThingiverseSource>[0]> = {}): CatalogueSource {

@@ -12,6 +12,7 @@ import type { ZodType, ZodTypeDef } from "zod";
 import { CatalogueMalformedResponseError, CatalogueRateLimitError, CatalogueUnavailableError } from "./errors";
 import { toPlainText } from "./plain-text";
 import { SlidingWindowRateLimiter, THINGIVERSE_RATE_LIMIT } from "./rate-limit";
+import { downloadThingiverseFile, THINGIVERSE_SITE, thingPageUrl } from "./thingiverse-files.server";
 import {
   arraySchema,
   fileSchema,
@@ -34,7 +35,7 @@ import {
 } from "./types";
 
 export const THINGIVERSE_API_BASE = "https://api.thingiverse.com";
-export const THINGIVERSE_SITE = "https://www.thingiverse.com";
+export { THINGIVERSE_SITE };
 const SOURCE = "thingiverse";
 
 export const DEFAULT_TIMEOUT_MS = 8_000;
@@ -157,7 +158,7 @@ export function mapThing(t: TvThing): CatalogueModel | null {
     creatorName,
     thumbnailUrl,
     imageUrls,
-    publicUrl: httpsUrl(t.public_url) ?? `${THINGIVERSE_SITE}/thing:${t.id}`,
+    publicUrl: httpsUrl(t.public_url) ?? thingPageUrl(t.id),
     likeCount: t.like_count ?? 0,
     downloadCount: t.download_count ?? 0,
     viewCount: t.view_count ?? 0,
@@ -384,6 +385,10 @@ export function createThingiverseSource(opts: ThingiverseSourceOptions): Catalog
       const path = `/things/${id}/images`;
       const items = await getJson(path, arraySchema, true);
       return items ? keepValid(items, imageSchema, mapImage, path) : [];
+    },
+
+    downloadFile(file: CatalogueFile, options: { maxBytes: number }): Promise<Uint8Array> {
+      return downloadThingiverseFile(file, { token, fetch: opts.fetch, maxBytes: options.maxBytes });
     },
   };
 }

@@ -1,22 +1,10 @@
 // Source-agnostic catalogue types. Nothing in here knows about Thingiverse: an adapter
 // (see thingiverse.server.ts) turns a site's answers into these shapes, so a second
 // model-sharing site can be added later behind the same interface.
-//
-// This module has no server-only imports, so the licence helpers can also be used in UI code.
+// The licence rule itself lives in app/domain/licenses.ts; it is re-exported here for the adapter.
+import type { CatalogueLicense } from "~/domain/licenses";
 
-export const CATALOGUE_LICENSES = [
-  "CC BY",
-  "CC BY-SA",
-  "CC BY-NC",
-  "CC BY-ND",
-  "CC BY-NC-SA",
-  "CC BY-NC-ND",
-  "CC0",
-  "GPL",
-  "Other",
-] as const;
-
-export type CatalogueLicense = (typeof CATALOGUE_LICENSES)[number];
+export { CATALOGUE_LICENSES, licenseAllowsCommercialPrinting, normaliseLicense, type CatalogueLicense } from "~/domain/licenses";
 
 export type CatalogueSourceId = "thingiverse";
 
@@ -99,92 +87,18 @@ export interface CatalogueSource {
   getFiles(id: number): Promise<CatalogueFile[]>;
   /** [] when the model has no images or does not exist. */
   getImages(id: number): Promise<CatalogueImage[]>;
+  /**
+   * The bytes of one of the model's files: https from the site's own hosts only, redirects
+   * checked again, cut off past maxBytes. Throws AppError (invalid, too_large, unavailable).
+   */
+  downloadFile(file: CatalogueFile, options: { maxBytes: number }): Promise<Uint8Array>;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Licences
-// ---------------------------------------------------------------------------------------------
+export const PRINTABLE_FILE_FORMATS = ["stl", "3mf", "obj"] as const satisfies readonly CatalogueFileFormat[];
 
-// Word-ish tokens: lower-case, with every run of punctuation/whitespace collapsed to one space,
-// so "CC-BY-NC-SA 4.0", "cc_by nc" and "Creative Commons - Attribution - Non-Commercial" all
-// become easy to test with simple word-boundary patterns.
-function tokens(raw: string): string {
-  return ` ${raw
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim()} `;
-}
-
-const NON_COMMERCIAL = / (non ?commercial|nc)( |$)/;
-const NO_DERIVATIVES = / (no ?derivatives?|no ?derivs?|noderivatives|nd)( |$)/;
-const SHARE_ALIKE = / (share ?alike|sharealike|sa)( |$)/;
-
-/**
- * Maps a licence string from any source onto our fixed set. Recognises Thingiverse's long names
- * ("Creative Commons - Attribution - Non-Commercial - Share Alike"), SPDX-like short names
- * ("CC-BY-NC-SA-4.0") and loose spellings ("cc by nc"). Anything else — BSD, LGPL, "All Rights
- * Reserved", empty — is 'Other'.
- */
-export function normaliseLicense(raw: string | null | undefined): CatalogueLicense {
-  if (raw == null) return "Other";
-  if ((CATALOGUE_LICENSES as readonly string[]).includes(raw)) return raw as CatalogueLicense;
-  const t = tokens(raw);
-  if (t.trim() === "") return "Other";
-
-  // Public domain (Thingiverse: "Creative Commons - Public Domain Dedication", "Public Domain").
-  if (/ (cc ?0|cc zero|public domain)( |$)/.test(t)) return "CC0";
-
-  // GPL, but not LGPL/AGPL (those are distinct licences; they stay 'Other' with the raw text kept).
-  if (/ (gnu )?gpl( |$)/.test(t) || / gnu general public licen[cs]e( |$)/.test(t)) return "GPL";
-
-  const isCreativeCommons = / (creative commons|cc)( |$)/.test(t) || / (attribution|by)( |$)/.test(t);
-  if (!isCreativeCommons) return "Other";
-  // "CC" alone (no attribution element) is not a licence we can name.
-  if (!/ (attribution|by)( |$)/.test(t)) return "Other";
-
-  const nc = NON_COMMERCIAL.test(t);
-  const nd = NO_DERIVATIVES.test(t);
-  const sa = SHARE_ALIKE.test(t);
-  if (nd && sa) return "Other"; // not a real CC combination
-  if (nc && nd) return "CC BY-NC-ND";
-  if (nc && sa) return "CC BY-NC-SA";
-  if (nc) return "CC BY-NC";
-  if (nd) return "CC BY-ND";
-  if (sa) return "CC BY-SA";
-  return "CC BY";
-}
-
-const COMMERCIAL_OK: ReadonlySet<CatalogueLicense> = new Set<CatalogueLicense>([
-  "CC BY",
-  "CC BY-SA",
-  // ND forbids derivatives, not commercial use: printing the unmodified file is allowed.
-  "CC BY-ND",
-  "CC0",
-  "GPL",
-]);
-
-// Phrases that forbid selling prints, whatever licence name surrounds them.
-const RESTRICTIVE_TEXT =
-  / (non ?commercial|nc|all rights reserved|personal use( only)?|not for (commercial|resale|sale)|no commercial)( |$)/;
-
-// Permissive licences that we do not name individually (they normalise to 'Other').
-const PERMISSIVE_OTHER = / (bsd|mit|lgpl|apache|zlib|isc)( |$)/;
-
-/**
- * Whether the licence lets Printnear makers sell prints of the model.
- *
- * Accepts either one of our normalised values or a source's raw licence text. Default-deny: any
- * non-commercial variant, "All Rights Reserved", personal-use wording, and anything we cannot
- * recognise (including a bare 'Other', or a search result without licence) return false.
- */
-export function licenseAllowsCommercialPrinting(license: string | null | undefined): boolean {
-  if (license == null) return false;
-  const t = tokens(license);
-  if (t.trim() === "") return false;
-  if (RESTRICTIVE_TEXT.test(t)) return false;
-  const normalised = normaliseLicense(license);
-  if (normalised !== "Other") return COMMERCIAL_OK.has(normalised);
-  return PERMISSIVE_OTHER.test(t);
+/** The first printable file in the order the site lists them (its main file comes first). */
+export function pickPrintableFile(files: CatalogueFile[]): CatalogueFile | null {
+  return files.find((f) => (PRINTABLE_FILE_FORMATS as readonly string[]).includes(f.format)) ?? null;
 }
 
 /** File format from a file name's extension. */

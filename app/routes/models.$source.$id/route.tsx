@@ -1,50 +1,34 @@
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import {
-  Form,
-  isRouteErrorResponse,
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-  useRouteError,
-} from "@remix-run/react";
-import { useState } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { ModelImage, formatCount } from "~/components/model-card";
-import {
-  COMMENT_MAX_LENGTH,
-  CommentFormSchema as CommentSchema,
-  RatingFormSchema as RatingSchema,
-} from "~/components/model-feedback";
-import { StarRatingDisplay, StarRatingInput } from "~/components/star-rating";
+import { StarRatingDisplay } from "~/components/star-rating";
+import type { AppError } from "~/domain/app-error";
+import { CommentFormSchema, RatingFormSchema } from "~/domain/model-feedback";
+import { MODEL_NOT_FOUND, modelEstimate, parseModelSource } from "~/domain/models";
 import { formatCents } from "~/domain/money";
 import { PLATFORM_FEE_PERCENT } from "~/domain/pricing";
-import {
-  addComment,
-  getModelDetail,
-  isLibraryModelCreator,
-  OWN_MODEL_RATING,
-  getViewerState,
-  modelEstimate,
-  parseModelId,
-  parseModelSource,
-  rateModel,
-  setLike,
-} from "~/services/models.server";
+import { getModelDetail, getViewerState } from "~/services/models/detail.server";
+import { addComment, deleteComment, rateModel, setLike } from "~/services/models/feedback.server";
+import { isAppError, replyWithError } from "~/utils/app-error.server";
 import { formatDate, formatMinutes } from "~/utils/format";
+import { invariantResponse, parseId } from "~/utils/misc";
 import { getSessionUser, requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { parseWithZod } from "@conform-to/zod";
+import { LibraryInteractions } from "./library-interactions";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.model.name} | Printnear` : "Model not found | Printnear" },
 ];
 
-function notFound(): never {
-  throw new Response("Model not found", { status: 404 });
+/** The source and id of the URL, or a thrown 404. */
+function modelParams(params: LoaderFunctionArgs["params"]) {
+  const source = parseModelSource(params.source);
+  const id = parseId(params.id);
+  invariantResponse(source && id, MODEL_NOT_FOUND, { status: 404 });
+  return { source, id };
 }
 
 /** A revalidation after a like, comment or rating comes from this same page and is not a new view. */
@@ -59,30 +43,34 @@ function isRepeatView(request: Request) {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const source = parseModelSource(params.source);
-  const id = parseModelId(params.id);
-  if (!source || !id) notFound();
+  const { source, id } = modelParams(params);
   const user = await getSessionUser(request);
   const { model, sync } = await getModelDetail(source, id, {
     countView: source === "library" && !isRepeatView(request),
     request,
   });
-  if (!model) notFound();
+  invariantResponse(model, MODEL_NOT_FOUND, { status: 404 });
   const viewer = user && source === "library" ? await getViewerState(id, user.id) : null;
   return {
     model,
     estimate: modelEstimate(model),
     viewer,
     signedIn: Boolean(user),
+    // who may delete comments: each comment's author, and admins
+    viewerId: user?.id ?? null,
+    isAdmin: Boolean(user?.isAdmin),
     catalogueUnavailable: sync === "unavailable",
   };
 }
 
+/** A refusal after a plain post (your own model, too many comments): the message is the toast's title. */
+function refusal(here: string, error: AppError) {
+  return redirectWithToast(here, { title: error.message, variant: "destructive" });
+}
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const source = parseModelSource(params.source);
-  const id = parseModelId(params.id);
-  if (!source || !id) notFound();
+  const { source, id } = modelParams(params);
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
   const here = new URL(request.url).pathname;
@@ -90,25 +78,40 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return data({ intent, result: null, message: "Likes, comments and ratings are for library models only." }, { status: 400 });
   }
 
-  if (intent === "like" || intent === "unlike") {
-    const result = await setLike(id, user.id, intent === "like");
-    if (!result) notFound();
-    return redirect(here);
-  }
-  if (intent === "comment") {
-    const submission = parseWithZod(formData, { schema: CommentSchema });
-    if (submission.status !== "success") return data({ intent, result: submission.reply(), message: null }, { status: 400 });
-    if (!(await addComment(id, user.id, submission.value.comment))) notFound();
-    return redirectWithToast(here, { title: "Comment posted!" });
-  }
-  if (intent === "rate") {
-    const submission = parseWithZod(formData, { schema: RatingSchema });
-    if (submission.status !== "success") return data({ intent, result: submission.reply(), message: null }, { status: 400 });
-    const { rating, review, hasPrinted } = submission.value;
-    if (await isLibraryModelCreator(id, user.id))
-      return redirectWithToast(here, { title: OWN_MODEL_RATING, variant: "destructive" });
-    if (!(await rateModel(id, user.id, { rating, review, hasPrinted }))) notFound();
-    return redirectWithToast(here, { title: "Rating submitted!" });
+  try {
+    if (intent === "like" || intent === "unlike") {
+      const result = await setLike(id, user.id, intent === "like");
+      invariantResponse(result, MODEL_NOT_FOUND, { status: 404 });
+      return redirect(here);
+    }
+    if (intent === "comment") {
+      const submission = parseWithZod(formData, { schema: CommentFormSchema });
+      if (submission.status !== "success") return data({ intent, result: submission.reply(), message: null }, { status: 400 });
+      try {
+        invariantResponse(await addComment(id, user.id, submission.value.comment), MODEL_NOT_FOUND, { status: 404 });
+      } catch (error) {
+        if (!isAppError(error) || !error.field) throw error;
+        const reply = replyWithError(submission, error);
+        return data({ intent, ...reply.data, message: null }, reply.init ?? undefined);
+      }
+      return redirectWithToast(here, { title: "Comment posted!" });
+    }
+    if (intent === "rate") {
+      const submission = parseWithZod(formData, { schema: RatingFormSchema });
+      if (submission.status !== "success") return data({ intent, result: submission.reply(), message: null }, { status: 400 });
+      const { rating, review, hasPrinted } = submission.value;
+      invariantResponse(await rateModel(id, user.id, { rating, review, hasPrinted }), MODEL_NOT_FOUND, { status: 404 });
+      return redirectWithToast(here, { title: "Rating submitted!" });
+    }
+    if (intent === "delete-comment") {
+      const commentId = parseId(formData.get("commentId"));
+      const deleted = commentId ? await deleteComment(id, commentId, user) : null;
+      invariantResponse(deleted, "Comment not found", { status: 404 });
+      return redirectWithToast(here, { title: "Comment deleted." });
+    }
+  } catch (error) {
+    if (isAppError(error)) return refusal(here, error);
+    throw error;
   }
   return data({ intent, result: null, message: "Unknown action." }, { status: 400 });
 }
@@ -320,188 +323,27 @@ function InfoRow({ label, value }: { label: string; value: string }) {
   );
 }
 
-function LibraryInteractions({ signedIn, signInHref }: { signedIn: boolean; signInHref: string }) {
-  const { model, viewer } = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
-  const pendingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
-  // the heart follows the click at once; the server's answer replaces it when the page reloads
-  const liked = pendingIntent === "like" ? true : pendingIntent === "unlike" ? false : Boolean(viewer?.liked);
-
-  return (
-    <>
-      <section className="flex flex-wrap items-center gap-3" aria-label="Like">
-        {signedIn ? (
-          <Form method="post" preventScrollReset>
-            <input type="hidden" name="intent" value={liked ? "unlike" : "like"} />
-            <button type="submit" className="btn-secondary" aria-pressed={liked} data-testid="like-button">
-              <span aria-hidden="true" className={liked ? "text-red-600" : "text-slate-400"}>
-                {liked ? "♥" : "♡"}
-              </span>
-              {liked ? "Liked" : "Like"}
-            </button>
-          </Form>
-        ) : (
-          <>
-            <button type="button" className="btn-secondary" disabled data-testid="like-button">
-              <span aria-hidden="true" className="text-slate-400">
-                ♡
-              </span>{" "}
-              Like
-            </button>
-            <p className="text-sm text-slate-600">
-              <Link to={signInHref} className="font-medium text-brand-700 underline">
-                Sign in
-              </Link>{" "}
-              to like, comment on and rate this model.
-            </p>
-          </>
-        )}
-      </section>
-
-      <section aria-labelledby="rating-title" className="card p-6">
-        <h2 id="rating-title" className="text-lg font-semibold">
-          Rate this model
-        </h2>
-        {signedIn ? (
-          // a new key after each saved rating clears the form
-          <RatingForm key={`${model.totalRatings}-${viewer?.rating?.rating ?? 0}-${viewer?.rating?.review ?? ""}`} />
-        ) : (
-          <p className="mt-2 text-sm text-slate-600">
-            <Link to={signInHref} className="font-medium text-brand-700 underline">
-              Sign in
-            </Link>{" "}
-            to rate this model.
-          </p>
-        )}
-      </section>
-
-      <section aria-labelledby="comments-title" className="card p-6">
-        <h2 id="comments-title" className="text-lg font-semibold">
-          Comments ({model.comments.length})
-        </h2>
-        {signedIn ? (
-          <CommentForm key={model.comments[0]?.id ?? 0} />
-        ) : (
-          <p className="mt-2 text-sm text-slate-600">
-            <Link to={signInHref} className="font-medium text-brand-700 underline">
-              Sign in
-            </Link>{" "}
-            to join the conversation.
-          </p>
-        )}
-        {model.comments.length === 0 ? (
-          <p className="mt-4 text-sm text-slate-500">No comments yet.</p>
-        ) : (
-          <ul className="mt-4 divide-y divide-slate-100" data-testid="comments">
-            {model.comments.map((c) => (
-              <li key={c.id} className="py-3">
-                <p className="text-sm">
-                  <span className="font-medium">{c.authorName}</span>{" "}
-                  <span className="text-slate-500">· {formatDate(c.createdAt)}</span>
-                </p>
-                <p className="mt-1 whitespace-pre-line text-slate-700">{c.comment}</p>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-    </>
-  );
-}
-
-function RatingForm() {
-  const { viewer } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const hydrated = useHydrated();
-  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "rate";
-  const [stars, setStars] = useState(viewer?.rating?.rating ?? 0);
-  const [form, fields] = useForm({
-    id: "rating",
-    lastResult: actionData?.intent === "rate" ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RatingSchema }),
-    shouldValidate: "onSubmit",
-  });
-  return (
-    <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-3 space-y-3">
-      <input type="hidden" name="intent" value="rate" />
-      <input type="hidden" name="hasPrinted" value="on" />
-      <StarRatingInput
-        name={fields.rating.name}
-        defaultValue={viewer?.rating?.rating}
-        onChange={setStars}
-        legend={viewer?.rating ? "Your rating (you can change it)" : "Your rating"}
-        error={fields.rating.errors?.[0]}
-      />
-      <div>
-        <label htmlFor={fields.review.id} className="label">
-          Review (optional)
-        </label>
-        <textarea
-          {...getTextareaProps(fields.review)}
-          defaultValue={viewer?.rating?.review ?? ""}
-          rows={3}
-          maxLength={COMMENT_MAX_LENGTH}
-          className="input"
-        />
-        <p className="field-error">{fields.review.errors?.[0]}</p>
-      </div>
-      <button type="submit" className="btn-primary" disabled={hydrated && (stars === 0 || pending)}>
-        {pending ? "Submitting..." : "Submit Rating"}
-      </button>
-    </Form>
-  );
-}
-
-function CommentForm() {
-  const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const hydrated = useHydrated();
-  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "comment";
-  const [text, setText] = useState("");
-  const [form, fields] = useForm({
-    id: "comment",
-    lastResult: actionData?.intent === "comment" ? actionData.result : undefined,
-    constraint: getZodConstraint(CommentSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CommentSchema }),
-    shouldValidate: "onSubmit",
-  });
-  return (
-    <Form method="post" preventScrollReset {...getFormProps(form)} noValidate className="mt-3 space-y-2">
-      <input type="hidden" name="intent" value="comment" />
-      <label htmlFor={fields.comment.id} className="sr-only">
-        Your comment
-      </label>
-      <textarea
-        {...getTextareaProps(fields.comment)}
-        rows={3}
-        placeholder="Share a tip or ask the creator a question..."
-        className="input"
-        onChange={(e) => setText(e.target.value)}
-      />
-      <p className="field-error">{fields.comment.errors?.[0]}</p>
-      <button type="submit" className="btn-primary" disabled={hydrated && (text.trim() === "" || pending)}>
-        {pending ? "Posting..." : "Post Comment"}
-      </button>
-    </Form>
-  );
-}
+const backToModels = (
+  <Link to="/models" className="btn-primary">
+    Back to models
+  </Link>
+);
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
   return (
-    <div className="container-page py-24 text-center">
-      <h1 className="text-2xl font-semibold">{notFound ? "Model not found" : "Something went wrong"}</h1>
-      <p className="mt-2 text-slate-600">
-        {notFound
-          ? "This model doesn't exist or is no longer available."
-          : "We couldn't load this model right now. Please try again in a moment."}
-      </p>
-      <Link to="/models" className="btn-primary mt-8">
-        Back to models
-      </Link>
-    </div>
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <ErrorPage heading="Model not found" message="This model doesn't exist or is no longer available.">
+            {backToModels}
+          </ErrorPage>
+        ),
+      }}
+      unexpectedErrorHandler={() => (
+        <ErrorPage heading="Something went wrong" message="We couldn't load this model right now. Please try again in a moment.">
+          {backToModels}
+        </ErrorPage>
+      )}
+    />
   );
 }

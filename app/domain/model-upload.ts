@@ -1,22 +1,18 @@
 // The library upload's rules (document 000 section 5), shared by /upload-model and POST /api/models so both refuse alike.
 import { z } from "zod";
-import { INVALID_FILE_TYPE_MESSAGE } from "~/domain/mesh/errors";
+import { UPLOAD_LICENSES } from "./licenses";
+import { INVALID_FILE_TYPE_MESSAGE } from "./mesh/errors";
+import { DIFFICULTIES } from "./models";
+import { parseTags } from "./tags";
+import { FILE_TOO_LARGE_MESSAGE } from "./upload-limits";
 
-export const UPLOAD_LICENSES = ["CC BY", "CC BY-SA", "CC BY-NC", "CC BY-ND"] as const;
-export const UPLOAD_DIFFICULTIES = [
-  { id: "beginner", label: "Beginner" },
-  { id: "intermediate", label: "Intermediate" },
-  { id: "advanced", label: "Advanced" },
-] as const;
 export const MODEL_FILE_EXTENSIONS = ["stl", "obj", "3mf"] as const;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
-export const MAX_TAGS = 20;
 
 export const NAME_MESSAGE = "Name must be at least 3 characters";
 export const DESCRIPTION_MESSAGE = "Description must be at least 10 characters";
 export const CATEGORY_MESSAGE = "Please select a category";
-export const FILE_TOO_LARGE_MESSAGE = "File size exceeds 50MB limit";
 export const IMAGE_TYPE_MESSAGE = "Image must be a PNG, JPEG or WebP file";
 export const IMAGE_TOO_LARGE_MESSAGE = "Image must be 5 MB or smaller";
 
@@ -32,17 +28,6 @@ function wholeNumberOrZero(message: string) {
   );
 }
 
-/** "dragon, desk toy ,, dragon" → ["dragon", "desk toy"] */
-export function parseTags(value: string | string[] | undefined | null): string[] {
-  const parts = Array.isArray(value) ? value : (value ?? "").split(",");
-  const tags = new Map<string, string>();
-  for (const part of parts) {
-    const tag = String(part).trim().slice(0, 40);
-    if (tag && !tags.has(tag.toLowerCase()) && tags.size < MAX_TAGS) tags.set(tag.toLowerCase(), tag);
-  }
-  return [...tags.values()];
-}
-
 const fields = {
   name: z.string({ required_error: NAME_MESSAGE }).trim().min(3, NAME_MESSAGE).max(120, "Name must be at most 120 characters"),
   description: z
@@ -54,7 +39,7 @@ const fields = {
     .number({ required_error: CATEGORY_MESSAGE, invalid_type_error: CATEGORY_MESSAGE })
     .int(CATEGORY_MESSAGE)
     .positive(CATEGORY_MESSAGE),
-  difficulty: z.enum(["beginner", "intermediate", "advanced"]).default("beginner"),
+  difficulty: z.enum(DIFFICULTIES).default("beginner"),
   printTime: wholeNumberOrZero("Print time must be at least 0 minutes"),
   filamentWeight: wholeNumberOrZero("Filament weight must be at least 0 grams"),
   license: z.enum(UPLOAD_LICENSES).default("CC BY"),

@@ -1,200 +1,34 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+// The upload page's form: file input with drop zone, the browser's live analysis and price, and the print settings.
+// It posts the same multipart form with JavaScript off; with it on, the route's clientAction adds upload progress.
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import {
-  Form,
-  isRouteErrorResponse,
-  Link,
-  redirect,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useRouteError,
-  type ClientActionFunctionArgs,
-} from "@remix-run/react";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
 import { AnalysisResults, AnalysisWarning, formatBytes, PricingBreakdown } from "~/components/design-panels";
+import { DesignSettingsFields } from "~/components/design-settings";
+import type { ViewerMesh } from "~/components/design-viewer";
 import {
   DESIGN_EXTENSIONS,
-  DesignSettingsFields,
+  designFailureTitle,
   DesignSettingsSchema,
   extensionAllowed,
-  MAX_DESIGN_FILE_BYTES,
+  MAX_DESIGN_BYTES,
   MESSAGES,
   REFUSED_MESH_ERRORS,
   type DesignAnalysis,
   type DesignSettingsInput,
-} from "~/components/design-settings";
-import type { ViewerMesh } from "~/components/design-viewer";
+} from "~/domain/design-settings";
 import { COLOR_SWATCHES, type ColorName } from "~/domain/materials";
 import { estimateFromFileSize } from "~/domain/mesh/fallback";
-import type { AnalysisOptions } from "~/domain/mesh/types";
-import { DEFAULT_RATE_PER_KG_CENTS, quotePrice } from "~/domain/pricing";
-import {
-  draftPreviewUrl,
-  draftSettings,
-  getOwnDraft,
-  getPrinterRate,
-  handleDesignPost,
-  NEW_DESIGN_SETTINGS,
-  quoteDraft,
-} from "~/services/designs.server";
-import { requireUser } from "~/utils/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
-import type { DesignWorkerReply, DesignWorkerRequest } from "~/workers/design-analysis.protocol";
+import type { AnalysisOptions, MeshFormat, SupportsMode } from "~/domain/mesh/types";
+import { quotePrice } from "~/domain/pricing";
+import { useIsPending } from "~/utils/misc-react";
+import type { loader, UploadActionData } from "./route";
+import { useAnalysisWorker } from "./use-analysis-worker";
+import { UploadProgressBar } from "./upload-progress-bar";
 
 // three.js only loads here, after a model has been read
 const DesignViewer = lazy(() => import("~/components/design-viewer"));
-
-export const meta: MetaFunction = () => [{ title: "Upload Your 3D Design | Printnear" }];
-
-function positiveId(value: string | null): number | null {
-  if (value === null || value.trim() === "") return null;
-  const id = Number(value);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
-
-async function draftFromUrl(userId: number, url: URL) {
-  const param = url.searchParams.get("draft");
-  if (param === null) return null;
-  const id = positiveId(param);
-  const draft = id ? await getOwnDraft(userId, id) : null;
-  // someone else's draft, or one already ordered, is simply not there
-  if (!draft) throw new Response("Draft not found", { status: 404 });
-  return draft;
-}
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const url = new URL(request.url);
-  const draft = await draftFromUrl(user.id, url);
-  const printerId = positiveId(url.searchParams.get("printer")) ?? draft?.printerId ?? null;
-  const printer = printerId ? await getPrinterRate(printerId) : null;
-  const ratePerKgCents = printer?.ratePerKgCents ?? DEFAULT_RATE_PER_KG_CENTS;
-  return {
-    printer: printer ? { id: printer.id, name: printer.name, ratePerKgCents: printer.ratePerKgCents } : null,
-    ratePerKgCents,
-    settings: draft ? draftSettings(draft) : NEW_DESIGN_SETTINGS,
-    draft: draft
-      ? {
-          id: draft.id,
-          fileName: draft.fileName,
-          fileSize: draft.fileSize,
-          hasFile: Boolean(draft.fileKey),
-          previewUrl: draftPreviewUrl(draft),
-          analysis: (draft.analysis ?? null) as DesignAnalysis | null,
-          quote: quoteDraft({
-            weightGrams: draft.estimatedWeightGrams,
-            numberOfColors: draft.numberOfColors,
-            printTimeMinutes: draft.printTimeMinutes,
-            ratePerKgCents,
-          }),
-          estimatedWeight: draft.estimatedWeightGrams,
-          printTimeMinutes: draft.printTimeMinutes,
-          updatedAt: draft.updatedAt.toISOString(),
-        }
-      : null,
-  };
-}
-
-interface UploadActionData {
-  result: SubmissionResult<string[]>;
-  alert: { title: string; message: string };
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
-  const draft = await draftFromUrl(user.id, new URL(request.url));
-  const outcome = await handleDesignPost(request, { user, draft });
-  if (outcome.ok) return redirectWithToast(outcome.redirectTo, outcome.toast);
-  const body: UploadActionData = { result: outcome.reply, alert: { title: outcome.title, message: outcome.message } };
-  // a refused file is a validation error of this form: 400 (the API says 413 for size)
-  return data(body, { status: outcome.status === 413 ? 400 : outcome.status });
-}
-
-// ---------------------------------------------------------------------------------------------
-// With JavaScript: the same form goes through XMLHttpRequest to the matching API call, for real upload progress
-// ---------------------------------------------------------------------------------------------
-
-type Progress = { loaded: number; total: number } | null;
-let uploadProgress: Progress = null;
-const progressListeners = new Set<() => void>();
-function setUploadProgress(next: Progress) {
-  uploadProgress = next;
-  for (const listener of progressListeners) listener();
-}
-function subscribeProgress(listener: () => void) {
-  progressListeners.add(listener);
-  return () => progressListeners.delete(listener);
-}
-
-interface XhrAnswer {
-  status: number;
-  statusText: string;
-  body: { redirectTo?: string; title?: string; message?: string; fieldErrors?: Record<string, string[]> } | null;
-}
-
-function postWithProgress(method: "POST" | "PUT", url: string, body: FormData): Promise<XhrAnswer> {
-  return new Promise((resolve) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open(method, url);
-    xhr.setRequestHeader("accept", "application/json");
-    xhr.upload.onprogress = (event) =>
-      setUploadProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : 0 });
-    xhr.onload = () => {
-      let parsed: XhrAnswer["body"] = null;
-      try {
-        parsed = JSON.parse(xhr.responseText);
-      } catch {
-        parsed = null;
-      }
-      resolve({ status: xhr.status, statusText: xhr.statusText, body: parsed });
-    };
-    xhr.onerror = () => resolve({ status: 0, statusText: "", body: null });
-    xhr.onabort = () => resolve({ status: 0, statusText: "", body: null });
-    setUploadProgress({ loaded: 0, total: 0 });
-    xhr.send(body);
-  });
-}
-
-export async function clientAction({ request }: ClientActionFunctionArgs): Promise<UploadActionData | Response> {
-  const url = new URL(request.url);
-  const formData = await request.formData();
-  const draftId = url.searchParams.get("draft");
-  const intent = formData.get("intent") === "submit" ? "submit" : "save";
-  const endpoint = draftId
-    ? `/api/drafts/${encodeURIComponent(draftId)}`
-    : intent === "submit"
-      ? "/api/upload-design"
-      : "/api/save-draft";
-  try {
-    const answer = await postWithProgress(draftId ? "PUT" : "POST", endpoint, formData);
-    if (answer.status >= 200 && answer.status < 300 && answer.body?.redirectTo) return redirect(answer.body.redirectTo);
-    if (answer.status === 401) return redirect(`/auth?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`);
-    const title =
-      answer.body?.title ?? (intent === "submit" ? "Upload Failed" : draftId ? "Failed to Update Draft" : "Failed to Save Draft");
-    const message =
-      answer.body?.message ??
-      (answer.status
-        ? `Upload failed: ${answer.status} ${answer.statusText}`.trim()
-        : "Upload failed: the connection was lost. Please try again.");
-    const initialValue = Object.fromEntries(
-      [...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"),
-    );
-    // the chosen file is still in the input here, so its error needs no "choose it again"
-    const fieldErrors = { ...(answer.body?.fieldErrors ?? {}) };
-    if (fieldErrors.file) fieldErrors.file = [message];
-    const error: Record<string, string[]> = Object.keys(fieldErrors).length > 0 ? fieldErrors : { "": [message] };
-    return { result: { status: "error", initialValue, error }, alert: { title, message } };
-  } finally {
-    setUploadProgress(null);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The page
-// ---------------------------------------------------------------------------------------------
 
 type LiveAnalysis =
   | { status: "idle" }
@@ -202,37 +36,10 @@ type LiveAnalysis =
   | { status: "done"; fileName: string; fileSize: number; analysis: DesignAnalysis }
   | { status: "refused"; fileName: string; message: string };
 
-function useAnalysisWorker(onReply: (reply: DesignWorkerReply) => void) {
-  const worker = useRef<Worker | null>(null);
-  const replyRef = useRef(onReply);
-  replyRef.current = onReply;
-  useEffect(() => () => worker.current?.terminate(), []);
-  return useCallback((request: DesignWorkerRequest) => {
-    if (!worker.current) {
-      worker.current = new Worker(new URL("../workers/design-analysis.worker.ts", import.meta.url), { type: "module" });
-      worker.current.onmessage = (event: MessageEvent<DesignWorkerReply>) => replyRef.current(event.data);
-    }
-    worker.current.postMessage(request);
-  }, []);
-}
-
-export default function UploadPage() {
-  const { draft, printer } = useLoaderData<typeof loader>();
-  // a save (new or updated draft) or another printer starts a fresh form, so no file stays in the input;
-  // a refused post keeps the form as it is, chosen file included
-  return <UploadForm key={`${draft?.id ?? "new"}:${draft?.updatedAt ?? ""}:${printer?.id ?? ""}`} />;
-}
-
-function UploadForm() {
+export function UploadForm() {
   const { draft, printer, settings, ratePerKgCents } = useLoaderData<typeof loader>();
   const actionData = useActionData<UploadActionData>();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
-  const progress = useSyncExternalStore(
-    subscribeProgress,
-    () => uploadProgress,
-    () => null,
-  );
+  const busy = useIsPending();
 
   const [form, fields] = useForm<DesignSettingsInput>({
     id: "design-upload",
@@ -255,7 +62,7 @@ function UploadForm() {
   const material = String(fields.material.value ?? settings.material);
   const infill = Number(fields.infill.value ?? settings.infill);
   const layerHeight = Number(fields.layerHeight.value ?? settings.layerHeight);
-  const supports = (fields.supports.value ?? settings.supports) as "no" | "auto" | "yes";
+  const supports = (fields.supports.value ?? settings.supports) as SupportsMode;
   const numberOfColors = Number(fields.numberOfColors.value ?? settings.numberOfColors) || 1;
   const filamentColor = String(fields.filamentColor.value ?? settings.filamentColor) as ColorName;
   const options: AnalysisOptions = useMemo(
@@ -292,7 +99,7 @@ function UploadForm() {
         method: "file-size",
         ...reply.fallback,
         numberOfColors: 1,
-        fileFormat: (fileName.split(".").pop()?.toLowerCase() ?? "stl") as "stl" | "obj" | "3mf",
+        fileFormat: (fileName.split(".").pop()?.toLowerCase() ?? "stl") as MeshFormat,
         material,
         infillDensity: infill,
         layerHeight,
@@ -311,7 +118,7 @@ function UploadForm() {
         setLive({ status: "refused", fileName: file.name, message: MESSAGES.invalidType });
         return;
       }
-      if (file.size > MAX_DESIGN_FILE_BYTES) {
+      if (file.size > MAX_DESIGN_BYTES) {
         setLive({ status: "refused", fileName: file.name, message: MESSAGES.tooLarge });
         return;
       }
@@ -384,7 +191,7 @@ function UploadForm() {
     if (hasFile && live.status === "refused") {
       event.preventDefault();
       setClientAlert({
-        title: intent === "submit" ? "Upload Failed" : draft ? "Failed to Update Draft" : "Failed to Save Draft",
+        title: designFailureTitle(intent, Boolean(draft)),
         message: live.message,
       });
       return;
@@ -413,7 +220,6 @@ function UploadForm() {
   const alert = clientAlert ?? (chosen ? null : (actionData?.alert ?? null));
   const fileError = live.status === "refused" ? live.message : chosen ? null : actionData?.result.error?.file?.[0];
   const formError = chosen ? null : actionData?.result.error?.[""]?.[0];
-  const percent = progress && progress.total > 0 ? Math.round((progress.loaded / progress.total) * 100) : null;
   const submitLabel = printer ? `Submit to Printer #${printer.id}` : "Choose Printer";
 
   return (
@@ -497,20 +303,7 @@ function UploadForm() {
             <p id="design-file-error" className="field-error" data-testid="file-error">
               {fileError}
             </p>
-            {progress ? (
-              <div className="mt-3" data-testid="upload-progress">
-                <div className="flex justify-between text-xs text-slate-600">
-                  <span>{percent === 100 ? "Upload complete, analysing…" : "Uploading…"}</span>
-                  <span>{percent !== null ? `${percent}%` : ""}</span>
-                </div>
-                <progress
-                  className="mt-1 h-2 w-full overflow-hidden rounded accent-brand-600"
-                  max={100}
-                  value={percent ?? undefined}
-                  aria-label="Upload progress"
-                />
-              </div>
-            ) : null}
+            <UploadProgressBar />
           </section>
 
           <section className="card p-6" aria-labelledby="analysis-heading">
@@ -600,24 +393,6 @@ function UploadForm() {
           </section>
         </div>
       </Form>
-    </div>
-  );
-}
-
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const missing = isRouteErrorResponse(error) && error.status === 404;
-  return (
-    <div className="container-page py-16 text-center">
-      <h1 className="text-2xl font-bold">{missing ? "Draft not found" : "Something went wrong"}</h1>
-      <p className="mt-2 text-slate-600">
-        {missing
-          ? "This draft does not exist, has already been ordered, or belongs to someone else."
-          : "The upload page could not be shown. Please try again."}
-      </p>
-      <Link to="/upload" className="btn-primary mt-6">
-        Upload a design
-      </Link>
     </div>
   );
 }

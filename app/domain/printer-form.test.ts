@@ -1,6 +1,16 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
-import { AddPrinterSchema, applyModelPreset, modelPreset, storedModelName } from "./printer-form";
+import { isAppError } from "./app-error";
+import {
+  AddPrinterSchema,
+  applyModelPreset,
+  applyModelPresetToJson,
+  checkStockMaterials,
+  modelPreset,
+  placementAfterEdit,
+  PrinterUpdateSchema,
+  storedModelName,
+} from "./printer-form";
 
 function form(fields: [string, string][]): FormData {
   const data = new FormData();
@@ -109,5 +119,79 @@ describe("storedModelName", () => {
     expect(storedModelName("prusa mk4")).toBe("Prusa MK4");
     expect(storedModelName("Custom/Other", " Voron 2.4 ")).toBe("Voron 2.4");
     expect(storedModelName("Custom/Other", "")).toBe("Custom/Other");
+  });
+});
+
+describe("applyModelPresetToJson (the API's half)", () => {
+  it("locks a known model's volume and fills a body without volumes, as the form does", () => {
+    expect(applyModelPresetToJson({ model: "prusa mk4", buildVolumeX: 999, materials: ["PLA"] })).toMatchObject({
+      model: "Prusa MK4",
+      buildVolumeX: 250,
+      buildVolumeY: 210,
+      buildVolumeZ: 220,
+      materials: ["PLA"],
+    });
+    expect(applyModelPresetToJson({ model: "Prusa MK4" })).toMatchObject({
+      pricePerGram: "0.18",
+      materials: expect.arrayContaining(["PETG"]),
+    });
+    const custom = { model: "Custom/Other", buildVolumeX: 10 };
+    expect(applyModelPresetToJson(custom)).toBe(custom);
+  });
+});
+
+describe("placementAfterEdit", () => {
+  const current = { location: "Loveland, CO", latitude: 40.39, longitude: -105.07 };
+
+  it("changes nothing when neither the location nor the coordinates were sent", () => {
+    expect(placementAfterEdit(current, {})).toBeNull();
+  });
+
+  it("places a new location from its text, and uses new coordinates as given", () => {
+    expect(placementAfterEdit(current, { location: "Berthoud, CO" })).toEqual({ location: "Berthoud, CO", coordinates: null });
+    expect(placementAfterEdit(current, { latitude: 40.3, longitude: -105.1 })).toEqual({
+      location: "Loveland, CO",
+      coordinates: { latitude: 40.3, longitude: -105.1 },
+    });
+  });
+
+  it("places a changed location sent with the old coordinates from its text", () => {
+    expect(placementAfterEdit(current, { location: "Berthoud, CO", latitude: 40.39, longitude: -105.07 })).toEqual({
+      location: "Berthoud, CO",
+      coordinates: null,
+    });
+    expect(placementAfterEdit(current, { location: "Loveland, CO", latitude: 40.39, longitude: -105.07 })?.coordinates).toEqual({
+      latitude: 40.39,
+      longitude: -105.07,
+    });
+  });
+});
+
+describe("checkStockMaterials", () => {
+  it("refuses stock in a material the printer does not offer, naming it", () => {
+    expect(() => checkStockMaterials(["PLA"], [{ material: "PLA" }])).not.toThrow();
+    let caught: unknown;
+    try {
+      checkStockMaterials(["PLA"], [{ material: "PLA" }, { material: "PETG" }]);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isAppError(caught) && caught.code).toBe("invalid");
+    expect((caught as Error).message).toBe("This printer doesn't offer PETG. Add it to the printer's materials first.");
+  });
+});
+
+describe("PrinterUpdateSchema", () => {
+  it("wants both coordinates or none, and each stock row once", () => {
+    const half = PrinterUpdateSchema.safeParse({ latitude: 40 });
+    expect(half.success).toBe(false);
+    expect(half.error?.flatten().fieldErrors.longitude).toEqual(["Give both latitude and longitude, or leave both blank"]);
+    const twice = PrinterUpdateSchema.safeParse({
+      filamentInventory: [
+        { material: "PLA", color: "Red", grams: 1 },
+        { material: "PLA", color: "Red", grams: 2 },
+      ],
+    });
+    expect(twice.error?.flatten().fieldErrors.filamentInventory).toEqual(["Red PLA is listed twice"]);
   });
 });

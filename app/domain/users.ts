@@ -1,5 +1,5 @@
-// Account types and who may choose which: the type follows what the account does, never a wish.
-// docs/decisions/010-account-type.md explains the rule.
+// Who a user is on the marketplace: a customer, a printer owner, or both (listing a printer makes a customer
+// both). The type follows what the account does, never a wish (docs/decisions/010-account-type.md).
 
 export const USER_TYPES = ["customer", "printer_owner", "both"] as const;
 export type UserType = (typeof USER_TYPES)[number];

@@ -1,0 +1,131 @@
+// A job's message thread with its send box, for any page that shows a conversation (/messages,
+// /order/{id}). The page feeds it the messages and the action to post to; without JavaScript the
+// send box is a plain form post, with it Enter sends and Shift+Enter adds a line.
+import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useId, useRef, type KeyboardEvent } from "react";
+import { displayName, MESSAGE_FIELD, MESSAGE_MAX_LENGTH, SEND_MESSAGE_INTENT, type ThreadMessage } from "~/domain/messages";
+import { formatDateTime } from "~/utils/format";
+import { ErrorList } from "./forms";
+
+export interface ConversationThreadProps {
+  messages: ThreadMessage[];
+  /** the signed-in user: their messages sit on the right */
+  currentUserId: number;
+  /** where the send box posts (the page's own action when left out) */
+  action?: string;
+  /** the intent the send button posts, for pages whose action handles several */
+  intent?: string;
+  /** more fields the page's action needs (e.g. jobId) */
+  hiddenFields?: Record<string, string | number>;
+  /** the last send's refusal, shown under the box; the typed text stays */
+  error?: string | null;
+  /** text to put back in the box after a refused send (without JavaScript the page reloads) */
+  draft?: string;
+  /** false hides the send box (e.g. a closed conversation) */
+  canSend?: boolean;
+  /** what the list says with no message yet */
+  emptyText?: string;
+}
+
+export function ConversationThread({
+  messages,
+  currentUserId,
+  action,
+  intent = SEND_MESSAGE_INTENT,
+  hiddenFields,
+  error,
+  draft,
+  canSend = true,
+  emptyText = "No messages yet. Say hello and ask anything about this print.",
+}: ConversationThreadProps) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const fieldId = useId();
+  const errorId = error ? `${fieldId}-error` : undefined;
+  const navigation = useNavigation();
+  const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const wasSending = useRef(false);
+
+  // clear the box once a send went through (a refused one keeps the text and shows why)
+  useEffect(() => {
+    if (wasSending.current && !sending && !error) formRef.current?.reset();
+    wasSending.current = sending;
+  }, [sending, error]);
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    if (!event.currentTarget.value.trim() || sending) return;
+    formRef.current?.requestSubmit();
+  }
+
+  return (
+    <div className="flex flex-col gap-3" data-testid="conversation-thread">
+      {/* newest at the bottom; column-reverse keeps the scroll there without JavaScript */}
+      <div
+        className="flex max-h-64 min-h-24 flex-col-reverse overflow-y-auto rounded-lg border border-slate-200 bg-slate-50 p-3"
+        role="log"
+        aria-live="polite"
+        aria-label="Messages"
+      >
+        {messages.length === 0 ? (
+          <p className="m-auto text-sm text-slate-500">{emptyText}</p>
+        ) : (
+          <ol className="flex flex-col gap-2">
+            {messages.map((m) => {
+              const mine = m.senderId === currentUserId;
+              return (
+                <li
+                  key={m.id}
+                  className={`flex flex-col ${mine ? "items-end" : "items-start"}`}
+                  data-testid="thread-message"
+                  data-mine={mine ? "true" : "false"}
+                >
+                  <div
+                    className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${
+                      mine ? "bg-brand-600 text-white" : "border border-slate-200 bg-white text-slate-900"
+                    }`}
+                  >
+                    {m.content}
+                  </div>
+                  <span className="mt-0.5 text-xs text-slate-500">
+                    {mine ? "You" : displayName(m.sender)} · <time dateTime={m.sentAt}>{formatDateTime(m.sentAt)}</time>
+                  </span>
+                </li>
+              );
+            })}
+          </ol>
+        )}
+      </div>
+      {canSend ? (
+        <Form method="post" action={action} ref={formRef} preventScrollReset className="flex flex-col gap-2">
+          <input type="hidden" name="intent" value={intent} />
+          {Object.entries(hiddenFields ?? {}).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <label htmlFor={fieldId} className="sr-only">
+            Message
+          </label>
+          <textarea
+            id={fieldId}
+            name={MESSAGE_FIELD}
+            required
+            maxLength={MESSAGE_MAX_LENGTH}
+            defaultValue={draft}
+            onKeyDown={onKeyDown}
+            placeholder="Type your message… (Enter sends, Shift+Enter adds a line)"
+            className="input min-h-[88px] resize-y"
+            aria-invalid={errorId ? true : undefined}
+            aria-describedby={errorId}
+            data-testid="message-input"
+          />
+          <ErrorList id={errorId} errors={error ? [error] : undefined} />
+          <div className="flex justify-end">
+            <button type="submit" className="btn-primary" disabled={sending}>
+              {sending ? "Sending…" : "Send"}
+            </button>
+          </div>
+        </Form>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+// The print settings of a design (document 001 §9): the one schema, options and messages the upload
+// page, the API and the server share, and the refusal policy for files the engine cannot read.
+import { z } from "zod";
+import { COLOR_NAMES, UPLOAD_MATERIALS } from "./materials";
+import { layerHeightBucket, layerHeightForQuality } from "./mesh/fallback";
+import { INVALID_FILE_TYPE_MESSAGE, type MeshErrorCode } from "./mesh/errors";
+import { MESH_FORMATS, SUPPORT_MODES, type AnalysisResult, type MeshFormat, type SupportsMode } from "./mesh/types";
+import { DELIVERY_METHODS, MAX_COLORS, MIN_COLORS } from "./pricing";
+
+export { MAX_DESIGN_BYTES } from "./upload-limits";
+
+/** The file input's accept list: one extension per printable format. */
+export const DESIGN_EXTENSIONS = MESH_FORMATS.map((format) => `.${format}`);
+export const LAYER_HEIGHTS = [0.1, 0.2, 0.3] as const;
+export const INFILL_OPTIONS = [10, 15, 20, 30, 50, 100] as const;
+export const SUPPORT_OPTIONS: ReadonlyArray<{ value: SupportsMode; label: string }> = [
+  { value: "no", label: "No supports" },
+  { value: "auto", label: "Auto (where needed)" },
+  { value: "yes", label: "Everywhere" },
+];
+export const DELIVERY_OPTIONS: ReadonlyArray<{ value: (typeof DELIVERY_METHODS)[number]; label: string }> = [
+  { value: "pickup", label: "Local pickup" },
+  { value: "delivery", label: "Local delivery (+$5.00)" },
+  { value: "shipping", label: "USPS shipping" },
+];
+
+export const DESIGN_DEFAULTS = {
+  material: "PLA",
+  filamentColor: "Black",
+  layerHeight: 0.2,
+  infill: 20,
+  supports: "auto",
+  numberOfColors: 1,
+  deliveryMethod: "pickup",
+  specialInstructions: "",
+  printTimeMinutes: 60,
+} as const;
+
+export const MESSAGES = {
+  invalidType: INVALID_FILE_TYPE_MESSAGE,
+  tooLarge: "File size exceeds 50MB limit",
+  fileRequiredTitle: "File Required",
+  fileRequiredUpload: "Please select a 3D file to upload.",
+  fileRequiredDraft: "Please select a 3D file to save as draft.",
+  analysisWarningTitle: "Analysis Warning",
+  analysisWarning: "Using basic estimation. Upload will still work.",
+  chooseAgain: "Your settings are kept; please choose the file again.",
+  keepsFile: "The draft keeps its current file.",
+} as const;
+
+export type DesignIntent = "save" | "submit";
+
+/** The title of a refused post, as the page's alert and the API's answer name it. */
+export function designFailureTitle(intent: DesignIntent, editing: boolean): string {
+  if (intent === "submit") return "Upload Failed";
+  return editing ? "Failed to Update Draft" : "Failed to Save Draft";
+}
+
+/**
+ * Files the engine cannot read are refused when they are not what their name says, are incomplete,
+ * or are built to exhaust the reader; any other parse failure gets the size-based estimate (ADR 008).
+ */
+export const REFUSED_MESH_ERRORS: ReadonlySet<MeshErrorCode> = new Set<MeshErrorCode>([
+  "invalid-type",
+  "empty",
+  "truncated",
+  "bad-package",
+  "dtd",
+  "too-many-entries",
+  "zip-bomb",
+  "too-many-triangles",
+  "bad-option",
+  // bad files to refuse, not flaws to estimate around
+  "bad-number",
+  "missing-vertex",
+]);
+
+/** What a draft keeps in print_jobs.analysis: the engine's result, or the size-based estimate and why. */
+export type DesignAnalysis =
+  | ({ method: "mesh" } & AnalysisResult)
+  | {
+      method: "file-size";
+      estimatedWeight: number;
+      estimatedTimeMinutes: number;
+      numberOfColors: 1;
+      fileFormat: MeshFormat;
+      material: string;
+      infillDensity: number;
+      layerHeight: number;
+      supports: SupportsMode;
+      /** the engine's message, shown to the owner of the draft */
+      reason: string;
+    };
+
+export function extensionAllowed(fileName: string): boolean {
+  const lower = fileName.trim().toLowerCase();
+  return DESIGN_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
+/** "0.2" → "normal" as document 001's quality presets name it. */
+export function qualityForLayerHeight(layerHeight: number): "fine" | "normal" | "draft" {
+  const bucket = layerHeightBucket(layerHeight);
+  return bucket === 0.1 ? "fine" : bucket === 0.3 ? "draft" : "normal";
+}
+
+const oneOf = <T extends string>(values: readonly T[], message: string) =>
+  z.string({ required_error: message }).refine((v): v is T => (values as readonly string[]).includes(v), message);
+
+/** conform coerces the form's strings; missing fields take document 001's defaults. */
+export const DesignSettingsSchema = z.object({
+  intent: z.enum(["save", "submit"]).default("save"),
+  material: oneOf(UPLOAD_MATERIALS, "Please choose PLA, PETG, ABS or TPU.").default(DESIGN_DEFAULTS.material),
+  filamentColor: oneOf(COLOR_NAMES, "Please choose a colour from the list.").default(DESIGN_DEFAULTS.filamentColor),
+  layerHeight: z
+    .number({ invalid_type_error: "Layer height must be a number of millimetres." })
+    .min(0.05, "Layer height must be between 0.05 and 0.4 mm.")
+    .max(0.4, "Layer height must be between 0.05 and 0.4 mm.")
+    .transform(layerHeightBucket)
+    .default(DESIGN_DEFAULTS.layerHeight),
+  infill: z
+    .number({ invalid_type_error: "Infill must be a whole percentage." })
+    .int("Infill must be a whole percentage.")
+    .min(0, "Infill must be between 0 and 100%.")
+    .max(100, "Infill must be between 0 and 100%.")
+    .default(DESIGN_DEFAULTS.infill),
+  supports: z
+    .enum(SUPPORT_MODES, { errorMap: () => ({ message: "Supports must be no, auto or yes." }) })
+    .default(DESIGN_DEFAULTS.supports),
+  numberOfColors: z
+    .number({ invalid_type_error: "Number of colours must be a whole number." })
+    .int("Number of colours must be a whole number.")
+    .min(MIN_COLORS, `Number of colours must be from ${MIN_COLORS} to ${MAX_COLORS}.`)
+    .max(MAX_COLORS, `Number of colours must be from ${MIN_COLORS} to ${MAX_COLORS}.`)
+    .default(DESIGN_DEFAULTS.numberOfColors),
+  deliveryMethod: z
+    .enum(DELIVERY_METHODS, { errorMap: () => ({ message: "Delivery must be pickup, delivery or shipping." }) })
+    .default(DESIGN_DEFAULTS.deliveryMethod),
+  specialInstructions: z.string().trim().max(1000, "Special instructions can be at most 1000 characters.").optional(),
+  printerId: z.number({ invalid_type_error: "Printer must be a printer id." }).int().positive().optional(),
+});
+export type DesignSettingsInput = z.input<typeof DesignSettingsSchema>;
+export type DesignSettings = z.output<typeof DesignSettingsSchema>;
+
+/** Document 001's API sends the settings as printSettings JSON; the page sends flat fields. Flat fields win. */
+export function flattenPrintSettings(fields: FormData): FormData {
+  const raw = fields.get("printSettings");
+  if (typeof raw !== "string" || raw.trim() === "") return fields;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return fields;
+  }
+  if (!parsed || typeof parsed !== "object") return fields;
+  const settings = parsed as Record<string, unknown>;
+  const setIfMissing = (name: string, value: unknown) => {
+    if (fields.has(name) || value === undefined || value === null) return;
+    fields.set(name, String(value));
+  };
+  const supports = settings.supports;
+  setIfMissing("supports", typeof supports === "boolean" ? (supports ? "yes" : "no") : supports);
+  setIfMissing("infill", settings.infill ?? settings.infillDensity);
+  setIfMissing("numberOfColors", settings.numberOfColors);
+  if (settings.layerHeight !== undefined) setIfMissing("layerHeight", settings.layerHeight);
+  else if (typeof settings.quality === "string") setIfMissing("layerHeight", layerHeightForQuality(settings.quality));
+  return fields;
+}
+
+/** The form's values for a new design. */
+export const NEW_DESIGN_SETTINGS = {
+  material: DESIGN_DEFAULTS.material,
+  filamentColor: DESIGN_DEFAULTS.filamentColor,
+  layerHeight: String(DESIGN_DEFAULTS.layerHeight),
+  infill: String(DESIGN_DEFAULTS.infill),
+  supports: DESIGN_DEFAULTS.supports,
+  numberOfColors: String(DESIGN_DEFAULTS.numberOfColors),
+  deliveryMethod: DESIGN_DEFAULTS.deliveryMethod,
+  specialInstructions: "",
+};

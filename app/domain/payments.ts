@@ -1,0 +1,7 @@
+// The states of a card payment and of an owner's payout, and who handles them.
+
+export const PAYMENT_PROVIDERS = ["test", "stripe"] as const;
+
+export const PAYMENT_STATUSES = ["requires_payment", "authorized", "captured", "released", "refunded", "failed"] as const;
+
+export const PAYOUT_STATUSES = ["pending", "paid", "failed"] as const;

@@ -1,0 +1,276 @@
+// The rules of a printer listing, once for the pages and the JSON API: the add-printer and
+// settings schemas, the model presets, where a printer is placed, and what its stock may hold.
+import { z } from "zod";
+import { AppError } from "./app-error";
+import { COLOR_NAMES, PRINTER_MATERIALS, type MaterialName } from "./materials";
+import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel, PRINTER_MODELS } from "./printer-models";
+import { ratePerKgCentsFromPricePerGram } from "./pricing";
+
+export const MAX_BUILD_VOLUME_MM = 2000;
+export const MAX_RATE_PER_KG_CENTS = 1_000_000;
+export const MAX_STOCK_GRAMS = 100_000;
+export const MAX_INVENTORY_ROWS = 200;
+
+export const LOCATION_NOT_FOUND =
+  "We couldn't place this location. Enter a US city and state (Loveland, CO), a ZIP code or an address with its ZIP, or give latitude and longitude.";
+export const PRINTER_BUSY_WITH_ORDERS = "This printer has orders in progress. Finish or cancel them before deleting it.";
+export const PHOTO_TOO_LARGE = "The photo must be 5 MB or smaller";
+export const ONE_PHOTO_ONLY = "Add one photo at most";
+export const FORM_UNREADABLE = "The form could not be read. Please try again.";
+export const BOTH_COORDINATES = "Give both latitude and longitude, or leave both blank";
+
+const MATERIAL_ENUM = PRINTER_MATERIALS as unknown as [MaterialName, ...MaterialName[]];
+const COLOR_ENUM = COLOR_NAMES as unknown as [string, ...string[]];
+
+const requiredText = (message: string, max: number) =>
+  z.string({ required_error: message }).trim().min(1, message).max(max, `Use at most ${max} characters`);
+
+const buildVolume = (axis: "X" | "Y" | "Z") =>
+  z
+    .number({ required_error: `Build volume ${axis} is required`, invalid_type_error: `Build volume ${axis} must be a number` })
+    .int(`Build volume ${axis} must be a whole number of millimetres`)
+    .min(1, `Build volume ${axis} is required`)
+    .max(MAX_BUILD_VOLUME_MM, `Build volume ${axis} can be at most ${MAX_BUILD_VOLUME_MM} mm`);
+
+const pricePerGram = z
+  .string({ required_error: "Price per gram is required" })
+  .trim()
+  .min(1, "Price per gram is required")
+  .refine((v) => ratePerKgCentsFromPricePerGram(v) !== null, "Enter the price in dollars per gram, 0 or more, like 0.12")
+  .refine((v) => (ratePerKgCentsFromPricePerGram(v) ?? 0) <= MAX_RATE_PER_KG_CENTS, "Price per gram can be at most $10.00");
+
+const materials = z
+  .array(z.enum(MATERIAL_ENUM, { errorMap: () => ({ message: "Choose materials from the list" }) }), {
+    required_error: "At least one material is required",
+  })
+  .min(1, "At least one material is required")
+  .transform((list) => [...new Set(list)]);
+
+const latitude = z
+  .number({ invalid_type_error: "Latitude must be a number" })
+  .min(-90, "Latitude must be between -90 and 90")
+  .max(90, "Latitude must be between -90 and 90")
+  .optional();
+const longitude = z
+  .number({ invalid_type_error: "Longitude must be a number" })
+  .min(-180, "Longitude must be between -180 and 180")
+  .max(180, "Longitude must be between -180 and 180")
+  .optional();
+
+/** Latitude and longitude come together or not at all; the message sits on the one that is missing. */
+function bothOrNeither(value: { latitude?: number; longitude?: number }, ctx: z.RefinementCtx) {
+  if ((value.latitude === undefined) !== (value.longitude === undefined)) {
+    const path = value.latitude === undefined ? "latitude" : "longitude";
+    ctx.addIssue({ code: "custom", path: [path], message: BOTH_COORDINATES });
+  }
+}
+
+const photo = z.instanceof(File).optional();
+const description = z.string().trim().max(1000, "Use at most 1000 characters");
+
+/** The full add-printer form (page and API). */
+export const AddPrinterSchema = z
+  .object({
+    name: requiredText("Printer name is required", 100),
+    model: z
+      .string({ required_error: "Printer model is required" })
+      .trim()
+      .min(1, "Printer model is required")
+      .refine((v) => findPrinterModel(v) !== undefined, "Choose a printer model from the list"),
+    customModel: z.string().trim().max(100, "Use at most 100 characters").optional(),
+    description: description.optional(),
+    buildVolumeX: buildVolume("X"),
+    buildVolumeY: buildVolume("Y"),
+    buildVolumeZ: buildVolume("Z"),
+    location: requiredText("Location is required", 200),
+    pricePerGram,
+    materials,
+    latitude,
+    longitude,
+    isAvailable: z.boolean().optional(),
+    image: photo,
+  })
+  .superRefine(bothOrNeither);
+export type AddPrinterValues = z.infer<typeof AddPrinterSchema>;
+
+/** Printer settings: name and location required, price 0 or more, at least one material. */
+export const PrinterSettingsSchema = z
+  .object({
+    name: requiredText("Printer name is required", 100),
+    description: description.optional(),
+    location: requiredText("Location is required", 200),
+    pricePerGram,
+    materials,
+    latitude,
+    longitude,
+    isAvailable: z.boolean().optional(),
+    image: photo,
+    removeImage: z.boolean().optional(),
+  })
+  .superRefine(bothOrNeither);
+
+/** One row of filament stock: a material the list knows, a colour of the palette, whole grams. */
+export const InventorySchema = z.object({
+  material: z.enum(MATERIAL_ENUM, { errorMap: () => ({ message: "Choose a material" }) }),
+  color: z.enum(COLOR_ENUM, { errorMap: () => ({ message: "Choose a colour" }) }),
+  grams: z
+    .number({ required_error: "Enter the grams in stock", invalid_type_error: "Grams in stock must be a number" })
+    .int("Grams in stock must be a whole number")
+    .min(0, "Grams in stock cannot be negative")
+    .max(MAX_STOCK_GRAMS, `Grams in stock can be at most ${MAX_STOCK_GRAMS}`),
+});
+
+/** Removing a stock row accepts any stored name, so a row written before a material left the list can still go. */
+export const StockRowSchema = z.object({
+  material: z.string().trim().min(1, "Choose a material"),
+  color: z.string().trim().min(1, "Choose a colour"),
+});
+
+/** The JSON API's partial update of a printer: any settings field, and the whole inventory at once. */
+export const PrinterUpdateSchema = z
+  .object({
+    name: requiredText("Printer name is required", 100),
+    description: description.nullable(),
+    location: requiredText("Location is required", 200),
+    pricePerGram,
+    materials,
+    latitude,
+    longitude,
+    isAvailable: z.boolean({ invalid_type_error: "isAvailable must be true or false" }),
+    filamentInventory: z.array(InventorySchema).max(MAX_INVENTORY_ROWS, `At most ${MAX_INVENTORY_ROWS} inventory rows`),
+  })
+  .partial()
+  .superRefine((value, ctx) => {
+    bothOrNeither(value, ctx);
+    const seen = new Set<string>();
+    for (const row of value.filamentInventory ?? []) {
+      const key = `${row.material}|${row.color}`;
+      if (seen.has(key))
+        ctx.addIssue({ code: "custom", path: ["filamentInventory"], message: `${row.color} ${row.material} is listed twice` });
+      seen.add(key);
+    }
+  });
+
+/** Stock is kept only in the printer's own materials; throws AppError("invalid") for the first row outside them. */
+export function checkStockMaterials(printerMaterials: readonly string[], rows: readonly { material: string }[]): void {
+  const outside = rows.find((row) => !printerMaterials.includes(row.material));
+  if (outside) {
+    throw new AppError("invalid", `This printer doesn't offer ${outside.material}. Add it to the printer's materials first.`, {
+      field: "material",
+    });
+  }
+}
+
+export interface PlacementRequest {
+  location: string;
+  /** the owner's own coordinates, or null to place the printer from its location text */
+  coordinates: { latitude: number; longitude: number } | null;
+}
+
+/**
+ * Where a printer is placed after an edit; null when neither its location nor its coordinates
+ * were sent. Given coordinates win, except that a changed location sent with the old coordinates
+ * (a form that kept them) is placed again from its text.
+ */
+export function placementAfterEdit(
+  current: { location: string; latitude: number | null; longitude: number | null },
+  changes: { location?: string; latitude?: number; longitude?: number },
+): PlacementRequest | null {
+  if (changes.location === undefined && changes.latitude === undefined && changes.longitude === undefined) return null;
+  const location = changes.location ?? current.location;
+  if (changes.latitude === undefined || changes.longitude === undefined) return { location, coordinates: null };
+  const sameCoordinates = changes.latitude === current.latitude && changes.longitude === current.longitude;
+  if (location !== current.location && sameCoordinates) return { location, coordinates: null };
+  return { location, coordinates: { latitude: changes.latitude, longitude: changes.longitude } };
+}
+
+export interface ModelPreset {
+  buildVolumeX: string;
+  buildVolumeY: string;
+  buildVolumeZ: string;
+  pricePerGram: string;
+  materials: string[];
+}
+
+/** What choosing a known model fills in; null for Custom/Other and unknown names. */
+export function modelPreset(name: string | null | undefined): ModelPreset | null {
+  const model = findPrinterModel(name);
+  if (!model?.buildVolume) return null;
+  return {
+    buildVolumeX: String(model.buildVolume.x),
+    buildVolumeY: String(model.buildVolume.y),
+    buildVolumeZ: String(model.buildVolume.z),
+    pricePerGram: model.suggestedPricePerGramCents === null ? "" : (model.suggestedPricePerGramCents / 100).toFixed(2),
+    materials: [...model.defaultMaterials],
+  };
+}
+
+const VOLUME_FIELDS = ["buildVolumeX", "buildVolumeY", "buildVolumeZ"] as const;
+
+/** The values a posted form gets from its model: null when the model has no preset. */
+interface PresetOutcome {
+  model: string;
+  preset: ModelPreset;
+  /** posted without any volume (no JavaScript filled them): blank price and materials take the preset's too */
+  fillBlanks: boolean;
+}
+
+/**
+ * The server's half of the model preset: a known model's volume is locked to the catalogue's, and
+ * a form posted without volumes (no JavaScript filled them) also gets the suggested price and
+ * default materials where it left them blank.
+ */
+function presetFor(model: unknown, volumes: unknown[]): PresetOutcome | null {
+  const known = findPrinterModel(typeof model === "string" ? model : null);
+  const preset = modelPreset(known?.name);
+  if (!known || !preset) return null;
+  const blank = (value: unknown) => value === undefined || value === null || String(value).trim() === "";
+  return { model: known.name, preset, fillBlanks: volumes.every(blank) };
+}
+
+/** The preset applied to a posted add-printer form (the page). */
+export function applyModelPreset(form: FormData): FormData {
+  const outcome = presetFor(
+    form.get("model"),
+    VOLUME_FIELDS.map((key) => form.get(key) ?? undefined),
+  );
+  if (!outcome) return form;
+  const { model, preset, fillBlanks } = outcome;
+  const next = new FormData();
+  for (const [key, value] of form) {
+    if (key === "model" || (VOLUME_FIELDS as readonly string[]).includes(key)) continue;
+    if (fillBlanks && key === "pricePerGram" && String(value).trim() === "") continue;
+    next.append(key, value);
+  }
+  next.set("model", model);
+  for (const key of VOLUME_FIELDS) next.set(key, preset[key]);
+  if (fillBlanks) {
+    if (!next.has("pricePerGram")) next.set("pricePerGram", preset.pricePerGram);
+    if (!next.has("materials")) for (const m of preset.materials) next.append("materials", m);
+  }
+  return next;
+}
+
+/** The preset applied to a JSON add-printer body (the API). */
+export function applyModelPresetToJson(body: Record<string, unknown>): Record<string, unknown> {
+  const outcome = presetFor(
+    body.model,
+    VOLUME_FIELDS.map((key) => body[key]),
+  );
+  if (!outcome) return body;
+  const { model, preset, fillBlanks } = outcome;
+  const next: Record<string, unknown> = { ...body, model };
+  for (const key of VOLUME_FIELDS) next[key] = Number(preset[key]);
+  if (fillBlanks && (body.pricePerGram === undefined || body.pricePerGram === "")) next.pricePerGram = preset.pricePerGram;
+  if (fillBlanks && (!Array.isArray(body.materials) || body.materials.length === 0)) next.materials = preset.materials;
+  return next;
+}
+
+/** The stored model name: the catalogue's spelling, or the owner's own words for Custom/Other. */
+export function storedModelName(model: string, customModel?: string | null): string {
+  const known = findPrinterModel(model);
+  if (known && known.name !== CUSTOM_PRINTER_MODEL_NAME) return known.name;
+  return customModel?.trim() || CUSTOM_PRINTER_MODEL_NAME;
+}
+
+export const MODEL_OPTIONS = PRINTER_MODELS.map((m) => m.name);

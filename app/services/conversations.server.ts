@@ -1,0 +1,238 @@
+// Conversations: one per print job, between the job's customer and its printer's owner and no
+// one else. Pages (/messages, /order/{id}) and the API read and send through these functions;
+// anyone who is not a party gets null (a 404 for them: saying "exists" would leak).
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { messages, users } from "../../db/schema";
+import { AppError } from "~/domain/app-error";
+import { displayName, MessageText, type ConversationSummary, type SenderType, type ThreadMessage } from "~/domain/messages";
+import { getClient, getDb } from "~/utils/db.server";
+import { notify } from "~/utils/notifications.server";
+import { limitWrite } from "./write-limits.server";
+
+/** A job's conversation as one of its parties sees it. */
+export interface JobConversation {
+  jobId: number;
+  jobFileName: string;
+  jobStatus: string;
+  printerId: number;
+  printerName: string;
+  customerId: number;
+  ownerId: number;
+  /** the caller's side of the conversation */
+  role: SenderType;
+  otherUserId: number;
+  otherUserName: string;
+}
+
+/**
+ * The conversation of a job for this user, or null when there is none for them: the job does not
+ * exist, is still a draft, has no printer, or the user is neither its customer nor its owner.
+ */
+export async function getJobConversation(jobId: number, userId: number): Promise<JobConversation | null> {
+  const client = await getClient();
+  const result = await client.execute({
+    sql: `SELECT j.id AS job_id, j.file_name, j.status, j.customer_id, p.id AS printer_id, p.name AS printer_name,
+                 p.owner_id, c.first_name AS c_first, c.last_name AS c_last, c.username AS c_username,
+                 o.first_name AS o_first, o.last_name AS o_last, o.username AS o_username
+          FROM print_jobs j
+          JOIN printers p ON p.id = j.printer_id
+          JOIN users c ON c.id = j.customer_id
+          JOIN users o ON o.id = p.owner_id
+          WHERE j.id = ?1 AND j.status <> 'draft' AND (j.customer_id = ?2 OR p.owner_id = ?2)`,
+    args: [jobId, userId],
+  });
+  const row = result.rows[0];
+  if (!row) return null;
+  const customerId = Number(row.customer_id);
+  const ownerId = Number(row.owner_id);
+  // an owner ordering from their own printer talks to themself as the customer
+  const role: SenderType = customerId === userId ? "customer" : "printer";
+  const customerName = displayName({
+    firstName: row.c_first as string | null,
+    lastName: row.c_last as string | null,
+    username: row.c_username as string,
+  });
+  const ownerName = displayName({
+    firstName: row.o_first as string | null,
+    lastName: row.o_last as string | null,
+    username: row.o_username as string,
+  });
+  return {
+    jobId: Number(row.job_id),
+    jobFileName: String(row.file_name),
+    jobStatus: String(row.status),
+    printerId: Number(row.printer_id),
+    printerName: String(row.printer_name),
+    customerId,
+    ownerId,
+    role,
+    otherUserId: role === "customer" ? ownerId : customerId,
+    otherUserName: role === "customer" ? ownerName : customerName,
+  };
+}
+
+function toThreadMessage(row: {
+  id: number;
+  senderId: number;
+  firstName: string | null;
+  lastName: string | null;
+  senderType: SenderType;
+  content: string;
+  sentAt: Date;
+  readAt: Date | null;
+}): ThreadMessage {
+  return {
+    id: row.id,
+    senderId: row.senderId,
+    sender: { firstName: row.firstName, lastName: row.lastName },
+    senderType: row.senderType,
+    content: row.content,
+    message: row.content,
+    sentAt: row.sentAt.toISOString(),
+    readAt: row.readAt ? row.readAt.toISOString() : null,
+  };
+}
+
+/** The most messages a thread loads at once (the newest ones). */
+export const THREAD_LIMIT = 200;
+
+async function threadMessages(jobId: number): Promise<ThreadMessage[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: messages.id,
+      senderId: messages.senderId,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      senderType: messages.senderType,
+      content: messages.content,
+      sentAt: messages.sentAt,
+      readAt: messages.readAt,
+    })
+    .from(messages)
+    .innerJoin(users, eq(users.id, messages.senderId))
+    .where(eq(messages.jobId, jobId))
+    .orderBy(sql`${messages.sentAt} DESC, ${messages.id} DESC`)
+    .limit(THREAD_LIMIT);
+  return rows.reverse().map(toThreadMessage);
+}
+
+/**
+ * A job's messages, oldest first, for one of its parties; null for anyone else. With markRead
+ * (opening the thread), the messages the other party sent are marked read.
+ */
+export async function listJobMessages(
+  jobId: number,
+  userId: number,
+  options: { markRead?: boolean } = {},
+): Promise<ThreadMessage[] | null> {
+  const conversation = await getJobConversation(jobId, userId);
+  if (!conversation) return null;
+  if (options.markRead) await markThreadRead(jobId, userId);
+  return threadMessages(jobId);
+}
+
+/** Marks read what the other party sent in this job's thread; the caller must be a party. */
+export async function markThreadRead(jobId: number, userId: number): Promise<number> {
+  const db = await getDb();
+  const result = await db
+    .update(messages)
+    .set({ readAt: new Date() })
+    .where(and(eq(messages.jobId, jobId), ne(messages.senderId, userId), isNull(messages.readAt)));
+  return result.rowsAffected;
+}
+
+/**
+ * Sends a message in a job's conversation. Throws AppError: not_found for anyone but the job's
+ * customer and owner, invalid for blank or over-long text, rate_limited past the user's limit.
+ */
+export async function sendJobMessage(input: { jobId: number; senderId: number; content: unknown }): Promise<ThreadMessage> {
+  const conversation = await getJobConversation(input.jobId, input.senderId);
+  if (!conversation) throw new AppError("not_found", "Order not found.");
+  const text = MessageText.safeParse(input.content);
+  if (!text.success) throw new AppError("invalid", text.error.issues[0]?.message ?? "Invalid message.", { field: "message" });
+  await limitWrite(input.senderId, "message");
+  const db = await getDb();
+  const [row] = await db
+    .insert(messages)
+    .values({ jobId: conversation.jobId, senderId: input.senderId, senderType: conversation.role, content: text.data })
+    .returning();
+  const [sender] = await db
+    .select({ firstName: users.firstName, lastName: users.lastName, username: users.username })
+    .from(users)
+    .where(eq(users.id, input.senderId));
+  if (conversation.otherUserId !== input.senderId) {
+    await notify(
+      conversation.otherUserId,
+      "New Message",
+      `${displayName(sender ?? {})} wrote about ${conversation.jobFileName}.`,
+      `/messages?jobId=${conversation.jobId}`,
+    );
+  }
+  return toThreadMessage({ ...row, firstName: sender?.firstName ?? null, lastName: sender?.lastName ?? null });
+}
+
+/** The most conversations a list shows. */
+export const CONVERSATION_LIMIT = 100;
+
+/**
+ * The user's conversations (jobs with at least one message where the user is the customer or
+ * the printer's owner), the most recent first, with the other party, the last message and how
+ * many of the other party's messages are unread.
+ */
+export async function listConversations(userId: number): Promise<ConversationSummary[]> {
+  const client = await getClient();
+  const result = await client.execute({
+    sql: `WITH mine AS (
+            SELECT j.id, j.file_name, j.customer_id, p.owner_id, p.name AS printer_name
+            FROM print_jobs j JOIN printers p ON p.id = j.printer_id
+            WHERE j.status <> 'draft' AND j.customer_id = ?1
+            UNION
+            SELECT j.id, j.file_name, j.customer_id, p.owner_id, p.name AS printer_name
+            FROM printers p JOIN print_jobs j ON j.printer_id = p.id
+            WHERE j.status <> 'draft' AND p.owner_id = ?1
+          ),
+          last AS (
+            SELECT m.job_id, max(m.id) AS last_id,
+                   sum(CASE WHEN m.read_at IS NULL AND m.sender_id <> ?1 THEN 1 ELSE 0 END) AS unread
+            FROM messages m JOIN mine ON mine.id = m.job_id
+            GROUP BY m.job_id
+          )
+          SELECT mine.id AS job_id, mine.file_name, mine.printer_name, last.unread,
+                 lm.content AS last_message, lm.sent_at AS last_message_at,
+                 u.first_name, u.last_name, u.username
+          FROM mine
+          JOIN last ON last.job_id = mine.id
+          JOIN messages lm ON lm.id = last.last_id
+          JOIN users u ON u.id = CASE WHEN mine.customer_id = ?1 THEN mine.owner_id ELSE mine.customer_id END
+          ORDER BY lm.sent_at DESC, lm.id DESC
+          LIMIT ?2`,
+    args: [userId, CONVERSATION_LIMIT],
+  });
+  return result.rows.map((row) => ({
+    jobId: Number(row.job_id),
+    jobFileName: String(row.file_name),
+    otherUserName: displayName({
+      firstName: row.first_name as string | null,
+      lastName: row.last_name as string | null,
+      username: row.username as string,
+    }),
+    printerName: String(row.printer_name),
+    lastMessage: row.last_message == null ? null : String(row.last_message),
+    lastMessageAt: row.last_message_at == null ? null : new Date(Number(row.last_message_at)).toISOString(),
+    unreadCount: Number(row.unread ?? 0),
+  }));
+}
+
+/** A conversation's summary for a job that has no message yet (so a page can still open it). */
+export function emptySummary(conversation: JobConversation): ConversationSummary {
+  return {
+    jobId: conversation.jobId,
+    jobFileName: conversation.jobFileName,
+    otherUserName: conversation.otherUserName,
+    printerName: conversation.printerName,
+    lastMessage: null,
+    lastMessageAt: null,
+    unreadCount: 0,
+  };
+}

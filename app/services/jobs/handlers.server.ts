@@ -1,0 +1,3 @@
+// Every background task handler of the product, registered in one place before the worker starts.
+// A feature with a task type adds the import of its handler module here.
+import "../mail/mail-task.server";

@@ -1,0 +1,17 @@
+// The job runner's public interface (decision 010). Handlers register at start-up
+// (app/services/jobs/handlers.server.ts); the web server starts the worker unless WORKER=off.
+export {
+  registerTaskHandler,
+  enqueueTask,
+  schedulePeriodic,
+  cancelTask,
+  startWorker,
+  runDueTasks,
+  PermanentTaskError,
+  type TaskContext,
+  type TaskHandler,
+  type EnqueueOptions,
+  type Worker,
+  type WorkerOptions,
+} from "./runner.server";
+export { getTask, listTasks, countTasksByStatus, type TaskView } from "./queries.server";

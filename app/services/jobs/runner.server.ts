@@ -1,0 +1,396 @@
+// The durable job runner on the database (decision 010). Tasks are rows of background_tasks:
+// claimed by one guarded UPDATE that takes a lease, kept alive by heartbeats, picked up again
+// by any worker once a dead worker's lease expires, retried with exponential backoff, cancelled
+// on request. Handlers resume: their per-item results and a cursor are stored as they go.
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { Client, Row } from "@libsql/client";
+import { retryDelayMs, type TaskProgress, type TaskState } from "~/domain/background-jobs";
+import { getClient } from "~/utils/db.server";
+
+export interface TaskContext<P = unknown> {
+  taskId: number;
+  payload: P;
+  /** 1 on the first run, 2 on the first retry or resume ... */
+  attempt: number;
+  /** the resume point the handler saved with saveCheckpoint on an earlier attempt (null at first) */
+  checkpoint: unknown;
+  /** stores progress (and renews the lease) */
+  reportProgress(progress: TaskProgress): Promise<void>;
+  /** stores a resume point (a cursor) that the next attempt receives as `checkpoint` */
+  saveCheckpoint(value: unknown): Promise<void>;
+  /** records that one item is finished with its outcome; false when it was recorded before */
+  recordItem(key: string, outcome: string, detail?: unknown): Promise<boolean>;
+  /** the items finished so far (by this task, over all its attempts): key → outcome */
+  doneItems(): Promise<Map<string, string>>;
+  /** true once the task was cancelled, the lease was lost or the worker is stopping: return soon */
+  isCancelled(): boolean;
+  /** renews the lease by hand (reportProgress does it too; a timer does it meanwhile) */
+  heartbeat(): Promise<void>;
+}
+
+export type TaskHandler<P = unknown> = (ctx: TaskContext<P>) => Promise<unknown>;
+
+/** Thrown by a handler when retrying can't help (bad payload): the task fails at once. */
+export class PermanentTaskError extends Error {}
+
+const handlers = new Map<string, TaskHandler<never>>();
+const periodics = new Map<string, { everyMs: number; payload: unknown }>();
+
+export function registerTaskHandler<P>(type: string, handler: TaskHandler<P>): void {
+  handlers.set(type, handler as TaskHandler<never>);
+}
+
+export function registeredTaskTypes(): string[] {
+  return [...handlers.keys()];
+}
+
+export interface EnqueueOptions {
+  /** not before this time (epoch ms or Date) */
+  runAt?: number | Date;
+  /** while a task with this key is queued or running, enqueueing again returns that task */
+  dedupeKey?: string;
+  /** attempts before the task fails for good (default 5) */
+  maxAttempts?: number;
+}
+
+export async function enqueueTask(
+  type: string,
+  payload: unknown,
+  options: EnqueueOptions = {},
+): Promise<{ id: number; created: boolean }> {
+  return insertTask(type, payload, { ...options, periodKey: undefined });
+}
+
+async function insertTask(
+  type: string,
+  payload: unknown,
+  options: EnqueueOptions & { periodKey: string | undefined },
+): Promise<{ id: number; created: boolean }> {
+  const client = await getClient();
+  const runAt = options.runAt instanceof Date ? options.runAt.getTime() : (options.runAt ?? Date.now());
+  const inserted = await client.execute({
+    sql: `INSERT INTO background_tasks (kind, payload, run_at, dedupe_key, period_key, max_attempts)
+          VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+    args: [
+      type,
+      JSON.stringify(payload ?? null),
+      runAt,
+      options.dedupeKey ?? null,
+      options.periodKey ?? null,
+      options.maxAttempts ?? 5,
+    ],
+  });
+  if (inserted.rows.length > 0) return { id: Number(inserted.rows[0].id), created: true };
+  const existing = await client.execute({
+    sql: options.periodKey
+      ? "SELECT id FROM background_tasks WHERE period_key = ?"
+      : "SELECT id FROM background_tasks WHERE dedupe_key = ? AND status IN ('queued', 'running')",
+    args: [options.periodKey ?? options.dedupeKey ?? null],
+  });
+  if (existing.rows.length === 0) return insertTask(type, payload, options); // the holder just finished
+  return { id: Number(existing.rows[0].id), created: false };
+}
+
+/** Runs `type` every `everyMs`: one row per period, enqueued idempotently by every worker. */
+export function schedulePeriodic(type: string, everyMs: number, payload: unknown = null): void {
+  periodics.set(type, { everyMs, payload });
+}
+
+/** Enqueues the current period's row of each periodic task (a no-op when it exists). */
+export async function enqueuePeriodicTasks(now = Date.now()): Promise<void> {
+  for (const [type, { everyMs, payload }] of periodics) {
+    const period = Math.floor(now / everyMs);
+    await insertTask(type, payload, { periodKey: `${type}:${period}`, runAt: period * everyMs });
+  }
+}
+
+/** Asks a task to stop: a queued one is cancelled at once, a running one at its next check. */
+export async function cancelTask(id: number): Promise<boolean> {
+  const client = await getClient();
+  const now = Date.now();
+  const queued = await client.execute({
+    sql: `UPDATE background_tasks SET status = 'cancelled', cancel_requested = 1, finished_at = ?, updated_at = ?
+          WHERE id = ? AND status = 'queued'`,
+    args: [now, now, id],
+  });
+  if (queued.rowsAffected > 0) return true;
+  const running = await client.execute({
+    sql: "UPDATE background_tasks SET cancel_requested = 1, updated_at = ? WHERE id = ? AND status = 'running'",
+    args: [now, id],
+  });
+  return running.rowsAffected > 0;
+}
+
+export interface ClaimedTask {
+  id: number;
+  type: string;
+  payload: unknown;
+  attempts: number;
+  maxAttempts: number;
+  checkpoint: unknown;
+}
+
+const json = (value: unknown) => (typeof value === "string" ? (JSON.parse(value) as unknown) : null);
+
+function claimedOf(row: Row): ClaimedTask {
+  return {
+    id: Number(row.id),
+    type: String(row.kind),
+    payload: json(row.payload),
+    attempts: Number(row.attempts),
+    maxAttempts: Number(row.max_attempts),
+    checkpoint: json(row.checkpoint),
+  };
+}
+
+/**
+ * Claims one due task of these types in one guarded UPDATE: a queued task whose time has come,
+ * or a running one whose lease expired (its worker died). Two workers never get the same task.
+ */
+export async function claimTask(
+  workerId: string,
+  types: string[],
+  leaseMs: number,
+  now = Date.now(),
+  client?: Client,
+): Promise<ClaimedTask | null> {
+  if (types.length === 0) return null;
+  client ??= await getClient();
+  const marks = types.map(() => "?").join(", ");
+  const due = `kind IN (${marks}) AND ((status = 'queued' AND run_at <= ?) OR (status = 'running' AND lease_expires_at < ?))`;
+  const result = await client.execute({
+    sql: `UPDATE background_tasks
+          SET status = 'running', locked_by = ?, locked_at = ?, lease_expires_at = ?, heartbeat_at = ?,
+              attempts = attempts + 1, started_at = coalesce(started_at, ?), updated_at = ?
+          WHERE id = (SELECT id FROM background_tasks WHERE ${due} ORDER BY run_at, id LIMIT 1) AND ${due}
+          RETURNING id, kind, payload, attempts, max_attempts, checkpoint`,
+    args: [workerId, now, now + leaseMs, now, now, now, ...types, now, now, ...types, now, now],
+  });
+  return result.rows.length > 0 ? claimedOf(result.rows[0]) : null;
+}
+
+export interface RunOptions {
+  workerId: string;
+  leaseMs: number;
+  backoffBaseMs?: number;
+  /** set when the worker is stopping: the handler should return, the task is handed back */
+  stopping?: () => boolean;
+}
+
+/** Runs one claimed task to its end (done, retry later, failed, cancelled, or handed back). */
+export async function runClaimedTask(task: ClaimedTask, options: RunOptions): Promise<TaskState | "released"> {
+  const client = await getClient();
+  const { workerId, leaseMs } = options;
+  let cancelRequested = false;
+  let leaseLost = false;
+  const stopping = options.stopping ?? (() => false);
+
+  const renew = async (extra = "", extraArgs: (string | number | null)[] = []) => {
+    const now = Date.now();
+    const result = await client.execute({
+      sql: `UPDATE background_tasks SET lease_expires_at = ?, heartbeat_at = ?, updated_at = ?${extra}
+            WHERE id = ? AND locked_by = ? AND status = 'running' RETURNING cancel_requested`,
+      args: [now + leaseMs, now, now, ...extraArgs, task.id, workerId],
+    });
+    if (result.rows.length === 0) leaseLost = true;
+    else cancelRequested = Number(result.rows[0].cancel_requested) === 1;
+  };
+  const ours = `EXISTS (SELECT 1 FROM background_tasks WHERE id = ? AND locked_by = ? AND status = 'running')`;
+
+  const ctx: TaskContext = {
+    taskId: task.id,
+    payload: task.payload,
+    attempt: task.attempts,
+    checkpoint: task.checkpoint,
+    reportProgress: (progress) => renew(", progress = ?", [JSON.stringify(progress)]),
+    saveCheckpoint: (value) => renew(", checkpoint = ?", [JSON.stringify(value ?? null)]),
+    async recordItem(key, outcome, detail) {
+      const result = await client.execute({
+        sql: `INSERT INTO background_task_items (task_id, item_key, outcome, detail)
+              SELECT ?, ?, ?, ? WHERE ${ours} ON CONFLICT DO NOTHING`,
+        args: [task.id, key, outcome, detail === undefined ? null : JSON.stringify(detail), task.id, workerId],
+      });
+      return result.rowsAffected > 0;
+    },
+    async doneItems() {
+      const result = await client.execute({
+        sql: "SELECT item_key, outcome FROM background_task_items WHERE task_id = ?",
+        args: [task.id],
+      });
+      return new Map(result.rows.map((row) => [String(row.item_key), String(row.outcome)]));
+    },
+    isCancelled: () => cancelRequested || leaseLost || stopping(),
+    heartbeat: () => renew(),
+  };
+
+  if (task.attempts > task.maxAttempts) {
+    // its workers died on every attempt: stop picking it up
+    await client.execute({
+      sql: `UPDATE background_tasks SET status = 'failed', locked_by = NULL, lease_expires_at = NULL, finished_at = ?,
+            last_error = coalesce(last_error, 'The worker stopped during every attempt') WHERE id = ? AND locked_by = ?`,
+      args: [Date.now(), task.id, workerId],
+    });
+    return "failed";
+  }
+  await renew(); // reads a cancel asked for before the claim
+  const timer = setInterval(() => void renew().catch(() => {}), Math.max(50, Math.floor(leaseMs / 3)));
+  let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
+  try {
+    outcome = { ok: true, result: await handlerFor(task.type)(ctx) };
+  } catch (error) {
+    outcome = { ok: false, error };
+  } finally {
+    clearInterval(timer);
+  }
+  if (!leaseLost) await renew().catch(() => {});
+  if (leaseLost) return "released"; // another worker holds it now
+
+  const now = Date.now();
+  const finish = (status: TaskState, extra: string, args: (string | number | null)[]) =>
+    client.execute({
+      sql: `UPDATE background_tasks SET status = '${status}', locked_by = NULL, lease_expires_at = NULL,
+            updated_at = ?${extra} WHERE id = ? AND locked_by = ? AND status = 'running'`,
+      args: [now, ...args, task.id, workerId],
+    });
+
+  if (cancelRequested) {
+    await finish("cancelled", ", finished_at = ?", [now]);
+    return "cancelled";
+  }
+  if (stopping()) {
+    // handed back without counting the attempt; the next worker resumes from the stored items
+    await finish("queued", ", attempts = max(attempts - 1, 0), run_at = ?", [now]);
+    return "released";
+  }
+  if (outcome.ok) {
+    await finish("done", ", result = ?, finished_at = ?, last_error = NULL", [JSON.stringify(outcome.result ?? null), now]);
+    return "done";
+  }
+  const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+  const permanent = outcome.error instanceof PermanentTaskError;
+  if (!permanent && task.attempts < task.maxAttempts) {
+    const runAt = now + retryDelayMs(task.attempts, options.backoffBaseMs);
+    await finish("queued", ", run_at = ?, last_error = ?", [runAt, message.slice(0, 1000)]);
+    console.warn(
+      `Task ${task.id} (${task.type}) failed on attempt ${task.attempts}; retrying at ${new Date(runAt).toISOString()}`,
+    );
+    return "queued";
+  }
+  await finish("failed", ", finished_at = ?, last_error = ?", [now, message.slice(0, 1000)]);
+  console.error(`Task ${task.id} (${task.type}) failed for good after ${task.attempts} attempts: ${message}`);
+  return "failed";
+}
+
+function handlerFor(type: string): TaskHandler {
+  const handler = handlers.get(type);
+  if (!handler) throw new PermanentTaskError(`No handler for task type ${type}`);
+  return handler as TaskHandler;
+}
+
+export interface WorkerOptions {
+  workerId?: string;
+  /** tasks run at once by this worker (default 1: the machine serves pages too) */
+  concurrency?: number;
+  pollMs?: number;
+  leaseMs?: number;
+  backoffBaseMs?: number;
+  /** task types this worker runs (default: every registered type) */
+  types?: string[];
+}
+
+export interface Worker {
+  readonly workerId: string;
+  /** stops claiming, waits up to graceMs for running tasks, then hands the rest back */
+  stop(graceMs?: number): Promise<void>;
+  /** claims at once instead of waiting for the next poll */
+  wake(): void;
+}
+
+export function defaultWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+export function startWorker(options: WorkerOptions = {}): Worker {
+  const workerId = options.workerId ?? defaultWorkerId();
+  const concurrency = options.concurrency ?? 1;
+  const pollMs = options.pollMs ?? 1000;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const running = new Set<Promise<unknown>>();
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking = false;
+
+  const tick = async () => {
+    if (stopping || ticking) return;
+    ticking = true;
+    try {
+      await enqueuePeriodicTasks();
+      while (!stopping && running.size < concurrency) {
+        const task = await claimTask(workerId, options.types ?? registeredTaskTypes(), leaseMs);
+        if (!task) break;
+        const run = runClaimedTask(task, {
+          workerId,
+          leaseMs,
+          backoffBaseMs: options.backoffBaseMs,
+          stopping: () => stopping,
+        })
+          .catch((error) => console.error(`Task ${task.id} could not be finished:`, error))
+          .finally(() => {
+            running.delete(run);
+            schedule(0);
+          });
+        running.add(run);
+      }
+    } catch (error) {
+      console.error("Job worker: claiming failed:", error instanceof Error ? error.message : error);
+    } finally {
+      ticking = false;
+    }
+  };
+  const schedule = (delay: number) => {
+    if (stopping) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      void tick().finally(() => schedule(pollMs));
+    }, delay);
+  };
+  schedule(0);
+
+  return {
+    workerId,
+    wake: () => schedule(0),
+    async stop(graceMs = 10_000) {
+      stopping = true;
+      clearTimeout(timer);
+      if (running.size === 0) return;
+      let graceTimer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...running]),
+        new Promise((resolve) => (graceTimer = setTimeout(resolve, graceMs))),
+      ]);
+      clearTimeout(graceTimer);
+      if (running.size > 0) {
+        const client = await getClient();
+        await client.execute({
+          sql: `UPDATE background_tasks SET status = 'queued', locked_by = NULL, lease_expires_at = NULL,
+                attempts = max(attempts - 1, 0), updated_at = ? WHERE locked_by = ? AND status = 'running'`,
+          args: [Date.now(), workerId],
+        });
+      }
+    },
+  };
+}
+
+/** Claims and runs due tasks one by one until none is due (tests, scripts, benchmarks). */
+export async function runDueTasks(options: Partial<RunOptions> & { types?: string[]; limit?: number } = {}) {
+  const workerId = options.workerId ?? defaultWorkerId();
+  const leaseMs = options.leaseMs ?? 30_000;
+  const outcomes: (TaskState | "released")[] = [];
+  for (let i = 0; i < (options.limit ?? 1000); i++) {
+    const task = await claimTask(workerId, options.types ?? registeredTaskTypes(), leaseMs);
+    if (!task) break;
+    outcomes.push(await runClaimedTask(task, { ...options, workerId, leaseMs }));
+  }
+  return outcomes;
+}

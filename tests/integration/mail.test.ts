@@ -1,0 +1,134 @@
+// The mail service: queued mail reaches a real SMTP server started here, a failing server is
+// retried, batches send one message per window, and without SMTP_URL mail lands in the outbox.
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import "../../app/services/mail/mail-task.server";
+import { queueMail } from "../../app/services/mail/index.server";
+import { getTask, runDueTasks } from "../../app/services/jobs/index.server";
+
+const received: ParsedMail[] = [];
+let refuseNext = 0;
+let server: SMTPServer;
+
+beforeAll(async () => {
+  server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", async () => {
+        if (refuseNext > 0) {
+          refuseNext -= 1;
+          const error = Object.assign(new Error("Try again later"), { responseCode: 451 });
+          return callback(error);
+        }
+        received.push(await simpleParser(Buffer.concat(chunks)));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+  process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+});
+
+afterAll(async () => {
+  delete process.env.SMTP_URL;
+  await new Promise<void>((resolve) => server.close(resolve));
+});
+
+afterEach(() => {
+  received.length = 0;
+  refuseNext = 0;
+});
+
+describe("queueMail through a real SMTP server", () => {
+  test("a queued message arrives with its subject, text, HTML and headers; the log names no body", async () => {
+    const log = vi.spyOn(console, "log");
+    const { id, skipped } = await queueMail({
+      to: "maker@example.test",
+      subject: "Your print is ready",
+      text: "Secret body text",
+      html: "<p>Secret <b>body</b> text</p>",
+      headers: { "List-Unsubscribe": "<https://printnear.test/unsubscribe?token=abc>" },
+    });
+    expect(skipped).toBe(false);
+    expect(received).toHaveLength(0); // queued, not sent during the request
+    expect(await runDueTasks({ types: ["mail.send"] })).toEqual(["done"]);
+    expect(received).toHaveLength(1);
+    const mail = received[0];
+    expect(mail.subject).toBe("Your print is ready");
+    expect((mail.to as { text: string }).text).toBe("maker@example.test");
+    expect(mail.text?.trim()).toBe("Secret body text");
+    expect(mail.html).toContain("<b>body</b>");
+    expect(mail.headerLines.find((h) => h.key === "list-unsubscribe")?.line).toContain("unsubscribe?token=abc");
+    expect((await getTask(id!))!.status).toBe("done");
+    const lines = log.mock.calls.map((c) => c.join(" ")).join("\n");
+    expect(lines).toContain("maker@example.test");
+    expect(lines).not.toContain("Secret");
+    log.mockRestore();
+  });
+
+  test("a server that refuses is retried with backoff until the message goes through", async () => {
+    refuseNext = 2;
+    const { id } = await queueMail({ to: "retry@example.test", subject: "Retry me", text: "hello" });
+    expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["queued"]);
+    let task = await getTask(id!);
+    expect(task!.status).toBe("queued");
+    expect(task!.lastError).toMatch(/451|Try again later/);
+    expect(received).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["queued"]);
+    await new Promise((r) => setTimeout(r, 220));
+    expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["done"]);
+    task = await getTask(id!);
+    expect(task!.attempts).toBe(3);
+    expect(received.map((m) => m.subject)).toEqual(["Retry me"]);
+  });
+
+  test("a batch key sends at most one message per window", async () => {
+    const now = Date.now();
+    const first = await queueMail({ to: "a@example.test", subject: "New message", text: "1", batchKey: "conv:7" }, now);
+    const second = await queueMail({ to: "a@example.test", subject: "New message", text: "2", batchKey: "conv:7" }, now + 60_000);
+    const other = await queueMail({ to: "a@example.test", subject: "Other", text: "3", batchKey: "conv:8" }, now);
+    const later = await queueMail(
+      { to: "a@example.test", subject: "New message", text: "4", batchKey: "conv:7" },
+      now + 15 * 60_000 + 1,
+    );
+    expect([first.skipped, second.skipped, other.skipped, later.skipped]).toEqual([false, true, false, false]);
+    expect(second.id).toBeNull();
+    await runDueTasks({ types: ["mail.send"] });
+    expect(received.map((m) => m.text?.trim()).sort()).toEqual(["1", "3", "4"]);
+  });
+
+  test("a bad address is refused when queueing", async () => {
+    await expect(queueMail({ to: "not-an-address", subject: "x", text: "y" })).rejects.toThrow();
+  });
+});
+
+describe("without SMTP_URL", () => {
+  test("each message is written as an .eml file to the outbox", async () => {
+    const saved = process.env.SMTP_URL;
+    const dir = `${process.env.UPLOADS_DIR}-outbox`;
+    delete process.env.SMTP_URL;
+    process.env.MAIL_OUTBOX_DIR = dir;
+    try {
+      await queueMail({ to: "demo@example.test", subject: "Outbox check", text: "in a file" });
+      expect(await runDueTasks({ types: ["mail.send"] })).toEqual(["done"]);
+      const files = readdirSync(dir).filter((f) => f.endsWith(".eml"));
+      expect(files).toHaveLength(1);
+      const parsed = await simpleParser(readFileSync(`${dir}/${files[0]}`));
+      expect(parsed.subject).toBe("Outbox check");
+      expect(parsed.text?.trim()).toBe("in a file");
+    } finally {
+      process.env.SMTP_URL = saved;
+      delete process.env.MAIL_OUTBOX_DIR;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
