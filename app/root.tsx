@@ -21,7 +21,7 @@ import { Toaster } from "./components/toaster";
 import stylesheet from "./tailwind.css?url";
 import { publicUser } from "./utils/api.server";
 import { mocksEnabled } from "./utils/env.server";
-import { getHoneypot } from "./utils/honeypot.server";
+import { honeypotInputProps } from "./utils/honeypot.server";
 import { countUnreadMessages, countUnreadNotifications, listNotifications } from "./utils/notifications.server";
 import { getSessionUser } from "./utils/session.server";
 import { getToast } from "./utils/toast.server";
@@ -53,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         unreadMessages: await countUnreadMessages(sessionUser.id),
       }
     : null;
-  return data({ user, toast, honeypot: getHoneypot().getInputProps(), mocks: mocksEnabled }, { headers: headers ?? undefined });
+  return data({ user, toast, honeypot: honeypotInputProps(), mocks: mocksEnabled }, { headers: headers ?? undefined });
 }
 
 export type RootUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["user"]>;

@@ -4,6 +4,7 @@ import { createRequestHandler, writeReadableStreamToWritable } from "@remix-run/
 import type { ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { requestState, type RequestState } from "../app/utils/request-state";
+import { cachedPage, pageCacheKey } from "./page-cache";
 import { countedBody } from "./request-body";
 
 /** True when a proxy we know of (TRUST_PROXY) sets the X-Forwarded-* headers; otherwise anyone could. */
@@ -83,7 +84,9 @@ export function remixHandler(build: ServerBuild | (() => Promise<ServerBuild>), 
       if (!request) return; // refused with 413 already
       const state = requestState();
       const cspNonce = typeof res.locals.cspNonce === "string" ? res.locals.cspNonce : undefined;
-      const response = await handle(request, { requestState: state, cspNonce });
+      const render = () => handle(request, { requestState: state, cspNonce });
+      const cacheKey = pageCacheKey({ method: req.method, path: req.path, url: req.originalUrl, headers: request.headers });
+      const response = cacheKey ? await cachedPage(cacheKey, cspNonce, render) : await render();
       // a body cut at its limit was answered with 413 while the app was still reading it
       if (res.headersSent) return;
       await sendRemixResponse(res, busyAnswer(req.path, response, state) ?? response);

@@ -8,6 +8,16 @@ export function getHoneypot() {
   return honeypot;
 }
 
+let inputProps: ReturnType<Honeypot["getInputProps"]> | undefined;
+/**
+ * The honeypot field names every page's forms carry. Without a valid-from field nothing in them
+ * changes per request, so they are made once (making them encrypts a timestamp: costly per page).
+ */
+export function honeypotInputProps() {
+  inputProps ??= getHoneypot().getInputProps();
+  return inputProps;
+}
+
 /** Throws a 400 response when the form was filled by a bot. */
 export function checkHoneypot(formData: FormData) {
   try {
