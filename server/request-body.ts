@@ -16,6 +16,8 @@ export interface BodyLimit {
 
 const FORM: BodyLimit = { bytes: 16 * KB, message: "This form is too large to send. Shorten it and try again." };
 const LONG_TEXT: BodyLimit = { bytes: 64 * KB, message: "Your message is too long to send. Shorten it and try again." };
+/** an admin's newsletter: subject, segment and HTML */
+const NEWSLETTER: BodyLimit = { bytes: 256 * KB, message: "This newsletter is too long to send. Shorten it and try again." };
 const API_JSON: BodyLimit = { bytes: 256 * KB, message: "Request body too large." };
 const WEBHOOK: BodyLimit = { bytes: 1 * MB, message: "Request body too large." };
 /** a 50 MB design plus its settings; the streaming parsers enforce the exact file limit */
@@ -30,6 +32,7 @@ const LIMITS: Array<[RegExp, BodyLimit]> = [
   [/^\/api\/webhooks\//, WEBHOOK],
   [/^\/api\//, API_JSON],
   [/^\/(contact|help)$/, LONG_TEXT],
+  [/^\/admin\/newsletter$/, NEWSLETTER],
 ];
 
 /** The body limit for a request path (Remix's single-fetch ".data" suffix and "_root" index included). */

@@ -131,6 +131,9 @@ describe("the per-route limits", () => {
     ["/upload", 60 * 1024 * 1024],
     ["/api/upload-design", 60 * 1024 * 1024],
     ["/printers/4/edit", 6 * 1024 * 1024],
+    ["/admin/newsletter", 256 * 1024],
+    ["/admin/newsletter.data", 256 * 1024],
+    ["/messages", 16 * 1024],
   ])("%s allows %i bytes", (path, bytes) => {
     expect(bodyLimitFor(path).bytes).toBe(bytes);
   });
