@@ -97,9 +97,22 @@ export interface PrintEstimate {
   /** mm3 of plastic in supports */
   supportVolume: number;
   layers: number;
-  /** false when the mesh was not watertight and a surface-based formula was used instead of layer slices */
+  /** false when the mesh was not watertight (or too costly to slice) and a surface-based formula was used instead of layer slices */
   sliced: boolean;
+  /** layer crossings and layer visits spent slicing; bounded by sliceBudget */
+  sliceWork: number;
 }
+
+/**
+ * Slicing costs one step per layer a triangle crosses, so a few triangles miles tall cost as much as
+ * billions of honest ones. Past this many steps (a floor plus a share per triangle, about half a second
+ * at most beyond what the triangles themselves cost) the mesh is estimated from its surface instead.
+ */
+export function sliceBudget(triangles: number): number {
+  return 20_000_000 + 20 * triangles;
+}
+/** Layers a mesh may have to be sliced (4 m at 0.04 mm): per-layer arrays are allocated for each. */
+export const MAX_SLICED_LAYERS = 100_000;
 
 /**
  * Slices every body at the middle of each layer (as PrusaSlicer does): the cross-section area comes
@@ -182,14 +195,18 @@ export function estimatePrint(
     for (let t = 0; t < nTri; t++) order[fillAt[groupOf[bot[t]]]++] = t;
   }
 
-  const area = new Float64Array(N);
-  const outline = new Float64Array(N);
-  const skin = new Float64Array(N);
-  const bridge = new Float64Array(N);
-  const support = new Float64Array(N);
-  const overhang = new Float64Array(N);
-  const layerSeconds = new Float64Array(N);
-  const layerLength = new Float64Array(N);
+  const budget = sliceBudget(nTri);
+  let work = 0;
+  let overBudget = N > MAX_SLICED_LAYERS;
+  const L = overBudget ? 0 : N;
+  const area = new Float64Array(L);
+  const outline = new Float64Array(L);
+  const skin = new Float64Array(L);
+  const bridge = new Float64Array(L);
+  const support = new Float64Array(L);
+  const overhang = new Float64Array(L);
+  const layerSeconds = new Float64Array(L);
+  const layerLength = new Float64Array(L);
   let material = 0;
   let supportVolume = 0;
   let slicedVolume = 0;
@@ -202,20 +219,25 @@ export function estimatePrint(
   const topLayers = cal.topLayers;
   const bottomLayers = cal.bottomLayers;
 
-  for (let group = 0; group < nBodies; group++) {
+  for (let group = 0; group < nBodies && !overBudget; group++) {
     const first = groupCount[group];
     const last = groupCount[group + 1];
     if (first === last) continue;
     const sign = groupVol[group] < 0 ? -1 : 1;
     const kLo = Math.max(0, Math.floor(zMin[group] / h - 0.5) - 1);
     const kHi = Math.min(N - 1, Math.ceil(zMax[group] / h) + 1);
+    work += kHi - kLo + 1;
+    if (work > budget) {
+      overBudget = true;
+      break;
+    }
     for (let k = kLo; k <= kHi; k++) area[k] = outline[k] = skin[k] = bridge[k] = support[k] = overhang[k] = 0;
 
     // the triangle loop lives in its own function, called per block (see sliceBlock)
     for (let o = first; o < last;) {
       // a tiny first block runs to its end unoptimised, so the JIT has type feedback for the whole function
       const stop = Math.min(last, o === 0 ? 64 : o + SLICE_BLOCK);
-      sliceBlock(
+      const spent = sliceBlock(
         idx,
         pos,
         order,
@@ -239,9 +261,16 @@ export function estimatePrint(
         bridge,
         support,
         overhang,
+        budget - work,
       );
+      if (spent < 0) {
+        overBudget = true;
+        break;
+      }
+      work += spent;
       o = stop;
     }
+    if (overBudget) break;
 
     for (let k = kLo; k <= kHi; k++) {
       const A = area[k];
@@ -287,19 +316,31 @@ export function estimatePrint(
     }
     if (supportsOn) {
       // each supported overhang patch needs a column down to the bed: lines plus 3 denser interface layers
+      let any = false;
       for (let k = kLo; k <= kHi; k++) {
         const s = support[k];
         if (s <= 0) continue;
         const column = s * k * h * cal.supportDensity + s * 3 * h * 0.5;
         supportVolume += column;
         const len = column / (spacing * h);
-        for (let j = 0; j < k; j++) layerSeconds[j] += len / k / 60;
+        // the column's time is spread over the layers below it; kept here and summed from the top down
+        support[k] = len / k / 60;
+        any = true;
+      }
+      if (any) {
+        work += kHi;
+        let above = 0;
+        for (let j = kHi - 1; j >= 0; j--) {
+          const s = support[j + 1];
+          if (s > 0 && j + 1 >= kLo) above += s;
+          layerSeconds[j] += above;
+        }
       }
     }
   }
 
   let seconds = 0;
-  for (let k = 0; k < N; k++) {
+  for (let k = 0; k < L; k++) {
     let sec = layerSeconds[k];
     if (sec <= 0) continue;
     sec += cal.layerOverhead;
@@ -311,7 +352,7 @@ export function estimatePrint(
 
   let sliced = true;
   // an open or self-intersecting mesh gives cross-sections that do not add up to its volume
-  if (!topo.closed || Math.abs(slicedVolume - basic.volume) > 0.1 * basic.volume + 1) {
+  if (overBudget || !topo.closed || Math.abs(slicedVolume - basic.volume) > 0.1 * basic.volume + 1) {
     sliced = false;
     material = surfaceEstimate(basic, topo, settings, cal, wall, infillFraction);
     seconds =
@@ -326,6 +367,7 @@ export function estimatePrint(
     supportVolume,
     layers: N,
     sliced,
+    sliceWork: work,
   };
 }
 
@@ -354,7 +396,9 @@ function sliceBlock(
   bridge: Float64Array,
   support: Float64Array,
   overhang: Float64Array,
-): void {
+  allowance: number,
+): number {
+  let spent = 0;
   for (let o = first; o < last; o++) {
     const t = order ? order[o] : o;
     const a = idx[3 * t] * 3;
@@ -432,6 +476,10 @@ function sliceBlock(
     const hzh = hz / h;
     const kStart = Math.max(0, Math.floor(lzh - 0.5) + 1);
     const kEnd = Math.min(N - 1, Math.ceil(hzh - 0.5) - 1);
+    // layers crossed here and below for the skins; a hostile tall triangle stops the slicing before its loops run
+    const span0 = kEnd - kStart + 1;
+    spent += (span0 > 0 ? span0 : 0) + (hzh - lzh) + 2;
+    if (spent > allowance) return -1;
     for (let k = kStart; k <= kEnd; k++) {
       const z = (k + 0.5) * h;
       const f = (z - lz) / (hz - lz);
@@ -501,6 +549,7 @@ function sliceBlock(
       if (supportsOn && !up && kk > 0 && absCos >= overhangNz) support[kk] += part;
     }
   }
+  return spent;
 }
 
 const SLICE_BLOCK = 1 << 14;

@@ -824,6 +824,20 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   return out;
 }
 
+/** Placements of objects (build items and components, nested ones counted each time) one 3MF may expand to. */
+export const MAX_COMPONENT_INSTANCES = 100_000;
+/** Triangles the placements may add beyond those the file stores: each copy costs as much to analyse as a stored one. */
+export const MAX_INSTANCED_TRIANGLES = 2_000_000;
+/** Vertices copied out of all placements (a triangle soup of MAX_TRIANGLES triangles has three times as many). */
+const MAX_EMITTED_VERTICES = 3 * MAX_TRIANGLES;
+
+function tooManyInstances(): MeshError {
+  return new MeshError(
+    `This 3MF file places its objects and components too many times (more than ${MAX_COMPONENT_INSTANCES.toLocaleString("en-US")} placements or ${MAX_INSTANCED_TRIANGLES.toLocaleString("en-US")} copied triangles); please merge or simplify them before uploading.`,
+    "too-many-triangles",
+  );
+}
+
 function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>): Mesh {
   if (root.items.length === 0) throw new MeshError("This 3MF file has no objects on its build plate.", "empty");
   const positions = new GrowF32(1024);
@@ -839,8 +853,18 @@ function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>): Mesh {
     return p.part;
   };
 
+  // what the file stores, so the expansion can be bounded by what it adds on top
+  let storedTriangles = 0;
+  for (const reader of parts.values())
+    for (const obj of reader.part.objects.values()) storedTriangles += obj.tris ? obj.tris.length / 3 : 0;
+  const maxTriangles = Math.min(MAX_TRIANGLES, storedTriangles + MAX_INSTANCED_TRIANGLES);
+  let instances = 0;
+  let emittedVertices = 0;
+
   const emit = (part: ModelPart, objectId: number, transform: Float64Array | null, depth: number): void => {
     if (depth > 32) throw new MeshError("This 3MF file nests components too deeply (or in a loop).", "malformed");
+    // every placement costs work even without triangles: nested components multiply, so they are counted
+    if (++instances > MAX_COMPONENT_INSTANCES) throw tooManyInstances();
     const obj = part.objects.get(objectId);
     if (!obj) throw new MeshError(`This 3MF file refers to object ${objectId}, which it does not define.`, "malformed");
     if (obj.pid >= 0) {
@@ -851,7 +875,11 @@ function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>): Mesh {
     if (obj.verts && obj.tris && obj.tris.length > 0) {
       const vCount = obj.verts.length / 3;
       const base = positions.length / 3;
-      if (indices.length / 3 + obj.tris.length / 3 > MAX_TRIANGLES) throw tooManyTriangles();
+      if (indices.length / 3 + obj.tris.length / 3 > maxTriangles) {
+        throw indices.length / 3 + obj.tris.length / 3 > MAX_TRIANGLES ? tooManyTriangles() : tooManyInstances();
+      }
+      emittedVertices += vCount;
+      if (emittedVertices > MAX_EMITTED_VERTICES) throw tooManyInstances();
       const src = obj.verts.data;
       const m = transform;
       const nv = obj.verts.length;
