@@ -18,6 +18,7 @@ import {
   qualityForLayerHeight,
   type DesignSettings,
 } from "~/components/design-settings";
+import { roundGrams } from "~/domain/mesh";
 import { centsToDollarString } from "~/domain/money";
 import { DEFAULT_RATE_PER_KG_CENTS, quotePrice, type PriceQuote } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
@@ -650,7 +651,7 @@ export function printersUrlFor(job: PrintJob): string {
     params.set("minY", String(Math.ceil(job.boundingBoxY)));
     params.set("minZ", String(Math.ceil(job.boundingBoxZ)));
   }
-  params.set("weight", String(Math.round(job.estimatedWeightGrams * 10) / 10));
+  params.set("weight", String(roundGrams(job.estimatedWeightGrams)));
   params.set("jobId", String(job.id));
   return `/printers?${params}`;
 }
