@@ -20,7 +20,14 @@ export { computeBasicMetrics, computeTopology, weldVertices } from "./metrics";
 export type { BasicMetrics, Topology } from "./metrics";
 export { estimatePrint, DEFAULT_CALIBRATION } from "./estimate";
 export type { Calibration, PrintEstimate, PrintSettings } from "./estimate";
-export { estimateFromFileSize, roundGrams, layerHeightBucket, layerHeightForQuality, QUALITY_PRESETS, FALLBACK_MM3_PER_MB } from "./fallback";
+export {
+  estimateFromFileSize,
+  roundGrams,
+  layerHeightBucket,
+  layerHeightForQuality,
+  QUALITY_PRESETS,
+  FALLBACK_MM3_PER_MB,
+} from "./fallback";
 export { renderPreviewPng } from "./preview";
 
 export const DEFAULT_OPTIONS = { material: "PLA", infill: 15, layerHeight: 0.2, supports: "auto" } as const;
