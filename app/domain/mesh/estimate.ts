@@ -34,6 +34,18 @@ export interface Calibration {
   anchorWidth: number;
   /** extra perimeter (extra_perimeters) on overhanging walls, as a share of one line per layer */
   overhangPerimeterFactor: number;
+  /**
+   * share of the perimeter width taken out of a sloped skin strip: 1 when the skin starts where the
+   * perimeters end, less when ensure_vertical_shell_thickness fills the strip under a slope anyway
+   */
+  skinInsetFactor: number;
+  /**
+   * solid_infill_below_area applies to each island of sparse infill, which the layer sums do not see. A
+   * layer whose sparse infill could be split into small islands (pi w^2 < islandProbe x solidBelowArea, with
+   * w = 2 x sparse / outline) has its outline assembled into loops, and islands under the area print solid.
+   * 0 never looks.
+   */
+  islandProbe: number;
   /** mm/s */
   speeds: {
     externalPerimeter: number;
@@ -71,6 +83,8 @@ export const DEFAULT_CALIBRATION: Calibration = {
   shellFactor: 1.0,
   anchorWidth: 0.177,
   overhangPerimeterFactor: 3.95,
+  skinInsetFactor: 1,
+  islandProbe: 4,
   speeds: {
     externalPerimeter: 25,
     perimeter: 45,
@@ -247,7 +261,7 @@ export function estimatePrint(
         sign,
         h,
         N,
-        wall,
+        wall * cal.skinInsetFactor,
         spacing,
         overhangWidth,
         overhangFactor,
@@ -272,21 +286,50 @@ export function estimatePrint(
     }
     if (overBudget) break;
 
+    // layers whose sparse infill may fall apart into islands under solidBelowArea: assemble their loops
+    let islands: Float64Array | null = null;
+    if (cal.islandProbe > 0 && infillFraction > 0 && infillFraction < 1) {
+      let probe: Float64Array | null = null;
+      for (let k = kLo; k <= kHi; k++) {
+        const A = area[k];
+        if (A <= 1e-9) continue;
+        const L = outline[k];
+        const inner = A - ringOf(A, L, overhang[k], wall, cal.shellFactor);
+        const sparse = inner - Math.min(inner, skin[k]);
+        const w = (2 * sparse) / L;
+        if (sparse >= cal.solidBelowArea && Math.PI * w * w < cal.islandProbe * cal.solidBelowArea) {
+          if (!probe) probe = new Float64Array(N);
+          // the layer's share of inner area left sparse after the skins
+          probe[k] = sparse / inner;
+        }
+      }
+      if (probe) {
+        work += last - first;
+        if (work > budget) {
+          overBudget = true;
+          break;
+        }
+        islands = smallIslandShares(idx, pos, order, first, last, z0, sign, h, N, probe, wall, cal);
+      }
+    }
+
     for (let k = kLo; k <= kHi; k++) {
       const A = area[k];
       if (A <= 1e-9) continue;
       slicedVolume += A * h;
       const L = outline[k];
       // a square loses 4 t^2 at its corners when offset inwards, a circle pi t^2: sharp corners dominate real parts
-      let ring = L * wall * cal.shellFactor - 4 * wall * wall + overhang[k];
-      if (ring < L * wall * 0.5) ring = L * wall * 0.5;
-      if (ring > A) ring = A;
+      const ring = ringOf(A, L, overhang[k], wall, cal.shellFactor);
       const inner = A - ring;
       let solid = Math.min(inner, skin[k]);
       let sparse = inner - solid;
       if (infillFraction >= 1 || (infillFraction > 0 && sparse < cal.solidBelowArea)) {
         solid += sparse;
         sparse = 0;
+      } else if (islands && islands[k] > 0) {
+        const small = Math.min(sparse, islands[k] * sparse);
+        solid += small;
+        sparse -= small;
       }
       const bridged = Math.min(solid, bridge[k]);
       const sparseMat = Math.min(sparse, sparse * infillFraction * cal.infillFactor + (sparse > 0 ? L * cal.anchorWidth : 0));
@@ -382,7 +425,7 @@ function sliceBlock(
   sign: number,
   h: number,
   N: number,
-  wall: number,
+  skinInset: number,
   spacing: number,
   overhangWidth: number,
   overhangFactor: number,
@@ -517,7 +560,7 @@ function sliceBlock(
     const projected = (n2 * absCos) / 2;
     const sinT = Math.sqrt(Math.max(0, 1 - absCos * absCos));
     // exposed strip per layer is h*cos/sin wide; the part within `wall` of the edge is printed as perimeter
-    const ratio = (wall * sinT) / (h * absCos);
+    const ratio = (skinInset * sinT) / (h * absCos);
     const up = cosT > 0;
     // walls leaning out by more than about a third of a line per layer get an extra perimeter
     if (!up && h * absCos > overhangWidth * sinT && sinT > 0.05) {
@@ -553,6 +596,189 @@ function sliceBlock(
 }
 
 const SLICE_BLOCK = 1 << 14;
+
+/** Perimeter area of a cross-section of area A and outline L (a square loses 4 t^2 at its corners when offset inwards, a circle pi t^2: sharp corners dominate real parts). */
+function ringOf(A: number, L: number, overhang: number, wall: number, shellFactor: number): number {
+  let ring = L * wall * shellFactor - 4 * wall * wall + overhang;
+  if (ring < L * wall * 0.5) ring = L * wall * 0.5;
+  return ring > A ? A : ring;
+}
+
+/**
+ * For each probed layer, the share of its sparse infill that lies in islands smaller than solidBelowArea.
+ * The layer's segments are chained into loops through the mesh edges they cut (one key per edge, so both
+ * triangles of an edge give the same key); counter-clockwise loops are islands, clockwise ones holes, each
+ * hole given to the smallest island whose box holds it. A layer whose loops do not close keeps share 0.
+ */
+function smallIslandShares(
+  idx: Uint32Array,
+  pos: Float32Array,
+  order: Uint32Array | null,
+  first: number,
+  last: number,
+  z0: number,
+  sign: number,
+  h: number,
+  N: number,
+  probe: Float64Array,
+  wall: number,
+  cal: Calibration,
+): Float64Array {
+  const nV = pos.length / 3;
+  // per probed layer: px, py, qx, qy, key of p, key of q
+  const segs = new Map<number, number[]>();
+  for (let k = 0; k < N; k++) if (probe[k] > 0) segs.set(k, []);
+  const ids = [0, 0, 0];
+  for (let o = first; o < last; o++) {
+    const t = order ? order[o] : o;
+    ids[0] = idx[3 * t];
+    ids[1] = idx[3 * t + 1];
+    ids[2] = idx[3 * t + 2];
+    // corners ordered by height, ties broken by vertex id so both triangles of an edge agree
+    ids.sort((u, v) => pos[3 * u + 2] - pos[3 * v + 2] || u - v);
+    const [vl, vm, vh] = ids;
+    const lx = pos[3 * vl],
+      ly = pos[3 * vl + 1],
+      lz = pos[3 * vl + 2] - z0;
+    const mx = pos[3 * vm],
+      my = pos[3 * vm + 1],
+      mz = pos[3 * vm + 2] - z0;
+    const hx = pos[3 * vh],
+      hy = pos[3 * vh + 1],
+      hz = pos[3 * vh + 2] - z0;
+    const kStart = Math.max(0, Math.floor(lz / h - 0.5) + 1);
+    const kEnd = Math.min(N - 1, Math.ceil(hz / h - 0.5) - 1);
+    if (kStart > kEnd) continue;
+    // outward normal (winding corrected by the group's sign)
+    const ux = pos[3 * idx[3 * t + 1]] - pos[3 * idx[3 * t]],
+      uy = pos[3 * idx[3 * t + 1] + 1] - pos[3 * idx[3 * t] + 1];
+    const vx = pos[3 * idx[3 * t + 2]] - pos[3 * idx[3 * t]],
+      vy = pos[3 * idx[3 * t + 2] + 1] - pos[3 * idx[3 * t] + 1];
+    const uz = pos[3 * idx[3 * t + 1] + 2] - pos[3 * idx[3 * t] + 2],
+      vz = pos[3 * idx[3 * t + 2] + 2] - pos[3 * idx[3 * t] + 2];
+    const nx = (uy * vz - uz * vy) * sign;
+    const ny = (uz * vx - ux * vz) * sign;
+    const keyLH = Math.min(vl, vh) * nV + Math.max(vl, vh);
+    const keyLM = Math.min(vl, vm) * nV + Math.max(vl, vm);
+    const keyMH = Math.min(vm, vh) * nV + Math.max(vm, vh);
+    for (let k = kStart; k <= kEnd; k++) {
+      const list = segs.get(k);
+      if (!list) continue;
+      const z = (k + 0.5) * h;
+      const f = (z - lz) / (hz - lz);
+      const px = lx + (hx - lx) * f;
+      const py = ly + (hy - ly) * f;
+      let qx: number, qy: number, kq: number;
+      if (z < mz) {
+        const g = (z - lz) / (mz - lz);
+        qx = lx + (mx - lx) * g;
+        qy = ly + (my - ly) * g;
+        kq = keyLM;
+      } else if (z > mz) {
+        const g = (z - mz) / (hz - mz);
+        qx = mx + (hx - mx) * g;
+        qy = my + (hy - my) * g;
+        kq = keyMH;
+      } else {
+        qx = mx;
+        qy = my;
+        kq = nV * nV + vm;
+      }
+      const dx = qx - px;
+      const dy = qy - py;
+      if (dy * nx - dx * ny < 0) list.push(qx, qy, px, py, kq, keyLH);
+      else list.push(px, py, qx, qy, keyLH, kq);
+    }
+  }
+
+  const shares = new Float64Array(N);
+  for (const [k, list] of segs) {
+    const n = list.length / 6;
+    if (n === 0 || n > 200_000) continue;
+    const startOf = new Map<number, number>();
+    for (let i = 0; i < n; i++) startOf.set(list[6 * i + 4], i);
+    const used = new Uint8Array(n);
+    const loops: number[] = []; // area, length, minx, miny, maxx, maxy
+    let broken = false;
+    for (let i = 0; i < n && !broken; i++) {
+      if (used[i]) continue;
+      let a = 0,
+        len = 0,
+        x0 = Infinity,
+        y0 = Infinity,
+        x1 = -Infinity,
+        y1 = -Infinity;
+      let j = i;
+      for (;;) {
+        used[j] = 1;
+        const px = list[6 * j],
+          py = list[6 * j + 1],
+          qx = list[6 * j + 2],
+          qy = list[6 * j + 3];
+        a += (px * qy - qx * py) * 0.5;
+        len += Math.hypot(qx - px, qy - py);
+        if (px < x0) x0 = px;
+        if (px > x1) x1 = px;
+        if (py < y0) y0 = py;
+        if (py > y1) y1 = py;
+        const next = startOf.get(list[6 * j + 5]);
+        if (next === undefined) {
+          broken = true;
+          break;
+        }
+        if (next === i) break;
+        if (used[next]) {
+          broken = true;
+          break;
+        }
+        j = next;
+      }
+      loops.push(a, len, x0, y0, x1, y1);
+    }
+    const m = loops.length / 6;
+    if (broken || m > 2000) continue;
+    // holes to the smallest island whose box holds them
+    const islandA = new Float64Array(m);
+    const islandL = new Float64Array(m);
+    for (let i = 0; i < m; i++) {
+      if (loops[6 * i] <= 0) continue;
+      islandA[i] += loops[6 * i];
+      islandL[i] += loops[6 * i + 1];
+    }
+    for (let i = 0; i < m; i++) {
+      if (loops[6 * i] > 0) continue;
+      let best = -1;
+      for (let c = 0; c < m; c++) {
+        if (loops[6 * c] <= 0) continue;
+        if (
+          loops[6 * c + 2] <= loops[6 * i + 2] &&
+          loops[6 * c + 3] <= loops[6 * i + 3] &&
+          loops[6 * c + 4] >= loops[6 * i + 4] &&
+          loops[6 * c + 5] >= loops[6 * i + 5] &&
+          (best < 0 || loops[6 * c] < loops[6 * best])
+        )
+          best = c;
+      }
+      if (best < 0) continue;
+      islandA[best] += loops[6 * i];
+      islandL[best] += loops[6 * i + 1];
+    }
+    let innerSum = 0;
+    const inner = new Float64Array(m);
+    for (let i = 0; i < m; i++) {
+      if (islandA[i] <= 0) continue;
+      inner[i] = islandA[i] - ringOf(islandA[i], islandL[i], 0, wall, cal.shellFactor);
+      innerSum += inner[i];
+    }
+    if (innerSum <= 0) continue;
+    // skins are spread over the islands in proportion to their inner area
+    const sparseShare = probe[k];
+    let small = 0;
+    for (let i = 0; i < m; i++) if (inner[i] > 0 && inner[i] * sparseShare < cal.solidBelowArea) small += inner[i];
+    shares[k] = small / innerSum;
+  }
+  return shares;
+}
 
 /**
  * Maps each body to the body it is a cavity of (opposite winding, smaller, inside its box), or to
