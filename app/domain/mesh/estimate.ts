@@ -46,6 +46,11 @@ export interface Calibration {
    * 0 never looks.
    */
   islandProbe: number;
+  /**
+   * mm: top and bottom skins grow by this much into the sparse infill beside them (PrusaSlicer 2.5's
+   * external infill margin, 3 mm), counted along the inner corners where a flat skin meets a wall
+   */
+  skinMargin: number;
   /** mm/s */
   speeds: {
     externalPerimeter: number;
@@ -85,6 +90,7 @@ export const DEFAULT_CALIBRATION: Calibration = {
   overhangPerimeterFactor: 3.95,
   skinInsetFactor: 1,
   islandProbe: 4,
+  skinMargin: 3,
   speeds: {
     externalPerimeter: 25,
     perimeter: 45,
@@ -125,6 +131,8 @@ export interface PrintEstimate {
 export function sliceBudget(triangles: number): number {
   return 20_000_000 + 20 * triangles;
 }
+/** Share of open or non-manifold edges beyond which a mesh is estimated from its surface instead of sliced. */
+export const MAX_FLAWED_EDGE_SHARE = 0.01;
 /** Layers a mesh may have to be sliced (4 m at 0.04 mm): per-layer arrays are allocated for each. */
 export const MAX_SLICED_LAYERS = 100_000;
 
@@ -286,8 +294,14 @@ export function estimatePrint(
     }
     if (overBudget) break;
 
+    if (cal.skinMargin > 0) {
+      work += last - first;
+      addSkinMargins(idx, pos, order, first, last, z0, sign, h, N, cal, skin);
+    }
+
     // layers whose sparse infill may fall apart into islands under solidBelowArea: assemble their loops
     let islands: Float64Array | null = null;
+    let islandRings: Float64Array | null = null;
     if (cal.islandProbe > 0 && infillFraction > 0 && infillFraction < 1) {
       let probe: Float64Array | null = null;
       for (let k = kLo; k <= kHi; k++) {
@@ -309,7 +323,9 @@ export function estimatePrint(
           overBudget = true;
           break;
         }
-        islands = smallIslandShares(idx, pos, order, first, last, z0, sign, h, N, probe, wall, cal);
+        islands = new Float64Array(N);
+        islandRings = new Float64Array(N);
+        smallIslandShares(idx, pos, order, first, last, z0, sign, h, N, probe, wall, cal, islands, islandRings);
       }
     }
 
@@ -319,7 +335,10 @@ export function estimatePrint(
       slicedVolume += A * h;
       const L = outline[k];
       // a square loses 4 t^2 at its corners when offset inwards, a circle pi t^2: sharp corners dominate real parts
-      const ring = ringOf(A, L, overhang[k], wall, cal.shellFactor);
+      let ring = ringOf(A, L, overhang[k], wall, cal.shellFactor);
+      // islands narrower than their perimeters hold less than the layer's sums suggest
+      if (islandRings && islandRings[k] > 0 && islandRings[k] + overhang[k] < ring)
+        ring = Math.min(A, islandRings[k] + overhang[k]);
       const inner = A - ring;
       let solid = Math.min(inner, skin[k]);
       let sparse = inner - solid;
@@ -394,8 +413,10 @@ export function estimatePrint(
   }
 
   let sliced = true;
-  // an open or self-intersecting mesh gives cross-sections that do not add up to its volume
-  if (overBudget || !topo.closed || Math.abs(slicedVolume - basic.volume) > 0.1 * basic.volume + 1) {
+  // an open or self-intersecting mesh gives cross-sections that do not add up to its volume; a few stray open or
+  // non-manifold edges in a real scan or export (the slicer repairs those) still slice as they are
+  const flawed = topo.openEdges + topo.nonManifoldEdges > MAX_FLAWED_EDGE_SHARE * topo.edges;
+  if (overBudget || flawed || Math.abs(slicedVolume - basic.volume) > 0.1 * basic.volume + 1) {
     sliced = false;
     material = surfaceEstimate(basic, topo, settings, cal, wall, infillFraction);
     seconds =
@@ -597,6 +618,90 @@ function sliceBlock(
 
 const SLICE_BLOCK = 1 << 14;
 
+/**
+ * Skins grow into the sparse infill beside them: for each inner corner where a flat skin triangle meets a
+ * wall (a floor meeting a wall that rises, a ceiling meeting one that falls), margin x the corner's length
+ * is added to the skin of the layers that flat skin covers.
+ */
+function addSkinMargins(
+  idx: Uint32Array,
+  pos: Float32Array,
+  order: Uint32Array | null,
+  first: number,
+  last: number,
+  z0: number,
+  sign: number,
+  h: number,
+  N: number,
+  cal: Calibration,
+  skin: Float64Array,
+): void {
+  const nV = pos.length / 3;
+  // horizontal edges of flat triangles: key -> +1 (floor) or -1 (ceiling)
+  const flatEdges = new Map<number, number>();
+  const normalZ = (t: number): number => {
+    const a = 3 * idx[3 * t],
+      b = 3 * idx[3 * t + 1],
+      c = 3 * idx[3 * t + 2];
+    const ux = pos[b] - pos[a],
+      uy = pos[b + 1] - pos[a + 1],
+      uz = pos[b + 2] - pos[a + 2];
+    const vx = pos[c] - pos[a],
+      vy = pos[c + 1] - pos[a + 1],
+      vz = pos[c + 2] - pos[a + 2];
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
+    const n = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    return n === 0 ? 0 : (nz / n) * sign;
+  };
+  for (let o = first; o < last; o++) {
+    const t = order ? order[o] : o;
+    const a = idx[3 * t],
+      b = idx[3 * t + 1],
+      c = idx[3 * t + 2];
+    const za = pos[3 * a + 2],
+      zb = pos[3 * b + 2],
+      zc = pos[3 * c + 2];
+    if (za !== zb || zb !== zc) continue;
+    const nz = normalZ(t);
+    if (nz > 0.999 || nz < -0.999) {
+      const side = nz > 0 ? 1 : -1;
+      flatEdges.set(Math.min(a, b) * nV + Math.max(a, b), side);
+      flatEdges.set(Math.min(b, c) * nV + Math.max(b, c), side);
+      flatEdges.set(Math.min(c, a) * nV + Math.max(c, a), side);
+    }
+  }
+  if (flatEdges.size === 0) return;
+  const layers = Math.max(cal.topLayers, cal.bottomLayers);
+  for (let o = first; o < last; o++) {
+    const t = order ? order[o] : o;
+    for (let e = 0; e < 3; e++) {
+      const a = idx[3 * t + e],
+        b = idx[3 * t + ((e + 1) % 3)],
+        c = idx[3 * t + ((e + 2) % 3)];
+      const za = pos[3 * a + 2];
+      if (za !== pos[3 * b + 2]) continue;
+      const zc = pos[3 * c + 2];
+      if (zc === za) continue;
+      const side = flatEdges.get(Math.min(a, b) * nV + Math.max(a, b));
+      if (side === undefined) continue;
+      // a floor meets a wall rising from it, a ceiling one falling from it: an inner corner
+      if ((side > 0 && zc < za) || (side < 0 && zc > za)) continue;
+      const len = Math.hypot(pos[3 * b] - pos[3 * a], pos[3 * b + 1] - pos[3 * a + 1]);
+      const extra = len * cal.skinMargin;
+      const zr = (za - z0) / h;
+      const n = side > 0 ? cal.topLayers : cal.bottomLayers;
+      // a floor's skin is the layers just below it, a ceiling's the layers just above it
+      const k0 = side > 0 ? Math.floor(zr - 0.5) : Math.floor(zr + 0.5);
+      for (let j = 0; j < n && j < layers; j++) {
+        const k = side > 0 ? k0 - j : k0 + j;
+        if (k >= 0 && k < N) skin[k] += extra;
+      }
+    }
+  }
+}
+
 /** Perimeter area of a cross-section of area A and outline L (a square loses 4 t^2 at its corners when offset inwards, a circle pi t^2: sharp corners dominate real parts). */
 function ringOf(A: number, L: number, overhang: number, wall: number, shellFactor: number): number {
   let ring = L * wall * shellFactor - 4 * wall * wall + overhang;
@@ -623,7 +728,9 @@ function smallIslandShares(
   probe: Float64Array,
   wall: number,
   cal: Calibration,
-): Float64Array {
+  shares: Float64Array,
+  rings: Float64Array,
+): void {
   const nV = pos.length / 3;
   // per probed layer: px, py, qx, qy, key of p, key of q
   const segs = new Map<number, number[]>();
@@ -691,7 +798,6 @@ function smallIslandShares(
     }
   }
 
-  const shares = new Float64Array(N);
   for (const [k, list] of segs) {
     const n = list.length / 6;
     if (n === 0 || n > 200_000) continue;
@@ -764,12 +870,16 @@ function smallIslandShares(
       islandL[best] += loops[6 * i + 1];
     }
     let innerSum = 0;
+    let ringSum = 0;
     const inner = new Float64Array(m);
     for (let i = 0; i < m; i++) {
       if (islandA[i] <= 0) continue;
-      inner[i] = islandA[i] - ringOf(islandA[i], islandL[i], 0, wall, cal.shellFactor);
+      const ring = ringOf(islandA[i], islandL[i], 0, wall, cal.shellFactor);
+      inner[i] = islandA[i] - ring;
       innerSum += inner[i];
+      ringSum += ring;
     }
+    rings[k] = ringSum;
     if (innerSum <= 0) continue;
     // skins are spread over the islands in proportion to their inner area
     const sparseShare = probe[k];
@@ -777,7 +887,6 @@ function smallIslandShares(
     for (let i = 0; i < m; i++) if (inner[i] > 0 && inner[i] * sparseShare < cal.solidBelowArea) small += inner[i];
     shares[k] = small / innerSum;
   }
-  return shares;
 }
 
 /**
