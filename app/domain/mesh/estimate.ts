@@ -637,64 +637,73 @@ function addSkinMargins(
   skin: Float64Array,
 ): void {
   const nV = pos.length / 3;
-  // horizontal edges of flat triangles: key -> +1 (floor) or -1 (ceiling)
-  const flatEdges = new Map<number, number>();
-  const normalZ = (t: number): number => {
-    const a = 3 * idx[3 * t],
-      b = 3 * idx[3 * t + 1],
-      c = 3 * idx[3 * t + 2];
-    const ux = pos[b] - pos[a],
-      uy = pos[b + 1] - pos[a + 1],
-      uz = pos[b + 2] - pos[a + 2];
-    const vx = pos[c] - pos[a],
-      vy = pos[c + 1] - pos[a + 1],
-      vz = pos[c + 2] - pos[a + 2];
-    const nx = uy * vz - uz * vy,
-      ny = uz * vx - ux * vz,
-      nz = ux * vy - uy * vx;
-    const n = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    return n === 0 ? 0 : (nz / n) * sign;
-  };
+  // flat triangles are usually many (every face of a plate) and inner corners few: mark the vertices of flat
+  // triangles, then keep only the horizontal edges of walls whose both ends are marked, then look up only
+  // the flat edges whose both ends lie on such a wall edge. No map ever holds more than the corners.
+  const flatVertex = new Uint8Array(nV);
+  let anyFlat = false;
   for (let o = first; o < last; o++) {
     const t = order ? order[o] : o;
     const a = idx[3 * t],
       b = idx[3 * t + 1],
       c = idx[3 * t + 2];
-    const za = pos[3 * a + 2],
-      zb = pos[3 * b + 2],
-      zc = pos[3 * c + 2];
-    if (za !== zb || zb !== zc) continue;
-    const nz = normalZ(t);
-    if (nz > 0.999 || nz < -0.999) {
-      const side = nz > 0 ? 1 : -1;
-      flatEdges.set(Math.min(a, b) * nV + Math.max(a, b), side);
-      flatEdges.set(Math.min(b, c) * nV + Math.max(b, c), side);
-      flatEdges.set(Math.min(c, a) * nV + Math.max(c, a), side);
-    }
+    const za = pos[3 * a + 2];
+    if (za !== pos[3 * b + 2] || za !== pos[3 * c + 2]) continue;
+    flatVertex[a] = flatVertex[b] = flatVertex[c] = 1;
+    anyFlat = true;
   }
-  if (flatEdges.size === 0) return;
-  const layers = Math.max(cal.topLayers, cal.bottomLayers);
+  if (!anyFlat) return;
+  // wall edges on flat vertices: key -> +1 when the wall rises from the edge, -1 when it falls, 0 when ambiguous
+  const wallEdges = new Map<number, number>();
+  const wallVertex = new Uint8Array(nV);
   for (let o = first; o < last; o++) {
     const t = order ? order[o] : o;
     for (let e = 0; e < 3; e++) {
       const a = idx[3 * t + e],
         b = idx[3 * t + ((e + 1) % 3)],
         c = idx[3 * t + ((e + 2) % 3)];
+      if (!flatVertex[a] || !flatVertex[b]) continue;
       const za = pos[3 * a + 2];
-      if (za !== pos[3 * b + 2]) continue;
       const zc = pos[3 * c + 2];
-      if (zc === za) continue;
-      const side = flatEdges.get(Math.min(a, b) * nV + Math.max(a, b));
-      if (side === undefined) continue;
+      if (za !== pos[3 * b + 2] || zc === za) continue;
+      const key = Math.min(a, b) * nV + Math.max(a, b);
+      const dir = zc > za ? 1 : -1;
+      const seen = wallEdges.get(key);
+      wallEdges.set(key, seen === undefined || seen === dir ? dir : 0);
+      wallVertex[a] = wallVertex[b] = 1;
+    }
+  }
+  if (wallEdges.size === 0) return;
+  for (let o = first; o < last; o++) {
+    const t = order ? order[o] : o;
+    const i0 = idx[3 * t],
+      i1 = idx[3 * t + 1],
+      i2 = idx[3 * t + 2];
+    if (!(wallVertex[i0] | wallVertex[i1] | wallVertex[i2])) continue;
+    const za = pos[3 * i0 + 2];
+    if (za !== pos[3 * i1 + 2] || za !== pos[3 * i2 + 2]) continue;
+    // facing up or down, with the group's winding
+    const ux = pos[3 * i1] - pos[3 * i0],
+      uy = pos[3 * i1 + 1] - pos[3 * i0 + 1];
+    const vx = pos[3 * i2] - pos[3 * i0],
+      vy = pos[3 * i2 + 1] - pos[3 * i0 + 1];
+    const nz = (ux * vy - uy * vx) * sign;
+    if (nz === 0) continue;
+    const side = nz > 0 ? 1 : -1;
+    for (let e = 0; e < 3; e++) {
+      const a = idx[3 * t + e],
+        b = idx[3 * t + ((e + 1) % 3)];
+      if (!wallVertex[a] || !wallVertex[b]) continue;
+      const dir = wallEdges.get(Math.min(a, b) * nV + Math.max(a, b));
       // a floor meets a wall rising from it, a ceiling one falling from it: an inner corner
-      if ((side > 0 && zc < za) || (side < 0 && zc > za)) continue;
+      if (dir === undefined || dir !== side) continue;
       const len = Math.hypot(pos[3 * b] - pos[3 * a], pos[3 * b + 1] - pos[3 * a + 1]);
       const extra = len * cal.skinMargin;
       const zr = (za - z0) / h;
       const n = side > 0 ? cal.topLayers : cal.bottomLayers;
       // a floor's skin is the layers just below it, a ceiling's the layers just above it
       const k0 = side > 0 ? Math.floor(zr - 0.5) : Math.floor(zr + 0.5);
-      for (let j = 0; j < n && j < layers; j++) {
+      for (let j = 0; j < n; j++) {
         const k = side > 0 ? k0 - j : k0 + j;
         if (k >= 0 && k < N) skin[k] += extra;
       }
@@ -735,27 +744,44 @@ function smallIslandShares(
   // per probed layer: px, py, qx, qy, key of p, key of q
   const segs = new Map<number, number[]>();
   for (let k = 0; k < N; k++) if (probe[k] > 0) segs.set(k, []);
-  const ids = [0, 0, 0];
+  // probed layers up to k, to skip a triangle that crosses none of them in O(1)
+  const upTo = new Uint32Array(N + 1);
+  for (let k = 0; k < N; k++) upTo[k + 1] = upTo[k] + (probe[k] > 0 ? 1 : 0);
   for (let o = first; o < last; o++) {
     const t = order ? order[o] : o;
-    ids[0] = idx[3 * t];
-    ids[1] = idx[3 * t + 1];
-    ids[2] = idx[3 * t + 2];
+    let vl = idx[3 * t],
+      vm = idx[3 * t + 1],
+      vh = idx[3 * t + 2],
+      sw: number;
     // corners ordered by height, ties broken by vertex id so both triangles of an edge agree
-    ids.sort((u, v) => pos[3 * u + 2] - pos[3 * v + 2] || u - v);
-    const [vl, vm, vh] = ids;
+    if (pos[3 * vl + 2] > pos[3 * vm + 2] || (pos[3 * vl + 2] === pos[3 * vm + 2] && vl > vm)) {
+      sw = vl;
+      vl = vm;
+      vm = sw;
+    }
+    if (pos[3 * vm + 2] > pos[3 * vh + 2] || (pos[3 * vm + 2] === pos[3 * vh + 2] && vm > vh)) {
+      sw = vm;
+      vm = vh;
+      vh = sw;
+    }
+    if (pos[3 * vl + 2] > pos[3 * vm + 2] || (pos[3 * vl + 2] === pos[3 * vm + 2] && vl > vm)) {
+      sw = vl;
+      vl = vm;
+      vm = sw;
+    }
+    const lz = pos[3 * vl + 2] - z0;
+    const hz = pos[3 * vh + 2] - z0;
+    const kStart = Math.max(0, Math.floor(lz / h - 0.5) + 1);
+    const kEnd = Math.min(N - 1, Math.ceil(hz / h - 0.5) - 1);
+    if (kStart > kEnd || upTo[kEnd + 1] === upTo[kStart]) continue;
     const lx = pos[3 * vl],
-      ly = pos[3 * vl + 1],
-      lz = pos[3 * vl + 2] - z0;
+      ly = pos[3 * vl + 1];
     const mx = pos[3 * vm],
       my = pos[3 * vm + 1],
       mz = pos[3 * vm + 2] - z0;
     const hx = pos[3 * vh],
-      hy = pos[3 * vh + 1],
-      hz = pos[3 * vh + 2] - z0;
-    const kStart = Math.max(0, Math.floor(lz / h - 0.5) + 1);
-    const kEnd = Math.min(N - 1, Math.ceil(hz / h - 0.5) - 1);
-    if (kStart > kEnd) continue;
+      hy = pos[3 * vh + 1];
+
     // outward normal (winding corrected by the group's sign)
     const ux = pos[3 * idx[3 * t + 1]] - pos[3 * idx[3 * t]],
       uy = pos[3 * idx[3 * t + 1] + 1] - pos[3 * idx[3 * t] + 1];
