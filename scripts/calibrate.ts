@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { box, cone, cup, cylinder, merge, sphere, torus, toBinaryStl } from "../app/domain/mesh/generate";
+import { loadCalibrationTruth, readCalibrationModel } from "../tests/fixtures/calibration/set";
 import {
   analyzeMesh,
   computeBasicMetrics,
@@ -21,8 +22,7 @@ import {
 const root = resolve(import.meta.dirname, "..");
 const outDir = join(root, "tests/.tmp/calibration");
 const cacheFile = join(outDir, "slicer.json");
-const sliceScript = "/work/shared/calibration/slice-grams.sh";
-const sharedModels = "/work/shared/calibration/models";
+const sliceScript = join(root, "tests/fixtures/calibration/slice-grams.sh");
 
 function shapes(): Record<string, Mesh> {
   const hollowSphere = merge({ mesh: sphere(40, 64, 128) }, { mesh: sphere(37, 64, 128, true, 40) });
@@ -257,14 +257,13 @@ async function main(): Promise<void> {
     meshes.set(`${name}.stl`, mesh);
     files.push(file);
   }
-  for (const f of ["trimesh_20mm-xyz-cube.stl", "trimesh_cube_and_sphere_same_name.3mf", "3mfc_dodeca_chain_loop.3mf"]) {
-    const path = join(sharedModels, f);
-    if (!existsSync(path)) continue;
-    meshes.set(f, await parseModel(new Uint8Array(readFileSync(path)), f));
-    files.push(path);
-  }
   const cache = loadCache();
   slice(files, cache);
+  // the real models of tests/fixtures/calibration, with the slicer's answers from truth.csv
+  for (const m of loadCalibrationTruth()) {
+    meshes.set(m.file, await parseModel(readCalibrationModel(m.file), m.file));
+    cache[m.file] = { grams: m.grams, minutes: m.minutes, size: -1 };
+  }
   const cal = args.has("--fit") ? fit(meshes, cache) : DEFAULT_CALIBRATION;
   if (args.has("--fit")) console.error(JSON.stringify(cal));
   printTable(evaluate(meshes, cache, cal), args.has("--markdown"));

@@ -3,6 +3,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { printers, printJobs, type PrintJob, type User } from "../../db/schema";
 import type { DesignSettings } from "~/domain/design-settings";
+import { roundGrams } from "~/domain/mesh";
 import { DEFAULT_RATE_PER_KG_CENTS, quotePrice, type PriceQuote } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
 import { getStorage } from "./storage.server";
@@ -102,7 +103,7 @@ export function printersUrlFor(job: PrintJob): string {
     params.set("minY", String(Math.ceil(job.boundingBoxY)));
     params.set("minZ", String(Math.ceil(job.boundingBoxZ)));
   }
-  params.set("weight", String(Math.round(job.estimatedWeightGrams * 10) / 10));
+  params.set("weight", String(roundGrams(job.estimatedWeightGrams)));
   params.set("jobId", String(job.id));
   return `/printers?${params}`;
 }

@@ -34,6 +34,23 @@ export interface Calibration {
   anchorWidth: number;
   /** extra perimeter (extra_perimeters) on overhanging walls, as a share of one line per layer */
   overhangPerimeterFactor: number;
+  /**
+   * share of the perimeter width taken out of a sloped skin strip: 1 when the skin starts where the
+   * perimeters end, less when ensure_vertical_shell_thickness fills the strip under a slope anyway
+   */
+  skinInsetFactor: number;
+  /**
+   * solid_infill_below_area applies to each island of sparse infill, which the layer sums do not see. A
+   * layer whose sparse infill could be split into small islands (pi w^2 < islandProbe x solidBelowArea, with
+   * w = 2 x sparse / outline) has its outline assembled into loops, and islands under the area print solid.
+   * 0 never looks.
+   */
+  islandProbe: number;
+  /**
+   * mm: top and bottom skins grow by this much into the sparse infill beside them (PrusaSlicer 2.5's
+   * external infill margin, 3 mm), counted along the inner corners where a flat skin meets a wall
+   */
+  skinMargin: number;
   /** mm/s */
   speeds: {
     externalPerimeter: number;
@@ -71,6 +88,9 @@ export const DEFAULT_CALIBRATION: Calibration = {
   shellFactor: 1.0,
   anchorWidth: 0.177,
   overhangPerimeterFactor: 3.95,
+  skinInsetFactor: 1,
+  islandProbe: 4,
+  skinMargin: 3,
   speeds: {
     externalPerimeter: 25,
     perimeter: 45,
@@ -81,9 +101,9 @@ export const DEFAULT_CALIBRATION: Calibration = {
     firstLayer: 20,
     travel: 150,
   },
-  speedEfficiency: { externalPerimeter: 0.783, perimeter: 1.03, infill: 0.6, solid: 0.84 },
-  layerOverhead: 0.15,
-  islandOverhead: 0.378,
+  speedEfficiency: { externalPerimeter: 0.799, perimeter: 0.836, infill: 0.618, solid: 0.782 },
+  layerOverhead: 0.045,
+  islandOverhead: 0.136,
   minLayerTime: 5,
   minPrintSpeed: 10,
   supportDensity: 0.2,
@@ -97,9 +117,24 @@ export interface PrintEstimate {
   /** mm3 of plastic in supports */
   supportVolume: number;
   layers: number;
-  /** false when the mesh was not watertight and a surface-based formula was used instead of layer slices */
+  /** false when the mesh was not watertight (or too costly to slice) and a surface-based formula was used instead of layer slices */
   sliced: boolean;
+  /** layer crossings and layer visits spent slicing; bounded by sliceBudget */
+  sliceWork: number;
 }
+
+/**
+ * Slicing costs one step per layer a triangle crosses, so a few triangles miles tall cost as much as
+ * billions of honest ones. Past this many steps (a floor plus a share per triangle, about half a second
+ * at most beyond what the triangles themselves cost) the mesh is estimated from its surface instead.
+ */
+export function sliceBudget(triangles: number): number {
+  return 20_000_000 + 20 * triangles;
+}
+/** Share of open or non-manifold edges beyond which a mesh is estimated from its surface instead of sliced. */
+export const MAX_FLAWED_EDGE_SHARE = 0.01;
+/** Layers a mesh may have to be sliced (4 m at 0.04 mm): per-layer arrays are allocated for each. */
+export const MAX_SLICED_LAYERS = 100_000;
 
 /**
  * Slices every body at the middle of each layer (as PrusaSlicer does): the cross-section area comes
@@ -182,14 +217,18 @@ export function estimatePrint(
     for (let t = 0; t < nTri; t++) order[fillAt[groupOf[bot[t]]]++] = t;
   }
 
-  const area = new Float64Array(N);
-  const outline = new Float64Array(N);
-  const skin = new Float64Array(N);
-  const bridge = new Float64Array(N);
-  const support = new Float64Array(N);
-  const overhang = new Float64Array(N);
-  const layerSeconds = new Float64Array(N);
-  const layerLength = new Float64Array(N);
+  const budget = sliceBudget(nTri);
+  let work = 0;
+  let overBudget = N > MAX_SLICED_LAYERS;
+  const L = overBudget ? 0 : N;
+  const area = new Float64Array(L);
+  const outline = new Float64Array(L);
+  const skin = new Float64Array(L);
+  const bridge = new Float64Array(L);
+  const support = new Float64Array(L);
+  const overhang = new Float64Array(L);
+  const layerSeconds = new Float64Array(L);
+  const layerLength = new Float64Array(L);
   let material = 0;
   let supportVolume = 0;
   let slicedVolume = 0;
@@ -202,20 +241,25 @@ export function estimatePrint(
   const topLayers = cal.topLayers;
   const bottomLayers = cal.bottomLayers;
 
-  for (let group = 0; group < nBodies; group++) {
+  for (let group = 0; group < nBodies && !overBudget; group++) {
     const first = groupCount[group];
     const last = groupCount[group + 1];
     if (first === last) continue;
     const sign = groupVol[group] < 0 ? -1 : 1;
     const kLo = Math.max(0, Math.floor(zMin[group] / h - 0.5) - 1);
     const kHi = Math.min(N - 1, Math.ceil(zMax[group] / h) + 1);
+    work += kHi - kLo + 1;
+    if (work > budget) {
+      overBudget = true;
+      break;
+    }
     for (let k = kLo; k <= kHi; k++) area[k] = outline[k] = skin[k] = bridge[k] = support[k] = overhang[k] = 0;
 
     // the triangle loop lives in its own function, called per block (see sliceBlock)
     for (let o = first; o < last;) {
       // a tiny first block runs to its end unoptimised, so the JIT has type feedback for the whole function
       const stop = Math.min(last, o === 0 ? 64 : o + SLICE_BLOCK);
-      sliceBlock(
+      const spent = sliceBlock(
         idx,
         pos,
         order,
@@ -225,7 +269,7 @@ export function estimatePrint(
         sign,
         h,
         N,
-        wall,
+        wall * cal.skinInsetFactor,
         spacing,
         overhangWidth,
         overhangFactor,
@@ -239,8 +283,50 @@ export function estimatePrint(
         bridge,
         support,
         overhang,
+        budget - work,
       );
+      if (spent < 0) {
+        overBudget = true;
+        break;
+      }
+      work += spent;
       o = stop;
+    }
+    if (overBudget) break;
+
+    if (cal.skinMargin > 0) {
+      work += last - first;
+      addSkinMargins(idx, pos, order, first, last, z0, sign, h, N, cal, skin);
+    }
+
+    // layers whose sparse infill may fall apart into islands under solidBelowArea: assemble their loops
+    let islands: Float64Array | null = null;
+    let islandRings: Float64Array | null = null;
+    if (cal.islandProbe > 0 && infillFraction > 0 && infillFraction < 1) {
+      let probe: Float64Array | null = null;
+      for (let k = kLo; k <= kHi; k++) {
+        const A = area[k];
+        if (A <= 1e-9) continue;
+        const L = outline[k];
+        const inner = A - ringOf(A, L, overhang[k], wall, cal.shellFactor);
+        const sparse = inner - Math.min(inner, skin[k]);
+        const w = (2 * sparse) / L;
+        if (sparse >= cal.solidBelowArea && Math.PI * w * w < cal.islandProbe * cal.solidBelowArea) {
+          if (!probe) probe = new Float64Array(N);
+          // the layer's share of inner area left sparse after the skins
+          probe[k] = sparse / inner;
+        }
+      }
+      if (probe) {
+        work += last - first;
+        if (work > budget) {
+          overBudget = true;
+          break;
+        }
+        islands = new Float64Array(N);
+        islandRings = new Float64Array(N);
+        smallIslandShares(idx, pos, order, first, last, z0, sign, h, N, probe, wall, cal, islands, islandRings);
+      }
     }
 
     for (let k = kLo; k <= kHi; k++) {
@@ -249,15 +335,20 @@ export function estimatePrint(
       slicedVolume += A * h;
       const L = outline[k];
       // a square loses 4 t^2 at its corners when offset inwards, a circle pi t^2: sharp corners dominate real parts
-      let ring = L * wall * cal.shellFactor - 4 * wall * wall + overhang[k];
-      if (ring < L * wall * 0.5) ring = L * wall * 0.5;
-      if (ring > A) ring = A;
+      let ring = ringOf(A, L, overhang[k], wall, cal.shellFactor);
+      // islands narrower than their perimeters hold less than the layer's sums suggest
+      if (islandRings && islandRings[k] > 0 && islandRings[k] + overhang[k] < ring)
+        ring = Math.min(A, islandRings[k] + overhang[k]);
       const inner = A - ring;
       let solid = Math.min(inner, skin[k]);
       let sparse = inner - solid;
       if (infillFraction >= 1 || (infillFraction > 0 && sparse < cal.solidBelowArea)) {
         solid += sparse;
         sparse = 0;
+      } else if (islands && islands[k] > 0) {
+        const small = Math.min(sparse, islands[k] * sparse);
+        solid += small;
+        sparse -= small;
       }
       const bridged = Math.min(solid, bridge[k]);
       const sparseMat = Math.min(sparse, sparse * infillFraction * cal.infillFactor + (sparse > 0 ? L * cal.anchorWidth : 0));
@@ -287,19 +378,31 @@ export function estimatePrint(
     }
     if (supportsOn) {
       // each supported overhang patch needs a column down to the bed: lines plus 3 denser interface layers
+      let any = false;
       for (let k = kLo; k <= kHi; k++) {
         const s = support[k];
         if (s <= 0) continue;
         const column = s * k * h * cal.supportDensity + s * 3 * h * 0.5;
         supportVolume += column;
         const len = column / (spacing * h);
-        for (let j = 0; j < k; j++) layerSeconds[j] += len / k / 60;
+        // the column's time is spread over the layers below it; kept here and summed from the top down
+        support[k] = len / k / 60;
+        any = true;
+      }
+      if (any) {
+        work += kHi;
+        let above = 0;
+        for (let j = kHi - 1; j >= 0; j--) {
+          const s = support[j + 1];
+          if (s > 0 && j + 1 >= kLo) above += s;
+          layerSeconds[j] += above;
+        }
       }
     }
   }
 
   let seconds = 0;
-  for (let k = 0; k < N; k++) {
+  for (let k = 0; k < L; k++) {
     let sec = layerSeconds[k];
     if (sec <= 0) continue;
     sec += cal.layerOverhead;
@@ -310,8 +413,10 @@ export function estimatePrint(
   }
 
   let sliced = true;
-  // an open or self-intersecting mesh gives cross-sections that do not add up to its volume
-  if (!topo.closed || Math.abs(slicedVolume - basic.volume) > 0.1 * basic.volume + 1) {
+  // an open or self-intersecting mesh gives cross-sections that do not add up to its volume; a few stray open or
+  // non-manifold edges in a real scan or export (the slicer repairs those) still slice as they are
+  const flawed = topo.openEdges + topo.nonManifoldEdges > MAX_FLAWED_EDGE_SHARE * topo.edges;
+  if (overBudget || flawed || Math.abs(slicedVolume - basic.volume) > 0.1 * basic.volume + 1) {
     sliced = false;
     material = surfaceEstimate(basic, topo, settings, cal, wall, infillFraction);
     seconds =
@@ -326,6 +431,7 @@ export function estimatePrint(
     supportVolume,
     layers: N,
     sliced,
+    sliceWork: work,
   };
 }
 
@@ -340,7 +446,7 @@ function sliceBlock(
   sign: number,
   h: number,
   N: number,
-  wall: number,
+  skinInset: number,
   spacing: number,
   overhangWidth: number,
   overhangFactor: number,
@@ -354,7 +460,9 @@ function sliceBlock(
   bridge: Float64Array,
   support: Float64Array,
   overhang: Float64Array,
-): void {
+  allowance: number,
+): number {
+  let spent = 0;
   for (let o = first; o < last; o++) {
     const t = order ? order[o] : o;
     const a = idx[3 * t] * 3;
@@ -432,6 +540,10 @@ function sliceBlock(
     const hzh = hz / h;
     const kStart = Math.max(0, Math.floor(lzh - 0.5) + 1);
     const kEnd = Math.min(N - 1, Math.ceil(hzh - 0.5) - 1);
+    // layers crossed here and below for the skins; a hostile tall triangle stops the slicing before its loops run
+    const span0 = kEnd - kStart + 1;
+    spent += (span0 > 0 ? span0 : 0) + (hzh - lzh) + 2;
+    if (spent > allowance) return -1;
     for (let k = kStart; k <= kEnd; k++) {
       const z = (k + 0.5) * h;
       const f = (z - lz) / (hz - lz);
@@ -469,7 +581,7 @@ function sliceBlock(
     const projected = (n2 * absCos) / 2;
     const sinT = Math.sqrt(Math.max(0, 1 - absCos * absCos));
     // exposed strip per layer is h*cos/sin wide; the part within `wall` of the edge is printed as perimeter
-    const ratio = (wall * sinT) / (h * absCos);
+    const ratio = (skinInset * sinT) / (h * absCos);
     const up = cosT > 0;
     // walls leaning out by more than about a third of a line per layer get an extra perimeter
     if (!up && h * absCos > overhangWidth * sinT && sinT > 0.05) {
@@ -501,9 +613,307 @@ function sliceBlock(
       if (supportsOn && !up && kk > 0 && absCos >= overhangNz) support[kk] += part;
     }
   }
+  return spent;
 }
 
 const SLICE_BLOCK = 1 << 14;
+
+/**
+ * Skins grow into the sparse infill beside them: for each inner corner where a flat skin triangle meets a
+ * wall (a floor meeting a wall that rises, a ceiling meeting one that falls), margin x the corner's length
+ * is added to the skin of the layers that flat skin covers.
+ */
+function addSkinMargins(
+  idx: Uint32Array,
+  pos: Float32Array,
+  order: Uint32Array | null,
+  first: number,
+  last: number,
+  z0: number,
+  sign: number,
+  h: number,
+  N: number,
+  cal: Calibration,
+  skin: Float64Array,
+): void {
+  const nV = pos.length / 3;
+  // flat triangles are usually many (every face of a plate) and inner corners few: mark the vertices of flat
+  // triangles, then keep only the horizontal edges of walls whose both ends are marked, then look up only
+  // the flat edges whose both ends lie on such a wall edge. No map ever holds more than the corners.
+  const flatVertex = new Uint8Array(nV);
+  let anyFlat = false;
+  for (let o = first; o < last; o++) {
+    const t = order ? order[o] : o;
+    const a = idx[3 * t],
+      b = idx[3 * t + 1],
+      c = idx[3 * t + 2];
+    const za = pos[3 * a + 2];
+    if (za !== pos[3 * b + 2] || za !== pos[3 * c + 2]) continue;
+    flatVertex[a] = flatVertex[b] = flatVertex[c] = 1;
+    anyFlat = true;
+  }
+  if (!anyFlat) return;
+  // wall edges on flat vertices: key -> +1 when the wall rises from the edge, -1 when it falls, 0 when ambiguous
+  const wallEdges = new Map<number, number>();
+  const wallVertex = new Uint8Array(nV);
+  for (let o = first; o < last; o++) {
+    const t = order ? order[o] : o;
+    for (let e = 0; e < 3; e++) {
+      const a = idx[3 * t + e],
+        b = idx[3 * t + ((e + 1) % 3)],
+        c = idx[3 * t + ((e + 2) % 3)];
+      if (!flatVertex[a] || !flatVertex[b]) continue;
+      const za = pos[3 * a + 2];
+      const zc = pos[3 * c + 2];
+      if (za !== pos[3 * b + 2] || zc === za) continue;
+      const key = Math.min(a, b) * nV + Math.max(a, b);
+      const dir = zc > za ? 1 : -1;
+      const seen = wallEdges.get(key);
+      wallEdges.set(key, seen === undefined || seen === dir ? dir : 0);
+      wallVertex[a] = wallVertex[b] = 1;
+    }
+  }
+  if (wallEdges.size === 0) return;
+  for (let o = first; o < last; o++) {
+    const t = order ? order[o] : o;
+    const i0 = idx[3 * t],
+      i1 = idx[3 * t + 1],
+      i2 = idx[3 * t + 2];
+    if (!(wallVertex[i0] | wallVertex[i1] | wallVertex[i2])) continue;
+    const za = pos[3 * i0 + 2];
+    if (za !== pos[3 * i1 + 2] || za !== pos[3 * i2 + 2]) continue;
+    // facing up or down, with the group's winding
+    const ux = pos[3 * i1] - pos[3 * i0],
+      uy = pos[3 * i1 + 1] - pos[3 * i0 + 1];
+    const vx = pos[3 * i2] - pos[3 * i0],
+      vy = pos[3 * i2 + 1] - pos[3 * i0 + 1];
+    const nz = (ux * vy - uy * vx) * sign;
+    if (nz === 0) continue;
+    const side = nz > 0 ? 1 : -1;
+    for (let e = 0; e < 3; e++) {
+      const a = idx[3 * t + e],
+        b = idx[3 * t + ((e + 1) % 3)];
+      if (!wallVertex[a] || !wallVertex[b]) continue;
+      const dir = wallEdges.get(Math.min(a, b) * nV + Math.max(a, b));
+      // a floor meets a wall rising from it, a ceiling one falling from it: an inner corner
+      if (dir === undefined || dir !== side) continue;
+      const len = Math.hypot(pos[3 * b] - pos[3 * a], pos[3 * b + 1] - pos[3 * a + 1]);
+      const extra = len * cal.skinMargin;
+      const zr = (za - z0) / h;
+      const n = side > 0 ? cal.topLayers : cal.bottomLayers;
+      // a floor's skin is the layers just below it, a ceiling's the layers just above it
+      const k0 = side > 0 ? Math.floor(zr - 0.5) : Math.floor(zr + 0.5);
+      for (let j = 0; j < n; j++) {
+        const k = side > 0 ? k0 - j : k0 + j;
+        if (k >= 0 && k < N) skin[k] += extra;
+      }
+    }
+  }
+}
+
+/** Perimeter area of a cross-section of area A and outline L (a square loses 4 t^2 at its corners when offset inwards, a circle pi t^2: sharp corners dominate real parts). */
+function ringOf(A: number, L: number, overhang: number, wall: number, shellFactor: number): number {
+  let ring = L * wall * shellFactor - 4 * wall * wall + overhang;
+  if (ring < L * wall * 0.5) ring = L * wall * 0.5;
+  return ring > A ? A : ring;
+}
+
+/**
+ * For each probed layer, the share of its sparse infill that lies in islands smaller than solidBelowArea.
+ * The layer's segments are chained into loops through the mesh edges they cut (one key per edge, so both
+ * triangles of an edge give the same key); counter-clockwise loops are islands, clockwise ones holes, each
+ * hole given to the smallest island whose box holds it. A layer whose loops do not close keeps share 0.
+ */
+function smallIslandShares(
+  idx: Uint32Array,
+  pos: Float32Array,
+  order: Uint32Array | null,
+  first: number,
+  last: number,
+  z0: number,
+  sign: number,
+  h: number,
+  N: number,
+  probe: Float64Array,
+  wall: number,
+  cal: Calibration,
+  shares: Float64Array,
+  rings: Float64Array,
+): void {
+  const nV = pos.length / 3;
+  // per probed layer: px, py, qx, qy, key of p, key of q
+  const segs = new Map<number, number[]>();
+  for (let k = 0; k < N; k++) if (probe[k] > 0) segs.set(k, []);
+  // probed layers up to k, to skip a triangle that crosses none of them in O(1)
+  const upTo = new Uint32Array(N + 1);
+  for (let k = 0; k < N; k++) upTo[k + 1] = upTo[k] + (probe[k] > 0 ? 1 : 0);
+  for (let o = first; o < last; o++) {
+    const t = order ? order[o] : o;
+    let vl = idx[3 * t],
+      vm = idx[3 * t + 1],
+      vh = idx[3 * t + 2],
+      sw: number;
+    // corners ordered by height, ties broken by vertex id so both triangles of an edge agree
+    if (pos[3 * vl + 2] > pos[3 * vm + 2] || (pos[3 * vl + 2] === pos[3 * vm + 2] && vl > vm)) {
+      sw = vl;
+      vl = vm;
+      vm = sw;
+    }
+    if (pos[3 * vm + 2] > pos[3 * vh + 2] || (pos[3 * vm + 2] === pos[3 * vh + 2] && vm > vh)) {
+      sw = vm;
+      vm = vh;
+      vh = sw;
+    }
+    if (pos[3 * vl + 2] > pos[3 * vm + 2] || (pos[3 * vl + 2] === pos[3 * vm + 2] && vl > vm)) {
+      sw = vl;
+      vl = vm;
+      vm = sw;
+    }
+    const lz = pos[3 * vl + 2] - z0;
+    const hz = pos[3 * vh + 2] - z0;
+    const kStart = Math.max(0, Math.floor(lz / h - 0.5) + 1);
+    const kEnd = Math.min(N - 1, Math.ceil(hz / h - 0.5) - 1);
+    if (kStart > kEnd || upTo[kEnd + 1] === upTo[kStart]) continue;
+    const lx = pos[3 * vl],
+      ly = pos[3 * vl + 1];
+    const mx = pos[3 * vm],
+      my = pos[3 * vm + 1],
+      mz = pos[3 * vm + 2] - z0;
+    const hx = pos[3 * vh],
+      hy = pos[3 * vh + 1];
+
+    // outward normal (winding corrected by the group's sign)
+    const ux = pos[3 * idx[3 * t + 1]] - pos[3 * idx[3 * t]],
+      uy = pos[3 * idx[3 * t + 1] + 1] - pos[3 * idx[3 * t] + 1];
+    const vx = pos[3 * idx[3 * t + 2]] - pos[3 * idx[3 * t]],
+      vy = pos[3 * idx[3 * t + 2] + 1] - pos[3 * idx[3 * t] + 1];
+    const uz = pos[3 * idx[3 * t + 1] + 2] - pos[3 * idx[3 * t] + 2],
+      vz = pos[3 * idx[3 * t + 2] + 2] - pos[3 * idx[3 * t] + 2];
+    const nx = (uy * vz - uz * vy) * sign;
+    const ny = (uz * vx - ux * vz) * sign;
+    const keyLH = Math.min(vl, vh) * nV + Math.max(vl, vh);
+    const keyLM = Math.min(vl, vm) * nV + Math.max(vl, vm);
+    const keyMH = Math.min(vm, vh) * nV + Math.max(vm, vh);
+    for (let k = kStart; k <= kEnd; k++) {
+      const list = segs.get(k);
+      if (!list) continue;
+      const z = (k + 0.5) * h;
+      const f = (z - lz) / (hz - lz);
+      const px = lx + (hx - lx) * f;
+      const py = ly + (hy - ly) * f;
+      let qx: number, qy: number, kq: number;
+      if (z < mz) {
+        const g = (z - lz) / (mz - lz);
+        qx = lx + (mx - lx) * g;
+        qy = ly + (my - ly) * g;
+        kq = keyLM;
+      } else if (z > mz) {
+        const g = (z - mz) / (hz - mz);
+        qx = mx + (hx - mx) * g;
+        qy = my + (hy - my) * g;
+        kq = keyMH;
+      } else {
+        qx = mx;
+        qy = my;
+        kq = nV * nV + vm;
+      }
+      const dx = qx - px;
+      const dy = qy - py;
+      if (dy * nx - dx * ny < 0) list.push(qx, qy, px, py, kq, keyLH);
+      else list.push(px, py, qx, qy, keyLH, kq);
+    }
+  }
+
+  for (const [k, list] of segs) {
+    const n = list.length / 6;
+    if (n === 0 || n > 200_000) continue;
+    const startOf = new Map<number, number>();
+    for (let i = 0; i < n; i++) startOf.set(list[6 * i + 4], i);
+    const used = new Uint8Array(n);
+    const loops: number[] = []; // area, length, minx, miny, maxx, maxy
+    let broken = false;
+    for (let i = 0; i < n && !broken; i++) {
+      if (used[i]) continue;
+      let a = 0,
+        len = 0,
+        x0 = Infinity,
+        y0 = Infinity,
+        x1 = -Infinity,
+        y1 = -Infinity;
+      let j = i;
+      for (;;) {
+        used[j] = 1;
+        const px = list[6 * j],
+          py = list[6 * j + 1],
+          qx = list[6 * j + 2],
+          qy = list[6 * j + 3];
+        a += (px * qy - qx * py) * 0.5;
+        len += Math.hypot(qx - px, qy - py);
+        if (px < x0) x0 = px;
+        if (px > x1) x1 = px;
+        if (py < y0) y0 = py;
+        if (py > y1) y1 = py;
+        const next = startOf.get(list[6 * j + 5]);
+        if (next === undefined) {
+          broken = true;
+          break;
+        }
+        if (next === i) break;
+        if (used[next]) {
+          broken = true;
+          break;
+        }
+        j = next;
+      }
+      loops.push(a, len, x0, y0, x1, y1);
+    }
+    const m = loops.length / 6;
+    if (broken || m > 2000) continue;
+    // holes to the smallest island whose box holds them
+    const islandA = new Float64Array(m);
+    const islandL = new Float64Array(m);
+    for (let i = 0; i < m; i++) {
+      if (loops[6 * i] <= 0) continue;
+      islandA[i] += loops[6 * i];
+      islandL[i] += loops[6 * i + 1];
+    }
+    for (let i = 0; i < m; i++) {
+      if (loops[6 * i] > 0) continue;
+      let best = -1;
+      for (let c = 0; c < m; c++) {
+        if (loops[6 * c] <= 0) continue;
+        if (
+          loops[6 * c + 2] <= loops[6 * i + 2] &&
+          loops[6 * c + 3] <= loops[6 * i + 3] &&
+          loops[6 * c + 4] >= loops[6 * i + 4] &&
+          loops[6 * c + 5] >= loops[6 * i + 5] &&
+          (best < 0 || loops[6 * c] < loops[6 * best])
+        )
+          best = c;
+      }
+      if (best < 0) continue;
+      islandA[best] += loops[6 * i];
+      islandL[best] += loops[6 * i + 1];
+    }
+    let innerSum = 0;
+    let ringSum = 0;
+    const inner = new Float64Array(m);
+    for (let i = 0; i < m; i++) {
+      if (islandA[i] <= 0) continue;
+      const ring = ringOf(islandA[i], islandL[i], 0, wall, cal.shellFactor);
+      inner[i] = islandA[i] - ring;
+      innerSum += inner[i];
+      ringSum += ring;
+    }
+    rings[k] = ringSum;
+    if (innerSum <= 0) continue;
+    // skins are spread over the islands in proportion to their inner area
+    const sparseShare = probe[k];
+    let small = 0;
+    for (let i = 0; i < m; i++) if (inner[i] > 0 && inner[i] * sparseShare < cal.solidBelowArea) small += inner[i];
+    shares[k] = small / innerSum;
+  }
+}
 
 /**
  * Maps each body to the body it is a cavity of (opposite winding, smaller, inside its box), or to

@@ -13,6 +13,14 @@ export const FALLBACK_MM3_PER_MB: Record<MeshFormat, number> = { stl: 5000, "3mf
 /** PrusaSlicer's reference 20 mm cube prints 3.43 g in about 17 minutes: about 5 minutes per gram. */
 const FALLBACK_MINUTES_PER_GRAM = 5;
 
+/**
+ * Grams as the product reports them: to 0.01 g below 10 g (a 1.4 g part rounded to 0.1 g would already
+ * carry 4% error), to 0.1 g above.
+ */
+export function roundGrams(grams: number): number {
+  return grams < 10 ? Math.round(grams * 100) / 100 : Math.round(grams * 10) / 10;
+}
+
 export interface SizeEstimate {
   estimatedWeight: number;
   estimatedTimeMinutes: number;
@@ -24,7 +32,7 @@ export function estimateFromFileSize(bytes: number, format: MeshFormat, material
   const density = findMaterial(material)?.density ?? 1.24;
   const grams = ((mb * FALLBACK_MM3_PER_MB[format]) / 1000) * density;
   return {
-    estimatedWeight: Math.round(grams * 10) / 10,
+    estimatedWeight: roundGrams(grams),
     estimatedTimeMinutes: Math.max(1, Math.round(grams * FALLBACK_MINUTES_PER_GRAM)),
   };
 }

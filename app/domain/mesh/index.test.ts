@@ -4,6 +4,7 @@ import {
   analyzeModel,
   detectFormat,
   estimateFromFileSize,
+  roundGrams,
   layerHeightBucket,
   layerHeightForQuality,
   INVALID_FILE_TYPE_MESSAGE,
@@ -49,7 +50,7 @@ describe("analyzeModel", () => {
     expect(Math.abs(r.estimatedWeight - 3.43) / 3.43).toBeLessThan(0.05);
     expect(Math.abs(r.estimatedTimeMinutes - 16.6) / 16.6).toBeLessThan(0.25);
     expect(Number.isInteger(r.estimatedTimeMinutes)).toBe(true);
-    expect(Math.round(r.estimatedWeight * 10) / 10).toBe(r.estimatedWeight);
+    expect(Math.round(r.estimatedWeight * 100) / 100).toBe(r.estimatedWeight);
   });
 
   it.each([
@@ -185,5 +186,26 @@ describe("the product's analysis rules", () => {
     expect(QUALITY_PRESETS).toEqual({ draft: 0.3, normal: 0.2, fine: 0.1, ultra: 0.05 });
     expect(layerHeightForQuality("Fine")).toBe(0.1);
     expect(layerHeightForQuality("unknown")).toBe(0.2);
+  });
+});
+
+describe("grams as reported", () => {
+  it.each([
+    { grams: 1.4449, shown: 1.44 },
+    { grams: 0.914, shown: 0.91 },
+    { grams: 9.994, shown: 9.99 },
+    { grams: 9.996, shown: 10 },
+    { grams: 12.345, shown: 12.3 },
+    { grams: 98.31, shown: 98.3 },
+  ])("rounds $grams g to $shown", ({ grams, shown }) => {
+    expect(roundGrams(grams)).toBe(shown);
+  });
+
+  it("reports a small part to 0.01 g", async () => {
+    // a 10 mm cube prints about 0.65 g: 0.1 g steps would carry up to 8% error
+    const r = await analyzeModel(toBinaryStl(box(10, 10, 10)), "cube.stl", { supports: "no" });
+    expect(r.estimatedWeight).toBeGreaterThan(0.5);
+    expect(r.estimatedWeight).toBeLessThan(0.8);
+    expect(Math.round(r.estimatedWeight * 100)).not.toBe(Math.round(r.estimatedWeight * 10) * 10);
   });
 });

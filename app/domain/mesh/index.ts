@@ -7,6 +7,7 @@ import { estimatePrint, DEFAULT_CALIBRATION, type Calibration } from "./estimate
 import { parseStl } from "./stl";
 import { parseObj } from "./obj";
 import { parse3mf } from "./threemf";
+import { roundGrams } from "./fallback";
 import type { AnalysisOptions, AnalysisResult, Mesh, MeshFormat, SupportsMode } from "./types";
 
 export { MeshError, INVALID_FILE_TYPE_MESSAGE, MAX_TRIANGLES } from "./errors";
@@ -19,7 +20,14 @@ export { computeBasicMetrics, computeTopology, weldVertices } from "./metrics";
 export type { BasicMetrics, Topology } from "./metrics";
 export { estimatePrint, DEFAULT_CALIBRATION } from "./estimate";
 export type { Calibration, PrintEstimate, PrintSettings } from "./estimate";
-export { estimateFromFileSize, layerHeightBucket, layerHeightForQuality, QUALITY_PRESETS, FALLBACK_MM3_PER_MB } from "./fallback";
+export {
+  estimateFromFileSize,
+  roundGrams,
+  layerHeightBucket,
+  layerHeightForQuality,
+  QUALITY_PRESETS,
+  FALLBACK_MM3_PER_MB,
+} from "./fallback";
 export { renderPreviewPng } from "./preview";
 
 export const DEFAULT_OPTIONS = { material: "PLA", infill: 15, layerHeight: 0.2, supports: "auto" } as const;
@@ -117,10 +125,9 @@ export function analyzeMesh(
     { layerHeight: opts.layerHeight, infill: opts.infill, density: opts.density, supports: opts.supports },
     calibration,
   );
-  const r1 = (v: number): number => Math.round(v * 10) / 10;
   const r2 = (v: number): number => Math.round(v * 100) / 100;
   return {
-    estimatedWeight: r1(est.grams),
+    estimatedWeight: roundGrams(est.grams),
     estimatedTimeMinutes: Math.max(1, Math.round(est.minutes)),
     numberOfColors: mesh.numberOfColors,
     boundingBox: { x: r2(basic.boundingBox.x), y: r2(basic.boundingBox.y), z: r2(basic.boundingBox.z) },

@@ -63,8 +63,29 @@ export function encodePng(rgb: Uint8Array, width: number, height: number): Uint8
   return png;
 }
 
+/**
+ * Pixel tests (pixels inside triangles' screen boxes) one preview may spend, per pixel of the image. A real
+ * mesh covers its image a few times over (front and back faces, boxes twice a triangle's area); a file of
+ * frame-filling triangles would otherwise cost width x height per triangle. Once the budget is spent, the
+ * remaining triangles are drawn as single points at their centres, as sub-pixel triangles always are.
+ */
+export const PREVIEW_PIXEL_BUDGET_PER_PIXEL = 64;
+
+export interface PreviewResult {
+  png: Uint8Array;
+  /** pixel tests spent filling triangles (bounded by the budget plus one image) */
+  pixelsTested: number;
+  /** triangles drawn as a point because the budget was spent */
+  degradedTriangles: number;
+}
+
 /** Renders the mesh from above-front-right, fitted to the image, and returns PNG bytes. */
 export function renderPreviewPng(mesh: Mesh, options: PreviewOptions = {}): Uint8Array {
+  return renderPreview(mesh, options).png;
+}
+
+/** renderPreviewPng with the work it did, so the bound on it can be checked. */
+export function renderPreview(mesh: Mesh, options: PreviewOptions = {}): PreviewResult {
   const W = Math.max(8, Math.min(2048, Math.round(options.width ?? 320)));
   const H = Math.max(8, Math.min(2048, Math.round(options.height ?? 240)));
   const bg = options.background ?? [245, 245, 244];
@@ -125,6 +146,9 @@ export function renderPreviewPng(mesh: Mesh, options: PreviewOptions = {}): Uint
     rgb[3 * i + 2] = bg[2];
   }
   const depth = new Float32Array(W * H).fill(Infinity);
+  let budget = PREVIEW_PIXEL_BUDGET_PER_PIXEL * W * H;
+  let pixelsTested = 0;
+  let degradedTriangles = 0;
 
   for (let t = 0; t < n; t++) {
     const a = idx ? idx[3 * t] * 3 : 9 * t;
@@ -171,8 +195,11 @@ export function renderPreviewPng(mesh: Mesh, options: PreviewOptions = {}): Uint
     const cg = Math.min(255, base[1] * shade + 30 * shade);
     const cb = Math.min(255, base[2] * shade + 30 * shade);
     const inv = 1 / areaS;
+    const boxPixels = (maxX - minX + 1) * (maxY - minY + 1);
+    const small = maxX - minX <= 1 && maxY - minY <= 1;
+    if (!small && boxPixels > budget) degradedTriangles++;
     // sub-pixel triangles still mark the pixel under their centre so dense meshes are not lost
-    if (maxX - minX <= 1 && maxY - minY <= 1) {
+    if (small || boxPixels > budget) {
       const px = Math.min(W - 1, Math.max(0, Math.round((x0 + x1 + x2) / 3 - 0.5)));
       const py = Math.min(H - 1, Math.max(0, Math.round((y0 + y1 + y2) / 3 - 0.5)));
       const d = (d0 + d1 + d2) / 3;
@@ -185,6 +212,8 @@ export function renderPreviewPng(mesh: Mesh, options: PreviewOptions = {}): Uint
       }
       continue;
     }
+    budget -= boxPixels;
+    pixelsTested += boxPixels;
     for (let py = minY; py <= maxY; py++) {
       const sy = py + 0.5;
       for (let px = minX; px <= maxX; px++) {
@@ -204,5 +233,5 @@ export function renderPreviewPng(mesh: Mesh, options: PreviewOptions = {}): Uint
       }
     }
   }
-  return encodePng(rgb, W, H);
+  return { png: encodePng(rgb, W, H), pixelsTested, degradedTriangles };
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { zipSync, strToU8, type Zippable } from "fflate";
 import { parse3mf } from "./threemf";
 import { XmlTagScanner } from "./xml-scan";
@@ -354,10 +354,11 @@ function damage(zip: Uint8Array): Uint8Array {
 describe("3MF inflaters", () => {
   const good = package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>'));
   const padded = modelXml(cubeObjectXml(1), '<item objectid="1"/>') + " ".repeat(20_000_000);
-  const inputs: Array<{ name: string; bytes: () => Uint8Array; code?: string }> = [
+  const inputs: Array<{ name: string; bytes: () => Uint8Array; code?: string; stored?: boolean }> = [
     { name: "fixture with two objects", bytes: () => fixture("trimesh_cube_and_sphere_same_name.3mf") },
     {
       name: "stored (uncompressed) entries",
+      stored: true,
       bytes: () =>
         zipSync(
           { "_rels/.rels": enc(RELS_XML), "3D/3dmodel.model": enc(modelXml(cubeObjectXml(1), '<item objectid="1"/>')) },
@@ -377,28 +378,58 @@ describe("3MF inflaters", () => {
     },
   ];
 
-  /** Runs parse3mf with DecompressionStream hidden, as in a browser without "deflate-raw": fflate inflates instead. */
+  type ProcessWithBuiltins = { getBuiltinModule?: (id: string) => unknown };
+
+  /** Runs parse3mf without Node's zlib, as in a browser or a worker: DecompressionStream inflates. */
+  async function withoutNodeZlib<T>(f: () => Promise<T>): Promise<T> {
+    const p = process as ProcessWithBuiltins;
+    const saved = p.getBuiltinModule;
+    p.getBuiltinModule = undefined;
+    try {
+      return await f();
+    } finally {
+      p.getBuiltinModule = saved;
+    }
+  }
+
+  /** Runs parse3mf with DecompressionStream hidden too, as in a browser without "deflate-raw": fflate inflates instead. */
   async function withoutNative<T>(f: () => Promise<T>): Promise<T> {
     const g = globalThis as { DecompressionStream?: unknown };
     const saved = g.DecompressionStream;
     g.DecompressionStream = undefined;
     try {
-      return await f();
+      return await withoutNodeZlib(f);
     } finally {
       g.DecompressionStream = saved;
     }
   }
 
-  it.each(inputs)("gives the same result with and without DecompressionStream: $name", async ({ bytes, code }) => {
-    expect(typeof DecompressionStream).toBe("function");
-    if (code) {
-      await expectMeshError(parse3mf(bytes()), code);
-      await withoutNative(() => expectMeshError(parse3mf(bytes()), code));
-      return;
-    }
-    const native = await parse3mf(bytes());
-    const fallback = await withoutNative(() => parse3mf(bytes()));
-    expect(native.triangleCount).toBeGreaterThan(0);
-    expect(fallback).toEqual(native);
-  });
+  it.each(inputs)(
+    "gives the same result with Node's zlib, DecompressionStream and fflate: $name",
+    async ({ bytes, code, stored }) => {
+      expect(typeof DecompressionStream).toBe("function");
+      const p = process as ProcessWithBuiltins;
+      expect(typeof p.getBuiltinModule).toBe("function");
+      const spy = vi.spyOn(p as Required<ProcessWithBuiltins>, "getBuiltinModule");
+      try {
+        if (code) {
+          await expectMeshError(parse3mf(bytes()), code);
+          await withoutNodeZlib(() => expectMeshError(parse3mf(bytes()), code));
+          await withoutNative(() => expectMeshError(parse3mf(bytes()), code));
+          return;
+        }
+        const node = await parse3mf(bytes());
+        // stored entries need no inflater
+        if (stored) expect(spy).not.toHaveBeenCalled();
+        else expect(spy).toHaveBeenCalledWith("node:zlib");
+        const web = await withoutNodeZlib(() => parse3mf(bytes()));
+        const fallback = await withoutNative(() => parse3mf(bytes()));
+        expect(node.triangleCount).toBeGreaterThan(0);
+        expect(web).toEqual(node);
+        expect(fallback).toEqual(node);
+      } finally {
+        spy.mockRestore();
+      }
+    },
+  );
 });
