@@ -568,7 +568,7 @@ export const webhookEvents = sqliteTable("webhook_events", {
 
 /**
  * Slow work (imports, weight caching, mail, newsletters, authorisation expiry) run by the
- * durable job runner (app/services/jobs/, decision 010): claimed with a lease, resumable.
+ * durable job runner (app/services/jobs/, decision 012): claimed with a lease, resumable.
  */
 export const backgroundTasks = sqliteTable(
   "background_tasks",

@@ -1,4 +1,4 @@
-// The job runner's public interface (decision 010). Handlers register at start-up
+// The job runner's public interface (decision 012). Handlers register at start-up
 // (app/services/jobs/handlers.server.ts); the web server starts the worker unless WORKER=off.
 export {
   registerTaskHandler,

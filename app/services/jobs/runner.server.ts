@@ -1,4 +1,4 @@
-// The durable job runner on the database (decision 010). Tasks are rows of background_tasks:
+// The durable job runner on the database (decision 012). Tasks are rows of background_tasks:
 // claimed by one guarded UPDATE that takes a lease, kept alive by heartbeats, picked up again
 // by any worker once a dead worker's lease expires, retried with exponential backoff, cancelled
 // on request. Handlers resume: their per-item results and a cursor are stored as they go.
