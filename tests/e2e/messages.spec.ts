@@ -65,6 +65,47 @@ test.describe("messages", () => {
     await ownerContext.close();
   });
 
+  test("the order page carries the same conversation: the customer writes there, the owner answers there", async ({
+    browser,
+    page,
+  }) => {
+    const customer = await createPerson("Cora");
+    const owner = await createPerson("Olaf", "printer_owner");
+    const printer = await createPrinterFor(owner.id);
+    const job = await createJob(customer.id, printer.id, "printing", `order-chat-${Date.now()}.stl`);
+
+    await signInAs(page, customer.email);
+    await page.goto(`/order/${job.id}`);
+    await page.getByTestId("message-input").fill("Is it on schedule?");
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(page.getByText("Message Sent")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/order/${job.id}(#messages)?$`));
+    await expect(page.getByTestId("thread-message").filter({ hasText: "Is it on schedule?" })).toHaveAttribute(
+      "data-mine",
+      "true",
+    );
+
+    const ownerContext = await browser.newContext();
+    const ownerPage = await ownerContext.newPage();
+    await signInAs(ownerPage, owner.email);
+    await ownerPage.goto(`/order/${job.id}`);
+    await expect(ownerPage.getByTestId("thread-message").filter({ hasText: "Is it on schedule?" })).toHaveAttribute(
+      "data-mine",
+      "false",
+    );
+    await ownerPage.getByTestId("message-input").fill("Yes, done by tonight.");
+    await ownerPage.getByRole("button", { name: "Send" }).click();
+    await expect(ownerPage.getByText("Message Sent")).toBeVisible();
+
+    // the same thread on /messages, for both
+    await page.goto(`/messages?jobId=${job.id}`);
+    await expect(page.getByTestId("thread-message").filter({ hasText: "Yes, done by tonight." })).toHaveAttribute(
+      "data-mine",
+      "false",
+    );
+    await ownerContext.close();
+  });
+
   test("blank messages are refused and strangers cannot open a conversation", async ({ page }) => {
     const customer = await createPerson("Bea");
     const owner = await createPerson("Omar", "printer_owner");
