@@ -85,10 +85,7 @@ export function apiMethodAnswer(path: string, method: string, response: Response
   if (!path.startsWith("/api/") || !response.headers.has("X-Remix-Error")) return null;
   const readWithoutLoader = response.status === 400 && (method === "GET" || method === "HEAD");
   if (response.status !== 405 && !readWithoutLoader) return null;
-  return Response.json(
-    { message: `This address does not accept ${method} requests.` },
-    { status: 405, headers: { "Cache-Control": "no-store" } },
-  );
+  return Response.json({ message: "Method not allowed" }, { status: 405, headers: { "Cache-Control": "no-store" } });
 }
 
 export function remixHandler(build: ServerBuild | (() => Promise<ServerBuild>), mode: string) {

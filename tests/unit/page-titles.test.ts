@@ -66,8 +66,8 @@ describe("API method answers", () => {
   it("answers a known API path asked with the wrong method with 405 JSON", async () => {
     const posted = apiMethodAnswer("/api/stats", "POST", remixError(405));
     expect(posted?.status).toBe(405);
-    expect(await posted?.json()).toEqual({ message: "This address does not accept POST requests." });
-    const read = apiMethodAnswer("/api/login", "GET", remixError(400));
+    expect(await posted?.json()).toEqual({ message: "Method not allowed" });
+    const read = apiMethodAnswer("/api/calculate-shipping", "GET", remixError(400));
     expect(read?.status).toBe(405);
     expect(read?.headers.get("content-type")).toMatch(/application\/json/);
   });
