@@ -113,7 +113,7 @@ test.describe("header menus", () => {
     const avatar = page.getByLabel("Account menu");
     const email = page.getByRole("banner").getByText("casey@printnear.test");
     const bell = page.getByLabel(/Notifications, 1 unread/);
-    const dropdown = page.getByRole("heading", { name: "Notifications" });
+    const dropdown = page.getByRole("banner").getByRole("heading", { name: "Notifications" });
     await avatar.click();
     await expect(email).toBeVisible();
     await page.getByRole("link", { name: "Profile Settings" }).click();
