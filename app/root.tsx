@@ -34,8 +34,14 @@ export const links: LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/icons/icon-192.png" },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: "Printnear: 3D prints from printers near you" },
+export const meta: MetaFunction = ({ error }) => [
+  {
+    title: error
+      ? isRouteErrorResponse(error) && error.status === 404
+        ? "Page not found | Printnear"
+        : "Something went wrong | Printnear"
+      : "Printnear: 3D prints from printers near you",
+  },
   {
     name: "description",
     content: "Upload a design or pick a model, get an instant, honest quote and have it printed by a local printer owner.",

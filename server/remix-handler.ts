@@ -76,6 +76,18 @@ export function busyAnswer(path: string, response: Response, state: RequestState
   return new Response(response.body, { status: 503, headers });
 }
 
+/**
+ * A known /api address asked with a method it does not answer (a POST where there is only a
+ * loader, a GET where there is only an action) answers 405 with JSON {message}, not the
+ * framework's bare error. Null for every other response.
+ */
+export function apiMethodAnswer(path: string, method: string, response: Response): Response | null {
+  if (!path.startsWith("/api/") || !response.headers.has("X-Remix-Error")) return null;
+  const readWithoutLoader = response.status === 400 && (method === "GET" || method === "HEAD");
+  if (response.status !== 405 && !readWithoutLoader) return null;
+  return Response.json({ message: "Method not allowed" }, { status: 405, headers: { "Cache-Control": "no-store" } });
+}
+
 export function remixHandler(build: ServerBuild | (() => Promise<ServerBuild>), mode: string) {
   const handle = createRequestHandler(build, mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -89,7 +101,10 @@ export function remixHandler(build: ServerBuild | (() => Promise<ServerBuild>), 
       const response = cacheKey ? await cachedPage(cacheKey, cspNonce, render) : await render();
       // a body cut at its limit was answered with 413 while the app was still reading it
       if (res.headersSent) return;
-      await sendRemixResponse(res, busyAnswer(req.path, response, state) ?? response);
+      await sendRemixResponse(
+        res,
+        busyAnswer(req.path, response, state) ?? apiMethodAnswer(req.path, req.method, response) ?? response,
+      );
     } catch (error) {
       if (res.headersSent) return;
       next(error);

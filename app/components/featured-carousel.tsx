@@ -112,7 +112,8 @@ export function FeaturedCarousel({ models }: { models: FeaturedModel[] }) {
   return (
     <div
       ref={viewport}
-      className="overflow-x-auto pb-3 [scrollbar-width:thin]"
+      // relative: the cards' screen-reader-only labels are positioned inside the clipped row, not the page
+      className="relative overflow-x-auto pb-3 [scrollbar-width:thin]"
       data-testid="featured-carousel"
       data-looping={looping ? "true" : undefined}
       onMouseEnter={pause}

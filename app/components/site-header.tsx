@@ -1,4 +1,5 @@
-import { Form, Link, NavLink } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import type { RootUser } from "~/root";
 import { badgeCount, formatDateTime } from "~/utils/format";
 import { UserAvatar } from "./user-avatar";
@@ -17,8 +18,9 @@ const USER_LINKS = [
   { to: "/upload", label: "Upload Design" },
 ];
 
+// labels stay on one line; between 1024 and 1280 px the signed-in header is tight, so links pad less
 const navClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:text-brand-700"}`;
+  `whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium xl:px-3 ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:text-brand-700"}`;
 
 function Badge({ count, label }: { count: number; label: string }) {
   if (count <= 0) return null;
@@ -125,24 +127,92 @@ function AvatarMenu({ user }: { user: RootUser }) {
   );
 }
 
-export function SiteHeader({ user }: { user: RootUser | null }) {
+/**
+ * The header's menus are <details>, so they open and close without JavaScript. With it they also
+ * close after a navigation, on a click outside and on Escape (focus goes back to the toggle),
+ * and opening one closes the others.
+ */
+function useHeaderMenus() {
+  const header = useRef<HTMLElement>(null);
+  const location = useLocation();
+
+  useEffect(() => {
+    header.current?.querySelectorAll("details[open]").forEach((menu) => menu.removeAttribute("open"));
+  }, [location.key]);
+
+  useEffect(() => {
+    const root = header.current;
+    if (!root) return;
+    const openMenus = () => Array.from(root.querySelectorAll<HTMLDetailsElement>("details[open]"));
+    const onPointerDown = (event: PointerEvent) => {
+      for (const menu of openMenus()) if (!menu.contains(event.target as Node)) menu.open = false;
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      const open = openMenus();
+      if (open.length === 0) return;
+      for (const menu of open) menu.open = false;
+      open[open.length - 1].querySelector("summary")?.focus();
+    };
+    // "toggle" does not bubble: listen while capturing
+    const onToggle = (event: Event) => {
+      const opened = event.target as HTMLDetailsElement;
+      if (!opened.open) return;
+      for (const menu of openMenus()) if (menu !== opened && !menu.contains(opened)) menu.open = false;
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    document.addEventListener("keydown", onKeyDown);
+    root.addEventListener("toggle", onToggle, true);
+    return () => {
+      document.removeEventListener("pointerdown", onPointerDown);
+      document.removeEventListener("keydown", onKeyDown);
+      root.removeEventListener("toggle", onToggle, true);
+    };
+  }, []);
+
+  return header;
+}
+
+/** Below 1024 px the bell is a link to /notifications beside the menu toggle, with the unread count. */
+function SmallScreenBell({ user }: { user: RootUser }) {
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="container-page flex h-16 items-center gap-4">
+    <Link
+      to="/notifications"
+      className="btn-ghost relative px-2"
+      aria-label={`Open notifications (${user.unreadNotifications} unread)`}
+      data-testid="small-screen-bell"
+    >
+      <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+        <path d="M18 8a6 6 0 1 0-12 0c0 7-3 9-3 9h18s-3-2-3-9M13.7 21a2 2 0 0 1-3.4 0" />
+      </svg>
+      {user.unreadNotifications > 0 ? (
+        <span className="absolute -top-1 -right-1 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white">
+          {badgeCount(user.unreadNotifications)}
+        </span>
+      ) : null}
+    </Link>
+  );
+}
+
+export function SiteHeader({ user }: { user: RootUser | null }) {
+  const header = useHeaderMenus();
+  return (
+    <header ref={header} className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+      <div className="container-page flex h-16 items-center gap-2 xl:gap-4">
         <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-700">
           <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
             <path d="M12 2 3 7v10l9 5 9-5V7z M3 7l9 5 9-5 M12 12v10" />
           </svg>
           Printnear
         </Link>
-        <nav aria-label="Main" className="hidden flex-1 items-center gap-1 md:flex">
+        <nav aria-label="Main" className="hidden flex-1 items-center gap-0.5 md:flex xl:gap-1">
           {MAIN_LINKS.map((link) => (
             <NavLink key={link.to} to={link.to} className={navClass}>
               {link.label}
             </NavLink>
           ))}
         </nav>
-        <div className="ml-auto hidden items-center gap-1 lg:flex">
+        <div className="ml-auto hidden items-center gap-0.5 lg:flex xl:gap-1">
           {user ? (
             <>
               {USER_LINKS.map((link) => (
@@ -165,7 +235,12 @@ export function SiteHeader({ user }: { user: RootUser | null }) {
             </>
           )}
         </div>
-        <details className="ml-auto lg:hidden">
+        {user ? (
+          <div className="ml-auto lg:hidden">
+            <SmallScreenBell user={user} />
+          </div>
+        ) : null}
+        <details className={`${user ? "" : "ml-auto "}lg:hidden`}>
           <summary className="btn-ghost cursor-pointer px-2" aria-label="Menu">
             <svg aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
               <path d="M4 6h16M4 12h16M4 18h16" />

@@ -6,3 +6,5 @@ export function loader() {
 export default function NotFound() {
   return null;
 }
+
+export const meta = () => [{ title: "Page not found | Printnear" }];

@@ -8,7 +8,7 @@ import { requireAdmin } from "~/utils/admin.server";
 import { formatDateTime } from "~/utils/format";
 import { invariantResponse, requireIdParam } from "~/utils/misc";
 
-export const meta: MetaFunction = () => [{ title: "Order | Printnear" }];
+export const meta: MetaFunction = () => [{ title: "Order (admin) | Printnear" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);

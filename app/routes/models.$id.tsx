@@ -9,6 +9,8 @@ export function loader({ params }: LoaderFunctionArgs) {
   return redirect(`/models/library/${id}`, 301);
 }
 
+export const meta = () => [{ title: "Model | Printnear" }];
+
 export default function LibraryModelShortcut() {
   return null;
 }
