@@ -160,8 +160,8 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "Which cards do you accept?",
         a: (
           <p>
-            Visa, Mastercard and American Express, processed by our card payment provider. Printnear never stores your
-            card number.
+            Visa, Mastercard and American Express, processed by our card payment provider. Printnear never stores your card
+            number.
           </p>
         ),
       },
