@@ -24,7 +24,7 @@ const QUICK_HELP = [
   },
   {
     title: "Where is my order?",
-    text: "Your dashboard shows every order's status, and you can message the printer owner there.",
+    text: "Your dashboard lists your orders. Each order's page shows its status and tracking number, lets you cancel until the printer accepts, and is where you message the printer owner.",
     to: "/dashboard",
     link: "Open my orders",
   },

@@ -1,5 +1,5 @@
 // Pieces of the printer filter cards shared by /browse, /printers and /choose-printer.
-import { Link, useNavigation } from "@remix-run/react";
+import { Link, useLocation, useNavigation } from "@remix-run/react";
 import { formatPricePerGram } from "~/domain/pricing";
 import { RADIUS_CHOICES_MILES, type CardPrinter, type PrinterSort, type SearchOrigin } from "~/domain/printer-listing";
 import type { MapPrinter } from "./printer-map";
@@ -98,28 +98,62 @@ export function SortSelect({ value, options, id = "sort" }: { value: PrinterSort
   );
 }
 
-/** Where the search is centred, or why it is not. */
+/** The current page's address with another location, from page 1: a link that re-runs the search. */
+function withLocation(search: string, place: string): string {
+  const params = new URLSearchParams(search);
+  params.set("location", place);
+  params.delete("page");
+  params.delete("offset");
+  return `?${params.toString()}`;
+}
+
+/** Where the search is centred, or why it is not (with the places the person may have meant). */
 export function LocationNotice({
   origin,
   locationNotFound,
+  locationChoices = [],
+  locationSuggestions = [],
   locationText,
   radiusMiles,
 }: {
   origin: SearchOrigin | null;
   locationNotFound: boolean;
+  locationChoices?: string[];
+  locationSuggestions?: string[];
   locationText: string;
   radiusMiles: number | null;
 }) {
+  const { search } = useLocation();
   if (locationNotFound) {
+    const places = locationChoices.length > 0 ? locationChoices : locationSuggestions;
     return (
-      <p
+      <div
         role="status"
         className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
         data-testid="location-notice"
       >
-        We couldn't find “{locationText}”. Try a city and state (Loveland, CO) or a 5-digit ZIP code. Showing printers everywhere
-        instead.
-      </p>
+        {locationChoices.length > 0 ? (
+          <p>“{locationText}” is in more than one state. Which one do you mean?</p>
+        ) : (
+          <p>
+            We couldn't find “{locationText}”.{" "}
+            {locationSuggestions.length > 0
+              ? "Did you mean one of these?"
+              : "Try a city and state (Loveland, CO) or a 5-digit ZIP code."}
+          </p>
+        )}
+        {places.length > 0 ? (
+          <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1" data-testid="location-choices">
+            {places.map((place) => (
+              <li key={place}>
+                <Link to={withLocation(search, place)} className="font-medium underline">
+                  {place}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
     );
   }
   if (!origin) return null;

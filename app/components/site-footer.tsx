@@ -44,9 +44,9 @@ export function SiteFooter() {
           <p className="text-base font-bold text-brand-700">Printnear</p>
           <p className="mt-2">Local 3D printing from makers near you.</p>
           <ul className="mt-3 space-y-1">
-            <li>✓ Verified sellers</li>
-            <li>✓ Secure checkout</li>
-            <li>✓ Money-back guarantee</li>
+            <li>✓ Secure checkout: your card is charged only when a printer accepts</li>
+            <li>✓ Free cancellation until a printer accepts</li>
+            <li>✓ Message your printer from the order page</li>
           </ul>
           <p className="mt-3">Card payments: Visa, Mastercard, Amex</p>
         </div>
@@ -121,10 +121,10 @@ export function SiteFooter() {
               </a>
             </li>
             <li>
-              Live chat:{" "}
               <Link to="/contact" className="hover:text-brand-700">
-                {SUPPORT_HOURS}
+                Contact form
               </Link>
+              : {SUPPORT_HOURS}. We reply within 24 hours.
             </li>
           </ul>
           <NewsletterSignup />

@@ -55,8 +55,16 @@ async function search(request: Request): Promise<Response> {
     limit: numberQuery(q, "limit") ?? 100,
     offset: offsetQuery(q),
   });
-  if (result.locationNotFound)
-    throw new AppError("invalid", `Location not found: "${location}". Use a US city and state (Loveland, CO) or a ZIP code.`);
+  if (result.locationNotFound) {
+    const choices = result.locationChoices.length > 0 ? result.locationChoices : result.locationSuggestions;
+    const message =
+      result.locationChoices.length > 0
+        ? `"${location}" is in more than one state. Choose one: ${choices.join("; ")}.`
+        : choices.length > 0
+          ? `Location not found: "${location}". Did you mean: ${choices.join("; ")}?`
+          : `Location not found: "${location}". Use a US city and state (Loveland, CO) or a ZIP code.`;
+    return apiLocationNotFound(message, choices);
+  }
   return Response.json(result.printers, { headers: { "X-Total-Count": String(result.total) } });
 }
 

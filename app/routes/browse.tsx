@@ -58,6 +58,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     total: result.total,
     origin: result.origin,
     locationNotFound: result.locationNotFound,
+    locationChoices: result.locationChoices,
+    locationSuggestions: result.locationSuggestions,
     locationText,
     page,
     pageCount: Math.max(1, Math.ceil(result.total / DEFAULT_PAGE_SIZE)),
@@ -111,6 +113,8 @@ export default function BrowsePrinters() {
           <LocationNotice
             origin={data.origin}
             locationNotFound={data.locationNotFound}
+            locationChoices={data.locationChoices}
+            locationSuggestions={data.locationSuggestions}
             locationText={data.locationText}
             radiusMiles={filters.radius}
           />

@@ -67,6 +67,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     total: result.total,
     origin: result.origin,
     locationNotFound: result.locationNotFound,
+    locationChoices: result.locationChoices,
+    locationSuggestions: result.locationSuggestions,
     locationText,
     quotes,
     tileUrl: mapTileUrl(),
@@ -148,6 +150,8 @@ export default function ChoosePrinter() {
           <LocationNotice
             origin={data.origin}
             locationNotFound={data.locationNotFound}
+            locationChoices={data.locationChoices}
+            locationSuggestions={data.locationSuggestions}
             locationText={data.locationText}
             radiusMiles={filters.radius}
           />

@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { SUPPORT_EMAIL } from "~/components/site-footer";
+import { SUPPORT_EMAIL, SUPPORT_HOURS } from "~/components/site-footer";
 import { formatCents } from "~/domain/money";
 import {
   DEFAULT_RATE_PER_KG_CENTS,
@@ -117,7 +117,8 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
             <li>Pickup from the printer owner is free.</li>
             <li>Local delivery costs a flat {formatCents(LOCAL_DELIVERY_FEE_CENTS)}.</li>
             <li>
-              Shipping is by USPS; the rate for your ZIP code is shown at checkout, and you get a tracking number once it is sent.
+              Shipping is by USPS; the rate for your ZIP code is shown at checkout, and the tracking number appears on your order
+              page once it is sent.
             </li>
           </ul>
         ),
@@ -126,7 +127,7 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "How long does it take?",
         a: (
           <p>
-            Most orders are ready in 2-3 business days. Your dashboard shows each step: accepted, printing, complete, ready for
+            Most orders are ready in 2-3 business days. Your order page shows each step: accepted, printing, complete, ready for
             pickup or shipped.
           </p>
         ),
@@ -149,8 +150,9 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "Can I cancel an order?",
         a: (
           <p>
-            Yes, until the printer owner accepts it, at no cost. After that the print may already be under way, so message the
-            owner from your order page. If an owner cancels an accepted job, you are refunded in full.
+            Yes, with Cancel Order on your order page, until the printer owner accepts it, at no cost. After that the print may
+            already be under way, so message the owner from your order page. If an owner cancels an accepted job, you are refunded
+            in full.
           </p>
         ),
       },
@@ -158,8 +160,8 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "Which cards do you accept?",
         a: (
           <p>
-            Visa, Mastercard and American Express, processed by our card payment provider. Printnear never sees or stores your
-            card number.
+            Visa, Mastercard and American Express, processed by our card payment provider. Printnear never stores your card
+            number.
           </p>
         ),
       },
@@ -185,8 +187,12 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         q: "How do I get paid?",
         a: (
           <p>
-            You keep the full printing price you set; the {fee} platform fee is added on top for the customer. Each job is paid
-            out once it has been picked up or shipped, to the bank account you connect through our payment provider.
+            You keep the full printing price you set; the {fee} platform fee is added on top for the customer. Once a job has been
+            picked up or shipped, request its payout from the Payouts tab of{" "}
+            <Link to="/printer-tracking" className="text-brand-700 underline">
+              Order Tracking
+            </Link>
+            ; it goes to the payout account you connect there through our payment provider.
           </p>
         ),
       },
@@ -241,7 +247,7 @@ export default function Faq() {
           <Link to="/contact" className="text-brand-700 underline">
             Contact us
           </Link>{" "}
-          or email {SUPPORT_EMAIL}.
+          or email {SUPPORT_EMAIL}. Support hours are {SUPPORT_HOURS}; we reply within 24 hours.
         </p>
 
         {SECTIONS.map((section) => (

@@ -24,12 +24,12 @@ const STEPS = [
   },
   {
     title: "It gets printed",
-    text: `You pay by card when you order; the card is only charged once the owner accepts the job. Follow its progress on your dashboard and message the owner if you have questions. The ${PLATFORM_FEE_PERCENT}% platform fee is already in the price.`,
+    text: `You pay by card when you order: the card is authorised, and charged only once the owner accepts the job. Until then you can cancel at no cost. Follow its progress on your order page and message the owner there if you have questions. The ${PLATFORM_FEE_PERCENT}% platform fee is already in the price.`,
     link: null,
   },
   {
     title: "Pick up or ship",
-    text: `Collect the print from the owner for free, choose local delivery for a flat ${formatCents(LOCAL_DELIVERY_FEE_CENTS)}, or have it shipped by USPS at the rate shown at checkout.`,
+    text: `Collect the print from the owner for free, choose local delivery for a flat ${formatCents(LOCAL_DELIVERY_FEE_CENTS)}, or have it shipped by USPS at the rate shown at checkout, with its tracking number on your order page.`,
     link: null,
   },
 ];
@@ -75,8 +75,8 @@ export default function HowItWorks() {
           Have a 3D printer?
         </h2>
         <p className="mt-2 max-w-2xl text-slate-600">
-          List it on Printnear, set your price per gram and your filament stock, and accept the jobs that suit you. You are paid
-          for each job once it is picked up or shipped.
+          List it on Printnear, set your price per gram and your filament stock, and accept the jobs that suit you. Once a job is
+          picked up or shipped, request its payout from Order Tracking.
         </p>
         <div className="mt-4 flex flex-wrap gap-3">
           <Link to="/add-printer" className="btn-primary">

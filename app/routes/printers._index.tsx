@@ -98,6 +98,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     total: result.total,
     origin: result.origin,
     locationNotFound: result.locationNotFound,
+    locationChoices: result.locationChoices,
+    locationSuggestions: result.locationSuggestions,
     locationText,
     sort: result.sort,
     page,
@@ -197,6 +199,8 @@ export default function PrintersPage() {
           <LocationNotice
             origin={origin}
             locationNotFound={data.locationNotFound}
+            locationChoices={data.locationChoices}
+            locationSuggestions={data.locationSuggestions}
             locationText={data.locationText}
             radiusMiles={data.filters.radius}
           />

@@ -72,7 +72,7 @@ export function apiValidationError(error: z.ZodError): Response {
   return Response.json({ message: first, errors: fieldErrors }, { status: 400 });
 }
 
-/** The API's 400 for a location the gazetteer cannot place. */
-export function apiLocationNotFound(message: string): Response {
-  return Response.json({ message, errors: { location: [message] } }, { status: 400 });
+/** The API's 400 for a location the gazetteer cannot place, with the "City, ST" names it may have meant. */
+export function apiLocationNotFound(message: string, choices: string[] = []): Response {
+  return Response.json({ message, choices, errors: { location: [message] } }, { status: 400 });
 }

@@ -37,14 +37,14 @@ const TERMS: { title: string; paragraphs: string[] }[] = [
     paragraphs: [
       `Every price is shown in full before you pay: the printer owner's price, a platform fee of ${PLATFORM_FEE_PERCENT}% (at least ${formatCents(PLATFORM_FEE_MINIMUM_CENTS)}) and any delivery or shipping cost. Prices are in US dollars.`,
       "When you pay, your card is authorised; it is charged only when the printer owner accepts your order. If the owner declines, or does not accept before the authorisation expires, the authorisation is released and you are not charged.",
-      "You may cancel an order free of charge until the printer owner accepts it. After acceptance, contact the owner through the order's messages. If the owner cancels an accepted order, you receive a full refund.",
+      "You may cancel an order free of charge from its order page until the printer owner accepts it. After acceptance, contact the owner through the order's messages. If the owner cancels an accepted order, you receive a full refund.",
     ],
   },
   {
     title: "5. Prints, delivery and problems",
     paragraphs: [
       "3D prints show layer lines and small differences from on-screen previews; these are normal and not defects. Weight and time estimates are estimates, but the price you accepted does not change.",
-      "If a print arrives broken, clearly different from what you ordered, or never arrives, tell us within 14 days of pickup, delivery or the expected delivery date. We will work with you and the printer owner on a reprint or a refund under our money-back guarantee.",
+      "Until a print is finished, the printer owner may cancel an accepted order, and you are then refunded in full. If a print arrives broken, clearly different from what you ordered, or never arrives, write to the printer owner from the order page, or contact us within 14 days of pickup, delivery or the expected delivery date; we reply within 24 hours and work with you and the printer owner on a fix.",
       "Shipping is handled by the carrier shown at checkout. Risk in a shipped print passes to you on delivery; in a collected print, on pickup.",
     ],
   },
@@ -53,7 +53,7 @@ const TERMS: { title: string; paragraphs: string[] }[] = [
     paragraphs: [
       "If you list a printer, you confirm that you own or may use it, that your listing (model, build volume, materials, colours in stock, location and price) is accurate, and that you will print accepted jobs with reasonable care and on time.",
       "You are an independent seller, not an employee or agent of Printnear. You are responsible for your own taxes and for any permits your local rules require.",
-      "For each job that is picked up or shipped, we pay you the printing price you set through our payment provider, once. We may hold a payout while a customer's complaint about that job is open.",
+      "For each job that is picked up or shipped, you may request a payout of the printing price you set from Order Tracking; it is paid once, through our payment provider, to the payout account you connect there.",
       "Use customers' names, e-mail addresses and files only to fulfil their orders. Do not keep, share or reprint a customer's design without their permission.",
     ],
   },

@@ -151,9 +151,11 @@ function fromCityState(city: string, state: string): ResolvedLocation | null {
 }
 
 let cityIndex: Map<string, ZipRecord[]> | null = null;
+/** Distinct city names (upper case) by first letter, for suggestions. */
+let namesByLetter: Map<string, string[]> | null = null;
 
 // Built on first use only: a bare city name needs a scan of every US ZIP.
-function citiesNamed(city: string): ZipRecord[] {
+function cities(): Map<string, ZipRecord[]> {
   if (!cityIndex) {
     cityIndex = new Map();
     for (const record of Object.values(zipcodes.codes)) {
@@ -164,11 +166,127 @@ function citiesNamed(city: string): ZipRecord[] {
       else cityIndex.set(key, [record]);
     }
   }
+  return cityIndex;
+}
+
+function citiesNamed(city: string): ZipRecord[] {
   for (const variant of cityVariants(city)) {
-    const list = cityIndex.get(variant.toUpperCase());
+    const list = cities().get(variant.toUpperCase());
     if (list) return list;
   }
   return [];
+}
+
+function nameIndex(): Map<string, string[]> {
+  if (!namesByLetter) {
+    namesByLetter = new Map();
+    for (const name of cities().keys()) {
+      const letter = name[0] ?? "";
+      const list = namesByLetter.get(letter);
+      if (list) list.push(name);
+      else namesByLetter.set(letter, [name]);
+    }
+  }
+  return namesByLetter;
+}
+
+/** Levenshtein distance, or limit + 1 as soon as it is certain to exceed limit. */
+export function editDistance(a: string, b: string, limit = Infinity): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      current.push(value);
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** One "City, ST" per state that has the city, the state with the most ZIPs (the larger place) first. */
+function labelsByState(records: ZipRecord[], state: string | null): string[] {
+  const byState = new Map<string, ZipRecord[]>();
+  for (const record of records) {
+    if (state && record.state !== state) continue;
+    const list = byState.get(record.state);
+    if (list) list.push(record);
+    else byState.set(record.state, [record]);
+  }
+  return [...byState.entries()]
+    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+    .map(([st, list]) => `${list[0]!.city}, ${st}`);
+}
+
+const MAX_SUGGESTIONS = 6;
+
+/** The nearest city names to a misspelt one (same first letter), as "City, ST" labels, closest first. */
+export function suggestPlaces(city: string, state: string | null = null): string[] {
+  const wanted = city.trim().toUpperCase().replace(/\s+/g, " ");
+  if (wanted.length < 3) return [];
+  const limit = wanted.length <= 5 ? 1 : 2;
+  const candidates = new Set<string>();
+  for (const variant of cityVariants(wanted)) {
+    for (const name of nameIndex().get(variant[0]!) ?? []) candidates.add(name);
+  }
+  const scored: { name: string; distance: number; zips: number }[] = [];
+  for (const name of candidates) {
+    const distance = Math.min(...cityVariants(wanted).map((v) => editDistance(v.toUpperCase(), name, limit)));
+    if (distance > limit) continue;
+    const records = cities().get(name)!;
+    const zips = state ? records.filter((r) => r.state === state).length : records.length;
+    if (zips > 0) scored.push({ name, distance, zips });
+  }
+  scored.sort((a, b) => a.distance - b.distance || b.zips - a.zips || a.name.localeCompare(b.name));
+  const labels: string[] = [];
+  for (const { name } of scored) {
+    for (const label of labelsByState(cities().get(name)!, state)) {
+      if (labels.length < MAX_SUGGESTIONS) labels.push(label);
+    }
+  }
+  return labels;
+}
+
+export interface PlaceLookup {
+  place: ResolvedLocation | null;
+  /** a bare city name found in several states: one "City, ST" per state */
+  choices: string[];
+  /** nothing found: the nearest "City, ST" names */
+  suggestions: string[];
+}
+
+/** resolveLocation, and when it finds nothing, what the person may have meant. */
+export function lookupPlace(text: string | null | undefined): PlaceLookup {
+  const place = resolveLocation(text);
+  if (place || typeof text !== "string") return { place, choices: [], suggestions: [] };
+  const input = text.trim().slice(0, 200).replace(COUNTRY_SUFFIX, "").trim();
+  if (!input || /\d/.test(input)) return { place: null, choices: [], suggestions: [] };
+  const parts = input
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const last = parts[parts.length - 1] ?? "";
+  const lastAsState = normalizeState(last);
+  let city = last;
+  let state: string | null = null;
+  if (lastAsState && parts.length >= 2) {
+    city = parts[parts.length - 2]!;
+    state = lastAsState;
+  } else if (parts.length === 1 && !lastAsState) {
+    const choices = labelsByState(citiesNamed(last), null);
+    if (choices.length > 1) return { place: null, choices, suggestions: [] };
+    const split = splitTrailingState(last);
+    if (split) {
+      city = split.city;
+      state = split.state;
+    }
+  }
+  return { place: null, choices: [], suggestions: suggestPlaces(city, state) };
 }
 
 /** "Fort Collins CO", "Santa Fe New Mexico" → city and state split at the longest trailing state name. */

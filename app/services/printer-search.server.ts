@@ -26,7 +26,7 @@ import {
   type SearchOrigin,
 } from "~/domain/printer-listing";
 import { getDb, type Database } from "~/utils/db.server";
-import { lookupZip, resolveLocation } from "./gazetteer.server";
+import { lookupPlace, lookupZip } from "./gazetteer.server";
 import { printerImageUrl } from "./printer-images.server";
 
 export const DEFAULT_MAP_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
@@ -74,8 +74,12 @@ export interface PrinterSearchResult {
   /** every match, not only this page */
   total: number;
   origin: SearchOrigin | null;
-  /** the location text was given but the gazetteer does not know it */
+  /** the location text was given but the gazetteer could not place it: no printers come back then */
   locationNotFound: boolean;
+  /** a bare city name in several states: the "City, ST" to pick from */
+  locationChoices: string[];
+  /** a place not found: the nearest "City, ST" names */
+  locationSuggestions: string[];
   radiusMiles: number | null;
   sort: PrinterSort;
 }
@@ -118,27 +122,32 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export function resolveOrigin(input: Pick<PrinterSearchInput, "point" | "location" | "fallbackZip">): {
+export interface ResolvedOrigin {
   origin: SearchOrigin | null;
   locationNotFound: boolean;
-} {
-  if (input.point) return { origin: { ...input.point, label: "", source: "point" }, locationNotFound: false };
+  locationChoices: string[];
+  locationSuggestions: string[];
+}
+
+export function resolveOrigin(input: Pick<PrinterSearchInput, "point" | "location" | "fallbackZip">): ResolvedOrigin {
+  const none = { locationNotFound: false, locationChoices: [], locationSuggestions: [] };
+  if (input.point) return { origin: { ...input.point, label: "", source: "point" }, ...none };
   const text = input.location?.trim();
   if (text) {
-    const place = resolveLocation(text);
-    if (!place) return { origin: null, locationNotFound: true };
+    const { place, choices, suggestions } = lookupPlace(text);
+    if (!place) return { origin: null, locationNotFound: true, locationChoices: choices, locationSuggestions: suggestions };
     return {
       origin: { latitude: place.latitude, longitude: place.longitude, label: place.label, source: "search" },
-      locationNotFound: false,
+      ...none,
     };
   }
   const home = lookupZip(input.fallbackZip);
   if (home)
     return {
       origin: { latitude: home.latitude, longitude: home.longitude, label: home.label, source: "profile" },
-      locationNotFound: false,
+      ...none,
     };
-  return { origin: null, locationNotFound: false };
+  return { origin: null, ...none };
 }
 
 /** The design filters as SQL, mirroring isDesignCompatible in app/domain/printer-fit.ts rule for rule. */
@@ -188,10 +197,13 @@ export async function searchPrinters(
 ): Promise<PrinterSearchResult> {
   const db = options.db ?? (await getDb());
   const strategy = options.strategy ?? "rtree";
-  const { origin, locationNotFound } = resolveOrigin(input);
+  const resolved = resolveOrigin(input);
+  const { origin, locationNotFound } = resolved;
   const radiusMiles = origin ? Math.min(MAX_RADIUS_MILES, positive(input.radiusMiles) || DEFAULT_RADIUS_MILES) : null;
   const requested = input.sort ?? (origin ? "distance" : "rating");
   const sort: PrinterSort = requested === "distance" && !origin ? "rating" : requested;
+  // A place that cannot be found never widens to every printer.
+  if (locationNotFound) return { printers: [], total: 0, ...resolved, radiusMiles, sort };
   const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(positive(input.limit) || DEFAULT_PAGE_SIZE)));
   const offset = Math.min(MAX_SEARCH_OFFSET, Math.floor(positive(input.offset)));
 
@@ -275,7 +287,7 @@ export async function searchPrinters(
       viewerId: input.viewerId,
     },
   );
-  return { printers: hydrated, total, origin, locationNotFound, radiusMiles, sort };
+  return { printers: hydrated, total, ...resolved, radiusMiles, sort };
 }
 
 /** A printer row as the hydrate query's json_object gives it: SQLite's 0/1 and epoch milliseconds, with owner and inventory. */

@@ -3,6 +3,10 @@
 // customer cancel; a shipping order with a tracking number.
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { eq } from "drizzle-orm";
+import { printers, printJobs } from "../../db/schema";
+import { getDb } from "../../app/utils/db.server";
+import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
 import { DEMO, expect, signInAs, test } from "./fixtures";
 
@@ -113,5 +117,22 @@ test.describe("orders", () => {
     await page.getByLabel("Tracking number").fill("9400 1112 0255 5842 7600 00");
     await ownerStep(page, orderId, "Mark as Shipped", "Shipped");
     await expect(page.getByTestId("tracking-number")).toHaveText("9400 1112 0255 5842 7600 00");
+  });
+});
+
+test.describe("an offline printer", () => {
+  test("reached by editing the address, it shows as offline and the server refuses the order", async ({ page }) => {
+    const { printer } = await createOwnerWithPrinter();
+    const db = await getDb();
+    await db.update(printers).set({ isAvailable: false }).where(eq(printers.id, printer.id));
+    const customer = await newCustomer(page);
+    const draft = await createDraft(customer.id);
+    await page.goto(`/submit-print?printerId=${printer.id}&draftId=${draft.id}`);
+    await expect(page.getByText("This printer is offline right now.")).toBeVisible();
+    await page.getByRole("button", { name: "Submit Order" }).click();
+    await expect(page.getByText("This printer is not taking orders right now. Please choose another.")).toBeVisible();
+    await expect(page).toHaveURL(/\/submit-print\?/);
+    const [job] = await db.select().from(printJobs).where(eq(printJobs.id, draft.id));
+    expect(job!.status).toBe("draft");
   });
 });

@@ -197,6 +197,36 @@ test.describe("customers find printers", () => {
     await page.getByLabel("Location").fill("Nowhere Special, ZZ");
     await page.getByRole("button", { name: "Search" }).click();
     await expect(page.getByTestId("location-notice")).toContainText("We couldn't find");
+    await expect(page.getByTestId("printer-card")).toHaveCount(0);
+  });
+
+  test("a bare city name resolves when one state has it, offers City, ST links when several do, and suggests for a misspelling", async ({
+    page,
+  }) => {
+    await page.goto("/printers?location=Loveland&available=false");
+    const notice = page.getByTestId("location-notice");
+    await expect(notice).toContainText("“Loveland” is in more than one state");
+    await expect(page.getByTestId("printer-card")).toHaveCount(0);
+    await notice.getByRole("link", { name: "Loveland, CO" }).click();
+    await expect(page).toHaveURL(/location=Loveland%2C\+CO/);
+    await expect(page).toHaveURL(/available=false/);
+    await expect(page.getByTestId("location-notice")).toContainText(/Within \d+ mi of Loveland, CO/);
+    await expect(page.getByTestId("printer-card").first()).toBeVisible();
+
+    for (const path of ["/browse", "/choose-printer"]) {
+      await page.goto(`${path}?location=Lovland%2C%20CO`);
+      await expect(page.getByTestId("location-notice")).toContainText(
+        "We couldn't find “Lovland, CO”. Did you mean one of these?",
+      );
+      await expect(page.getByTestId("printer-card")).toHaveCount(0);
+      await page.getByTestId("location-choices").getByRole("link", { name: "Loveland, CO" }).click();
+      await expect(page.getByTestId("location-notice")).toContainText("Loveland, CO");
+      await expect(page.getByTestId("location-notice")).not.toContainText("couldn't find");
+    }
+
+    await page.goto("/browse?location=Berthoud");
+    await expect(page.getByTestId("location-notice")).toContainText("Berthoud, CO");
+    await expect(page.getByTestId("printer-card").first()).toBeVisible();
   });
 
   test("/printers after a 200 mm tall PETG red part lists only printers that fit it with red PETG in stock, each with its price", async ({

@@ -2,7 +2,7 @@
 // server computing the amount, and plain form posts on the order page.
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, test } from "vitest";
-import { printJobs } from "../../db/schema";
+import { printers, printJobs } from "../../db/schema";
 import { action as confirmPayment } from "../../app/routes/api.confirm-payment";
 import { action as createIntent } from "../../app/routes/api.create-payment-intent";
 import { loader as getJob } from "../../app/routes/api.print-jobs.$id";
@@ -12,6 +12,8 @@ import { action as submitOrder } from "../../app/routes/api.submit-order";
 import { action as calculateShipping } from "../../app/routes/api.calculate-shipping";
 import { loader as userJobs } from "../../app/routes/api.users.$id.jobs";
 import { action as orderPageAction, loader as orderPage } from "../../app/routes/order.$id";
+import { action as submitPrintAction } from "../../app/routes/submit-print";
+import { placeOrder } from "../../app/services/orders/place-order.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
@@ -190,5 +192,43 @@ describe("order page", () => {
     );
     const [shipped] = await db.select().from(printJobs).where(eq(printJobs.id, s.draft.id));
     expect([shipped!.status, shipped!.trackingNumber]).toEqual(["shipped", "9400 1000 0000 0000 0000 00"]);
+  });
+});
+
+describe("an offline printer", () => {
+  test("is refused by the order service, the API and the submit page alike, however its id arrives", async () => {
+    const s = await setup();
+    const db = await getDb();
+    await db.update(printers).set({ isAvailable: false }).where(eq(printers.id, s.printer.id));
+    const order = { printerId: s.printer.id, draftId: s.draft.id, filamentColor: "Red", deliveryMethod: "pickup" as const };
+    const MESSAGE = "This printer is not taking orders right now. Please choose another.";
+
+    await expect(placeOrder({ customerId: s.customer.id, ...order })).rejects.toMatchObject({
+      code: "conflict",
+      message: MESSAGE,
+    });
+
+    const api = await run(() => submitOrder(args(jsonRequest("/api/submit-order", order, { cookie: s.customerCookie }))));
+    expect([api.status, ((await api.json()) as { message: string }).message]).toEqual([409, MESSAGE]);
+
+    const page = await run(() =>
+      submitPrintAction(
+        args(
+          formRequest(
+            `/submit-print?printerId=${s.printer.id}&draftId=${s.draft.id}`,
+            { ...order, printerId: String(s.printer.id), draftId: String(s.draft.id) },
+            { cookie: s.customerCookie },
+          ),
+        ),
+      ),
+    );
+    expect(page.status).toBe(400);
+    expect(JSON.stringify(await page.json())).toContain(MESSAGE);
+    const [draft] = await db.select().from(printJobs).where(eq(printJobs.id, s.draft.id));
+    expect(draft!.status).toBe("draft");
+
+    await db.update(printers).set({ isAvailable: true }).where(eq(printers.id, s.printer.id));
+    const placed = await run(() => submitOrder(args(jsonRequest("/api/submit-order", order, { cookie: s.customerCookie }))));
+    expect(placed.status).toBe(201);
   });
 });

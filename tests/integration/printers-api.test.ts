@@ -13,7 +13,7 @@ const names = (list: { name: string }[]) => list.map((p) => p.name);
 
 async function list(
   query: string,
-): Promise<{ status: number; body: PrinterJson[] & { message?: string }; total: string | null }> {
+): Promise<{ status: number; body: PrinterJson[] & { message?: string; choices?: string[] }; total: string | null }> {
   const res = await run(() => printersLoader(args(getRequest(`/api/printers${query}`))));
   return { status: res.status, body: await res.json(), total: res.headers.get("x-total-count") };
 }
@@ -62,6 +62,19 @@ describe("GET /api/printers", () => {
     });
     expect(await list("?available=maybe")).toMatchObject({ status: 400 });
     expect((await list("?location=Nowhere%20Special%2C%20ZZ")).body.message).toMatch(/Location not found/);
+  });
+
+  it("answers 400 with the City, ST choices for a bare name in several states, and suggestions for a misspelt one", async () => {
+    const shared = await list("?location=Loveland");
+    expect(shared.status).toBe(400);
+    expect(shared.body.choices).toEqual(expect.arrayContaining(["Loveland, CO", "Loveland, OH"]));
+    expect(shared.body.message).toMatch(/more than one state.*Loveland, CO/);
+    const misspelt = await list("?location=Lovland%2C%20CO");
+    expect(misspelt).toMatchObject({ status: 400, body: { choices: ["Loveland, CO"] } });
+    expect(misspelt.body.message).toMatch(/Did you mean: Loveland, CO\?/);
+    const unique = await list("?location=Berthoud&available=false");
+    expect(unique.status).toBe(200);
+    expect(unique.body.length).toBeGreaterThan(0);
   });
 });
 

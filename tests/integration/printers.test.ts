@@ -132,7 +132,16 @@ describe("searchPrinters", () => {
   });
 
   it("reports a location it cannot place and falls back to the user's ZIP", async () => {
-    expect(await searchPrinters({ location: "Nowhere Special, ZZ" })).toMatchObject({ locationNotFound: true, origin: null });
+    expect(await searchPrinters({ location: "Nowhere Special, ZZ" })).toMatchObject({
+      locationNotFound: true,
+      origin: null,
+      printers: [],
+      total: 0,
+    });
+    expect(await searchPrinters({ location: "Loveland" })).toMatchObject({ locationNotFound: true, printers: [], total: 0 });
+    expect((await searchPrinters({ location: "Loveland" })).locationChoices).toContain("Loveland, CO");
+    expect((await searchPrinters({ location: "Lovland, Colorado" })).locationSuggestions).toEqual(["Loveland, CO"]);
+    expect((await searchPrinters({ location: "Berthoud" })).origin).toMatchObject({ label: "Berthoud, CO", source: "search" });
     const home = await searchPrinters({ fallbackZip: "80513", radiusMiles: 10 });
     expect(home.origin).toMatchObject({ source: "profile" });
     expect(home.printers[0]!.name).toBe("Berthoud Print Shop");
