@@ -292,6 +292,15 @@ test.describe("ordering a model", () => {
     expect(await draftsOf(page, user.id)).toHaveLength(1);
   });
 
+  test("the demo's own catalogue models order in mock mode without a catalogue token", async ({ page }) => {
+    await newCustomer(page);
+    await page.goto("/models/thingiverse/3495390");
+    await page.getByRole("button", { name: "Order Print" }).click();
+    await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
+    await page.goto("/saved-prints");
+    await expect(page.getByTestId("draft-name")).toHaveText("flexi_rex.stl");
+  });
+
   test("a catalogue model is downloaded through the catalogue adapter", async ({ page }) => {
     await newCustomer(page);
     await page.goto("/models/thingiverse/6201001");
