@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { categories, libraryModels, printers, users } from "../../db/schema";
 import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
+import { loader as uploadLoader } from "../../app/routes/upload/route";
 import { priceRangeText } from "../../app/domain/price-range";
 import { getDb } from "../../app/utils/db.server";
 import { createOwnerWithPrinter } from "../setup/orders";
@@ -73,5 +74,14 @@ describe("the model page's estimate before a printer is chosen", () => {
 
   it("falls back to the platform rate only when no printer near the customer can print it, and says so", async () => {
     expect(await page(farCookie)).toBe("$1.30 at the platform rate: no printer near you can print this yet");
+  });
+
+  it("/upload prices with the nearby printers' rates before a printer is chosen, the breakdown at the lowest", async () => {
+    const data = await uploadLoader(args(getRequest("/upload", localCookie)));
+    expect([...(data.nearbyRates ?? [])].sort((a, b) => a - b)).toEqual([8000, 12000]);
+    expect(data.ratePerKgCents).toBe(8000);
+    const far = await uploadLoader(args(getRequest("/upload", farCookie)));
+    expect(far.nearbyRates).toEqual([]);
+    expect(far.ratePerKgCents).toBe(1500);
   });
 });

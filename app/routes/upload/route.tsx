@@ -33,7 +33,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const draft = await draftFromUrl(user.id, url);
   const printerId = parseId(url.searchParams.get("printer")) ?? draft?.printerId ?? null;
   const printer = printerId ? await getPrinterRate(printerId) : null;
-  const ratePerKgCents = printer?.ratePerKgCents ?? DEFAULT_RATE_PER_KG_CENTS;
   // before a printer is chosen: the rates of the printers near the customer that can print the design
   const nearbyRates = printer
     ? null
@@ -48,6 +47,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         },
         { zipCode: user.zipCode },
       );
+  // the breakdown is priced at the chosen printer's rate, else at the lowest nearby one, else the platform default
+  const ratePerKgCents =
+    printer?.ratePerKgCents ?? (nearbyRates && nearbyRates.length > 0 ? Math.min(...nearbyRates) : DEFAULT_RATE_PER_KG_CENTS);
   return {
     nearbyRates,
     printer: printer ? { id: printer.id, name: printer.name, ratePerKgCents: printer.ratePerKgCents } : null,
