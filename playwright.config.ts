@@ -47,8 +47,7 @@ export default defineConfig({
     env: {
       DATABASE_URL: `file:${E2E_DB}`,
       SESSION_SECRET: "e2e-session-secret",
-      // the catalogue adapter runs against the msw Thingiverse mocks
-      THINGIVERSE_TOKEN: "mock-token",
+      // as npm run demo: mock mode without a catalogue token, the adapter answering from the msw mocks
       UPLOADS_DIR: `${E2E_DB}-uploads`,
       // mail without an SMTP server goes to .eml files beside the test database, not into data/
       MAIL_OUTBOX_DIR: `${E2E_DB}-outbox`,

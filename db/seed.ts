@@ -353,7 +353,7 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
   for (const m of DEMO_LIBRARY_MODELS) {
     const bytes = toBinaryStl(DEMO_SHAPES[m.name](), m.name);
     const fileName = `${m.name.toLowerCase().replaceAll(/[^a-z0-9]+/g, "-")}.stl`;
-    const analysis = await analyzeModel(bytes, fileName, { material: "PLA", infill: 15, supports: "no" });
+    const analysis = await analyzeModel(bytes, fileName); // the default print settings, as every estimate
     const storageKey = newStorageKey("models", "stl");
     await getStorage().set(storageKey, new File([bytes as Uint8Array<ArrayBuffer>], fileName, { type: "model/stl" }));
     const [model] = await db

@@ -2,6 +2,7 @@
 import type { ReactNode } from "react";
 import { formatCents } from "~/domain/money";
 import { DEFAULT_RATE_PER_KG_CENTS, formatPricePerGram, type PriceQuote } from "~/domain/pricing";
+import { priceRangeText, type PriceRange } from "~/domain/price-range";
 import { formatMinutes } from "~/utils/format";
 import { MESSAGES, type DesignAnalysis } from "~/domain/design-settings";
 
@@ -109,9 +110,12 @@ export function AnalysisResults({
 export function PricingBreakdown({
   quote,
   printer,
+  range = null,
 }: {
   quote: PriceQuote;
   printer: { id: number; name: string; ratePerKgCents: number } | null;
+  /** before a printer is chosen: what the printers near the customer that can print the design charge */
+  range?: PriceRange | null;
 }) {
   return (
     <div>
@@ -143,10 +147,17 @@ export function PricingBreakdown({
           {formatCents(quote.customerPays)}
         </span>
       </div>
+      {!printer && range ? (
+        <p className="mt-1 text-sm font-medium" data-testid="price-range">
+          Estimated total {priceRangeText(range)}
+        </p>
+      ) : null}
       <p className="mt-2 text-xs text-slate-500">
         {printer
           ? `Priced at ${printer.name}'s rate of ${formatPricePerGram(printer.ratePerKgCents)}.`
-          : `Priced at the platform default of ${formatCents(DEFAULT_RATE_PER_KG_CENTS)} per kg; the printer you choose sets the final price with its own rate.`}{" "}
+          : range?.kind === "printers"
+            ? "Priced at the lowest rate of the printers near you that can print it; the printer you choose sets the final price with its own rate."
+            : `Priced at the platform default of ${formatCents(DEFAULT_RATE_PER_KG_CENTS)} per kg; the printer you choose sets the final price with its own rate.`}{" "}
         Delivery is added when you order: pickup is free, local delivery adds $5.00, shipping adds the USPS rate.
       </p>
     </div>

@@ -6,6 +6,7 @@ import { layerHeightBucket, layerHeightForQuality } from "./mesh/fallback";
 import { INVALID_FILE_TYPE_MESSAGE, type MeshErrorCode } from "./mesh/errors";
 import { MESH_FORMATS, SUPPORT_MODES, type AnalysisResult, type MeshFormat, type SupportsMode } from "./mesh/types";
 import { DELIVERY_METHODS, MAX_COLORS, MIN_COLORS } from "./pricing";
+import { PRINT_DEFAULTS } from "./print-defaults";
 
 export { MAX_DESIGN_BYTES } from "./upload-limits";
 
@@ -25,11 +26,11 @@ export const DELIVERY_OPTIONS: ReadonlyArray<{ value: (typeof DELIVERY_METHODS)[
 ];
 
 export const DESIGN_DEFAULTS = {
-  material: "PLA",
+  material: PRINT_DEFAULTS.material,
   filamentColor: "Black",
-  layerHeight: 0.2,
-  infill: 20,
-  supports: "auto",
+  layerHeight: PRINT_DEFAULTS.layerHeight,
+  infill: PRINT_DEFAULTS.infill,
+  supports: PRINT_DEFAULTS.supports,
   numberOfColors: 1,
   deliveryMethod: "pickup",
   specialInstructions: "",

@@ -11,7 +11,7 @@ import { AppError } from "~/domain/app-error";
 import { analyzeOffThread } from "~/services/analysis-pool.server";
 import {
   createThingiverseSource,
-  MOCK_THINGIVERSE_TOKEN,
+  catalogueToken,
   SlidingWindowRateLimiter,
   THINGIVERSE_RATE_LIMIT,
   type CatalogueModel,
@@ -48,9 +48,9 @@ let jobSource: { key: string; source: CatalogueSource } | null = null;
 
 /** The adapter as the jobs use it: the configured token, the jobs' own budget, waiting for a free slot. */
 export function catalogueSourceForJobs(env: NodeJS.ProcessEnv = process.env): CatalogueSource {
-  const token = env.THINGIVERSE_TOKEN?.trim();
-  // the placeholder token only counts in mock mode, as for the pages (catalogue/index.server.ts)
-  if (!token || (token === MOCK_THINGIVERSE_TOKEN && env.MOCKS !== "true")) {
+  // the same token as the pages (catalogue/index.server.ts): the placeholder only in mock mode
+  const token = catalogueToken(env);
+  if (!token) {
     throw new PermanentTaskError("Import failed. Please check API token and try again.");
   }
   const key = `${token}:${jobBudget(env)}`;

@@ -69,6 +69,10 @@ test.describe("uploading a design", () => {
     expect(before).toBeGreaterThan(2);
     expect(before).toBeLessThan(8);
     await expect(page.getByTestId("price-total")).toHaveText(/^\$\d+\.\d\d$/);
+    // no printer chosen yet: the range over the demo's available printers that stock PETG, each at its own rate
+    await expect(page.getByTestId("price-range")).toHaveText(
+      /^Estimated total (from \$\d+\.\d\d to \$\d+\.\d\d at \d+ printers|\$\d+\.\d\d at 1 printer) near you$/,
+    );
     if (jsDisabled()) {
       await expect(page.getByTestId("server-preview")).toBeVisible();
     } else {
@@ -290,6 +294,15 @@ test.describe("ordering a model", () => {
     }
     await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
     expect(await draftsOf(page, user.id)).toHaveLength(1);
+  });
+
+  test("the demo's own catalogue models order in mock mode without a catalogue token", async ({ page }) => {
+    await newCustomer(page);
+    await page.goto("/models/thingiverse/3495390");
+    await page.getByRole("button", { name: "Order Print" }).click();
+    await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
+    await page.goto("/saved-prints");
+    await expect(page.getByTestId("draft-name")).toHaveText("flexi_rex.stl");
   });
 
   test("a catalogue model is downloaded through the catalogue adapter", async ({ page }) => {

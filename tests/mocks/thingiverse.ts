@@ -1,9 +1,11 @@
-// msw v2 handlers that stand in for Thingiverse (tests, and MOCKS=true with THINGIVERSE_TOKEN=mock-token).
+// msw v2 handlers that stand in for Thingiverse (tests, and mock mode: MOCKS=true, with or without a token).
 //
 // Answers are built from tests/fixtures/thingiverse/*.json, which follow the real API's shapes:
 //   things.json — full `GET /things/{id}` answers (9 things, varied licences; 6201006 has no files)
 //   files.json  — `GET /things/{id}/files` answers keyed by thing id
 //   images.json — `GET /things/{id}/images` answers keyed by thing id
+//   demo-things.json — the things the demo data (db/seed.ts) lists, answered by id with their files
+//     so Order Print works on every demo catalogue model; they stay out of search answers
 // Search hits are a projection of things.json with the smaller field set the real search returns
 // (no description, licence or download/view counts).
 //
@@ -15,6 +17,7 @@ import { delay, http, HttpResponse, type HttpHandler } from "msw";
 import filesFixture from "../fixtures/thingiverse/files.json";
 import imagesFixture from "../fixtures/thingiverse/images.json";
 import thingsFixture from "../fixtures/thingiverse/things.json";
+import demoFixture from "../fixtures/thingiverse/demo-things.json";
 
 export const THINGIVERSE_API = "https://api.thingiverse.com";
 export const THINGIVERSE_CDN = "https://cdn.thingiverse.com";
@@ -50,6 +53,13 @@ export const thingiverseFixtures = {
   files: filesFixture as Record<string, FixtureFile[]>,
   images: imagesFixture as Record<string, unknown[]>,
 };
+
+/** Things answered by id (the search fixtures and the demo data's models) and every file they list. */
+const thingsById = () => [...thingiverseFixtures.things, ...(demoFixture.things as unknown as FixtureThing[])];
+const filesByThing = (): Record<string, FixtureFile[]> => ({
+  ...thingiverseFixtures.files,
+  ...(demoFixture.files as Record<string, FixtureFile[]>),
+});
 
 /** The thing without any files, and one under a non-commercial licence (handy in tests). */
 export const FIXTURE_THING_WITHOUT_FILES = 6201006;
@@ -190,7 +200,7 @@ function unauthorized(request: Request): Response | null {
 const notFound = () => HttpResponse.json({ error: "Not Found" }, { status: 404 });
 
 function findThing(id: string | readonly string[] | undefined): FixtureThing | undefined {
-  return thingiverseFixtures.things.find((t) => String(t.id) === String(id));
+  return thingsById().find((t) => String(t.id) === String(id));
 }
 
 /** The smaller object the real search returns per hit. */
@@ -264,7 +274,7 @@ export const thingiverseHandlers: HttpHandler[] = [
   http.get(`${THINGIVERSE_API}/things/:id/files`, ({ request, params }) => {
     const denied = unauthorized(request);
     if (denied) return denied;
-    const files = thingiverseFixtures.files[String(params.id)];
+    const files = filesByThing()[String(params.id)];
     return files ? HttpResponse.json(files) : notFound();
   }),
   http.get(`${THINGIVERSE_API}/things/:id/images`, ({ request, params }) => {
@@ -279,7 +289,7 @@ export const thingiverseHandlers: HttpHandler[] = [
   http.get(`${THINGIVERSE_API}/files/:fileId/download`, ({ request, params }) => {
     const denied = unauthorized(request);
     if (denied) return denied;
-    const file = Object.values(thingiverseFixtures.files)
+    const file = Object.values(filesByThing())
       .flat()
       .find((f) => String(f.id) === String(params.fileId));
     return file ? fileResponse(file.name) : notFound();
@@ -287,7 +297,7 @@ export const thingiverseHandlers: HttpHandler[] = [
   // CDN direct links need no token.
   http.get(`${THINGIVERSE_CDN}/assets/*`, ({ request }) => {
     const path = new URL(request.url).pathname;
-    const file = Object.values(thingiverseFixtures.files)
+    const file = Object.values(filesByThing())
       .flat()
       .find((f) => f.direct_url && new URL(f.direct_url).pathname === path);
     return file ? fileResponse(file.name) : new HttpResponse("Not Found", { status: 404 });

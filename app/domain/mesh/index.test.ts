@@ -28,7 +28,7 @@ async function errorOf(p: Promise<unknown>): Promise<MeshError> {
 
 describe("analyzeModel", () => {
   it("returns every field of the analysis result for a 20 mm cube", async () => {
-    const r = await analyzeModel(toBinaryStl(box(20, 20, 20)), "cube.stl", { supports: "no" });
+    const r = await analyzeModel(toBinaryStl(box(20, 20, 20)), "cube.stl", { supports: "no", infill: 15 });
     expect(r).toMatchObject({
       numberOfColors: 1,
       boundingBox: { x: 20, y: 20, z: 20 },
@@ -98,10 +98,10 @@ describe("analyzeModel", () => {
       { file: "3mfc_dodeca_chain_loop.3mf", grams: 41.14 },
     ];
     for (const c of cases) {
-      const r = await analyzeModel(fixture(c.file), c.file, { supports: "no" });
+      const r = await analyzeModel(fixture(c.file), c.file, { supports: "no", infill: 15 });
       expect(Math.abs(r.estimatedWeight - c.grams) / c.grams).toBeLessThan(0.15);
     }
-    const s = await analyzeModel(toBinaryStl(sphere(50, 111, 180)), "s.stl", { supports: "no" });
+    const s = await analyzeModel(toBinaryStl(sphere(50, 111, 180)), "s.stl", { supports: "no", infill: 15 });
     expect(Math.abs(s.estimatedWeight - 123) / 123).toBeLessThan(0.05);
   });
 

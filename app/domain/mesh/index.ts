@@ -1,6 +1,7 @@
 // Entry of the 3D-file analysis engine; pure TypeScript so it runs on the server and in a browser worker.
 
 import { findMaterial } from "../materials";
+import { PRINT_DEFAULTS } from "../print-defaults";
 import { INVALID_FILE_TYPE_MESSAGE, MeshError } from "./errors";
 import { computeBasicMetrics, computeTopology } from "./metrics";
 import { estimatePrint, DEFAULT_CALIBRATION, type Calibration } from "./estimate";
@@ -30,7 +31,8 @@ export {
 } from "./fallback";
 export { renderPreviewPng } from "./preview";
 
-export const DEFAULT_OPTIONS = { material: "PLA", infill: 15, layerHeight: 0.2, supports: "auto" } as const;
+/** The analysis options a caller leaves out: the platform's one set of default print settings. */
+export const DEFAULT_OPTIONS = PRINT_DEFAULTS;
 /** Nominal speed shown to customers; the time estimate uses the profile's per-feature speeds. */
 export const DEFAULT_PRINT_SPEED = 50;
 

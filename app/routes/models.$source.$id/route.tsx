@@ -9,6 +9,9 @@ import { CommentFormSchema, RatingFormSchema } from "~/domain/model-feedback";
 import { MODEL_NOT_FOUND, modelEstimate, parseModelSource } from "~/domain/models";
 import { formatCents } from "~/domain/money";
 import { PLATFORM_FEE_PERCENT } from "~/domain/pricing";
+import { priceRangeText } from "~/domain/price-range";
+import { PRINT_DEFAULTS } from "~/domain/print-defaults";
+import { designPriceRange } from "~/services/printer-search.server";
 import { getModelDetail, getViewerState } from "~/services/models/detail.server";
 import { addComment, deleteComment, rateModel, setLike } from "~/services/models/feedback.server";
 import { isAppError, replyWithError } from "~/utils/app-error.server";
@@ -51,9 +54,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
   invariantResponse(model, MODEL_NOT_FOUND, { status: 404 });
   const viewer = user && source === "library" ? await getViewerState(id, user.id) : null;
+  const estimate = modelEstimate(model);
+  // before a printer is chosen: what the printers near this customer that can print it would charge
+  const range = await designPriceRange(
+    {
+      weightGrams: estimate.weightGrams,
+      printTimeMinutes: estimate.printTimeMinutes,
+      colors: estimate.colors,
+      material: PRINT_DEFAULTS.material,
+    },
+    { zipCode: user?.zipCode },
+  );
   return {
     model,
-    estimate: modelEstimate(model),
+    estimate,
+    range,
     viewer,
     signedIn: Boolean(user),
     // who may delete comments: each comment's author, and admins
@@ -117,7 +132,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ModelDetailPage() {
-  const { model, estimate, signedIn, catalogueUnavailable } = useLoaderData<typeof loader>();
+  const { model, estimate, range, signedIn, catalogueUnavailable } = useLoaderData<typeof loader>();
   const location = useLocation();
   const isLibrary = model.source === "library";
   const { quote } = estimate;
@@ -217,26 +232,21 @@ export default function ModelDetailPage() {
               Print this Model
             </h2>
             <dl className="mt-4 space-y-2 text-sm" data-testid="price-estimate">
-              <div className="flex justify-between">
-                <dt className="text-slate-600">Material</dt>
-                <dd>{formatCents(quote.materialCost)}</dd>
-              </div>
-              <div className="flex justify-between">
-                <dt className="text-slate-600">Platform Fee ({PLATFORM_FEE_PERCENT}%)</dt>
-                <dd>{formatCents(quote.platformFee)}</dd>
-              </div>
-              <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold">
+              <div className="flex flex-col gap-1 text-base font-semibold">
                 <dt>Estimated total</dt>
-                <dd data-testid="estimate-total">{formatCents(quote.customerPays)}</dd>
+                <dd data-testid="estimate-total">{priceRangeText(range)}</dd>
               </div>
             </dl>
             <p className="mt-3 text-xs text-slate-500">
-              {formatGrams(estimate.weightGrams)} g, {formatMinutes(estimate.printTimeMinutes)}, one colour, at the platform rate
-              of {formatCents(quote.filamentCostPer1000g)}/kg
+              {formatGrams(estimate.weightGrams)} g, {formatMinutes(estimate.printTimeMinutes)}, one colour,{" "}
+              {PRINT_DEFAULTS.material}
+              {range.kind === "platform"
+                ? `, at the platform rate of ${formatCents(quote.filamentCostPer1000g)}/kg`
+                : ", each printer at its own rate"}
               {estimate.assumedWeight || estimate.assumedTime
                 ? " (this model records no weight or print time, so typical values are used)"
                 : ""}
-              . The printer you choose sets the final price.
+              ; the platform fee ({PLATFORM_FEE_PERCENT}%) is included. The printer you choose sets the final price.
             </p>
             {model.commercialUse ? (
               // a post, not a link: ordering makes a draft, and a GET must not (prefetchers, other sites' links)

@@ -7,6 +7,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { designFailureTitle, NEW_DESIGN_SETTINGS, type DesignAnalysis } from "~/domain/design-settings";
 import { DEFAULT_RATE_PER_KG_CENTS } from "~/domain/pricing";
 import { draftPreviewUrl, draftSettings, getOwnDraft, getPrinterRate, quoteDraft } from "~/services/drafts.server";
+import { nearbyPrinterRates } from "~/services/printer-search.server";
 import { parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { postWithProgress } from "./post-with-progress";
@@ -32,8 +33,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const draft = await draftFromUrl(user.id, url);
   const printerId = parseId(url.searchParams.get("printer")) ?? draft?.printerId ?? null;
   const printer = printerId ? await getPrinterRate(printerId) : null;
-  const ratePerKgCents = printer?.ratePerKgCents ?? DEFAULT_RATE_PER_KG_CENTS;
+  // before a printer is chosen: the rates of the printers near the customer that can print the design
+  const nearbyRates = printer
+    ? null
+    : await nearbyPrinterRates(
+        {
+          material: draft?.material ?? NEW_DESIGN_SETTINGS.material,
+          weightGrams: draft?.estimatedWeightGrams ?? null,
+          size:
+            draft?.boundingBoxX && draft.boundingBoxY && draft.boundingBoxZ
+              ? { x: draft.boundingBoxX, y: draft.boundingBoxY, z: draft.boundingBoxZ }
+              : null,
+        },
+        { zipCode: user.zipCode },
+      );
+  // the breakdown is priced at the chosen printer's rate, else at the lowest nearby one, else the platform default
+  const ratePerKgCents =
+    printer?.ratePerKgCents ?? (nearbyRates && nearbyRates.length > 0 ? Math.min(...nearbyRates) : DEFAULT_RATE_PER_KG_CENTS);
   return {
+    nearbyRates,
     printer: printer ? { id: printer.id, name: printer.name, ratePerKgCents: printer.ratePerKgCents } : null,
     ratePerKgCents,
     settings: draft ? draftSettings(draft) : NEW_DESIGN_SETTINGS,

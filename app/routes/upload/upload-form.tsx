@@ -22,6 +22,7 @@ import { COLOR_SWATCHES, type ColorName } from "~/domain/materials";
 import { estimateFromFileSize } from "~/domain/mesh/fallback";
 import type { AnalysisOptions, MeshFormat, SupportsMode } from "~/domain/mesh/types";
 import { quotePrice } from "~/domain/pricing";
+import { priceRange } from "~/domain/price-range";
 import { useIsPending } from "~/utils/misc-react";
 import type { loader, UploadActionData } from "./route";
 import { useAnalysisWorker } from "./use-analysis-worker";
@@ -37,7 +38,7 @@ type LiveAnalysis =
   | { status: "refused"; fileName: string; message: string };
 
 export function UploadForm() {
-  const { draft, printer, settings, ratePerKgCents } = useLoaderData<typeof loader>();
+  const { draft, printer, settings, ratePerKgCents, nearbyRates } = useLoaderData<typeof loader>();
   const actionData = useActionData<UploadActionData>();
   const busy = useIsPending();
 
@@ -217,6 +218,15 @@ export function UploadForm() {
         })
       : null;
   const quote = liveQuote ?? (draft && live.status !== "refused" ? draft.quote : null);
+  // before a printer is chosen: the range over the printers near the customer that can print it
+  const range =
+    quote && nearbyRates
+      ? priceRange(nearbyRates, {
+          weightGrams: quote.estimatedWeight,
+          colors: numberOfColors,
+          printTimeMinutes: live.status === "done" ? live.analysis.estimatedTimeMinutes : (draft?.printTimeMinutes ?? null),
+        })
+      : null;
   const alert = clientAlert ?? (chosen ? null : (actionData?.alert ?? null));
   const fileError = live.status === "refused" ? live.message : chosen ? null : actionData?.result.error?.file?.[0];
   const formError = chosen ? null : actionData?.result.error?.[""]?.[0];
@@ -358,7 +368,7 @@ export function UploadForm() {
             </h2>
             <div className="mt-4">
               {quote ? (
-                <PricingBreakdown quote={quote} printer={printer} />
+                <PricingBreakdown quote={quote} printer={printer} range={range} />
               ) : (
                 <p className="text-sm text-slate-600">The price appears once your file is analysed.</p>
               )}

@@ -5,7 +5,12 @@ describe("getCatalogueSource", () => {
   it("returns null when THINGIVERSE_TOKEN is not set or blank", () => {
     expect(getCatalogueSource({})).toBeNull();
     expect(getCatalogueSource({ THINGIVERSE_TOKEN: "" })).toBeNull();
-    expect(getCatalogueSource({ THINGIVERSE_TOKEN: "   ", MOCKS: "true" })).toBeNull();
+    expect(getCatalogueSource({ THINGIVERSE_TOKEN: "   ", MOCKS: "false" })).toBeNull();
+  });
+
+  it("uses the mock token in mock mode when none is set, so the demo answers the whole catalogue", () => {
+    expect(getCatalogueSource({ MOCKS: "true" })?.id).toBe("thingiverse");
+    expect(getCatalogueSource({ THINGIVERSE_TOKEN: "  ", MOCKS: "true" })?.id).toBe("thingiverse");
   });
 
   it("returns the Thingiverse adapter when a token is set", () => {

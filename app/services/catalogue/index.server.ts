@@ -26,14 +26,22 @@ type Env = Record<string, string | undefined>;
 let cached: { token: string; source: CatalogueSource } | null = null;
 
 /**
- * The Thingiverse adapter when THINGIVERSE_TOKEN is set, otherwise null — callers then serve only
- * what our database holds. The placeholder 'mock-token' only counts in mock mode (MOCKS=true):
- * outside it, it would just earn 401s from the real API, so it is treated as "not configured".
+ * The token the adapter uses: THINGIVERSE_TOKEN, or in mock mode (MOCKS=true) the placeholder when none
+ * is set, so the demo answers the whole catalogue from the mocks. The placeholder only counts in mock
+ * mode: outside it, it would just earn 401s from the real API, so it is treated as "not configured".
  */
-export function getCatalogueSource(env: Env = process.env): CatalogueSource | null {
-  const token = env.THINGIVERSE_TOKEN?.trim();
+export function catalogueToken(env: Env = process.env): string | null {
+  const mock = env.MOCKS === "true";
+  const token = env.THINGIVERSE_TOKEN?.trim() || (mock ? MOCK_THINGIVERSE_TOKEN : "");
   if (!token) return null;
-  if (token === MOCK_THINGIVERSE_TOKEN && env.MOCKS !== "true") return null;
+  if (token === MOCK_THINGIVERSE_TOKEN && !mock) return null;
+  return token;
+}
+
+/** The Thingiverse adapter when a token is configured, otherwise null — callers then serve only what our database holds. */
+export function getCatalogueSource(env: Env = process.env): CatalogueSource | null {
+  const token = catalogueToken(env);
+  if (!token) return null;
   if (cached?.token !== token) cached = { token, source: createThingiverseSource({ token }) };
   return cached.source;
 }

@@ -1,0 +1,87 @@
+// Before a printer is chosen, the model page shows what the printers near the customer that can print the design charge.
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { categories, libraryModels, printers, users } from "../../db/schema";
+import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
+import { loader as uploadLoader } from "../../app/routes/upload/route";
+import { priceRangeText } from "../../app/domain/price-range";
+import { getDb } from "../../app/utils/db.server";
+import { createOwnerWithPrinter } from "../setup/orders";
+import { args, createTestUser, getRequest, sessionCookieFor } from "../setup/requests";
+
+let modelId: number;
+let localCookie: string;
+let farCookie: string;
+
+const page = async (cookie?: string) => {
+  const data = await detailLoader(
+    args(getRequest(`/models/library/${modelId}`, cookie), { source: "library", id: String(modelId) }),
+  );
+  return priceRangeText(data.range);
+};
+
+beforeAll(async () => {
+  const db = await getDb();
+  const [category] = await db.insert(categories).values({ name: "Tools & Parts", slug: "tools-parts" }).returning();
+  const creator = await createTestUser();
+  const [model] = await db
+    .insert(libraryModels)
+    .values({
+      creatorId: creator.id,
+      categoryId: category.id,
+      name: "Shelf Pin",
+      description: "A small shelf pin.",
+      license: "CC BY",
+      filamentWeightGrams: 20,
+      printTimeMinutes: 60,
+    })
+    .returning();
+  modelId = model.id;
+  // two printers in Berthoud, CO at $80 and $120 per kg; one in New York at $50; one offline at $10
+  await createOwnerWithPrinter({ ratePerKgCents: 8000 });
+  await createOwnerWithPrinter({ ratePerKgCents: 12000 });
+  const far = await createOwnerWithPrinter({ ratePerKgCents: 5000, zip: "10001" });
+  await db
+    .update(printers)
+    .set({ latitude: 40.7506, longitude: -73.9972, city: "New York", state: "NY" })
+    .where(eq(printers.id, far.printer.id));
+  const offline = await createOwnerWithPrinter({ ratePerKgCents: 1000 });
+  await db.update(printers).set({ isAvailable: false }).where(eq(printers.id, offline.printer.id));
+
+  const local = await createTestUser();
+  await db.update(users).set({ zipCode: "80537" }).where(eq(users.id, local.id));
+  localCookie = await sessionCookieFor(local.id);
+  const farAway = await createTestUser();
+  await db.update(users).set({ zipCode: "99501" }).where(eq(users.id, farAway.id));
+  farCookie = await sessionCookieFor(farAway.id);
+});
+
+describe("the model page's estimate before a printer is chosen", () => {
+  it("ranges over the available printers within the default radius of the customer's ZIP, each at its own rate", async () => {
+    expect(await page(localCookie)).toBe("from $2.60 to $3.40 at 2 printers near you");
+  });
+
+  it("ranges over every available printer for a visitor, never an offline one", async () => {
+    expect(await page()).toBe("from $2.00 to $3.40 at 3 printers near you");
+  });
+
+  it("names one printer's price alone", async () => {
+    const db = await getDb();
+    await db.update(printers).set({ isAvailable: false }).where(eq(printers.ratePerKgCents, 12000));
+    expect(await page(localCookie)).toBe("$2.60 at 1 printer near you");
+    await db.update(printers).set({ isAvailable: true }).where(eq(printers.ratePerKgCents, 12000));
+  });
+
+  it("falls back to the platform rate only when no printer near the customer can print it, and says so", async () => {
+    expect(await page(farCookie)).toBe("$1.30 at the platform rate: no printer near you can print this yet");
+  });
+
+  it("/upload prices with the nearby printers' rates before a printer is chosen, the breakdown at the lowest", async () => {
+    const data = await uploadLoader(args(getRequest("/upload", localCookie)));
+    expect([...(data.nearbyRates ?? [])].sort((a, b) => a - b)).toEqual([8000, 12000]);
+    expect(data.ratePerKgCents).toBe(8000);
+    const far = await uploadLoader(args(getRequest("/upload", farCookie)));
+    expect(far.nearbyRates).toEqual([]);
+    expect(far.ratePerKgCents).toBe(1500);
+  });
+});
