@@ -39,8 +39,8 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
           <>
             <p>
               The price starts from the weight of filament your print needs, times the chosen printer's price per gram. Before you
-              pick a printer we use a standard rate of {formatCents(DEFAULT_RATE_PER_KG_CENTS)} per kilogram, so the quote can
-              change once you choose one.
+              pick a printer we show the range over the printers near you that can print it, each at its own rate; only when none
+              can do we quote the standard rate of {formatCents(DEFAULT_RATE_PER_KG_CENTS)} per kilogram, and we say so.
             </p>
             <p className="mt-2">
               Multi-colour prints add {formatCents(MULTICOLOR_PREMIUM_PER_EXTRA_COLOR_CENTS)} per extra colour and{" "}

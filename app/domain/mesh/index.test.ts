@@ -203,7 +203,7 @@ describe("grams as reported", () => {
 
   it("reports a small part to 0.01 g", async () => {
     // a 10 mm cube prints about 0.65 g: 0.1 g steps would carry up to 8% error
-    const r = await analyzeModel(toBinaryStl(box(10, 10, 10)), "cube.stl", { supports: "no" });
+    const r = await analyzeModel(toBinaryStl(box(10, 10, 10)), "cube.stl", { supports: "no", infill: 15 });
     expect(r.estimatedWeight).toBeGreaterThan(0.5);
     expect(r.estimatedWeight).toBeLessThan(0.8);
     expect(Math.round(r.estimatedWeight * 100)).not.toBe(Math.round(r.estimatedWeight * 10) * 10);
