@@ -2,11 +2,11 @@
 import { z } from "zod";
 import { UPLOAD_LICENSES } from "./licenses";
 import { INVALID_FILE_TYPE_MESSAGE } from "./mesh/errors";
+import { isMeshFormat } from "./mesh/types";
 import { DIFFICULTIES } from "./models";
 import { parseTags } from "./tags";
 import { FILE_TOO_LARGE_MESSAGE } from "./upload-limits";
 
-export const MODEL_FILE_EXTENSIONS = ["stl", "obj", "3mf"] as const;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
 
@@ -62,10 +62,7 @@ export function createModelUploadSchema(limits: { maxModelBytes: number }) {
     modelFile: z
       .instanceof(File)
       .optional()
-      .refine(
-        (file) => !file || (MODEL_FILE_EXTENSIONS as readonly string[]).includes(extensionOf(file.name)),
-        INVALID_FILE_TYPE_MESSAGE,
-      )
+      .refine((file) => !file || isMeshFormat(extensionOf(file.name)), INVALID_FILE_TYPE_MESSAGE)
       .refine((file) => !file || file.size <= limits.maxModelBytes, FILE_TOO_LARGE_MESSAGE),
     image: z
       .instanceof(File)

@@ -19,6 +19,9 @@ import {
   type AnalysisResult,
   type MeshErrorCode,
 } from "~/domain/mesh";
+import { AnalysisBusyError, FairQueue } from "./analysis-queue.server";
+
+export { AnalysisBusyError };
 
 export interface PreviewSize {
   width: number;
@@ -68,13 +71,6 @@ export const POOL_DEFAULTS = {
   maxWaitingBytesPerOwner: 4 * MAX_DESIGN_BYTES,
   timeoutMs: 20_000,
 };
-
-/** More uploads are waiting for analysis than the pool takes; the request may be retried shortly. */
-export class AnalysisBusyError extends AppError {
-  constructor() {
-    super("busy", "The analysis service is busy; please try again in a minute.", { retryAfterSeconds: 60 });
-  }
-}
 
 /** The file took longer than the per-job limit to read (treated like a file built to exhaust the reader). */
 export class AnalysisTimeoutError extends AppError {
@@ -165,10 +161,7 @@ export class AnalysisPool {
   readonly maxWaitingBytes: number;
   readonly maxWaitingBytesPerOwner: number;
   private slots: Slot[] = [];
-  /** one queue per owner, in the order owners take turns */
-  private queues = new Map<string, Pending[]>();
-  private waitingCount = 0;
-  private waitingBytes = 0;
+  private waiting = new FairQueue<Pending>();
   private nextId = 1;
   private started = false;
   private closed = false;
@@ -194,8 +187,8 @@ export class AnalysisPool {
       workers: this.slots.length,
       ready: this.slots.filter((s) => s.ready).length,
       running: this.slots.filter((s) => s.current).length,
-      waiting: this.waitingCount,
-      waitingBytes: this.waitingBytes,
+      waiting: this.waiting.count,
+      waitingBytes: this.waiting.bytes,
       inThread: this.inThread,
     };
   }
@@ -212,54 +205,18 @@ export class AnalysisPool {
     const size = job.bytes?.byteLength ?? job.size ?? 0;
     const idleWorker = this.slots.some((s) => s.ready && !s.current);
     if (!idleWorker) {
-      // full only when the queued work as a whole, or this owner's share of it, is past its bound
-      const ownerBytes = (this.queues.get(owner) ?? []).reduce((n, p) => n + p.size, 0);
-      const full =
-        this.waitingCount >= this.maxWaiting ||
-        (this.waitingCount > 0 && this.waitingBytes + size > this.maxWaitingBytes) ||
-        (ownerBytes > 0 && ownerBytes + size > this.maxWaitingBytesPerOwner);
-      if (full) return Promise.reject(new AnalysisBusyError());
+      if (this.waiting.isFull(owner, size, this)) return Promise.reject(new AnalysisBusyError());
     }
     return new Promise<AnalysisOutput>((resolve, reject) => {
-      this.enqueue({ id: this.nextId++, job, owner, size, resolve, reject });
+      this.waiting.enqueue({ id: this.nextId++, job, owner, size, resolve, reject });
       this.pump();
     });
-  }
-
-  private enqueue(pending: Pending, first = false) {
-    const queue = this.queues.get(pending.owner);
-    if (queue) {
-      if (first) queue.unshift(pending);
-      else queue.push(pending);
-    } else this.queues.set(pending.owner, [pending]);
-    this.waitingCount += 1;
-    this.waitingBytes += pending.size;
-  }
-
-  /** The next job, round-robin between owners: the owner served goes to the back of the turn order. */
-  private dequeue(): Pending | undefined {
-    for (const [owner, queue] of this.queues) {
-      const pending = queue.shift();
-      this.queues.delete(owner);
-      if (queue.length > 0) this.queues.set(owner, queue);
-      if (!pending) continue;
-      this.waitingCount -= 1;
-      this.waitingBytes -= pending.size;
-      return pending;
-    }
-    return undefined;
-  }
-
-  private drainWaiting(): Pending[] {
-    const all: Pending[] = [];
-    for (let next = this.dequeue(); next; next = this.dequeue()) all.push(next);
-    return all;
   }
 
   /** Stops the workers; waiting jobs are refused. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.drainWaiting()) pending.reject(new Error("The analysis pool is closed."));
+    for (const pending of this.waiting.drain()) pending.reject(new Error("The analysis pool is closed."));
     const slots = this.slots.splice(0);
     await Promise.all(
       slots.map((slot) => {
@@ -345,20 +302,20 @@ export class AnalysisPool {
 
   private pump() {
     if (this.inThread) {
-      for (const pending of this.drainWaiting()) analyseInThread(pending.job).then(pending.resolve, pending.reject);
+      for (const pending of this.waiting.drain()) analyseInThread(pending.job).then(pending.resolve, pending.reject);
       return;
     }
     for (const slot of this.slots) {
-      if (this.waitingCount === 0) break;
+      if (this.waiting.count === 0) break;
       if (!slot.ready || slot.retired || slot.current) continue;
-      this.dispatch(slot, this.dequeue()!);
+      this.dispatch(slot, this.waiting.dequeue()!);
     }
     this.holdProcess();
   }
 
   /** Workers keep the process alive only while a job is waiting or running (a script awaiting a job must not exit). */
   private holdProcess() {
-    const busy = this.waitingCount > 0 || this.slots.some((s) => s.current);
+    const busy = this.waiting.count > 0 || this.slots.some((s) => s.current);
     for (const slot of this.slots) {
       if (busy) slot.worker.ref();
       else slot.worker.unref();
@@ -406,7 +363,7 @@ export class AnalysisPool {
       slot.retired = true;
       void slot.worker.terminate();
       // a job handed to a worker that then failed to start is run here, from the caller's own bytes
-      if (slot.current) this.enqueue(slot.current, true);
+      if (slot.current) this.waiting.enqueue(slot.current, true);
       this.release(slot);
     }
     this.pump();

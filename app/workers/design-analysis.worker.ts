@@ -1,5 +1,6 @@
 // Web Worker: reads the chosen design with the same engine the server uses, off the page's main thread.
 import { analyzeMesh, estimateFromFileSize, MeshError, parseModel, type Mesh, type MeshFormat } from "../domain/mesh";
+import { isMeshFormat } from "../domain/mesh/types";
 import type { DesignWorkerReply, DesignWorkerRequest } from "./design-analysis.protocol";
 
 interface WorkerScope {
@@ -13,7 +14,7 @@ let current: { mesh: Mesh; size: number; name: string } | null = null;
 
 function formatOf(name: string): MeshFormat | null {
   const ext = name.split(".").pop()?.toLowerCase();
-  return ext === "stl" || ext === "obj" || ext === "3mf" ? ext : null;
+  return isMeshFormat(ext) ? ext : null;
 }
 
 function failure(id: number, error: unknown, size: number, name: string, material: string): DesignWorkerReply {

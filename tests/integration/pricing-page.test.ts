@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loader } from "../../app/routes/pricing";
+import { loader } from "../../app/routes/pricing/route";
 import { quotePrice, tierPublicPriceCents, WEIGHT_TIERS } from "../../app/domain/pricing";
 import { args, getRequest } from "../setup/requests";
 

@@ -6,7 +6,7 @@ import { action as addPrinterAction } from "../../app/routes/add-printer";
 import { action as printersApiAction } from "../../app/routes/api.printers";
 import { action as printerApiAction } from "../../app/routes/api.printers.$id";
 import { action as dashboardAction } from "../../app/routes/printer-dashboard";
-import { action as editAction } from "../../app/routes/printers.$id.edit";
+import { action as editAction } from "../../app/routes/printers.$id.edit/route";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";

@@ -6,7 +6,7 @@ import { action as addPrinterAction, loader as addPrinterLoader } from "../../ap
 import { loader as browseLoader } from "../../app/routes/browse";
 import { loader as choosePrinterLoader } from "../../app/routes/choose-printer";
 import { action as dashboardAction, loader as dashboardLoader } from "../../app/routes/printer-dashboard";
-import { action as editAction, loader as editLoader } from "../../app/routes/printers.$id.edit";
+import { action as editAction, loader as editLoader } from "../../app/routes/printers.$id.edit/route";
 import { loader as printersLoader } from "../../app/routes/printers._index";
 import { loader as imageLoader } from "../../app/routes/api.printer-images.$file";
 import { haversineMiles, publicCoordinate, publicLocation } from "../../app/domain/geo";

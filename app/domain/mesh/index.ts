@@ -10,6 +10,7 @@ import { parseObj } from "./obj";
 import { parse3mf } from "./threemf";
 import { roundGrams } from "./fallback";
 import type { AnalysisOptions, AnalysisResult, Mesh, MeshFormat, SupportsMode } from "./types";
+import { isMeshFormat } from "./types";
 
 export { MeshError, INVALID_FILE_TYPE_MESSAGE, MAX_TRIANGLES } from "./errors";
 export type { MeshErrorCode } from "./errors";
@@ -65,7 +66,7 @@ const ZIP = [0x50, 0x4b, 0x03, 0x04];
 /** Format from the extension, confirmed by the content; anything else is refused. */
 export function detectFormat(bytes: Uint8Array, fileName: string): MeshFormat {
   const ext = /\.([^./\\]+)$/.exec(fileName.trim())?.[1]?.toLowerCase();
-  const format: MeshFormat | null = ext === "stl" ? "stl" : ext === "obj" ? "obj" : ext === "3mf" ? "3mf" : null;
+  const format: MeshFormat | null = isMeshFormat(ext) ? ext : null;
   if (!format) throw new MeshError(INVALID_FILE_TYPE_MESSAGE, "invalid-type");
   if (bytes.length === 0) throw new MeshError(`This ${format.toUpperCase()} file is empty.`, "empty");
   if (FOREIGN_SIGNATURES.some((sig) => startsWith(bytes, sig))) throw new MeshError(INVALID_FILE_TYPE_MESSAGE, "invalid-type");

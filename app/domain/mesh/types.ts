@@ -3,6 +3,10 @@
 /** The printable formats the platform takes, by file extension (also the 3D file's format). */
 export const MESH_FORMATS = ["stl", "obj", "3mf"] as const;
 export type MeshFormat = (typeof MESH_FORMATS)[number];
+/** Whether a (lower-case) extension or format name is one of MESH_FORMATS. */
+export function isMeshFormat(value: string | null | undefined): value is MeshFormat {
+  return (MESH_FORMATS as readonly (string | null | undefined)[]).includes(value);
+}
 /** Where supports are printed: none, only where needed, everywhere. */
 export const SUPPORT_MODES = ["no", "auto", "yes"] as const;
 export type SupportsMode = (typeof SUPPORT_MODES)[number];

@@ -3,6 +3,7 @@
 // model-sharing site can be added later behind the same interface.
 // The licence rule itself lives in app/domain/licenses.ts; it is re-exported here for the adapter.
 import type { CatalogueLicense } from "~/domain/licenses";
+import { isMeshFormat, type MeshFormat } from "~/domain/mesh/types";
 
 export { CATALOGUE_LICENSES, licenseAllowsCommercialPrinting, normaliseLicense, type CatalogueLicense } from "~/domain/licenses";
 
@@ -55,7 +56,7 @@ export interface CatalogueModel {
   isFeatured?: boolean;
 }
 
-export type CatalogueFileFormat = "stl" | "obj" | "3mf" | "other";
+export type CatalogueFileFormat = MeshFormat | "other";
 
 export interface CatalogueFile {
   id: number;
@@ -94,16 +95,14 @@ export interface CatalogueSource {
   downloadFile(file: CatalogueFile, options: { maxBytes: number }): Promise<Uint8Array>;
 }
 
-export const PRINTABLE_FILE_FORMATS = ["stl", "3mf", "obj"] as const satisfies readonly CatalogueFileFormat[];
-
 /** The first printable file in the order the site lists them (its main file comes first). */
 export function pickPrintableFile(files: CatalogueFile[]): CatalogueFile | null {
-  return files.find((f) => (PRINTABLE_FILE_FORMATS as readonly string[]).includes(f.format)) ?? null;
+  return files.find((f) => isMeshFormat(f.format)) ?? null;
 }
 
 /** File format from a file name's extension. */
 export function fileFormatFromName(name: string): CatalogueFileFormat {
   const ext = /\.([a-z0-9]+)$/i.exec(name.trim())?.[1]?.toLowerCase();
-  if (ext === "stl" || ext === "obj" || ext === "3mf") return ext;
+  if (isMeshFormat(ext)) return ext;
   return "other";
 }

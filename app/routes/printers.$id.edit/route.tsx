@@ -8,7 +8,6 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DeletePrinterButton, PrinterPhoto } from "~/components/printer-card";
 import { FieldError, MaterialCheckboxes } from "~/components/printer-form";
 import { isAppError, type AppError } from "~/domain/app-error";
-import { COLOR_NAMES } from "~/domain/materials";
 import { InventorySchema, LOCATION_NOT_FOUND, PrinterSettingsSchema, StockRowSchema } from "~/domain/printer-form";
 import { checkPrinterPhoto } from "~/services/printer-images.server";
 import { placeAfterEdit, removeStock, setStock, updatePrinter } from "~/services/printer-owner.server";
@@ -16,7 +15,8 @@ import { getPrinterJson } from "~/services/printer-search.server";
 import { httpStatusOf, replyWithError, retryHeaders } from "~/utils/app-error.server";
 import { requireIdParam } from "~/utils/misc";
 import { redirectWithToast } from "~/utils/toast.server";
-import { readPrinterForm, requirePrinterOwner } from "./printers.server";
+import { readPrinterForm, requirePrinterOwner } from "../printers.server";
+import { FilamentStock } from "./filament-stock";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.printer.name ? `${data.printer.name} settings` : "Printer settings"} | Printnear` },
@@ -266,112 +266,7 @@ export default function EditPrinter() {
         </div>
       </Form>
 
-      <section id="inventory" className="card mt-8 p-6" aria-labelledby="inventory-heading">
-        <h2 id="inventory-heading" className="text-lg font-semibold">
-          Filament Inventory
-        </h2>
-        <p className="text-sm text-slate-600">
-          Customers only find this printer for a colour you have in stock, with at least the design's weight.
-        </p>
-        {printer.filamentInventory.length === 0 ? (
-          <p className="mt-4 text-sm text-slate-500">No filament recorded yet. Add what you have on the shelf below.</p>
-        ) : (
-          <table className="mt-4 w-full text-sm">
-            <thead>
-              <tr className="text-left text-slate-500">
-                <th className="py-2 font-medium">Material</th>
-                <th className="py-2 font-medium">Colour</th>
-                <th className="py-2 font-medium">Grams in stock</th>
-                <th className="py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {printer.filamentInventory.map((row) => {
-                const key = `${row.material}|${row.color}`;
-                const formId = `stock-${row.material}-${row.color}`.replace(/\s+/g, "-");
-                return (
-                  <tr key={key} className="border-t border-slate-100" data-testid="stock-row">
-                    <td className="py-2">{row.material}</td>
-                    <td className="py-2">{row.color}</td>
-                    <td className="py-2">
-                      <Form method="post" id={formId} className="flex items-center gap-2">
-                        <input type="hidden" name="rowKey" value={key} />
-                        <input type="hidden" name="material" value={row.material} />
-                        <input type="hidden" name="color" value={row.color} />
-                        <input
-                          type="number"
-                          name="grams"
-                          defaultValue={row.grams}
-                          min={0}
-                          step={1}
-                          required
-                          className="input w-28"
-                          aria-label={`Grams of ${row.color} ${row.material}`}
-                        />
-                        {row.inStock ? null : <span className="badge bg-red-50 text-red-700">Out of stock</span>}
-                      </Form>
-                      {inventoryReply?.key === key ? <p className="field-error">{inventoryReply.message}</p> : null}
-                    </td>
-                    <td className="py-2 text-right whitespace-nowrap">
-                      <button type="submit" form={formId} name="intent" value="inventory-set" className="btn-secondary">
-                        Update
-                      </button>{" "}
-                      <button
-                        type="submit"
-                        form={formId}
-                        name="intent"
-                        value="inventory-remove"
-                        className="btn-ghost text-red-700"
-                      >
-                        Remove
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
-        <Form method="post" className="mt-6 grid items-end gap-3 sm:grid-cols-4" aria-label="Add filament">
-          <input type="hidden" name="rowKey" value="new" />
-          <div>
-            <label className="label" htmlFor="stock-material">
-              Material
-            </label>
-            <select id="stock-material" name="material" className="input" required defaultValue={printer.materials[0]}>
-              {printer.materials.map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label className="label" htmlFor="stock-color">
-              Colour
-            </label>
-            <select id="stock-color" name="color" className="input" required defaultValue="Black">
-              {COLOR_NAMES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label className="label" htmlFor="stock-grams">
-              Grams in stock
-            </label>
-            <input id="stock-grams" name="grams" type="number" min={0} step={1} required className="input" placeholder="1000" />
-          </div>
-          <button type="submit" name="intent" value="inventory-set" className="btn-primary">
-            Add to Inventory
-          </button>
-          {inventoryReply?.key === "new" ? <p className="field-error sm:col-span-4">{inventoryReply.message}</p> : null}
-        </Form>
-      </section>
+      <FilamentStock inventory={printer.filamentInventory} materials={printer.materials} reply={inventoryReply} />
 
       <section className="card mt-8 border-red-200 p-6" aria-labelledby="danger-heading">
         <h2 id="danger-heading" className="text-lg font-semibold text-red-800">
