@@ -15,27 +15,19 @@ import {
   MAX_DESIGN_BYTES,
   MESSAGES,
   REFUSED_MESH_ERRORS,
-  type DesignAnalysis,
   type DesignSettingsInput,
 } from "~/domain/design-settings";
 import { COLOR_SWATCHES, type ColorName } from "~/domain/materials";
 import { estimateFromFileSize } from "~/domain/mesh/fallback";
 import type { AnalysisOptions, MeshFormat, SupportsMode } from "~/domain/mesh/types";
-import { quotePrice } from "~/domain/pricing";
-import { priceRange } from "~/domain/price-range";
 import { useIsPending } from "~/utils/misc-react";
 import type { loader, UploadActionData } from "./route";
+import { shownDesign, type LiveAnalysis } from "./shown-design";
 import { useAnalysisWorker } from "./use-analysis-worker";
 import { UploadProgressBar } from "./upload-progress-bar";
 
 // three.js only loads here, after a model has been read
 const DesignViewer = lazy(() => import("~/components/design-viewer"));
-
-type LiveAnalysis =
-  | { status: "idle" }
-  | { status: "reading"; fileName: string; fileSize: number }
-  | { status: "done"; fileName: string; fileSize: number; analysis: DesignAnalysis }
-  | { status: "refused"; fileName: string; message: string };
 
 export function UploadForm() {
   const { draft, printer, settings, ratePerKgCents, nearbyRates } = useLoaderData<typeof loader>();
@@ -201,32 +193,7 @@ export function UploadForm() {
     formProps.onSubmit(event);
   };
 
-  // what the panels show: the browser's live reading when there is one, else the draft's stored analysis
-  const shown: { analysis: DesignAnalysis; fileName: string; fileSize: number } | null =
-    live.status === "done"
-      ? { analysis: live.analysis, fileName: live.fileName, fileSize: live.fileSize }
-      : draft?.analysis && live.status !== "refused"
-        ? { analysis: draft.analysis, fileName: draft.fileName, fileSize: draft.fileSize }
-        : null;
-  const liveQuote =
-    live.status === "done"
-      ? quotePrice({
-          weightGrams: live.analysis.estimatedWeight,
-          colors: numberOfColors,
-          printTimeMinutes: live.analysis.estimatedTimeMinutes,
-          ratePerKgCents,
-        })
-      : null;
-  const quote = liveQuote ?? (draft && live.status !== "refused" ? draft.quote : null);
-  // before a printer is chosen: the range over the printers near the customer that can print it
-  const range =
-    quote && nearbyRates
-      ? priceRange(nearbyRates, {
-          weightGrams: quote.estimatedWeight,
-          colors: numberOfColors,
-          printTimeMinutes: live.status === "done" ? live.analysis.estimatedTimeMinutes : (draft?.printTimeMinutes ?? null),
-        })
-      : null;
+  const { shown, quote, liveQuote, range } = shownDesign(live, draft, { numberOfColors, ratePerKgCents, nearbyRates });
   const alert = clientAlert ?? (chosen ? null : (actionData?.alert ?? null));
   const fileError = live.status === "refused" ? live.message : chosen ? null : actionData?.result.error?.file?.[0];
   const formError = chosen ? null : actionData?.result.error?.[""]?.[0];
