@@ -20,6 +20,8 @@ import { SiteHeader } from "./components/site-header";
 import { Toaster } from "./components/toaster";
 import stylesheet from "./tailwind.css?url";
 import { publicUser } from "./utils/api.server";
+import { timeZoneForState } from "./domain/time-zones";
+import { lookupZip } from "./services/gazetteer.server";
 import { mocksEnabled } from "./utils/env.server";
 import { honeypotInputProps } from "./utils/honeypot.server";
 import { countUnreadMessages, countUnreadNotifications, listNotifications } from "./utils/notifications.server";
@@ -59,7 +61,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         unreadMessages: await countUnreadMessages(sessionUser.id),
       }
     : null;
-  return data({ user, toast, honeypot: honeypotInputProps(), mocks: mocksEnabled }, { headers: headers ?? undefined });
+  // The zone times are rendered in before the browser reports its own: the profile ZIP's state.
+  const timeZone = timeZoneForState(lookupZip(sessionUser?.zipCode)?.state);
+  return data({ user, toast, timeZone, honeypot: honeypotInputProps(), mocks: mocksEnabled }, { headers: headers ?? undefined });
 }
 
 export type RootUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["user"]>;

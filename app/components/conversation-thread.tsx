@@ -11,7 +11,7 @@ import {
   SEND_MESSAGE_INTENT,
   type ThreadMessage,
 } from "~/domain/messages";
-import { formatDateTime } from "~/utils/format";
+import { LocalTime } from "./local-time";
 
 export interface ConversationThreadProps {
   messages: ThreadMessage[];
@@ -94,7 +94,7 @@ export function ConversationThread({
                     {m.content}
                   </div>
                   <span className="mt-0.5 text-xs text-slate-500">
-                    {mine ? "You" : displayName(m.sender)} · <time dateTime={m.sentAt}>{formatDateTime(m.sentAt)}</time>
+                    {mine ? "You" : displayName(m.sender)} · <LocalTime value={m.sentAt} />
                   </span>
                 </li>
               );

@@ -1,7 +1,8 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { RootUser } from "~/root";
-import { badgeCount, formatDateTime } from "~/utils/format";
+import { LocalTime } from "./local-time";
+import { badgeCount } from "~/utils/format";
 import { UserAvatar } from "./user-avatar";
 
 const MAIN_LINKS = [
@@ -77,7 +78,9 @@ function NotificationBell({ user }: { user: RootUser }) {
                   <p>{n.title}</p>
                 )}
                 <p className="font-normal">{n.message}</p>
-                <p className="text-xs text-slate-400">{formatDateTime(n.createdAt)}</p>
+                <p className="text-xs text-slate-400">
+                  <LocalTime value={n.createdAt} />
+                </p>
               </li>
             ))}
           </ul>

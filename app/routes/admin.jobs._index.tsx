@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { JobProgress } from "~/components/job-progress";
 import { LiveRefresh } from "~/components/live-refresh";
-import { formatDateTime } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import { listJobSummaries } from "~/services/admin-jobs.server";
 import { requireAdmin } from "~/utils/admin.server";
 
@@ -27,7 +27,9 @@ export default function AdminJobs() {
             <li key={job.id} className="rounded border border-slate-200 bg-white p-3">
               <Link to={`/admin/jobs/${job.id}`} className="block hover:bg-slate-50">
                 <JobProgress job={job} />
-                <p className="mt-1 text-xs text-slate-500">Started {formatDateTime(job.createdAt)}</p>
+                <p className="mt-1 text-xs text-slate-500">
+                  Started <LocalTime value={job.createdAt} />
+                </p>
               </Link>
             </li>
           ))}

@@ -4,7 +4,7 @@ import { ConversationThread } from "~/components/conversation-thread";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { SEND_MESSAGE_INTENT, type ConversationSummary } from "~/domain/messages";
 import { emptySummary, getJobConversation, listConversations, listJobMessages } from "~/services/conversations.server";
-import { formatDateTime } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import { answerMessageForm, type MessageFormResult } from "~/utils/message-form.server";
 import { parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
@@ -143,7 +143,7 @@ function ConversationItem({ conversation: c, active }: { conversation: Conversat
         {c.lastMessage ? <p className="truncate text-sm text-slate-500">{c.lastMessage}</p> : null}
         {c.lastMessageAt ? (
           <p className="text-xs text-slate-400">
-            <time dateTime={c.lastMessageAt}>{formatDateTime(c.lastMessageAt)}</time>
+            <LocalTime value={c.lastMessageAt} />
           </p>
         ) : null}
       </Link>

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { countUnreadNotifications, listNotifications, markNotificationsRead } from "~/services/notifications.server";
-import { formatDateTime } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Notifications | Printnear" }];
@@ -73,9 +73,7 @@ export default function NotificationsPage() {
                     n.title
                   )}
                 </p>
-                <time dateTime={n.createdAt} className="shrink-0 text-xs text-slate-500">
-                  {formatDateTime(n.createdAt)}
-                </time>
+                <LocalTime value={n.createdAt} className="shrink-0 text-xs text-slate-500" />
               </div>
               <p className="text-sm text-slate-600">{n.message}</p>
             </li>

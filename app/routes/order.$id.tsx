@@ -14,7 +14,7 @@ import { MESSAGE_FIELD, SEND_MESSAGE_INTENT } from "~/domain/messages";
 import { listJobMessages, sendJobMessage } from "~/services/conversations.server";
 import { isAppError } from "~/utils/app-error.server";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
-import { formatDateTime } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import { requireIdParam } from "~/utils/misc";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -50,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       trackingNumber: job.trackingNumber,
       specialInstructions: job.specialInstructions,
       ownerMessage: job.ownerMessage,
-      submittedAt: formatDateTime(job.submittedAt),
+      submittedAt: job.submittedAt,
       printCost: job.printerProfitCents,
       platformFee: job.platformFeeCents,
       deliveryFee: job.deliveryFeeCents,
@@ -75,7 +75,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ] as const
     )
       .filter(([, at]) => at)
-      .map(([label, at]) => ({ label, at: formatDateTime(at) })),
+      .map(([label, at]) => ({ label, at })),
     actions: buttonActions(job.status, view.viewerRole, job.deliveryMethod),
     backTo: view.viewerRole === "owner" ? "/printer-tracking" : "/dashboard",
     messages,
@@ -163,7 +163,9 @@ export default function OrderDetail() {
               </div>
               <div>
                 <dt className="text-slate-500">Submitted</dt>
-                <dd>{o.submittedAt}</dd>
+                <dd>
+                  <LocalTime value={o.submittedAt} />
+                </dd>
               </div>
               {o.trackingNumber ? (
                 <div>
@@ -263,7 +265,7 @@ export default function OrderDetail() {
               {d.timeline.map((step) => (
                 <li key={step.label} className="flex justify-between gap-2">
                   <span>{step.label}</span>
-                  <span className="text-slate-500">{step.at}</span>
+                  <LocalTime value={step.at} className="text-slate-500" />
                 </li>
               ))}
             </ol>

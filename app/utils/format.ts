@@ -1,15 +1,31 @@
-// Display formats shared by pages: en-US short dates (times are stored in UTC).
-const shortDate = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeZone: "UTC" });
-const shortDateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeStyle: "short", timeZone: "UTC" });
-
-export function formatDate(value: Date | string | number | null | undefined): string {
-  if (value === null || value === undefined) return "";
-  return shortDate.format(new Date(value));
+// Display formats shared by pages: en-US short dates, in the viewer's time zone (times are
+// stored in UTC; without a known zone they show as UTC, labelled).
+function validZone(zone: string | null | undefined): string {
+  if (!zone) return "UTC";
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return zone;
+  } catch {
+    return "UTC";
+  }
 }
 
-export function formatDateTime(value: Date | string | number | null | undefined): string {
+export function formatDate(value: Date | string | number | null | undefined, zone?: string | null): string {
   if (value === null || value === undefined) return "";
-  return `${shortDateTime.format(new Date(value))} UTC`;
+  return new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeZone: validZone(zone) }).format(new Date(value));
+}
+
+/** "1/1/26, 11:00 AM MST": date, time and the zone's short name. */
+export function formatDateTime(value: Date | string | number | null | undefined, zone?: string | null): string {
+  if (value === null || value === undefined) return "";
+  const timeZone = validZone(zone);
+  const date = new Date(value);
+  const text = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeStyle: "short", timeZone }).format(date);
+  const name =
+    new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "short" })
+      .formatToParts(date)
+      .find((p) => p.type === "timeZoneName")?.value ?? timeZone;
+  return `${text} ${name}`;
 }
 
 /** '9+' above nine, as the notification badge shows. */
