@@ -1,9 +1,10 @@
-// GET /api/printer-images/{file}: an owner's photo, or default.jpg, the stock image every card falls back to.
+// GET /api/printer-images/{file}: an owner's photo, a family drawing (family-*.svg) for printers without one, or default.jpg.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import {
   DEFAULT_PRINTER_IMAGE_FILE,
   IMAGE_TYPES,
+  familyImageSvg,
   imageKeyFromFileName,
   readDefaultPrinterImage,
 } from "~/services/printer-images.server";
@@ -19,6 +20,16 @@ export async function loader({ params }: LoaderFunctionArgs) {
         "content-type": "image/jpeg",
         "content-length": String(bytes.byteLength),
         "cache-control": "public, max-age=86400",
+      },
+    });
+  }
+  const drawing = familyImageSvg(file);
+  if (drawing) {
+    return new Response(drawing, {
+      headers: {
+        "content-type": "image/svg+xml",
+        "cache-control": "public, max-age=86400",
+        "x-content-type-options": "nosniff",
       },
     });
   }

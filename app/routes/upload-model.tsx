@@ -18,6 +18,7 @@ import { CATEGORY_MESSAGE, createModelUploadSchema, IMAGE_TYPE_MESSAGE, MAX_IMAG
 import { MODEL_DIFFICULTIES } from "~/domain/models";
 import { FILE_TOO_LARGE_MESSAGE } from "~/domain/upload-limits";
 import { MeshError, type AnalysisResult } from "~/domain/mesh";
+import { parseModel, renderPreviewPng } from "~/domain/mesh";
 import { AnalysisBusyError, AnalysisTimeoutError, analyzeOffThread } from "~/services/analysis-pool.server";
 import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/design-quotas.server";
 import { createLibraryModel } from "~/services/models/library.server";
@@ -134,6 +135,12 @@ export async function action({ request }: ActionFunctionArgs) {
     if (value.image) {
       imageKey = newStorageKey("model-images", value.image.ext);
       await storage.set(imageKey, new File([value.image.bytes], `image.${value.image.ext}`, { type: value.image.type }));
+      stored.push(imageKey);
+    } else if (value.model) {
+      // without a picture of its own, the model shows a thumbnail rendered from its mesh
+      const png = renderPreviewPng(await parseModel(value.model.bytes, value.model.file.name));
+      imageKey = newStorageKey("model-images", "png");
+      await storage.set(imageKey, new File([new Uint8Array(png)], "image.png", { type: "image/png" }));
       stored.push(imageKey);
     }
     const id = await createLibraryModel({

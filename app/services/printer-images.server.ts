@@ -13,10 +13,52 @@ const FILE_PATTERN = /^(\d{4})-(\d{2})-([0-9a-f]{32})\.(jpg|png|webp)$/;
 export const IMAGE_TYPES = { jpg: "image/jpeg", png: "image/png", webp: "image/webp" } as const;
 export type ImageExtension = keyof typeof IMAGE_TYPES;
 
-/** The public URL of a stored photo; the URL carries year and month so it maps back to the key without a lookup. */
-export function printerImageUrl(imageKey: string | null | undefined): string {
+export type PrinterFamily = "corexy" | "bedslinger" | "generic";
+
+/** Which drawing stands in for a printer without a photo: boxed CoreXY, open bed-slinger, or a generic frame. */
+export function printerFamily(model: string | null | undefined): PrinterFamily {
+  const name = (model ?? "").toLowerCase();
+  if (/\ba1\b|a1 mini|prusa|mk[34]|ender|anycubic|kobra|elegoo|neptune/.test(name)) return "bedslinger";
+  if (/bambu|qidi|voron|x1|p1[ps]|corexy|\bk1\b/.test(name)) return "corexy";
+  return "generic";
+}
+
+const FAMILY_FILE_PATTERN = /^family-(corexy|bedslinger|generic)\.svg$/;
+
+export function familyImageUrl(family: PrinterFamily): string {
+  return `/api/printer-images/family-${family}.svg`;
+}
+
+const FRAME = '<rect width="240" height="180" fill="#f1f5f9"/>';
+const FAMILY_DRAWINGS: Record<PrinterFamily, string> = {
+  corexy:
+    '<rect x="60" y="25" width="120" height="135" rx="8" fill="#e2e8f0" stroke="#334155" stroke-width="4"/>' +
+    '<rect x="72" y="40" width="96" height="90" fill="#cbd5e1" stroke="#475569" stroke-width="2"/>' +
+    '<rect x="96" y="52" width="48" height="10" fill="#334155"/><rect x="84" y="112" width="72" height="6" fill="#64748b"/>' +
+    '<circle cx="160" cy="146" r="5" fill="#334155"/>',
+  bedslinger:
+    '<rect x="70" y="30" width="8" height="120" fill="#334155"/><rect x="162" y="30" width="8" height="120" fill="#334155"/>' +
+    '<rect x="70" y="26" width="100" height="8" fill="#334155"/><rect x="74" y="70" width="92" height="6" fill="#475569"/>' +
+    '<rect x="110" y="64" width="20" height="22" fill="#0f172a"/><rect x="50" y="132" width="140" height="10" fill="#64748b"/>' +
+    '<rect x="40" y="146" width="160" height="10" rx="3" fill="#334155"/>',
+  generic:
+    '<rect x="65" y="30" width="110" height="125" rx="6" fill="none" stroke="#334155" stroke-width="6"/>' +
+    '<rect x="78" y="66" width="84" height="6" fill="#475569"/><rect x="110" y="60" width="20" height="20" fill="#0f172a"/>' +
+    '<rect x="80" y="128" width="80" height="8" fill="#64748b"/>',
+};
+
+/** The neutral drawing of a printer family, as SVG text; null for a name we never issued. */
+export function familyImageSvg(file: string): string | null {
+  const match = FAMILY_FILE_PATTERN.exec(file);
+  if (!match) return null;
+  const family = match[1] as PrinterFamily;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 180" role="img" aria-label="3D printer">${FRAME}${FAMILY_DRAWINGS[family]}</svg>`;
+}
+
+/** The public URL of a stored photo (the URL carries year and month so it maps back to the key without a lookup), or the drawing of the printer's family. */
+export function printerImageUrl(imageKey: string | null | undefined, model?: string | null): string {
   const match = imageKey ? KEY_PATTERN.exec(imageKey) : null;
-  if (!match) return DEFAULT_PRINTER_IMAGE_URL;
+  if (!match) return model === undefined ? DEFAULT_PRINTER_IMAGE_URL : familyImageUrl(printerFamily(model));
   const [, year, month, id, ext] = match;
   return `/api/printer-images/${year}-${month}-${id}.${ext}`;
 }

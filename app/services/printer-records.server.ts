@@ -127,7 +127,7 @@ export function serializePrinter(
     totalReviews: printer.totalReviews,
     totalJobs: printer.totalJobs,
     hourlyRate: printer.hourlyRateCents === null ? null : centsToDollarString(printer.hourlyRateCents),
-    imageUrl: printerImageUrl(printer.imageKey),
+    imageUrl: printerImageUrl(printer.imageKey, printer.model),
     owner: extra.owner,
     filamentInventory: extra.inventory,
     createdAt: printer.createdAt.toISOString(),

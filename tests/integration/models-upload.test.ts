@@ -170,6 +170,22 @@ describe("/upload-model", () => {
     expect(new Uint8Array(await picture.arrayBuffer())).toEqual(PNG);
   });
 
+  it("renders a PNG thumbnail from the mesh when a model file comes without an image", async () => {
+    const res = await upload(
+      { ...valid, name: "Thumbnail Cube", modelFile: new File([CUBE_STL], "cube.stl", { type: "model/stl" }) },
+      cookie,
+    );
+    expect(res.status).toBe(302);
+    const id = Number(res.headers.get("location")!.split("/").pop());
+    const [row] = await (await getDb()).select().from(libraryModels).where(eq(libraryModels.id, id));
+    expect(row!.imageKey).toMatch(/^model-images\/\d{4}\/\d{2}\/[0-9a-f]{32}\.png$/);
+    const picture = await imageLoader(args(getRequest(`/models/library/${id}/image`), { id: String(id) }));
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get("content-type")).toBe("image/png");
+    const bytes = new Uint8Array(await picture.arrayBuffer());
+    expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  });
+
   it("answers 404 for the download or image of a model without them", async () => {
     const res = await upload(valid, cookie);
     const id = res.headers.get("location")!.split("/").pop()!;

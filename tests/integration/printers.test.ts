@@ -162,7 +162,7 @@ describe("searchPrinters", () => {
       buildVolumeX: 256,
       materials: ["PLA", "PETG", "ABS", "ASA", "TPU"],
       isAvailable: true,
-      imageUrl: "/api/printer-images/default.jpg",
+      imageUrl: "/api/printer-images/family-corexy.svg",
       owner: { firstName: "Bella", lastName: "Berthold", rating: 4.9, totalReviews: 31 },
     });
     expect(p!.filamentInventory).toContainEqual({ material: "PETG", color: "Red", grams: 750, inStock: true });
@@ -743,6 +743,32 @@ describe("/api/printer-images", () => {
     for (const file of ["..%2F..%2Fetc%2Fpasswd", "2026-01-abc.png", "default.png"]) {
       expect((await run(() => imageLoader(args(getRequest(`/api/printer-images/${file}`), { file })))).status).toBe(404);
     }
+  });
+});
+
+describe("printers without a photo", () => {
+  it("get their family's drawing, which the image route serves as SVG", async () => {
+    const printer = await printerNamed("Berthoud Print Shop");
+    const cases = [
+      { model: "Bambu Lab X1 Carbon", family: "corexy" },
+      { model: "Original Prusa MK4", family: "bedslinger" },
+      { model: "Custom build", family: "generic" },
+    ];
+    const db = await getDb();
+    for (const { model, family } of cases) {
+      await db.update(printers).set({ model, imageKey: null }).where(eq(printers.id, printer.id));
+      const json = (await getPrinterJson(printer.id, {}))!;
+      const file = `family-${family}.svg`;
+      expect(json.imageUrl).toBe(`/api/printer-images/${file}`);
+      const res = await run(() => imageLoader(args(getRequest(json.imageUrl), { file })));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/svg+xml");
+      expect(await res.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    }
+    await db.update(printers).set({ model: printer.model, imageKey: printer.imageKey }).where(eq(printers.id, printer.id));
+    expect(
+      (await run(() => imageLoader(args(getRequest("/api/printer-images/family-x.svg"), { file: "family-x.svg" })))).status,
+    ).toBe(404);
   });
 });
 

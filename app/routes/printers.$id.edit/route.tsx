@@ -244,7 +244,7 @@ export default function EditPrinter() {
               className="block text-sm"
             />
             <FieldError id={fields.image.errorId} errors={fields.image.errors} />
-            {printer.imageUrl.endsWith("/default.jpg") ? null : (
+            {printer.imageUrl.endsWith("/default.jpg") || printer.imageUrl.endsWith(".svg") ? null : (
               <label className="mt-1 flex items-center gap-2 text-sm text-slate-700">
                 <input {...getInputProps(fields.removeImage, { type: "checkbox" })} className="h-4 w-4" />
                 Remove the current photo
