@@ -4,7 +4,7 @@
 //   npm run db:seed -- --if-empty  seed only an empty database (the demo command)
 import { fileURLToPath } from "node:url";
 import { count, eq } from "drizzle-orm";
-import { analyzeModel } from "../app/domain/mesh";
+import { analyzeModel, parseModel, renderPreviewPng } from "../app/domain/mesh";
 import { box, cup, cylinder, merge, sphere, toBinaryStl, torus } from "../app/domain/mesh/generate";
 import type { Mesh } from "../app/domain/mesh/types";
 import type { JobStatus } from "../app/domain/job-status";
@@ -356,6 +356,10 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
     const analysis = await analyzeModel(bytes, fileName); // the default print settings, as every estimate
     const storageKey = newStorageKey("models", "stl");
     await getStorage().set(storageKey, new File([bytes as Uint8Array<ArrayBuffer>], fileName, { type: "model/stl" }));
+    // no picture of its own: the thumbnail is rendered from the mesh, as for an upload without an image
+    const imageKey = newStorageKey("model-images", "png");
+    const png = renderPreviewPng(await parseModel(bytes, fileName));
+    await getStorage().set(imageKey, new File([new Uint8Array(png)], "image.png", { type: "image/png" }));
     const [model] = await db
       .insert(s.libraryModels)
       .values({
@@ -369,6 +373,7 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
         license: m.license,
         tags: [...m.tags],
         featured: m.featured,
+        imageKey,
       })
       .returning({ id: s.libraryModels.id });
     await db
