@@ -347,14 +347,18 @@ test.describe("customers find printers", () => {
     if (!jsDisabled()) await expect(page.locator(".printer-marker")).not.toHaveCount(0);
   });
 
-  test("printer photos fall back to /api/printer-images/default.jpg", async ({ page }) => {
-    const res = await page.request.get("/api/printer-images/default.jpg");
+  test("printers without a photo show a drawing of their model family", async ({ page }) => {
+    const res = await page.request.get("/api/printer-images/family-corexy.svg");
     expect(res.status()).toBe(200);
-    expect(res.headers()["content-type"]).toBe("image/jpeg");
+    expect(res.headers()["content-type"]).toContain("image/svg+xml");
     await page.goto("/browse");
-    await expect(page.getByTestId("printer-card").first().locator("img")).toHaveAttribute(
-      "src",
-      "/api/printer-images/default.jpg",
-    );
+    // the seeded printers have no photos of their own: each card shows its family's drawing
+    const sources = await page
+      .getByTestId("printer-card")
+      .locator("img")
+      .evaluateAll((imgs) => imgs.map((img) => img.getAttribute("src")));
+    expect(sources.length).toBeGreaterThan(0);
+    for (const src of sources) expect(src).toMatch(/^\/api\/printer-images\/(family-(corexy|bedslinger|generic)\.svg|[\w.-]+)$/);
+    expect(sources.some((src) => src?.includes("family-"))).toBe(true);
   });
 });
