@@ -19,9 +19,10 @@ const USER_LINKS = [
   { to: "/upload", label: "Upload Design" },
 ];
 
-// labels stay on one line; between 1024 and 1280 px the signed-in header is tight, so links pad less
+// labels stay on one line; between 1024 and 1280 px the signed-in header is tight (eight links, a
+// badge, the bell and the avatar), so links pad less there
 const navClass = ({ isActive }: { isActive: boolean }) =>
-  `whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium xl:px-3 ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:text-brand-700"}`;
+  `whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium lg:px-1.5 xl:px-3 ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:text-brand-700"}`;
 
 function Badge({ count, label }: { count: number; label: string }) {
   if (count <= 0) return null;
