@@ -1,5 +1,6 @@
 // Demo data: categories, users of every role, printers around Berthoud, Loveland and Fort Collins CO,
-// library and catalogue models, and a customer's jobs in several states.
+// library and catalogue models, and a customer's orders in every status (pickup, local delivery
+// and shipping), priced by the price engine and the shipping rate table.
 //   npm run db:seed              seed (refuses a database that already has users)
 //   npm run db:seed -- --if-empty  seed only an empty database (the demo command)
 import { fileURLToPath } from "node:url";
@@ -8,7 +9,9 @@ import { analyzeModel, parseModel, renderPreviewPng } from "../app/domain/mesh";
 import { box, cup, cylinder, merge, sphere, toBinaryStl, torus } from "../app/domain/mesh/generate";
 import type { Mesh } from "../app/domain/mesh/types";
 import type { JobStatus } from "../app/domain/job-status";
-import { quotePrice } from "../app/domain/pricing";
+import { orderTotal, quotePrice } from "../app/domain/pricing";
+import { tableShippingQuote } from "../app/domain/shipping";
+import { milesBetweenZips } from "../app/services/shipping/rates.server";
 import { getStorage, newStorageKey } from "../app/services/storage.server";
 import { openDatabase, type Database } from "../app/utils/db.server";
 import { hashPassword } from "../app/utils/password.server";
@@ -24,6 +27,10 @@ export const CATEGORIES = [
   { id: 5, name: "Organization", slug: "organization" },
   { id: 6, name: "Tech & Gadgets", slug: "tech-gadgets" },
 ];
+
+/** Casey's ZIP (Loveland), where her local-delivery and shipping orders go. */
+const CUSTOMER_ZIP = "80537";
+const SEED_SHIPPING_SERVICE = "usps_ground_advantage";
 
 const DEMO_PRINTERS = [
   {
@@ -308,7 +315,7 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
         passwordHash,
         isAdmin: account.role === "admin",
         userType: isOwner ? "printer_owner" : "customer",
-        zipCode: account.username === "casey" ? "80537" : null,
+        zipCode: account.username === "casey" ? CUSTOMER_ZIP : null,
       })
       .returning({ id: s.users.id });
     userIds.set(account.username, row.id);
@@ -438,6 +445,7 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
       delivery: "shipping",
       tracking: "9400111202555842761234",
     },
+    { status: "ready_for_shipping", fileName: "shelf-bracket.stl", grams: 64, minutes: 160, printer: 0, delivery: "delivery" },
     { status: "cancelled", fileName: "keychain.stl", grams: 6, minutes: 15, printer: 1 },
     { status: "rejected", fileName: "vase.stl", grams: 250, minutes: 700, printer: 2 },
   ];
@@ -456,7 +464,15 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
     const rate = printerIndex === null ? undefined : DEMO_PRINTERS[printerIndex].rate;
     const quote = quotePrice({ weightGrams: job.grams, printTimeMinutes: job.minutes, ratePerKgCents: rate });
     const delivery = job.delivery ?? "pickup";
-    const deliveryFee = delivery === "shipping" ? 640 : delivery === "delivery" ? 500 : 0;
+    // shipping is priced by the built-in rate table from the printer's ZIP to Casey's, as an order placed today
+    let shippingCents: number | null = null;
+    if (delivery === "shipping" && printerIndex !== null) {
+      const miles = milesBetweenZips(DEMO_PRINTERS[printerIndex].zip, CUSTOMER_ZIP);
+      if (miles === null) throw new Error(`The gazetteer lacks ${DEMO_PRINTERS[printerIndex].zip} or ${CUSTOMER_ZIP}`);
+      const option = tableShippingQuote(job.grams, miles).options.find((o) => o.service === SEED_SHIPPING_SERVICE);
+      shippingCents = option!.estimatedCost;
+    }
+    const { deliveryFee, total } = orderTotal({ quote, deliveryMethod: delivery, shippingCents });
     const base = Date.now() - (jobs.length - i) * 6 * hour;
     const at = (step: JobStatus, offsetHours: number) => (reached(job, step) ? new Date(base + offsetHours * hour) : null);
     const ready =
@@ -476,15 +492,15 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
         estimatedWeightGrams: job.grams,
         printTimeMinutes: job.minutes,
         deliveryMethod: delivery,
-        deliveryZip: delivery === "pickup" ? null : "80537",
+        deliveryZip: delivery === "pickup" ? null : CUSTOMER_ZIP,
         shippingCarrier: delivery === "shipping" ? "USPS" : null,
-        shippingService: delivery === "shipping" ? "usps_ground_advantage" : null,
+        shippingService: delivery === "shipping" ? SEED_SHIPPING_SERVICE : null,
         trackingNumber: job.tracking ?? null,
         totalCostCents: quote.customerPays,
         printerProfitCents: quote.printerProfit,
         platformFeeCents: quote.platformFee,
         deliveryFeeCents: deliveryFee,
-        amountDueCents: quote.customerPays + deliveryFee,
+        amountDueCents: total,
         submittedAt: job.status === "draft" ? null : new Date(base),
         confirmedAt: at("confirmed", 0.1),
         acceptedAt: job.status === "rejected" || job.status === "cancelled" ? null : at("accepted", 1),
@@ -504,7 +520,7 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
       jobId: row.id,
       provider: "test",
       providerPaymentId: `test_pi_seed_${row.id}`,
-      amountCents: quote.customerPays + deliveryFee,
+      amountCents: total,
       status: captured ? "captured" : job.status === "confirmed" ? "authorized" : "released",
       authorizedAt: new Date(base + 0.1 * hour),
       authorizationExpiresAt: new Date(base + 0.1 * hour + 7 * 24 * hour),

@@ -1,6 +1,7 @@
 // npm run bench:pages — builds the app, serves it on a seeded scratch database and reports each
 // page's gzipped HTML and the gzipped JavaScript it loads against the budgets of
-// docs/decisions/005-page-budgets.md. It reports; over-budget pages do not fail the run.
+// docs/decisions/005-page-budgets.md. The run fails (exit 1) when a page is over budget or does
+// not answer 200 (a redirect, e.g. to the sign-in page, counts as a failure).
 //   --no-build   reuse the last build in build-bench/
 //   /path ...    measure these paths instead of the default pages
 //   --as=EMAIL   measure them signed in as this demo user (the default signed-in pages always are)
@@ -192,6 +193,20 @@ async function signIn(email: string): Promise<string> {
 
 const kb = (bytes: number) => (bytes / KB).toFixed(1);
 
+/** Why each failing page fails: no answer, an answer other than 200 (redirects included), or over a budget. */
+export function failuresOf(results: PageResult[]): string[] {
+  const failures: string[] = [];
+  for (const r of results) {
+    if (r.error) failures.push(`${r.path}: ${r.error}`);
+    else if (r.status !== 200) failures.push(`${r.path}: HTTP ${r.status}, not 200`);
+    else {
+      if (r.htmlGz > HTML_BUDGET_KB * KB) failures.push(`${r.path}: HTML ${kb(r.htmlGz)} KB over ${HTML_BUDGET_KB} KB`);
+      if (r.jsGz > JS_BUDGET_KB * KB) failures.push(`${r.path}: JS ${kb(r.jsGz)} KB over ${JS_BUDGET_KB} KB`);
+    }
+  }
+  return failures;
+}
+
 export function formatTable(results: PageResult[]): string {
   const header = [
     "page",
@@ -209,7 +224,7 @@ export function formatTable(results: PageResult[]): string {
     const status =
       r.status === 404
         ? `404 page (route not built yet), ${verdict}`
-        : r.status >= 400
+        : r.status !== 200
           ? `HTTP ${r.status}, ${verdict}`
           : verdict;
     return [r.path, String(r.status), kb(r.htmlGz), kb(r.jsGz), String(r.jsFiles), kb(r.lazyGz), status];
@@ -242,7 +257,8 @@ async function signedInPages(): Promise<{ path: string; cookie: string }[]> {
   return out;
 }
 
-async function main() {
+/** Measures the pages and prints the table; resolves to the failures. */
+async function main(): Promise<string[]> {
   const skipBuild = process.argv.includes("--no-build");
   if (!skipBuild) run("npx", ["remix", "vite:build"], `build into ${BUILD_DIR}/`);
 
@@ -292,6 +308,7 @@ async function main() {
     }
     console.log(`\nPage budgets (gzip level 6, 1 KB = ${KB} bytes; lazy JS is loaded only on demand and is not counted):\n`);
     console.log(formatTable(results));
+    return failuresOf(results);
   } finally {
     await stop(server);
   }
@@ -299,7 +316,11 @@ async function main() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   main().then(
-    () => process.exit(0),
+    (failures) => {
+      if (failures.length === 0) process.exit(0);
+      console.error(`\nbench:pages failed:\n${failures.map((f) => `  - ${f}`).join("\n")}`);
+      process.exit(1);
+    },
     (error: Error) => {
       console.error(`bench:pages could not measure: ${error.message}`);
       process.exit(1);

@@ -8,7 +8,7 @@ import {
   SUPPORT_OPTIONS,
   type DesignSettingsInput,
 } from "~/domain/design-settings";
-import { UPLOAD_COLORS, UPLOAD_MATERIALS } from "~/domain/materials";
+import { COLOR_NAMES, UPLOAD_MATERIALS } from "~/domain/materials";
 import { MAX_COLORS } from "~/domain/pricing";
 
 type SettingsFields = {
@@ -41,7 +41,7 @@ export function DesignSettingsFields({ fields, disabled }: { fields: SettingsFie
           Color
         </label>
         <select className={selectClass} {...getSelectProps(fields.filamentColor)}>
-          {UPLOAD_COLORS.map((c) => (
+          {COLOR_NAMES.map((c) => (
             <option key={c} value={c}>
               {c}
             </option>

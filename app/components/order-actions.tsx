@@ -30,15 +30,28 @@ export function OrderActions({
             Message to the customer (optional)
           </label>
           <textarea id={`owner-message-${jobId}`} name="message" rows={2} maxLength={1000} className="input" />
-          <div className="flex gap-2">
+          <div>
             <button type="submit" name="intent" value="accept" className="btn-primary">
               {ACTION_BUTTON_LABELS.accept}
             </button>
-            <button type="submit" name="intent" value="reject" className="btn-secondary">
-              {ACTION_BUTTON_LABELS.reject}
-            </button>
           </div>
         </Form>
+      ) : null}
+      {actions.includes("reject") ? (
+        <details className="w-full rounded-md border border-slate-200 px-3 py-2 text-sm" data-testid="reject-order">
+          <summary className="cursor-pointer font-medium text-red-700">{ACTION_BUTTON_LABELS.reject}</summary>
+          <Form method="post" action={to} className="mt-2 space-y-2">
+            {hidden}
+            <p>Reject this order? The customer is not charged and the order can't be accepted afterwards.</p>
+            <label className="label" htmlFor={`reject-message-${jobId}`}>
+              Reason for the customer (optional)
+            </label>
+            <textarea id={`reject-message-${jobId}`} name="message" rows={2} maxLength={1000} className="input" />
+            <button type="submit" name="intent" value="reject" className="btn-danger">
+              Yes, reject order
+            </button>
+          </Form>
+        </details>
       ) : null}
       {actions
         .filter((a) => a !== "accept" && a !== "reject" && a !== "cancel" && a !== "mark_shipped")

@@ -5,7 +5,7 @@ export function OrderSummary({
   rows,
   totalCents,
 }: {
-  rows: { label: string; cents: number | null; note?: string }[];
+  rows: { label: string; cents: number | null; note?: string; free?: boolean }[];
   totalCents: number | null;
 }) {
   return (
@@ -16,7 +16,7 @@ export function OrderSummary({
             {row.label}
             {row.note ? <span className="text-slate-400"> ({row.note})</span> : null}
           </dt>
-          <dd>{row.cents === null ? "—" : formatCents(row.cents)}</dd>
+          <dd>{row.cents === null ? "—" : row.free ? "Free" : formatCents(row.cents)}</dd>
         </div>
       ))}
       <div className="flex justify-between gap-4 border-t border-slate-200 pt-2 text-base font-semibold">

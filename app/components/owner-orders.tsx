@@ -65,7 +65,9 @@ function OrderRow({ order, withActions }: { order: OwnerOrderRow; withActions: b
           {order.trackingNumber ? <p className="text-sm text-slate-500">Tracking: {order.trackingNumber}</p> : null}
         </div>
         <div className="text-right">
-          <span className="badge bg-slate-100 text-slate-700">{STATUS_LABELS[order.status]}</span>
+          <span className="badge bg-slate-100 text-slate-700" data-testid="owner-order-status">
+            {STATUS_LABELS[order.status]}
+          </span>
           <p className="mt-1 text-sm font-semibold">You earn {formatCents(order.earningsCents)}</p>
         </div>
       </div>

@@ -1,22 +1,54 @@
 import { describe, expect, it } from "vitest";
-import { customerTabOf, inCustomerTab, JOB_STATUSES } from "./job-status";
+import {
+  CUSTOMER_ACTIVE,
+  customerTabOf,
+  inCustomerTab,
+  JOB_STATUSES,
+  PRINTER_IN_USE,
+  type CustomerTab,
+  type JobStatus,
+} from "./job-status";
+
+// Drafts = draft; Completed = ready for pickup or shipping, picked up, shipped; Active = everything
+// else except cancelled. Every status is listed, so a new one has to be placed here.
+const TAB_OF: Record<JobStatus, CustomerTab | null> = {
+  draft: "drafts",
+  submitted: "active",
+  confirmed: "active",
+  accepted: "active",
+  printing: "active",
+  completed: "active",
+  rejected: "active",
+  ready_for_pickup: "completed",
+  ready_for_shipping: "completed",
+  picked_up: "completed",
+  shipped: "completed",
+  cancelled: null,
+};
 
 describe("customer dashboard groupings", () => {
-  it.each([
-    ["draft", "drafts"],
-    ["submitted", "active"],
-    ["confirmed", "active"],
-    ["printing", "active"],
-    ["completed", "active"],
-    ["ready_for_pickup", "completed"],
-    ["shipped", "completed"],
-    ["cancelled", null],
-    ["rejected", null],
-  ] as const)("%s belongs to %s", (status, tab) => {
-    expect(customerTabOf(status)).toBe(tab);
+  it.each(Object.entries(TAB_OF))("%s belongs to %s", (status, tab) => {
+    expect(customerTabOf(status as JobStatus)).toBe(tab);
+    for (const other of ["drafts", "active", "completed"] as const) {
+      expect(inCustomerTab(status as JobStatus, other)).toBe(other === tab);
+    }
+  });
+
+  it("Active Orders is every status but draft, cancelled and the completed ones", () => {
+    expect([...CUSTOMER_ACTIVE].sort()).toEqual(
+      JOB_STATUSES.filter((s) => TAB_OF[s] === "active")
+        .slice()
+        .sort(),
+    );
+    expect(CUSTOMER_ACTIVE).toContain("rejected");
   });
 
   it("All Orders holds every status", () => {
     for (const status of JOB_STATUSES) expect(inCustomerTab(status, "all")).toBe(true);
+  });
+
+  it("a rejected or cancelled job does not keep its printer in use", () => {
+    expect(PRINTER_IN_USE).not.toContain("rejected");
+    expect(PRINTER_IN_USE).not.toContain("cancelled");
   });
 });

@@ -17,7 +17,10 @@ export const JOB_STATUSES = [
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const CUSTOMER_COMPLETED: readonly JobStatus[] = ["ready_for_pickup", "ready_for_shipping", "picked_up", "shipped"];
-export const CUSTOMER_ACTIVE: readonly JobStatus[] = ["submitted", "confirmed", "accepted", "printing", "completed"];
+/** Active Orders: every job that is not a draft, not cancelled and not in Completed (so a rejected job stays in sight). */
+export const CUSTOMER_ACTIVE: readonly JobStatus[] = JOB_STATUSES.filter(
+  (status) => status !== "draft" && status !== "cancelled" && !CUSTOMER_COMPLETED.includes(status),
+);
 /** Statuses whose payment went through (confirmed onwards, not cancelled or rejected). */
 export const PAID_STATUSES: readonly JobStatus[] = JOB_STATUSES.filter(
   (status) => status !== "draft" && status !== "submitted" && status !== "cancelled" && status !== "rejected",
@@ -26,7 +29,15 @@ export const OWNER_PENDING: readonly JobStatus[] = ["confirmed"];
 export const OWNER_ACTIVE: readonly JobStatus[] = ["accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping"];
 export const OWNER_COMPLETED: readonly JobStatus[] = ["picked_up", "shipped"];
 /** Jobs that still need their printer: a printer is not deleted from under them. */
-export const PRINTER_IN_USE: readonly JobStatus[] = [...CUSTOMER_ACTIVE, "ready_for_pickup", "ready_for_shipping"];
+export const PRINTER_IN_USE: readonly JobStatus[] = [
+  "submitted",
+  "confirmed",
+  "accepted",
+  "printing",
+  "completed",
+  "ready_for_pickup",
+  "ready_for_shipping",
+];
 
 export type CustomerTab = "drafts" | "active" | "completed" | "all";
 export const CUSTOMER_TABS: { id: CustomerTab; label: string }[] = [

@@ -98,29 +98,13 @@ export const COLOR_SWATCHES: Record<ColorName, string> = {
   Natural: "#f5f0e1",
 };
 
-/** Colours offered on upload (Natural, no Clear). */
-export const UPLOAD_COLORS: readonly ColorName[] = [
-  "Black",
-  "White",
-  "Red",
-  "Blue",
-  "Green",
-  "Yellow",
-  "Orange",
-  "Purple",
-  "Gray",
-  "Natural",
-];
-/** Colours offered when submitting and choosing a printer (Clear, no Natural). */
-export const SUBMIT_COLORS: readonly ColorName[] = [
-  "Black",
-  "White",
-  "Red",
-  "Blue",
-  "Green",
-  "Yellow",
-  "Orange",
-  "Purple",
-  "Gray",
-  "Clear",
-];
+/**
+ * The submit page's colour swatches: the whole palette (every picker offers the one palette), each
+ * selectable only when the printer stocks it; the choice falls back to the first stocked colour.
+ */
+export function colorChoices(inStock: readonly string[], asked?: string | null) {
+  const swatches = COLOR_NAMES.map((name) => ({ name, swatch: COLOR_SWATCHES[name], available: inStock.includes(name) }));
+  const selectable = inStock.filter((c) => (COLOR_NAMES as readonly string[]).includes(c));
+  const color = asked && selectable.includes(asked) ? asked : (selectable[0] ?? null);
+  return { swatches, color };
+}

@@ -1,6 +1,7 @@
 // Delivery rules and the built-in USPS-style rate table (DECISIONS section 5): the zone comes from
 // the distance between the printer's ZIP and the delivery ZIP, the price from zone and weight.
 // These rates are estimates; with a shipping-rate provider configured, live rates replace them.
+import type { DeliveryMethod } from "./pricing";
 
 export interface ShippingOption {
   carrier: string;
@@ -99,4 +100,39 @@ export function tableShippingQuote(printGrams: number, miles: number): ShippingQ
 /** The cheapest option is the default. */
 export function cheapestOption(options: ShippingOption[]): ShippingOption | null {
   return options.reduce<ShippingOption | null>((best, o) => (!best || o.estimatedCost < best.estimatedCost ? o : best), null);
+}
+
+/** How each delivery method is named on order screens. */
+export const DELIVERY_METHOD_NAMES: Record<DeliveryMethod, string> = {
+  pickup: "Local Pickup",
+  delivery: "Local Delivery",
+  shipping: "USPS Shipping",
+};
+
+const SERVICE_NAMES: Record<string, string> = {
+  usps_ground_advantage: "Ground Advantage",
+  usps_priority: "Priority Mail",
+};
+
+/** A shipping service token as people read it ("usps_priority" is Priority Mail). */
+export function shippingServiceName(token: string): string {
+  return SERVICE_NAMES[token] ?? token.replace(/^usps_/, "").replace(/_/g, " ");
+}
+
+/** An order summary's delivery line: pickup is free, local delivery its flat fee, shipping its service and cost. */
+export function deliveryLine(order: {
+  deliveryMethod: DeliveryMethod;
+  shippingService?: string | null;
+  deliveryFeeCents: number;
+}): {
+  label: string;
+  cents: number;
+  free: boolean;
+} {
+  const name = DELIVERY_METHOD_NAMES[order.deliveryMethod];
+  const label =
+    order.deliveryMethod === "shipping" && order.shippingService
+      ? `${name} (${shippingServiceName(order.shippingService)})`
+      : name;
+  return { label, cents: order.deliveryFeeCents, free: order.deliveryMethod === "pickup" && order.deliveryFeeCents === 0 };
 }

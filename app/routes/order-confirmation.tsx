@@ -1,9 +1,13 @@
 // /order-confirmation?orderId= (document 001 "Order Confirmation"): after payment. A return from
-// the card provider is confirmed from the provider's own record, never from the URL alone.
+// the card provider is confirmed from the provider's own record, never from the URL alone. It says
+// "Payment Successful" only for a paid order (confirmed or later, not cancelled or rejected); any
+// other order shows its true state.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { formatCents } from "~/domain/money";
+import { OrderSummary } from "~/components/order-summary";
+import { PAID_STATUSES, STATUS_LABELS, type JobStatus } from "~/domain/job-status";
+import { deliveryLine } from "~/domain/shipping";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { confirmReturnedPayment } from "~/services/orders/payment-flows.server";
 import { parseId } from "~/utils/misc";
@@ -22,18 +26,42 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { job } = view;
   return {
     id: job.id,
-    paid: job.status !== "submitted",
+    status: job.status,
+    statusLabel: STATUS_LABELS[job.status],
+    paid: PAID_STATUSES.includes(job.status),
     fileName: job.fileName,
     printerName: view.printer?.name ?? "",
     material: job.material,
     filamentColor: job.filamentColor,
     deliveryMethod: job.deliveryMethod,
-    total: formatCents(job.amountDueCents),
+    summary: {
+      printCost: job.printerProfitCents,
+      platformFee: job.platformFeeCents,
+      delivery: deliveryLine(job),
+      total: job.amountDueCents,
+    },
   };
 }
 
+const NOT_PAID_TEXT: Partial<Record<JobStatus, string>> = {
+  draft: "This order hasn't been placed yet.",
+  cancelled: "This order was cancelled. Any payment on it was released or refunded.",
+  rejected: "The printer declined this order. Your card was not charged.",
+};
+
 export default function OrderConfirmation() {
   const d = useLoaderData<typeof loader>();
+  if (!d.paid && d.status !== "submitted") {
+    return (
+      <div className="container-page py-16 text-center">
+        <h1 className="text-2xl font-bold">Order {d.statusLabel}</h1>
+        <p className="mt-2 text-slate-600">{NOT_PAID_TEXT[d.status] ?? `This order is ${d.statusLabel.toLowerCase()}.`}</p>
+        <Link to={`/order/${d.id}`} className="btn-primary mt-6">
+          View Order
+        </Link>
+      </div>
+    );
+  }
   if (!d.paid) {
     return (
       <div className="container-page py-16 text-center">
@@ -56,8 +84,18 @@ export default function OrderConfirmation() {
           Order #{d.id}
         </h2>
         <p className="mt-2 text-sm text-slate-700">
-          {d.fileName} · {d.material} · {d.filamentColor} · {d.printerName} · total {d.total}
+          {d.fileName} · {d.material} · {d.filamentColor} · {d.printerName}
         </p>
+        <div className="mt-3" data-testid="confirmation-summary">
+          <OrderSummary
+            rows={[
+              { label: "Print service", cents: d.summary.printCost },
+              { label: "Platform fee", cents: d.summary.platformFee },
+              { label: d.summary.delivery.label, cents: d.summary.delivery.cents, free: d.summary.delivery.free },
+            ]}
+            totalCents={d.summary.total}
+          />
+        </div>
         <h2 className="mt-4 font-semibold">Next steps</h2>
         <ol className="mt-2 list-decimal space-y-1 pl-5 text-sm text-slate-700">
           <li>The printer owner reviews your order. Your card is charged only when they accept it.</li>

@@ -195,7 +195,8 @@ export default function OrderDetail() {
                 <p className="mt-1 text-sm">
                   {d.customer.name} · <a href={`mailto:${d.customer.email}`}>{d.customer.email}</a>
                 </p>
-                <a href={`/api/print-jobs/${o.id}/download`} className="btn-secondary mt-3" download>
+                {/* a plain link: the file arrives as an attachment, a refusal comes back here as a toast */}
+                <a href={`/order/${o.id}/download`} className="btn-secondary mt-3">
                   Download 3D File
                 </a>
               </>

@@ -1,13 +1,38 @@
 // Shared by the order pages and the order API routes: turning a lifecycle action into an HTTP
 // answer (JSON for the API, a toast and redirect for a plain form post).
 import { actionFailureTitle, actionToast, type JobAction } from "~/domain/job-lifecycle";
-import type { JobListItem } from "~/services/orders/jobs.server";
+import { AppError } from "~/domain/app-error";
+import { getOrderForViewer, type JobListItem } from "~/services/orders/jobs.server";
+import { getStorage } from "~/services/storage.server";
 import { transitionJob } from "~/services/orders/transitions.server";
 import { isAppError, toastOf, withApiErrors } from "~/utils/app-error.server";
 import { apiError } from "~/utils/api.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const ORDER_NOT_FOUND = "Order not found";
+export const DOWNLOAD_FAILED = "Failed to download file";
+
+/**
+ * The job's design file as an attachment, for the owner of the job's printer only; refusals are
+ * AppErrors (the JSON API answers them as {message}, the order page as a Download Failed toast).
+ */
+export async function designFileResponse(userId: number, jobId: number | null): Promise<Response> {
+  const view = jobId ? await getOrderForViewer(jobId, userId) : null;
+  if (!view) throw new AppError("not_found", ORDER_NOT_FOUND);
+  if (view.viewerRole !== "owner") throw new AppError("forbidden", "Only the printer owner can download the design file.");
+  const key = view.job.fileKey;
+  const file = key ? await getStorage().get(key) : null;
+  if (!file) throw new AppError("not_found", "The design file is no longer stored.");
+  const safeName = view.job.fileName.replace(/[^\w.\- ]+/g, "_");
+  return new Response(file.stream(), {
+    headers: {
+      "Content-Type": "application/octet-stream",
+      "Content-Length": String(file.size),
+      "Content-Disposition": `attachment; filename="${safeName}"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
 
 export interface ActionExtras {
   trackingNumber?: string | null;

@@ -9,12 +9,12 @@ import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
 import { isAppError } from "~/domain/app-error";
-import { COLOR_SWATCHES, SUBMIT_COLORS } from "~/domain/materials";
+import { colorChoices } from "~/domain/materials";
 import { formatCents } from "~/domain/money";
 import { DELIVERY_METHODS, isDeliveryMethod, type DeliveryMethod } from "~/domain/pricing";
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES } from "~/domain/shipping";
 import { getOwnDraft } from "~/services/drafts.server";
-import { colorsInStock, getOrderablePrinter, placeOrder, priceOrder } from "~/services/orders/place-order.server";
+import { colorsInStock, getOrderablePrinter, NO_COLOR, placeOrder, priceOrder } from "~/services/orders/place-order.server";
 import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
 import { parseId } from "~/utils/misc";
 import { useIsPending } from "~/utils/misc-react";
@@ -24,7 +24,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 const OrderSchema = z.object({
   printerId: z.coerce.number().int().positive(),
   draftId: z.coerce.number().int().positive(),
-  filamentColor: z.string({ required_error: "Please select a filament color." }).min(1, "Please select a filament color."),
+  filamentColor: z.string({ required_error: NO_COLOR }).trim().min(1, NO_COLOR),
   deliveryMethod: z.enum(DELIVERY_METHODS).default("pickup"),
   deliveryZip: z.string().max(5).optional(),
   shippingService: z.string().max(64).optional(),
@@ -63,9 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!printer) {
     throw await redirectWithToast(`/choose-printer?draftId=${draft.id}`, { title: "Printer not found", variant: "destructive" });
   }
-  const inStock = colorsInStock(printer, draft);
-  const askedColor = q.get("filamentColor");
-  const color = askedColor && inStock.includes(askedColor) ? askedColor : (inStock[0] ?? null);
+  const { swatches, color } = colorChoices(colorsInStock(printer, draft), q.get("filamentColor"));
   const askedMethod = q.get("deliveryMethod");
   const deliveryMethod: DeliveryMethod = isDeliveryMethod(askedMethod) ? askedMethod : "pickup";
   const zip = q.get("deliveryZip")?.trim().slice(0, 5) ?? user.zipCode ?? "";
@@ -106,7 +104,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       specialInstructions: (q.get("specialInstructions") ?? draft.specialInstructions ?? "").slice(0, 1000),
     },
     printer: { id: printer.id, name: printer.name, location: printer.location, isAvailable: printer.isAvailable },
-    colors: SUBMIT_COLORS.map((name) => ({ name, swatch: COLOR_SWATCHES[name], available: inStock.includes(name) })),
+    colors: swatches,
     color,
     deliveryMethod,
     zip,
@@ -123,9 +121,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+/** Back to this form with what was chosen, so a refusal shown as a toast keeps the customer's choices. */
+function formAgain(form: FormData): string {
+  const q = new URLSearchParams();
+  for (const name of ["printerId", "draftId", "deliveryMethod", "deliveryZip", "shippingService", "specialInstructions"]) {
+    const value = form.get(name);
+    if (typeof value === "string" && value !== "") q.set(name, value.slice(0, 1000));
+  }
+  return `/submit-print?${q.toString()}`;
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
+  const color = form.get("filamentColor");
+  if (typeof color !== "string" || color.trim() === "") {
+    return redirectWithToast(formAgain(form), { title: "Missing Information", description: NO_COLOR, variant: "destructive" });
+  }
   const parsed = OrderSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -1,14 +1,17 @@
-// The money path in the browser, with JavaScript on and off: upload → printer → submit → pay with
-// the test card → the owner accepts, prints, completes, hands over → payout; a declined card; a
-// customer cancel; a shipping order with a tracking number.
+// The money path in the browser, with JavaScript on and off: upload → choose printer → submit →
+// pay with the test card → the owner accepts on the dashboard, prints, completes, hands over →
+// connects a payout account → payout; a Natural part; a declined card; a customer cancel; a
+// shipping order with a tracking number; reject with its confirm step; Download Failed; and the
+// pages for bad addresses (Invalid Checkout, Order Not Found, No Printer Registered, /my-orders).
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { eq } from "drizzle-orm";
-import { printers, printJobs } from "../../db/schema";
+import { and, eq } from "drizzle-orm";
+import { printers, printJobs, users } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
 import { DEMO, expect, signInAs, test } from "./fixtures";
+import { createJob, createPerson, createPrinterFor } from "./helpers";
 
 const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
 
@@ -37,9 +40,21 @@ async function payWith(page: Page, cardNumber: string) {
   await page.getByRole("button", { name: /^Pay \$/ }).click();
 }
 
+/** The toast as the app renders it (server-rendered without JavaScript, shown by the Toaster with it). */
+function toast(page: Page) {
+  return page.getByRole("list", { name: "Notifications (F8)" }).getByTestId("toast");
+}
+
+async function jobRow(id: number) {
+  const db = await getDb();
+  const [row] = await db.select().from(printJobs).where(eq(printJobs.id, id));
+  return row!;
+}
+
 async function placeAndPay(page: Page) {
   await page.getByRole("button", { name: "Submit Order" }).click();
   await expect(page).toHaveURL(/\/checkout\?orderId=\d+$/);
+  await expect(toast(page)).toContainText("Order Submitted Successfully!");
   const orderId = Number(new URL(page.url()).searchParams.get("orderId"));
   await payWith(page, "4242 4242 4242 4242");
   await expect(page).toHaveURL(new RegExp(`/order-confirmation\\?orderId=${orderId}$`));
@@ -54,28 +69,87 @@ async function ownerStep(page: Page, orderId: number, button: string, status: st
   await expect(page.getByTestId("order-status")).toHaveText(status);
 }
 
-test.describe("orders", () => {
-  test("pickup order from upload to payout", async ({ page }) => {
-    await newCustomer(page);
-    await uploadForPrinter(page);
-    const orderId = await placeAndPay(page);
+/** The owner's row for this order on /printer-dashboard, in whichever section it stands. */
+function dashboardRow(page: Page, orderId: number) {
+  return page.getByTestId("owner-order").filter({ has: page.locator(`a[href="/order/${orderId}"]`) });
+}
 
-    await signInAs(page, DEMO.berthoudOwner);
+async function dashboardStep(page: Page, orderId: number, button: string, status: string) {
+  await dashboardRow(page, orderId).getByRole("button", { name: button, exact: true }).click();
+  await expect(page).toHaveURL(/\/printer-dashboard$/);
+  await expect(dashboardRow(page, orderId).getByTestId("owner-order-status")).toHaveText(status);
+}
+
+test.describe("orders", () => {
+  test("pickup order: upload, choose a printer, pay, the owner accepts on the dashboard, hands over, connects and is paid out", async ({
+    page,
+  }) => {
+    // a new owner, so Connect Stripe is still to be done
+    const { owner, printer } = await createOwnerWithPrinter();
+    await newCustomer(page);
+    await page.goto("/upload");
+    await page.locator("#design-file").setInputFiles(CUBE_STL);
+    await page.getByRole("button", { name: "Choose Printer" }).click();
+    await expect(page).toHaveURL(/\/printers\?.*jobId=\d+$/);
+    await expect(page.getByTestId("design-banner")).toBeVisible();
+    const draftId = Number(new URL(page.url()).searchParams.get("jobId"));
+
+    await page.goto(`/choose-printer?draftId=${draftId}`);
+    const filters = page.getByRole("form", { name: "Printer filters" });
+    await filters.getByLabel("Search").fill(printer.name);
+    await filters.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("article", { name: printer.name }).getByRole("link", { name: "Select Printer" }).click();
+    await expect(page).toHaveURL(new RegExp(`/submit-print\\?printerId=${printer.id}&draftId=${draftId}$`));
+    const orderId = await placeAndPay(page);
+    expect(orderId).toBe(draftId);
+
+    await signInAs(page, owner.email);
     await page.goto("/printer-dashboard");
-    await expect(page.getByRole("heading", { name: "New Order Requests" })).toBeVisible();
-    await page.goto(`/order/${orderId}`);
-    await expect(page.getByTestId("order-status")).toHaveText("Paid, awaiting printer");
-    await ownerStep(page, orderId, "Accept", "Accepted");
-    await ownerStep(page, orderId, "Start Printing", "Printing");
-    await ownerStep(page, orderId, "Mark Complete", "Print complete");
-    await ownerStep(page, orderId, "Ready for Pickup", "Ready for pickup");
-    await ownerStep(page, orderId, "Mark Picked Up", "Picked up");
+    const requests = page.getByRole("region", { name: "New Order Requests" });
+    await expect(requests.locator(`a[href="/order/${orderId}"]`)).toBeVisible();
+    await dashboardStep(page, orderId, "Accept", "Accepted");
+    await dashboardStep(page, orderId, "Start Printing", "Printing");
+    await dashboardStep(page, orderId, "Mark Complete", "Print complete");
+    await dashboardStep(page, orderId, "Ready for Pickup", "Ready for pickup");
+    await dashboardStep(page, orderId, "Mark Picked Up", "Picked up");
+    expect((await jobRow(orderId)).status).toBe("picked_up");
 
     await page.goto("/printer-tracking?tab=payouts");
     const row = page.getByTestId("tracking-row").filter({ has: page.locator(`a[href="/order/${orderId}"]`) });
+    await expect(row.getByRole("button", { name: /Request Payout/ })).toHaveCount(0);
+    await page.getByRole("button", { name: "Connect Stripe" }).click();
+    await expect(toast(page)).toContainText("Stripe Account Created");
     await row.getByRole("button", { name: /Request Payout/ }).click();
-    await expect(page.getByText("Payout Requested")).toBeVisible();
+    await expect(toast(page)).toContainText("Payout Requested");
     await expect(row.getByText(/Paid out/)).toBeVisible();
+  });
+
+  test("a Natural Nylon part is ordered from the Fort Collins Fab Lab, which stocks only Natural Nylon", async ({ page }) => {
+    const customer = await newCustomer(page);
+    const db = await getDb();
+    const [fabLab] = await db.select().from(printers).where(eq(printers.name, "Fort Collins Fab Lab"));
+    const draft = await createDraft(customer.id, { material: "Nylon" });
+    await page.goto(`/submit-print?printerId=${fabLab!.id}&draftId=${draft.id}`);
+    const natural = page.getByRole("radio", { name: "Natural", exact: true });
+    await expect(natural).toBeEnabled();
+    await expect(natural).toBeChecked();
+    const orderId = await placeAndPay(page);
+    await expect(page.getByTestId("confirmation-summary")).toContainText(/Local Pickup\s*Free/);
+    const job = await jobRow(orderId);
+    expect([job.status, job.material, job.filamentColor]).toEqual(["confirmed", "Nylon", "Natural"]);
+  });
+
+  test("the confirmation page of a rejected order says so, not Payment Successful", async ({ page }) => {
+    const casey = await signInAs(page, DEMO.customer);
+    const db = await getDb();
+    const [rejected] = await db
+      .select()
+      .from(printJobs)
+      .where(and(eq(printJobs.customerId, casey.id), eq(printJobs.status, "rejected")));
+    await page.goto(`/order-confirmation?orderId=${rejected!.id}`);
+    await expect(page.getByRole("heading", { name: "Order Rejected" })).toBeVisible();
+    await expect(page.getByText("Payment Successful")).toHaveCount(0);
+    await expect(page.getByText("Your order has been confirmed!")).toHaveCount(0);
   });
 
   test("a declined card leaves the order awaiting payment", async ({ page }) => {
@@ -107,6 +181,10 @@ test.describe("orders", () => {
     await page.getByRole("button", { name: "Update summary" }).click();
     await expect(page.getByText(/Ground Advantage \(estimated/)).toBeVisible();
     const orderId = await placeAndPay(page);
+    const fee = (await jobRow(orderId)).deliveryFeeCents;
+    await expect(page.getByTestId("confirmation-summary")).toContainText(
+      `USPS Shipping (Ground Advantage)$${(fee / 100).toFixed(2)}`,
+    );
 
     await signInAs(page, DEMO.berthoudOwner);
     await page.goto(`/order/${orderId}`);
@@ -117,6 +195,79 @@ test.describe("orders", () => {
     await page.getByLabel("Tracking number").fill("9400 1112 0255 5842 7600 00");
     await ownerStep(page, orderId, "Mark as Shipped", "Shipped");
     await expect(page.getByTestId("tracking-number")).toHaveText("9400 1112 0255 5842 7600 00");
+  });
+});
+
+test.describe("owner answers", () => {
+  test("Reject asks first, then rejects with the owner's reason; the customer still sees it under Active Orders", async ({
+    page,
+  }) => {
+    const owner = await createPerson("Rhea", "printer_owner");
+    const printer = await createPrinterFor(owner.id);
+    const customer = await createPerson("Carl");
+    const job = await createJob(customer.id, printer.id, "confirmed", `reject-${randomBytes(4).toString("hex")}.stl`);
+    await signInAs(page, owner.email);
+    await page.goto("/printer-dashboard");
+    const row = dashboardRow(page, job.id);
+    const confirm = row.getByRole("button", { name: "Yes, reject order" });
+    await expect(confirm).toBeHidden();
+    await row.getByText("Reject", { exact: true }).click();
+    await expect(confirm).toBeVisible();
+    expect((await jobRow(job.id)).status).toBe("confirmed");
+    await row.getByLabel("Reason for the customer (optional)").fill("Too tall for my printer this week.");
+    await confirm.click();
+    await expect(toast(page)).toContainText("Order rejected");
+    expect((await jobRow(job.id)).status).toBe("rejected");
+
+    await signInAs(page, customer.email);
+    await page.goto(`/order/${job.id}`);
+    await expect(page.getByTestId("order-status")).toHaveText("Rejected");
+    await expect(page.getByText("Too tall for my printer this week.")).toBeVisible();
+    await page.goto("/dashboard?tab=active");
+    await expect(page.getByTestId("job-card").filter({ hasText: job.fileName })).toBeVisible();
+  });
+
+  test("Download 3D File of a file no longer stored comes back to the order with Download Failed", async ({ page }) => {
+    const owner = await createPerson("Dora", "printer_owner");
+    const printer = await createPrinterFor(owner.id);
+    const customer = await createPerson("Cleo");
+    const job = await createJob(customer.id, printer.id, "accepted", "gone.stl");
+    await signInAs(page, owner.email);
+    await page.goto(`/order/${job.id}`);
+    await page.getByRole("link", { name: "Download 3D File" }).click();
+    await expect(page).toHaveURL(new RegExp(`/order/${job.id}$`));
+    await expect(toast(page)).toContainText("Download Failed");
+    await expect(toast(page)).toContainText("The design file is no longer stored.");
+  });
+});
+
+test.describe("bad addresses", () => {
+  test("Invalid Checkout, Order Not Found, No Printer Registered for a customer, and /my-orders is the dashboard", async ({
+    page,
+  }) => {
+    await newCustomer(page);
+    await page.goto("/checkout?orderId=not-a-number");
+    await expect(page.getByRole("heading", { name: "Invalid Checkout" })).toBeVisible();
+
+    // another customer's order is not this customer's to pay or see
+    const db = await getDb();
+    const [casey] = await db.select().from(users).where(eq(users.email, DEMO.customer));
+    const [theirs] = await db
+      .select()
+      .from(printJobs)
+      .where(and(eq(printJobs.customerId, casey!.id), eq(printJobs.status, "submitted")));
+    await page.goto(`/checkout?orderId=${theirs!.id}`);
+    await expect(page.getByRole("heading", { name: "Invalid Checkout" })).toBeVisible();
+    const hidden = await page.goto(`/order/${theirs!.id}`);
+    expect(hidden?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Order Not Found" })).toBeVisible();
+    await expect(page.getByText("The order you're looking for doesn't exist or you don't have access to it.")).toBeVisible();
+
+    await page.goto("/printer-tracking");
+    await expect(page.getByRole("heading", { name: "No Printer Registered" })).toBeVisible();
+
+    await page.goto("/my-orders");
+    await expect(page).toHaveURL(/\/dashboard$/);
   });
 });
 

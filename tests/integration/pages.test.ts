@@ -7,7 +7,7 @@ import { loader as landingLoader } from "../../app/routes/_index";
 import { action as contactAction, CONTACT_LIMIT_PER_HOUR } from "../../app/routes/contact";
 import { action as helpAction } from "../../app/routes/help";
 import { getSiteStats, startOfMonthUtc } from "../../app/services/stats.server";
-import { formatTable, importsOf, scriptUrlsOf } from "../../scripts/bench-pages";
+import { failuresOf, formatTable, importsOf, scriptUrlsOf } from "../../scripts/bench-pages";
 import { getDb } from "../../app/utils/db.server";
 import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
 import { getHoneypot } from "../../app/utils/honeypot.server";
@@ -347,5 +347,20 @@ import("/assets/entry.client-4.js");</script></body>`;
     expect(rows[2]).toMatch(/\| \/\s+\| 200\s+\| 5\.0\s+\| 90\.0\s+\|.*\| OK\s+\|$/);
     expect(rows[3]).toContain("OVER (HTML, JS)");
     expect(rows[4]).toContain("404 page");
+  });
+
+  it("fails the run for a page over budget, a redirect, an error answer or no answer, and passes pages within budget", () => {
+    const ok = { status: 200, htmlGz: 5 * 1024, jsGz: 90 * 1024, jsFiles: 8, lazyGz: 0 };
+    expect(failuresOf([{ path: "/", ...ok }])).toEqual([]);
+    const failures = failuresOf([
+      { path: "/", ...ok },
+      { path: "/heavy-html", ...ok, htmlGz: 15 * 1024 },
+      { path: "/heavy-js", ...ok, jsGz: 111 * 1024 },
+      { path: "/printer-dashboard", ...ok, status: 302 },
+      { path: "/models", ...ok, status: 404 },
+      { path: "/down", ...ok, status: 0, error: "connection refused" },
+    ]);
+    expect(failures.map((f) => f.split(":")[0])).toEqual(["/heavy-html", "/heavy-js", "/printer-dashboard", "/models", "/down"]);
+    expect(failures[2]).toContain("HTTP 302");
   });
 });
