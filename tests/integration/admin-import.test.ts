@@ -238,4 +238,37 @@ describe("weight caching", () => {
     expect(one.job.finished).toBe(true);
     expect(one.job.progress).toMatchObject({ processed: 3, total: 3 });
   });
+
+  test("a job this browser started flashes its documented toast once, when the page sees it finished", async () => {
+    const admin = await createTestUser({ isAdmin: true });
+    const session = await sessionCookieFor(admin.id);
+    const cookieOf = (response: Response, before: string) => {
+      const watched = response.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .find((c) => c.startsWith("pn_jobs_watched="));
+      return watched ? `${session}; ${watched}` : before;
+    };
+    const started = await run(() =>
+      adminImport.action(
+        args(formRequest("/admin/import", { intent: "weights", count: "2", page: "1" }, { cookie: session })) as never,
+      ),
+    );
+    let cookie = cookieOf(started, session);
+    expect(cookie).toContain("pn_jobs_watched=");
+    const read = async () => {
+      const response = await run(() => adminImport.loader(args(getRequest("/admin/import", cookie)) as never));
+      cookie = cookieOf(response, cookie);
+      return ((await response.json()) as { jobToast: { title: string; description?: string } | null }).jobToast;
+    };
+    expect(await read()).toBeNull(); // still queued
+    await runDueTasks();
+    const toast = await read();
+    expect(toast?.title).toBe("Weight Calculation Complete");
+    expect(toast?.description).toMatch(/^Calculated: \d+, Cached: \d+, Failed: \d+$/);
+    expect(await read()).toBeNull(); // shown once
+    // a browser that never saw the job gets no toast for it
+    const other = await run(() => adminImport.loader(args(getRequest("/admin/import", session)) as never));
+    expect(((await other.json()) as { jobToast: unknown }).jobToast).toBeNull();
+  });
 });
