@@ -1,14 +1,24 @@
 // Newsletter: sanitising, double opt-in, segment counts, sending through a real SMTP server with
 // each recipient's unsubscribe link and List-Unsubscribe headers, one-click unsubscribe.
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { newsletterSubscribers, payments, printers, printJobs } from "../../db/schema";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { backgroundTasks, newsletterCampaigns, newsletterSubscribers, payments, printers, printJobs } from "../../db/schema";
+import { jobOutcomeMessage, NEWSLETTER_TASK } from "../../app/domain/background-jobs";
+import { getJobSummary } from "../../app/services/admin-jobs.server";
+import { getTask } from "../../app/services/jobs/index.server";
+import { mailDelivery } from "../../app/services/mail/transport.server";
 import "../../app/services/jobs/handlers.server";
 import { runDueTasks } from "../../app/services/jobs/index.server";
-import { sanitizeNewsletterHtml, segmentCounts, subscribe } from "../../app/services/newsletter.server";
+import {
+  sanitizeNewsletterHtml,
+  segmentCounts,
+  sendNewsletter,
+  subscribe,
+  unsubscribe,
+} from "../../app/services/newsletter.server";
 import { getDb } from "../../app/utils/db.server";
 import * as newsletterPage from "../../app/routes/admin.newsletter";
 import * as confirmPage from "../../app/routes/newsletter.confirm";
@@ -173,8 +183,7 @@ describe("sending", () => {
     );
     expect(sent.status).toBe(202);
     expect(((await sent.json()) as { recipientCount: number }).recipientCount).toBe(counts.all);
-    await runDueTasks(); // the campaign job queues one mail per recipient
-    await runDueTasks(); // the mails
+    await runDueTasks(); // the campaign job sends one mail per recipient
     const campaign = received.filter((m) => m.subject === "Spring news");
     expect(campaign).toHaveLength(counts.all);
     const tokens = new Set(campaign.map((m) => linkIn(m, "/unsubscribe")));
@@ -226,5 +235,140 @@ describe("sending", () => {
     );
     expect(api.status).toBe(403);
     expect((await run(() => statsApi.loader(args(getRequest("/api/admin/newsletter/stats")) as never))).status).toBe(401);
+  });
+});
+
+describe("campaign delivery", () => {
+  // each test sends to its own fresh subscribers only
+  async function onlySubscribers(emails: string[]) {
+    const db = await getDb();
+    await db.update(newsletterSubscribers).set({ unsubscribedAt: new Date() });
+    const rows = [];
+    for (const email of emails) rows.push(await confirmedSubscriber(email));
+    await db.update(newsletterSubscribers).set({ unsubscribedAt: null }).where(inArray(newsletterSubscribers.email, emails));
+    return rows;
+  }
+  async function startCampaign(subject: string) {
+    const admin = await createTestUser({ isAdmin: true });
+    return sendNewsletter({ subject, content: "<p>Hello</p>", segment: "all" }, admin.id);
+  }
+  const to = (mail: ParsedMail) => (mail.to as { text: string }).text;
+
+  test("a mail server that refuses the e-mails ends the campaign with Send Failed, not Newsletter Sent!", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {}); // the job's failure is logged
+    const refusing = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onRcptTo(_address, _session, callback) {
+        callback(Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 }));
+      },
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const working = process.env.SMTP_URL;
+    process.env.SMTP_URL = `smtp://127.0.0.1:${(refusing.server.address() as AddressInfo).port}`;
+    try {
+      await onlySubscribers(["refused1@example.test", "refused2@example.test"]);
+      const { jobId, campaignId } = await startCampaign("Refused news");
+      await runDueTasks({ types: [NEWSLETTER_TASK] });
+      const job = (await getJobSummary(jobId))!;
+      expect(job.status).toBe("failed");
+      const outcome = jobOutcomeMessage(job)!;
+      expect(outcome.title).toBe("Send Failed");
+      expect(outcome.description).toContain("refused 2 of 2");
+      const db = await getDb();
+      const [campaign] = await db.select().from(newsletterCampaigns).where(eq(newsletterCampaigns.id, campaignId));
+      expect(campaign.recipientCount).toBe(0);
+    } finally {
+      process.env.SMTP_URL = working;
+      await new Promise<void>((resolve) => refusing.close(resolve));
+    }
+  });
+
+  test("a mail server that can't be reached fails the attempt; the retry sends to everyone once", async () => {
+    await onlySubscribers(["later1@example.test", "later2@example.test"]);
+    const working = process.env.SMTP_URL;
+    process.env.SMTP_URL = "smtp://127.0.0.1:1"; // nothing listens there
+    const { jobId } = await startCampaign("Later news");
+    try {
+      expect(await runDueTasks({ types: [NEWSLETTER_TASK] })).toEqual(["queued"]);
+    } finally {
+      process.env.SMTP_URL = working;
+    }
+    expect((await getJobSummary(jobId))!.lastError).toContain("could not be reached");
+    received.length = 0;
+    const db = await getDb();
+    await db
+      .update(backgroundTasks)
+      .set({ runAt: new Date(0) })
+      .where(eq(backgroundTasks.id, jobId));
+    await runDueTasks({ types: [NEWSLETTER_TASK] });
+    const job = (await getJobSummary(jobId))!;
+    expect(jobOutcomeMessage(job)).toMatchObject({
+      title: "Newsletter Sent!",
+      description: "Successfully sent to 2 subscribers",
+    });
+    expect(
+      received
+        .filter((m) => m.subject === "Later news")
+        .map(to)
+        .sort(),
+    ).toEqual(["later1@example.test", "later2@example.test"]);
+  });
+
+  test("a worker that dies right after a send: the resumed campaign never sends that e-mail again", async () => {
+    await onlySubscribers(["crash1@example.test", "crash2@example.test", "crash3@example.test"]);
+    received.length = 0;
+    const { jobId } = await startCampaign("Crash news");
+    const delivery = mailDelivery();
+    const realSend = delivery.send;
+    let release = () => {};
+    let died = false;
+    delivery.send = async (mail, id) => {
+      const sent = await realSend(mail, id);
+      delivery.send = realSend;
+      // the worker "dies" here: it never records the outcome, and its lease runs out
+      const db = await getDb();
+      await db
+        .update(backgroundTasks)
+        .set({ lockedBy: "dead-worker", leaseExpiresAt: new Date(0) })
+        .where(eq(backgroundTasks.id, jobId));
+      died = true;
+      await new Promise<void>((resolve) => (release = resolve));
+      return sent;
+    };
+    const dying = runDueTasks({ types: [NEWSLETTER_TASK] });
+    await expect.poll(() => died).toBe(true);
+    expect(received.filter((m) => m.subject === "Crash news")).toHaveLength(1);
+    await runDueTasks({ types: [NEWSLETTER_TASK] }); // another worker takes the task over
+    release();
+    expect(await dying).toEqual(["released"]);
+    const crash = received
+      .filter((m) => m.subject === "Crash news")
+      .map(to)
+      .sort();
+    expect(crash).toEqual(["crash1@example.test", "crash2@example.test", "crash3@example.test"]);
+    expect((await getTask(jobId))!.status).toBe("done");
+  });
+
+  test("an address unsubscribed while the campaign is sending gets nothing", async () => {
+    const [first, second] = await onlySubscribers(["early@example.test", "leaving@example.test"]);
+    received.length = 0;
+    const { jobId } = await startCampaign("Leaving news");
+    const delivery = mailDelivery();
+    const realSend = delivery.send;
+    delivery.send = async (mail, id) => {
+      const sent = await realSend(mail, id);
+      if (mail.to === first.email) await unsubscribe(second.unsubscribeToken); // while the job runs
+      return sent;
+    };
+    try {
+      await runDueTasks({ types: [NEWSLETTER_TASK] });
+    } finally {
+      delivery.send = realSend;
+    }
+    expect(received.filter((m) => m.subject === "Leaving news").map(to)).toEqual(["early@example.test"]);
+    const job = (await getJobSummary(jobId))!;
+    expect(job.result?.stats).toMatchObject({ sent: 1, skipped: 1 });
   });
 });
