@@ -24,7 +24,26 @@ const token = () => randomBytes(24).toString("base64url");
 // Sanitising
 // ------------------------------------------------------------------------------------------
 
-/** Admin-written HTML made safe for e-mail and preview: no scripts, event handlers or javascript: URLs. */
+const COLOR = [/^#[0-9a-f]{3,8}$/i, /^rgba?\(\s*[\d.\s,%]+\)$/i, /^[a-z]+$/i];
+const SIZE = [/^\d{1,3}(\.\d+)?(px|em|rem|%)$/, /^(x{0,2}-small|small|medium|large|x{0,3}-large|smaller|larger)$/];
+
+/**
+ * The inline styles a newsletter may use: text colour and emphasis only. Anything that could
+ * place, hide or cover content (position, display, margins, sizes, z-index ...) is dropped.
+ */
+const ALLOWED_STYLES: sanitizeHtml.IOptions["allowedStyles"] = {
+  "*": {
+    color: COLOR,
+    "background-color": COLOR,
+    "font-weight": [/^(normal|bold|bolder|lighter|[1-9]00)$/],
+    "font-style": [/^(normal|italic|oblique)$/],
+    "text-align": [/^(left|right|center|justify)$/],
+    "text-decoration": [/^(none|underline|line-through|overline)$/],
+    "font-size": SIZE,
+  },
+};
+
+/** Admin-written HTML made safe for e-mail and preview: no scripts, event handlers, javascript: URLs or layout CSS. */
 export function sanitizeNewsletterHtml(html: string): string {
   return sanitizeHtml(html, {
     allowedTags: [...sanitizeHtml.defaults.allowedTags.filter((t) => t !== "iframe"), "img", "h1", "h2", "span", "center"],
@@ -35,6 +54,7 @@ export function sanitizeNewsletterHtml(html: string): string {
       td: ["colspan", "rowspan", "align", "valign", "style"],
       th: ["colspan", "rowspan", "align", "valign", "style"],
     },
+    allowedStyles: ALLOWED_STYLES,
     allowedSchemes: ["https", "http", "mailto"],
     allowedSchemesByTag: { img: ["https", "http"] },
     allowProtocolRelative: false,
