@@ -6,7 +6,8 @@ import { afterAll, describe, expect, test, vi } from "vitest";
 import { rmSync } from "node:fs";
 import { CATALOGUE_TASKS } from "../../app/domain/background-jobs";
 import "../../app/services/jobs/handlers.server";
-import { getTask, runDueTasks } from "../../app/services/jobs/index.server";
+import { cancelTask, getTask, runDueTasks } from "../../app/services/jobs/index.server";
+import { resetJobBudget } from "../../app/services/catalogue/index.server";
 import { startPopularImport, startWeightCaching } from "../../app/services/catalogue-import.server";
 import { getClient } from "../../app/utils/db.server";
 import { THINGIVERSE_API, THINGIVERSE_CDN, thingiverseFixtures } from "../mocks/thingiverse";
@@ -73,6 +74,24 @@ describe("weight caching: transient failures", () => {
     expect(outcomes).toHaveLength(3);
     expect(outcomes.filter((i) => i.outcome === "calculated").length).toBeGreaterThan(0);
     expect(outcomes.every((i) => i.outcome !== "failed")).toBe(true);
+  });
+});
+
+describe("cancel", () => {
+  test("a job waiting for catalogue budget stops within about a second of being cancelled", async () => {
+    process.env.CATALOGUE_JOB_BUDGET = "1"; // the listing takes the one slot; the first file list waits
+    try {
+      const job = await startWeightCaching({ count: 3, page: 2 }); // models not weighed yet
+      const running = runDueTasks({ types: [CATALOGUE_TASKS.calculateWeights], leaseMs: 300 });
+      await expect.poll(async () => (await getTask(job.id))?.progress?.processed, { timeout: 5_000 }).toBe(0);
+      const asked = Date.now();
+      await cancelTask(job.id);
+      expect(await running).toEqual(["cancelled"]);
+      expect(Date.now() - asked).toBeLessThan(3_000); // not the budget's 5-minute window
+    } finally {
+      delete process.env.CATALOGUE_JOB_BUDGET;
+      resetJobBudget();
+    }
   });
 });
 
