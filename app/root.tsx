@@ -9,6 +9,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -17,7 +18,7 @@ import { AppShell } from "./components/app-shell";
 import { LiveUpdates } from "./components/live-updates";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
-import { Toaster } from "./components/toaster";
+import { Toaster, type ToastData } from "./components/toaster";
 import stylesheet from "./tailwind.css?url";
 import { publicUser } from "./utils/api.server";
 import { timeZoneForState } from "./domain/time-zones";
@@ -71,6 +72,11 @@ export type RootUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["u
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
+  // a page may answer a toast of its own in its data (a background job it follows has finished)
+  const pageToast = useMatches()
+    .map((m) => (m.data as { jobToast?: ToastData | null } | undefined)?.jobToast)
+    .filter((t): t is ToastData => !!t)
+    .at(-1);
   return (
     <html lang="en" className="h-full">
       <head>
@@ -90,7 +96,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <SiteHeader user={root?.user ?? null} />
         <main className="flex-1">{children}</main>
         <SiteFooter />
-        <Toaster toast={root?.toast ?? null} />
+        <Toaster toast={pageToast ?? root?.toast ?? null} />
         {root?.user ? <LiveUpdates /> : null}
         <AppShell signedIn={!!root?.user} />
         <ScrollRestoration nonce={nonce} />

@@ -16,12 +16,20 @@ import {
 import { limitWrite } from "~/services/write-limits.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { AppError, httpStatusOf, isAppError, toastOf } from "~/utils/app-error.server";
+import { jobFinishToast, watchJobHeader } from "~/utils/job-toasts.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Thingiverse Import | Printnear" }];
 
 const SUGGESTED_CATEGORIES = ["toys", "organizer", "phone stand", "vase", "keychain", "miniature", "tool", "gadget"];
 const CATALOGUE_TYPES = Object.values(CATALOGUE_TASKS) as string[];
+
+const START_TITLES: Record<string, string> = {
+  popular: "Import started",
+  category: "Import started",
+  weights: "Weight calculation started",
+  bulk: "Bulk caching started",
+};
 
 const FAILURE_TITLES: Record<string, string> = {
   popular: "Import Failed",
@@ -34,7 +42,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
   const jobs = (await listJobSummaries({ limit: 30 })).filter((j) => CATALOGUE_TYPES.includes(j.type)).slice(0, 6);
-  return { jobs, category: (url.searchParams.get("category") ?? "").slice(0, 100), limits: IMPORT_LIMITS };
+  // a job this browser saw running (or started) flashes its documented toast once it has finished
+  const { toast, headers } = await jobFinishToast(request, jobs);
+  return data(
+    { jobs, category: (url.searchParams.get("category") ?? "").slice(0, 100), limits: IMPORT_LIMITS, jobToast: toast },
+    { headers },
+  );
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -50,10 +63,14 @@ export async function action({ request }: ActionFunctionArgs) {
     else if (intent === "weights") job = await startWeightCaching({ count: field("count"), page: field("page") });
     else if (intent === "bulk") job = await startBulkCaching({ total: field("total"), startPage: field("startPage") });
     else throw new AppError("invalid", "Unknown action.");
-    return redirectWithToast("/admin/import", {
-      title: "Job started",
-      description: `Job #${job.id} runs in the background; its progress shows above the cards.`,
-    });
+    return redirectWithToast(
+      "/admin/import",
+      {
+        title: START_TITLES[intent],
+        description: `Job #${job.id} runs in the background; its progress shows above the cards.`,
+      },
+      { headers: { "set-cookie": await watchJobHeader(request, job.id) } },
+    );
   } catch (error) {
     if (!isAppError(error)) throw error;
     const title = FAILURE_TITLES[intent] ?? "Error";

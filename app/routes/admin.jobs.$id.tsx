@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { JobOutcome } from "~/components/job-outcome";
@@ -7,6 +7,7 @@ import { LiveRefresh } from "~/components/live-refresh";
 import { cancelJob, getJobSummary } from "~/services/admin-jobs.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { invariantResponse, requireIdParam } from "~/utils/misc";
+import { jobFinishToast } from "~/utils/job-toasts.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { isAppError, toastOf } from "~/utils/app-error.server";
 import { limitWrite } from "~/services/write-limits.server";
@@ -19,7 +20,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const job = await getJobSummary(requireIdParam(params.id));
   invariantResponse(job, "Job not found", { status: 404 });
-  return { job };
+  const { toast, headers } = await jobFinishToast(request, [job]);
+  return data({ job, jobToast: toast }, { headers });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

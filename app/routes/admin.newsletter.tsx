@@ -13,6 +13,7 @@ import { requireAdmin } from "~/utils/admin.server";
 import { httpStatusOf, isAppError, toastOf } from "~/utils/app-error.server";
 import { formatDate } from "~/utils/format";
 import { parseId } from "~/utils/misc";
+import { jobFinishToast, watchJobHeader } from "~/utils/job-toasts.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Newsletter Campaign | Printnear" }];
@@ -28,12 +29,11 @@ const SEGMENTS = [
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const jobId = parseId(new URL(request.url).searchParams.get("job"));
-  const job = jobId ? await getJobSummary(jobId) : null;
-  return {
-    counts: await segmentCounts(),
-    campaigns: await recentCampaigns(5),
-    job: job?.type === NEWSLETTER_TASK ? job : null,
-  };
+  const found = jobId ? await getJobSummary(jobId) : null;
+  const job = found?.type === NEWSLETTER_TASK ? found : null;
+  // the campaign this browser started flashes "Newsletter Sent!" or "Send Failed" once it has finished
+  const { toast, headers } = await jobFinishToast(request, job ? [job] : []);
+  return data({ counts: await segmentCounts(), campaigns: await recentCampaigns(5), job, jobToast: toast }, { headers });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -47,10 +47,11 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await limitWrite(admin.id, "admin");
     const sent = await sendNewsletter(input, admin.id);
-    return redirectWithToast(`/admin/newsletter?job=${sent.jobId}`, {
-      title: "Sending newsletter",
-      description: `Sending to ${sent.recipientCount} subscribers in the background.`,
-    });
+    return redirectWithToast(
+      `/admin/newsletter?job=${sent.jobId}`,
+      { title: "Sending started", description: `${sent.recipientCount} subscribers; the e-mails go out in the background.` },
+      { headers: { "set-cookie": await watchJobHeader(request, sent.jobId) } },
+    );
   } catch (error) {
     if (!isAppError(error)) throw error;
     if (error.code === "invalid" || error.code === "too_large") {

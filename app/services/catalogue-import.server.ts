@@ -3,17 +3,18 @@
 // of the site's budget to visitors' pages; models are upserted on (source, source id), so an
 // import never duplicates one. Weight caching downloads each model's printable file (https,
 // allowed hosts, byte cap), analyses it in the worker threads, stores weight and print time,
-// drops the bytes and skips models already cached. Handlers resume from their recorded items.
+// drops the bytes and skips models already cached. Handlers resume from their recorded items and
+// the listing page saved as their checkpoint.
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { catalogueModels } from "../../db/schema";
 import { CATALOGUE_TASKS } from "~/domain/background-jobs";
-import { AppError } from "~/domain/app-error";
+import { AppError, isAppError } from "~/domain/app-error";
 import { analyzeOffThread } from "~/services/analysis-pool.server";
 import {
-  createThingiverseSource,
-  catalogueToken,
-  SlidingWindowRateLimiter,
-  THINGIVERSE_RATE_LIMIT,
+  CatalogueCancelledError,
+  CatalogueMalformedResponseError,
+  catalogueSourceForJobs,
+  CatalogueUnavailableError,
   type CatalogueModel,
   pickPrintableFile,
   type CatalogueSource,
@@ -35,36 +36,23 @@ export const IMPORT_LIMITS = {
 export const BULK_PAGE_SIZE = 100;
 const SEARCH_PAGE_SIZE = 100;
 
-/**
- * The jobs' share of the catalogue's request budget: 200 of its 300 requests per 5 minutes;
- * visitors' pages keep the rest. CATALOGUE_JOB_BUDGET changes it (the benchmark lifts it).
- */
-export function jobBudget(env: NodeJS.ProcessEnv = process.env): number {
-  const configured = Number(env.CATALOGUE_JOB_BUDGET);
-  return Number.isInteger(configured) && configured > 0 ? configured : 200;
+/** The catalogue adapter for this job (its budget, cancel-aware waits); a missing token fails the job at once. */
+function sourceFor(ctx: TaskContext): CatalogueSource {
+  const source = catalogueSourceForJobs({ isCancelled: () => ctx.isCancelled() });
+  if (!source) throw new PermanentTaskError("Import failed. Please check API token and try again.");
+  return source;
 }
 
-let jobSource: { key: string; source: CatalogueSource } | null = null;
-
-/** The adapter as the jobs use it: the configured token, the jobs' own budget, waiting for a free slot. */
-export function catalogueSourceForJobs(env: NodeJS.ProcessEnv = process.env): CatalogueSource {
-  // the same token as the pages (catalogue/index.server.ts): the placeholder only in mock mode
-  const token = catalogueToken(env);
-  if (!token) {
-    throw new PermanentTaskError("Import failed. Please check API token and try again.");
-  }
-  const key = `${token}:${jobBudget(env)}`;
-  if (jobSource?.key !== key) {
-    const limiter = new SlidingWindowRateLimiter({
-      limit: jobBudget(env),
-      windowMs: THINGIVERSE_RATE_LIMIT.windowMs,
-      // a job waits for budget instead of failing; visitors never wait behind it
-      maxWaitMs: THINGIVERSE_RATE_LIMIT.windowMs,
-      source: "thingiverse (jobs)",
-    });
-    jobSource = { key, source: createThingiverseSource({ token, limiter }) };
-  }
-  return jobSource.source;
+/**
+ * Failures that may pass on a later attempt: the site or its CDN unreachable, slow or busy, our
+ * analysis pool full, the job stopping. They fail the attempt (the job retries with backoff and
+ * resumes from its recorded items) instead of being recorded as the model's final failure.
+ */
+function isTransient(error: unknown): boolean {
+  if (error instanceof CatalogueCancelledError) return true;
+  if (error instanceof CatalogueMalformedResponseError) return false;
+  if (error instanceof CatalogueUnavailableError) return error.status === null || error.status === 429 || error.status >= 500;
+  return isAppError(error) && (error.code === "unavailable" || error.code === "busy");
 }
 
 export interface ImportStats {
@@ -123,9 +111,9 @@ export async function startBulkCaching(input: { total: unknown; startPage: unkno
 // ------------------------------------------------------------------------------------------
 
 /**
- * The models at positions [offset, offset + count) of a listing, fetched in pages of 100 and
- * stored (summary upsert: one row per source id). Pages already listed by an earlier attempt
- * are skipped through the checkpoint.
+ * The models at positions [offset, offset + count) of a listing, fetched in pages of 100. Once
+ * the caller has handled a page, the next page is saved as the task's checkpoint, so a resumed
+ * attempt skips the pages an earlier one finished (no listing request spent on them again).
  */
 async function* listModels(
   ctx: TaskContext,
@@ -136,13 +124,18 @@ async function* listModels(
 ): AsyncGenerator<CatalogueModel[]> {
   const first = Math.floor(offset / SEARCH_PAGE_SIZE) + 1;
   const last = Math.floor((offset + count - 1) / SEARCH_PAGE_SIZE) + 1;
-  for (let page = first; page <= last; page++) {
+  const saved = (ctx.checkpoint as { nextPage?: unknown } | null)?.nextPage;
+  const resumeAt = typeof saved === "number" && Number.isInteger(saved) ? Math.max(first, saved) : first;
+  for (let page = resumeAt; page <= last; page++) {
     if (ctx.isCancelled()) return;
     const result = await source.search(query.term, { sort: query.sort, page, perPage: SEARCH_PAGE_SIZE });
     const start = (page - 1) * SEARCH_PAGE_SIZE;
     const models = result.models.filter((_, i) => start + i >= offset && start + i < offset + count);
     yield models;
-    if (result.models.length < SEARCH_PAGE_SIZE) return; // the listing ended
+    if (ctx.isCancelled()) return; // the caller stopped inside the page: it is not finished
+    await ctx.saveCheckpoint({ nextPage: page + 1 });
+    // the listing ended: judged by the hits the site sent, malformed ones (dropped) included
+    if ((result.pageHits ?? result.models.length) < SEARCH_PAGE_SIZE) return;
   }
 }
 
@@ -161,7 +154,7 @@ async function existingSourceIds(ids: number[]): Promise<Set<number>> {
 // ------------------------------------------------------------------------------------------
 
 async function importListing(ctx: TaskContext, term: string, sort: "popular" | "relevant", count: number) {
-  const source = catalogueSourceForJobs();
+  const source = sourceFor(ctx);
   const done = await ctx.doneItems();
   const stats: ImportStats = { total: count, imported: 0, updated: 0, failed: 0 };
   for (const outcome of done.values()) if (outcome in stats) stats[outcome as keyof ImportStats] += 1;
@@ -242,7 +235,7 @@ export async function weighCatalogueModel(
 }
 
 export async function cacheWeights(ctx: TaskContext, offset: number, count: number): Promise<WeightStats> {
-  const source = catalogueSourceForJobs();
+  const source = sourceFor(ctx);
   const done = await ctx.doneItems();
   const stats: WeightStats = { total: count, calculated: 0, cached: 0, failed: 0 };
   for (const outcome of done.values()) if (outcome in stats) stats[outcome as keyof WeightStats] += 1;
@@ -260,6 +253,8 @@ export async function cacheWeights(ctx: TaskContext, offset: number, count: numb
           await weighCatalogueModel(source, m.sourceId);
           outcome = "calculated";
         } catch (error) {
+          // stopping, or a failure a later attempt may get past: not this model's final outcome
+          if (ctx.isCancelled() || isTransient(error)) throw error;
           outcome = "failed";
           console.warn(`Weight caching: model ${m.sourceId} failed: ${error instanceof Error ? error.message : error}`);
         }

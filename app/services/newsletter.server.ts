@@ -1,6 +1,6 @@
 // Newsletter: double opt-in subscriptions (footer form, sign-up checkbox), segments as the
 // product decisions define them, sanitised campaigns sent as a background job through the mail
-// service, one-click unsubscribe links with List-Unsubscribe headers.
+// service (delivered inside the campaign job, so its outcome is what the mail server accepted), one-click unsubscribe links with List-Unsubscribe headers.
 import { randomBytes } from "node:crypto";
 import { siteUrl } from "~/utils/env.server";
 import { desc, eq, sql } from "drizzle-orm";
@@ -9,8 +9,9 @@ import { newsletterCampaigns, newsletterSubscribers } from "../../db/schema";
 import { NEWSLETTER_SEGMENTS } from "~/domain/newsletter";
 import { AppError } from "~/domain/app-error";
 import { NEWSLETTER_TASK } from "~/domain/background-jobs";
-import { enqueueTask, registerTaskHandler } from "~/services/jobs/index.server";
+import { enqueueTask, PermanentTaskError, registerTaskHandler } from "~/services/jobs/index.server";
 import { queueMail } from "~/services/mail/index.server";
+import { mailDelivery, mailFrom } from "~/services/mail/transport.server";
 import { getClient, getDb } from "~/utils/db.server";
 
 export type NewsletterSegment = (typeof NEWSLETTER_SEGMENTS)[number];
@@ -23,7 +24,26 @@ const token = () => randomBytes(24).toString("base64url");
 // Sanitising
 // ------------------------------------------------------------------------------------------
 
-/** Admin-written HTML made safe for e-mail and preview: no scripts, event handlers or javascript: URLs. */
+const COLOR = [/^#[0-9a-f]{3,8}$/i, /^rgba?\(\s*[\d.\s,%]+\)$/i, /^[a-z]+$/i];
+const SIZE = [/^\d{1,3}(\.\d+)?(px|em|rem|%)$/, /^(x{0,2}-small|small|medium|large|x{0,3}-large|smaller|larger)$/];
+
+/**
+ * The inline styles a newsletter may use: text colour and emphasis only. Anything that could
+ * place, hide or cover content (position, display, margins, sizes, z-index ...) is dropped.
+ */
+const ALLOWED_STYLES: sanitizeHtml.IOptions["allowedStyles"] = {
+  "*": {
+    color: COLOR,
+    "background-color": COLOR,
+    "font-weight": [/^(normal|bold|bolder|lighter|[1-9]00)$/],
+    "font-style": [/^(normal|italic|oblique)$/],
+    "text-align": [/^(left|right|center|justify)$/],
+    "text-decoration": [/^(none|underline|line-through|overline)$/],
+    "font-size": SIZE,
+  },
+};
+
+/** Admin-written HTML made safe for e-mail and preview: no scripts, event handlers, javascript: URLs or layout CSS. */
 export function sanitizeNewsletterHtml(html: string): string {
   return sanitizeHtml(html, {
     allowedTags: [...sanitizeHtml.defaults.allowedTags.filter((t) => t !== "iframe"), "img", "h1", "h2", "span", "center"],
@@ -34,6 +54,7 @@ export function sanitizeNewsletterHtml(html: string): string {
       td: ["colspan", "rowspan", "align", "valign", "style"],
       th: ["colspan", "rowspan", "align", "valign", "style"],
     },
+    allowedStyles: ALLOWED_STYLES,
     allowedSchemes: ["https", "http", "mailto"],
     allowedSchemesByTag: { img: ["https", "http"] },
     allowProtocolRelative: false,
@@ -210,30 +231,94 @@ function withUnsubscribe(html: string, text: string, link: string) {
   };
 }
 
+/** Whether this subscriber may still receive a campaign (confirmed, not unsubscribed), read right before a send. */
+async function stillSubscribed(subscriberId: number): Promise<boolean> {
+  const client = await getClient();
+  const result = await client.execute({
+    sql: `SELECT 1 FROM newsletter_subscribers s WHERE s.id = ? AND ${ACTIVE}`,
+    args: [subscriberId],
+  });
+  return result.rows.length > 0;
+}
+
+/** A refusal of this one recipient by the mail server (5xx); anything else (no connection, 4xx) may pass on a retry. */
+function refusedForGood(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === "number" && code >= 500;
+}
+
+/**
+ * Sends a campaign to its segment, one e-mail at a time, inside the job, so its outcome counts
+ * what the mail server accepted. Each recipient is claimed ("sending") before the send: a worker
+ * that dies after a send never sends that e-mail again (its outcome stays "unconfirmed"). The
+ * subscriber's state is read again right before each send, so an address unsubscribed meanwhile
+ * gets nothing. A recipient the server refuses counts as failed; a server that can't be reached
+ * fails the attempt and the job resumes later with the rest. Any failed recipient fails the job.
+ */
 registerTaskHandler<{ campaignId: number }>(NEWSLETTER_TASK, async (ctx) => {
   const db = await getDb();
   const [campaign] = await db.select().from(newsletterCampaigns).where(eq(newsletterCampaigns.id, ctx.payload.campaignId));
-  if (!campaign) return { message: "The campaign no longer exists.", stats: { sent: 0 } };
+  if (!campaign) throw new PermanentTaskError("The campaign no longer exists.");
   const list = await recipients(campaign.segment);
   const done = await ctx.doneItems();
-  let sent = done.size;
+  const counts = { sent: 0, failed: 0, skipped: 0, unconfirmed: 0 };
+  for (const outcome of done.values()) {
+    if (outcome === "sending")
+      counts.unconfirmed += 1; // an earlier worker died during this send
+    else if (outcome in counts) counts[outcome as keyof typeof counts] += 1;
+  }
+  const total = Math.max(list.length, done.size);
+  const report = () =>
+    ctx.reportProgress({ processed: counts.sent + counts.failed + counts.skipped + counts.unconfirmed, total, counts });
+  await report();
   const text = textOf(campaign.content);
   const base = siteUrl();
+  const delivery = mailDelivery();
   for (const r of list) {
-    if (done.has(String(r.id))) continue;
+    const key = String(r.id);
+    if (done.has(key)) continue;
     if (ctx.isCancelled()) break;
+    if (!(await ctx.recordItem(key, "sending"))) continue;
+    if (!(await stillSubscribed(r.id))) {
+      await ctx.updateItem(key, "skipped");
+      counts.skipped += 1;
+      await report();
+      continue;
+    }
     const link = `${base}/unsubscribe?token=${encodeURIComponent(r.unsubscribeToken)}`;
     const body = withUnsubscribe(campaign.content, text, link);
-    await queueMail({
-      to: r.email,
-      subject: campaign.subject,
-      ...body,
-      headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-    });
-    await ctx.recordItem(String(r.id), "sent");
-    sent += 1;
-    await ctx.reportProgress({ processed: sent, total: list.length, counts: { sent } });
+    let outcome: "sent" | "failed" = "sent";
+    try {
+      await delivery.send(
+        {
+          from: mailFrom(),
+          to: r.email,
+          subject: campaign.subject,
+          ...body,
+          headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        },
+        `newsletter-${campaign.id}-${r.id}`,
+      );
+    } catch (error) {
+      if (!refusedForGood(error)) {
+        await ctx.forgetItem(key); // not sent: the next attempt sends it
+        await db.update(newsletterCampaigns).set({ recipientCount: counts.sent }).where(eq(newsletterCampaigns.id, campaign.id));
+        throw new Error(
+          `Failed to send newsletter: the mail server could not be reached (sent to ${counts.sent} of ${total} subscribers so far).`,
+        );
+      }
+      outcome = "failed";
+      console.warn(`Newsletter ${campaign.id}: the mail server refused subscriber ${r.id}`);
+    }
+    if (!(await ctx.updateItem(key, outcome))) break; // the task is no longer ours
+    counts[outcome] += 1;
+    await report();
   }
-  await db.update(newsletterCampaigns).set({ recipientCount: sent }).where(eq(newsletterCampaigns.id, campaign.id));
-  return { message: `Successfully sent to ${sent} subscribers`, stats: { sent, total: list.length } };
+  await db.update(newsletterCampaigns).set({ recipientCount: counts.sent }).where(eq(newsletterCampaigns.id, campaign.id));
+  if (counts.failed > 0) {
+    throw new PermanentTaskError(
+      `Failed to send newsletter: the mail server refused ${counts.failed} of ${total} e-mails (sent to ${counts.sent} subscribers).`,
+    );
+  }
+  return { message: `Successfully sent to ${counts.sent} subscribers`, stats: { ...counts, total } };
 });

@@ -43,7 +43,8 @@ test("a weight-caching job survives the server being killed and finishes with ea
   const db = `tests/.tmp/e2e-restart-${testInfo.project.name}.db`;
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
 
-  // a budget of 5 catalogue requests: the listing and four models' files, then the job waits for budget
+  // a budget of 5 catalogue requests: the listing and four models' file lists (their files come
+  // from the CDN, which spends no budget), then the job waits for budget
   let server = startServer(port, db, { CATALOGUE_JOB_BUDGET: "5" });
   const health = () => fetch(`http://localhost:${port}/healthz`).then((r) => r.status);
   await until(health, (s) => s === 200);

@@ -5,7 +5,7 @@ import { count, eq, isNotNull } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
 import { catalogueModels, printJobs } from "../../db/schema";
 import "../../app/services/jobs/handlers.server";
-import { getTask, runDueTasks } from "../../app/services/jobs/index.server";
+import { cancelTask, enqueueTask, getTask, runDueTasks } from "../../app/services/jobs/index.server";
 import { getDb } from "../../app/utils/db.server";
 import * as adminIndex from "../../app/routes/admin._index";
 import * as adminImport from "../../app/routes/admin.import";
@@ -15,6 +15,7 @@ import * as adminNewsletter from "../../app/routes/admin.newsletter";
 import * as adminJobs from "../../app/routes/admin.jobs._index";
 import * as adminJob from "../../app/routes/admin.jobs.$id";
 import * as apiJob from "../../app/routes/api.admin.jobs.$id";
+import * as campaignsApi from "../../app/routes/api.admin.newsletter.campaigns";
 import * as importPopular from "../../app/routes/api.thingiverse.import-popular";
 import * as importCategory from "../../app/routes/api.thingiverse.import-category";
 import * as calculateWeights from "../../app/routes/api.thingiverse.calculate-weights";
@@ -78,10 +79,28 @@ describe("admin check", () => {
       expect(denied.status).toBe(403);
       expect(await denied.json()).toEqual({ message: "Admin access required" });
     }
-    expect((await run(() => apiJob.loader(args(getRequest("/api/admin/jobs/1", cookie), { id: "1" }) as never))).status).toBe(
-      403,
-    );
     expect(await runDueTasks()).toEqual([]);
+  });
+
+  test("the admin reads (a job, the campaigns) answer 401 to visitors and 403 to non-admins", async () => {
+    const member = await createTestUser();
+    const cookie = await sessionCookieFor(member.id);
+    const admin = await createTestUser({ isAdmin: true });
+    const adminCookie = await sessionCookieFor(admin.id);
+    const job = await enqueueTask("catalogue.import-popular", { count: 1 }, { runAt: Date.now() + 3_600_000 });
+    const reads = [
+      [`/api/admin/jobs/${job.id}`, apiJob.loader, { id: String(job.id) }],
+      ["/api/admin/newsletter/campaigns", campaignsApi.loader, {}],
+    ] as const;
+    for (const [path, loader, params] of reads) {
+      const visitor = await run(() => loader(args(getRequest(path), params) as never));
+      expect(visitor.status).toBe(401);
+      const denied = await run(() => loader(args(getRequest(path, cookie), params) as never));
+      expect(denied.status).toBe(403);
+      expect(await denied.json()).toEqual({ message: "Admin access required" });
+      expect((await run(() => loader(args(getRequest(path, adminCookie), params) as never))).status).toBe(200);
+    }
+    await cancelTask(job.id);
   });
 });
 
@@ -237,5 +256,38 @@ describe("weight caching", () => {
     };
     expect(one.job.finished).toBe(true);
     expect(one.job.progress).toMatchObject({ processed: 3, total: 3 });
+  });
+
+  test("a job this browser started flashes its documented toast once, when the page sees it finished", async () => {
+    const admin = await createTestUser({ isAdmin: true });
+    const session = await sessionCookieFor(admin.id);
+    const cookieOf = (response: Response, before: string) => {
+      const watched = response.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .find((c) => c.startsWith("pn_jobs_watched="));
+      return watched ? `${session}; ${watched}` : before;
+    };
+    const started = await run(() =>
+      adminImport.action(
+        args(formRequest("/admin/import", { intent: "weights", count: "2", page: "1" }, { cookie: session })) as never,
+      ),
+    );
+    let cookie = cookieOf(started, session);
+    expect(cookie).toContain("pn_jobs_watched=");
+    const read = async () => {
+      const response = await run(() => adminImport.loader(args(getRequest("/admin/import", cookie)) as never));
+      cookie = cookieOf(response, cookie);
+      return ((await response.json()) as { jobToast: { title: string; description?: string } | null }).jobToast;
+    };
+    expect(await read()).toBeNull(); // still queued
+    await runDueTasks();
+    const toast = await read();
+    expect(toast?.title).toBe("Weight Calculation Complete");
+    expect(toast?.description).toMatch(/^Calculated: \d+, Cached: \d+, Failed: \d+$/);
+    expect(await read()).toBeNull(); // shown once
+    // a browser that never saw the job gets no toast for it
+    const other = await run(() => adminImport.loader(args(getRequest("/admin/import", session)) as never));
+    expect(((await other.json()) as { jobToast: unknown }).jobToast).toBeNull();
   });
 });

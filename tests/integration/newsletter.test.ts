@@ -1,14 +1,24 @@
 // Newsletter: sanitising, double opt-in, segment counts, sending through a real SMTP server with
 // each recipient's unsubscribe link and List-Unsubscribe headers, one-click unsubscribe.
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { newsletterSubscribers, payments, printers, printJobs } from "../../db/schema";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { backgroundTasks, newsletterCampaigns, newsletterSubscribers, payments, printers, printJobs } from "../../db/schema";
+import { jobOutcomeMessage, NEWSLETTER_TASK } from "../../app/domain/background-jobs";
+import { getJobSummary } from "../../app/services/admin-jobs.server";
+import { getTask } from "../../app/services/jobs/index.server";
+import { mailDelivery } from "../../app/services/mail/transport.server";
 import "../../app/services/jobs/handlers.server";
 import { runDueTasks } from "../../app/services/jobs/index.server";
-import { sanitizeNewsletterHtml, segmentCounts, subscribe } from "../../app/services/newsletter.server";
+import {
+  sanitizeNewsletterHtml,
+  segmentCounts,
+  sendNewsletter,
+  subscribe,
+  unsubscribe,
+} from "../../app/services/newsletter.server";
 import { getDb } from "../../app/utils/db.server";
 import * as newsletterPage from "../../app/routes/admin.newsletter";
 import * as confirmPage from "../../app/routes/newsletter.confirm";
@@ -67,6 +77,19 @@ describe("sanitising", () => {
     expect(clean).toContain("<b>there</b>");
     expect(clean).toContain('href="https://printnear.test/models"');
   });
+
+  test("only text styles stay: position, display and other layout CSS are removed", () => {
+    const clean = sanitizeNewsletterHtml(
+      '<div style="position:fixed;top:0;left:0;width:100%;height:100%;z-index:9999;color:#123456">Cover</div>' +
+        '<p style="display:none;font-weight:bold;text-align:center;font-size:14px;background-image:url(https://evil.test/x)">Hi</p>' +
+        '<span style="color:expression(alert(1));font-size:99999vw">x</span>',
+    );
+    expect(clean).not.toMatch(/position|fixed|z-index|width|height|display|background-image|expression|vw/);
+    expect(clean).toContain('style="color:#123456"');
+    expect(clean).toContain("font-weight:bold");
+    expect(clean).toContain("text-align:center");
+    expect(clean).toContain("font-size:14px");
+  });
 });
 
 describe("subscribing and segments", () => {
@@ -83,7 +106,13 @@ describe("subscribing and segments", () => {
     const mail = received.find((m) => (m.to as { text: string }).text === "footer@example.test")!;
     expect(mail.subject).toBe("Confirm your Printnear newsletter subscription");
     const token = linkIn(mail, "/newsletter/confirm")!;
-    const confirmed = await run(() => confirmPage.loader(args(getRequest(`/newsletter/confirm?token=${token}`)) as never));
+    // opening the link (a person or a mail scanner) confirms nothing; its Confirm button does
+    const opened = await run(() => confirmPage.loader(args(getRequest(`/newsletter/confirm?token=${token}`)) as never));
+    expect(await opened.json()).toEqual({ token });
+    expect((await segmentCounts()).investors).toBe(0);
+    const confirmed = await run(() =>
+      confirmPage.action(args(formRequest(`/newsletter/confirm?token=${encodeURIComponent(token)}`, {})) as never),
+    );
     expect(await confirmed.json()).toEqual({ confirmed: true });
     expect((await segmentCounts()).investors).toBe(1);
   });
@@ -173,8 +202,7 @@ describe("sending", () => {
     );
     expect(sent.status).toBe(202);
     expect(((await sent.json()) as { recipientCount: number }).recipientCount).toBe(counts.all);
-    await runDueTasks(); // the campaign job queues one mail per recipient
-    await runDueTasks(); // the mails
+    await runDueTasks(); // the campaign job sends one mail per recipient
     const campaign = received.filter((m) => m.subject === "Spring news");
     expect(campaign).toHaveLength(counts.all);
     const tokens = new Set(campaign.map((m) => linkIn(m, "/unsubscribe")));
@@ -201,6 +229,28 @@ describe("sending", () => {
     expect(await out.json()).toEqual({ done: true });
     expect((await segmentCounts()).all).toBe(counts.all - 1);
 
+    // RFC 8058: the mail program posts List-Unsubscribe=One-Click to the header's URL, no sign-in
+    const headerUrl = /<([^>]+)>/.exec(campaign[1].headerLines.find((h) => h.key === "list-unsubscribe")!.line)![1];
+    const oneClick = await run(() =>
+      unsubscribePage.action(
+        args(
+          new Request(headerUrl, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: "List-Unsubscribe=One-Click",
+          }),
+        ) as never,
+      ),
+    );
+    expect(oneClick.status).toBe(200);
+    expect((await segmentCounts()).all).toBe(counts.all - 2);
+    const db = await getDb();
+    const [gone] = await db
+      .select()
+      .from(newsletterSubscribers)
+      .where(eq(newsletterSubscribers.unsubscribeToken, linkIn(campaign[1], "/unsubscribe")!));
+    expect(gone.unsubscribedAt).not.toBeNull();
+
     received.length = 0;
     await run(() =>
       sendApi.action(
@@ -210,9 +260,8 @@ describe("sending", () => {
       ),
     );
     await runDueTasks();
-    await runDueTasks();
     const summer = received.filter((m) => m.subject === "Summer news");
-    expect(summer).toHaveLength(counts.all - 1);
+    expect(summer).toHaveLength(counts.all - 2);
     expect(summer.map((m) => linkIn(m, "/unsubscribe"))).not.toContain(token);
   });
 
@@ -226,5 +275,140 @@ describe("sending", () => {
     );
     expect(api.status).toBe(403);
     expect((await run(() => statsApi.loader(args(getRequest("/api/admin/newsletter/stats")) as never))).status).toBe(401);
+  });
+});
+
+describe("campaign delivery", () => {
+  // each test sends to its own fresh subscribers only
+  async function onlySubscribers(emails: string[]) {
+    const db = await getDb();
+    await db.update(newsletterSubscribers).set({ unsubscribedAt: new Date() });
+    const rows = [];
+    for (const email of emails) rows.push(await confirmedSubscriber(email));
+    await db.update(newsletterSubscribers).set({ unsubscribedAt: null }).where(inArray(newsletterSubscribers.email, emails));
+    return rows;
+  }
+  async function startCampaign(subject: string) {
+    const admin = await createTestUser({ isAdmin: true });
+    return sendNewsletter({ subject, content: "<p>Hello</p>", segment: "all" }, admin.id);
+  }
+  const to = (mail: ParsedMail) => (mail.to as { text: string }).text;
+
+  test("a mail server that refuses the e-mails ends the campaign with Send Failed, not Newsletter Sent!", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {}); // the job's failure is logged
+    const refusing = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onRcptTo(_address, _session, callback) {
+        callback(Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 }));
+      },
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const working = process.env.SMTP_URL;
+    process.env.SMTP_URL = `smtp://127.0.0.1:${(refusing.server.address() as AddressInfo).port}`;
+    try {
+      await onlySubscribers(["refused1@example.test", "refused2@example.test"]);
+      const { jobId, campaignId } = await startCampaign("Refused news");
+      await runDueTasks({ types: [NEWSLETTER_TASK] });
+      const job = (await getJobSummary(jobId))!;
+      expect(job.status).toBe("failed");
+      const outcome = jobOutcomeMessage(job)!;
+      expect(outcome.title).toBe("Send Failed");
+      expect(outcome.description).toContain("refused 2 of 2");
+      const db = await getDb();
+      const [campaign] = await db.select().from(newsletterCampaigns).where(eq(newsletterCampaigns.id, campaignId));
+      expect(campaign.recipientCount).toBe(0);
+    } finally {
+      process.env.SMTP_URL = working;
+      await new Promise<void>((resolve) => refusing.close(resolve));
+    }
+  });
+
+  test("a mail server that can't be reached fails the attempt; the retry sends to everyone once", async () => {
+    await onlySubscribers(["later1@example.test", "later2@example.test"]);
+    const working = process.env.SMTP_URL;
+    process.env.SMTP_URL = "smtp://127.0.0.1:1"; // nothing listens there
+    const { jobId } = await startCampaign("Later news");
+    try {
+      expect(await runDueTasks({ types: [NEWSLETTER_TASK] })).toEqual(["queued"]);
+    } finally {
+      process.env.SMTP_URL = working;
+    }
+    expect((await getJobSummary(jobId))!.lastError).toContain("could not be reached");
+    received.length = 0;
+    const db = await getDb();
+    await db
+      .update(backgroundTasks)
+      .set({ runAt: new Date(0) })
+      .where(eq(backgroundTasks.id, jobId));
+    await runDueTasks({ types: [NEWSLETTER_TASK] });
+    const job = (await getJobSummary(jobId))!;
+    expect(jobOutcomeMessage(job)).toMatchObject({
+      title: "Newsletter Sent!",
+      description: "Successfully sent to 2 subscribers",
+    });
+    expect(
+      received
+        .filter((m) => m.subject === "Later news")
+        .map(to)
+        .sort(),
+    ).toEqual(["later1@example.test", "later2@example.test"]);
+  });
+
+  test("a worker that dies right after a send: the resumed campaign never sends that e-mail again", async () => {
+    await onlySubscribers(["crash1@example.test", "crash2@example.test", "crash3@example.test"]);
+    received.length = 0;
+    const { jobId } = await startCampaign("Crash news");
+    const delivery = mailDelivery();
+    const realSend = delivery.send;
+    let release = () => {};
+    let died = false;
+    delivery.send = async (mail, id) => {
+      const sent = await realSend(mail, id);
+      delivery.send = realSend;
+      // the worker "dies" here: it never records the outcome, and its lease runs out
+      const db = await getDb();
+      await db
+        .update(backgroundTasks)
+        .set({ lockedBy: "dead-worker", leaseExpiresAt: new Date(0) })
+        .where(eq(backgroundTasks.id, jobId));
+      died = true;
+      await new Promise<void>((resolve) => (release = resolve));
+      return sent;
+    };
+    const dying = runDueTasks({ types: [NEWSLETTER_TASK] });
+    await expect.poll(() => died).toBe(true);
+    expect(received.filter((m) => m.subject === "Crash news")).toHaveLength(1);
+    await runDueTasks({ types: [NEWSLETTER_TASK] }); // another worker takes the task over
+    release();
+    expect(await dying).toEqual(["released"]);
+    const crash = received
+      .filter((m) => m.subject === "Crash news")
+      .map(to)
+      .sort();
+    expect(crash).toEqual(["crash1@example.test", "crash2@example.test", "crash3@example.test"]);
+    expect((await getTask(jobId))!.status).toBe("done");
+  });
+
+  test("an address unsubscribed while the campaign is sending gets nothing", async () => {
+    const [first, second] = await onlySubscribers(["early@example.test", "leaving@example.test"]);
+    received.length = 0;
+    const { jobId } = await startCampaign("Leaving news");
+    const delivery = mailDelivery();
+    const realSend = delivery.send;
+    delivery.send = async (mail, id) => {
+      const sent = await realSend(mail, id);
+      if (mail.to === first.email) await unsubscribe(second.unsubscribeToken); // while the job runs
+      return sent;
+    };
+    try {
+      await runDueTasks({ types: [NEWSLETTER_TASK] });
+    } finally {
+      delivery.send = realSend;
+    }
+    expect(received.filter((m) => m.subject === "Leaving news").map(to)).toEqual(["early@example.test"]);
+    const job = (await getJobSummary(jobId))!;
+    expect(job.result?.stats).toMatchObject({ sent: 1, skipped: 1 });
   });
 });

@@ -18,6 +18,8 @@ export interface DownloadRules {
   maxBytes: number;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** awaited before each request to a token host (the site's API spends its request budget) */
+  beforeTokenHostRequest?: () => Promise<void>;
 }
 
 /** The URL when it is https on one of the hosts (no credentials, default port), else null. */
@@ -71,6 +73,7 @@ export async function downloadChecked(rawUrl: string, rules: DownloadRules): Pro
     let url = allowedUrl(rawUrl, rules.hosts);
     for (let hop = 0; ; hop++) {
       if (!url) throw new AppError("invalid", "The model's file is hosted somewhere we do not download from.");
+      if (rules.tokenHosts.includes(url.hostname)) await rules.beforeTokenHostRequest?.();
       const headers: Record<string, string> = { accept: "application/octet-stream, */*" };
       if (rules.token && rules.tokenHosts.includes(url.hostname)) headers.authorization = `Bearer ${rules.token}`;
       let response: Response;

@@ -35,6 +35,11 @@ export class CatalogueMalformedResponseError extends CatalogueUnavailableError {
   }
 }
 
+/** The caller (a background job) was cancelled while waiting for the request budget. */
+export class CatalogueCancelledError extends Error {
+  override readonly name: string = "CatalogueCancelledError";
+}
+
 /** Too many requests: either our own budget is spent, or the source answered 429. */
 export class CatalogueRateLimitError extends CatalogueUnavailableError {
   override readonly name: string = "CatalogueRateLimitError";

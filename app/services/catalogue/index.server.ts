@@ -1,5 +1,6 @@
 // Entry point for the rest of the app: which external catalogue (if any) is configured.
 
+import { SlidingWindowRateLimiter, THINGIVERSE_RATE_LIMIT } from "./rate-limit";
 import { createThingiverseSource } from "./thingiverse.server";
 import type { CatalogueSource } from "./types";
 
@@ -44,4 +45,56 @@ export function getCatalogueSource(env: Env = process.env): CatalogueSource | nu
   if (!token) return null;
   if (cached?.token !== token) cached = { token, source: createThingiverseSource({ token }) };
   return cached.source;
+}
+
+// ------------------------------------------------------------------------------------------
+// The catalogue as background jobs use it
+// ------------------------------------------------------------------------------------------
+
+/**
+ * The jobs' share of the catalogue's request budget: 200 of its 300 requests per 5 minutes;
+ * visitors' pages keep the rest. CATALOGUE_JOB_BUDGET changes it (the benchmark lifts it). The
+ * budget lives in the worker process: each machine that runs a worker has its own.
+ */
+export function jobBudget(env: Env = process.env): number {
+  const configured = Number(env.CATALOGUE_JOB_BUDGET);
+  return Number.isInteger(configured) && configured > 0 ? configured : 200;
+}
+
+let jobLimiter: SlidingWindowRateLimiter | null = null;
+
+function jobLimiterFor(budget: number): SlidingWindowRateLimiter {
+  if (jobLimiter?.limit !== budget) {
+    jobLimiter = new SlidingWindowRateLimiter({
+      limit: budget,
+      windowMs: THINGIVERSE_RATE_LIMIT.windowMs,
+      // a job waits for budget instead of failing; visitors never wait behind it
+      maxWaitMs: THINGIVERSE_RATE_LIMIT.windowMs,
+      source: "thingiverse (jobs)",
+    });
+  }
+  return jobLimiter;
+}
+
+/**
+ * The adapter for one background job: the configured token and the jobs' budget (searches,
+ * file lists and downloads from the API host all take a slot). The job waits for a slot in
+ * short slices and gives up as soon as `isCancelled` says so. Null when no token is configured.
+ */
+export function catalogueSourceForJobs(
+  options: { isCancelled?: () => boolean; sliceMs?: number } = {},
+  env: Env = process.env,
+): CatalogueSource | null {
+  const token = catalogueToken(env);
+  if (!token) return null;
+  const limiter = jobLimiterFor(jobBudget(env));
+  return createThingiverseSource({
+    token,
+    limiter: { acquire: () => limiter.acquire({ isCancelled: options.isCancelled, sliceMs: options.sliceMs }) },
+  });
+}
+
+/** Forgets the jobs' budget spent so far (tests). */
+export function resetJobBudget(): void {
+  jobLimiter = null;
 }

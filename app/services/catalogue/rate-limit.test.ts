@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CatalogueRateLimitError, CatalogueUnavailableError } from "./errors";
+import { CatalogueCancelledError, CatalogueRateLimitError, CatalogueUnavailableError } from "./errors";
 import { SlidingWindowRateLimiter, THINGIVERSE_RATE_LIMIT, type Clock } from "./rate-limit";
 
 function fakeClock(start = 1_000_000) {
@@ -98,5 +98,18 @@ describe("SlidingWindowRateLimiter", () => {
   it("rejects nonsense configuration", () => {
     expect(() => new SlidingWindowRateLimiter({ limit: 0, windowMs: 1000 })).toThrow(RangeError);
     expect(() => new SlidingWindowRateLimiter({ limit: 1, windowMs: 0 })).toThrow(RangeError);
+  });
+});
+
+describe("waiting for budget", () => {
+  it("waits in short slices and gives up as soon as the caller is cancelled", async () => {
+    const c = fakeClock();
+    const rl = new SlidingWindowRateLimiter({ limit: 1, windowMs: 300_000, maxWaitMs: 300_000, clock: c.clock });
+    await rl.acquire();
+    // the caller is cancelled during the third slice of its wait
+    const err = await rl.acquire({ isCancelled: () => c.sleeps.length >= 3, sliceMs: 1_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CatalogueCancelledError);
+    expect(Math.max(...c.sleeps)).toBeLessThanOrEqual(1_000);
+    expect(c.sleeps).toEqual([1_000, 1_000, 1_000]);
   });
 });

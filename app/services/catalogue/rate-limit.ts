@@ -9,7 +9,7 @@
 // Per process only: with several server processes each gets its own budget, so set `limit`
 // to (API limit / process count) if the app is ever scaled out.
 
-import { CatalogueRateLimitError } from "./errors";
+import { CatalogueCancelledError, CatalogueRateLimitError } from "./errors";
 
 export interface Clock {
   /** Milliseconds, monotonic enough for windows of minutes. */
@@ -30,6 +30,18 @@ export interface SlidingWindowOptions {
   clock?: Clock;
   /** Named in errors, e.g. 'thingiverse'. */
   source?: string;
+}
+
+/** What an adapter asks before each request to the site's API: a slot of the budget. */
+export interface RequestBudget {
+  acquire(): Promise<void>;
+}
+
+export interface AcquireOptions {
+  /** checked between waits: when true, acquire gives up with a CatalogueCancelledError */
+  isCancelled?: () => boolean;
+  /** the longest single wait before checking isCancelled again (default 1 s) */
+  sliceMs?: number;
 }
 
 export type TryAcquireResult = { ok: true } | { ok: false; retryAfterMs: number };
@@ -84,9 +96,12 @@ export class SlidingWindowRateLimiter {
    * Takes a slot, waiting up to `maxWaitMs` in total. Throws CatalogueRateLimitError (without
    * waiting) when the slot will not be free within that time.
    */
-  async acquire(): Promise<void> {
+  async acquire(options: AcquireOptions = {}): Promise<void> {
     const deadline = this.clock.now() + this.maxWaitMs;
+    const sliceMs = Math.max(1, options.sliceMs ?? 1_000);
     for (;;) {
+      if (options.isCancelled?.())
+        throw new CatalogueCancelledError(`${this.source}: stopped while waiting for the request budget`);
       const result = this.tryAcquire();
       if (result.ok) return;
       const now = this.clock.now();
@@ -97,8 +112,9 @@ export class SlidingWindowRateLimiter {
           { source: this.source, status: null, retryAfterMs: result.retryAfterMs },
         );
       }
-      // Another waiter may take the slot first; then we loop and re-check against the deadline.
-      await this.clock.sleep(result.retryAfterMs);
+      // Waits in short slices so a cancelled caller stops soon; another waiter may take the slot
+      // first, then we loop and re-check against the deadline.
+      await this.clock.sleep(Math.min(result.retryAfterMs, sliceMs));
     }
   }
 

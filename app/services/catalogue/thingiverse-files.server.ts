@@ -3,6 +3,7 @@
 import { AppError } from "~/domain/app-error";
 import { FILE_TOO_LARGE_MESSAGE, MAX_DESIGN_BYTES } from "~/domain/upload-limits";
 import { allowedUrl, downloadChecked } from "./download.server";
+import type { RequestBudget } from "./rate-limit";
 import type { CatalogueFile } from "./types";
 
 export const THINGIVERSE_SITE = "https://www.thingiverse.com";
@@ -30,10 +31,13 @@ export function allowedThingiverseUrl(raw: string): URL | null {
 /** A URL's bytes under the site's rules; at most maxBytes (an upload's limit unless told). */
 export function downloadThingiverseUrl(
   rawUrl: string,
-  options: { token?: string; fetch?: typeof fetch; maxBytes?: number; timeoutMs?: number } = {},
+  options: { token?: string; fetch?: typeof fetch; maxBytes?: number; timeoutMs?: number; limiter?: RequestBudget } = {},
 ): Promise<Uint8Array> {
+  const { limiter, ...rest } = options;
   return downloadChecked(rawUrl, {
-    ...options,
+    ...rest,
+    // a request to the API host takes a slot of the request budget, like every API call
+    beforeTokenHostRequest: limiter ? () => limiter.acquire() : undefined,
     maxBytes: options.maxBytes ?? MAX_DESIGN_BYTES,
     hosts: THINGIVERSE_DOWNLOAD_HOSTS,
     tokenHosts: TOKEN_HOSTS,
@@ -43,7 +47,7 @@ export function downloadThingiverseUrl(
 /** A listed file's bytes: its direct CDN link when that is on an allowed host, else the API's download endpoint. */
 export function downloadThingiverseFile(
   file: CatalogueFile,
-  options: { token: string; fetch?: typeof fetch; maxBytes: number },
+  options: { token: string; fetch?: typeof fetch; maxBytes: number; limiter?: RequestBudget },
 ): Promise<Uint8Array> {
   if (file.size > options.maxBytes) return Promise.reject(new AppError("too_large", FILE_TOO_LARGE_MESSAGE));
   const direct = file.directUrl ? allowedThingiverseUrl(file.directUrl) : null;

@@ -266,7 +266,34 @@ describe("rate limiting inside the adapter", () => {
     expect(err).toBeInstanceOf(CatalogueRateLimitError);
     expect(seen).toHaveLength(2);
   });
+
+  it("a download from the API host takes a slot of the budget; one from the CDN does not", async () => {
+    let acquired = 0;
+    const s = source({ limiter: { acquire: async () => void (acquired += 1) } });
+    const file = { id: 1, name: "cube.stl", size: 0, format: "stl" as const };
+    await s.downloadFile({ ...file, downloadUrl: `${THINGIVERSE_API}/files/${firstFileId()}/download` }, { maxBytes: 1e7 });
+    expect(acquired).toBe(1);
+    const cdn = firstCdnUrl();
+    await s.downloadFile({ ...file, downloadUrl: `${THINGIVERSE_API}/files/1/download`, directUrl: cdn }, { maxBytes: 1e7 });
+    expect(acquired).toBe(1);
+    expect(seen.map((r) => new URL(r.url).hostname)).toEqual(["api.thingiverse.com", "cdn.thingiverse.com"]);
+  });
+
+  it("a spent budget refuses the API host's download without calling it", async () => {
+    const s = source({ limiter: new SlidingWindowRateLimiter({ limit: 1, windowMs: 300_000, maxWaitMs: 0 }) });
+    await s.getFiles(6201001);
+    const file = { id: 1, name: "cube.stl", size: 0, format: "stl" as const };
+    const err = await failure(
+      s.downloadFile({ ...file, downloadUrl: `${THINGIVERSE_API}/files/${firstFileId()}/download` }, { maxBytes: 1e7 }),
+    );
+    expect(err).toBeInstanceOf(CatalogueRateLimitError);
+    expect(seen).toHaveLength(1);
+  });
 });
+
+const allFiles = () => Object.values(thingiverseFixtures.files).flat();
+const firstFileId = () => allFiles()[0].id;
+const firstCdnUrl = () => allFiles().find((f) => f.direct_url?.startsWith("https://cdn.thingiverse.com/"))!.direct_url!;
 
 describe("mock handlers", () => {
   it("answer 401 without a bearer token, like the real API", async () => {

@@ -11,7 +11,7 @@
 import type { ZodType, ZodTypeDef } from "zod";
 import { CatalogueMalformedResponseError, CatalogueRateLimitError, CatalogueUnavailableError } from "./errors";
 import { toPlainText } from "./plain-text";
-import { SlidingWindowRateLimiter, THINGIVERSE_RATE_LIMIT } from "./rate-limit";
+import { SlidingWindowRateLimiter, THINGIVERSE_RATE_LIMIT, type RequestBudget } from "./rate-limit";
 import { downloadThingiverseFile, THINGIVERSE_SITE, thingPageUrl } from "./thingiverse-files.server";
 import {
   arraySchema,
@@ -56,7 +56,7 @@ export interface ThingiverseSourceOptions {
   /** Per request; defaults to 8 s. */
   timeoutMs?: number;
   /** Defaults to the process-wide limiter (300 requests / 5 min, waits at most 2 s). */
-  limiter?: SlidingWindowRateLimiter;
+  limiter?: RequestBudget;
   /** Defaults to global fetch (which msw intercepts in tests and MOCKS=true). */
   fetch?: typeof fetch;
 }
@@ -354,7 +354,7 @@ export function createThingiverseSource(opts: ThingiverseSourceOptions): Catalog
       const body = (await getJson(path, searchSchema, false))!;
       const hits = body.hits ?? [];
       const models = keepValid(hits, thingSchema, mapThing, path);
-      return { total: body.total ?? models.length, models };
+      return { total: body.total ?? models.length, models, pageHits: hits.length };
     },
 
     async getModel(id: number): Promise<CatalogueModel | null> {
@@ -388,7 +388,8 @@ export function createThingiverseSource(opts: ThingiverseSourceOptions): Catalog
     },
 
     downloadFile(file: CatalogueFile, options: { maxBytes: number }): Promise<Uint8Array> {
-      return downloadThingiverseFile(file, { token, fetch: opts.fetch, maxBytes: options.maxBytes });
+      // the API host's download endpoint spends the budget like any API call; CDN hosts do not
+      return downloadThingiverseFile(file, { token, fetch: opts.fetch, maxBytes: options.maxBytes, limiter });
     },
   };
 }

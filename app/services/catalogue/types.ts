@@ -23,6 +23,8 @@ export interface CatalogueSearchResult {
   /** Total number of matches the source reports (across all pages). */
   total: number;
   models: CatalogueModel[];
+  /** Hits the page held as the source sent them, before malformed ones were dropped (says whether a next page exists). */
+  pageHits?: number;
 }
 
 /** Our normalised view of a model on a model-sharing site. */

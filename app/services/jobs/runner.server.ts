@@ -21,6 +21,10 @@ export interface TaskContext<P = unknown> {
   saveCheckpoint(value: unknown): Promise<void>;
   /** records that one item is finished with its outcome; false when it was recorded before */
   recordItem(key: string, outcome: string, detail?: unknown): Promise<boolean>;
+  /** changes the outcome of an item recorded before (e.g. "sending" → "sent"); false when the task is no longer ours */
+  updateItem(key: string, outcome: string): Promise<boolean>;
+  /** removes an item recorded before, so a later attempt does it again (it was not done after all) */
+  forgetItem(key: string): Promise<boolean>;
   /** the items finished so far (by this task, over all its attempts): key → outcome */
   doneItems(): Promise<Map<string, string>>;
   /** true once the task was cancelled, the lease was lost or the worker is stopping: return soon */
@@ -210,6 +214,20 @@ export async function runClaimedTask(task: ClaimedTask, options: RunOptions): Pr
         sql: `INSERT INTO background_task_items (task_id, item_key, outcome, detail)
               SELECT ?, ?, ?, ? WHERE ${ours} ON CONFLICT DO NOTHING`,
         args: [task.id, key, outcome, detail === undefined ? null : JSON.stringify(detail), task.id, workerId],
+      });
+      return result.rowsAffected > 0;
+    },
+    async updateItem(key, outcome) {
+      const result = await client.execute({
+        sql: `UPDATE background_task_items SET outcome = ?, done_at = ? WHERE task_id = ? AND item_key = ? AND ${ours}`,
+        args: [outcome, Date.now(), task.id, key, task.id, workerId],
+      });
+      return result.rowsAffected > 0;
+    },
+    async forgetItem(key) {
+      const result = await client.execute({
+        sql: `DELETE FROM background_task_items WHERE task_id = ? AND item_key = ? AND ${ours}`,
+        args: [task.id, key, task.id, workerId],
       });
       return result.rowsAffected > 0;
     },
