@@ -31,3 +31,8 @@ export type ReviewInput = z.input<typeof ReviewSchema>;
 
 /** A printer's rating is the mean of its reviews rounded to this many decimal places (pages show one). */
 export const RATING_DECIMALS = 2;
+
+/** The link a customer follows to rate the printer of a delivered job, or to edit their review. */
+export function reviewLinkLabel(reviewed: boolean): string {
+  return reviewed ? "Edit your review" : "Rate this printer";
+}

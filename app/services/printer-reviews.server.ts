@@ -2,7 +2,7 @@
 // shipped), once per job and editable; an owner never reviews their own printer. The printer's
 // rating is the mean of its reviews (refreshPrinterRating), kept on the printer row with the count
 // for cards and sorting.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { printerReviews, printers, printJobs, users } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { isReviewable, RATING_DECIMALS, REVIEW_NOT_YET, REVIEW_OWN_PRINTER, ReviewSchema } from "~/domain/reviews";
@@ -102,6 +102,26 @@ export function refreshPrinterRating(db: Database, printerId: number) {
       totalReviews: sql`(SELECT count(*) FROM printer_reviews WHERE printer_id = ${printerId})`,
     })
     .where(eq(printers.id, printerId));
+}
+
+/**
+ * The review links of a customer's jobs: for each of their picked-up or shipped jobs on a printer
+ * they don't own, whether they reviewed it yet. Other jobs are left out (no link).
+ */
+export async function reviewLinksOf(customerId: number, jobIds: readonly number[]): Promise<Map<number, { reviewed: boolean }>> {
+  const links = new Map<number, { reviewed: boolean }>();
+  if (jobIds.length === 0) return links;
+  const db = await getDb();
+  const rows = await db
+    .select({ jobId: printJobs.id, status: printJobs.status, ownerId: printers.ownerId, reviewId: printerReviews.id })
+    .from(printJobs)
+    .innerJoin(printers, eq(printers.id, printJobs.printerId))
+    .leftJoin(printerReviews, eq(printerReviews.jobId, printJobs.id))
+    .where(and(eq(printJobs.customerId, customerId), inArray(printJobs.id, [...jobIds])));
+  for (const row of rows) {
+    if (isReviewable(row.status) && row.ownerId !== customerId) links.set(row.jobId, { reviewed: row.reviewId !== null });
+  }
+  return links;
 }
 
 export interface PrinterReviewView {
