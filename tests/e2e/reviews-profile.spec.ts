@@ -87,7 +87,10 @@ test.describe("profile", () => {
     // skip the browser's own constraint check so our rule and its message show
     await page.locator("form#profile").evaluate((form: HTMLFormElement) => form.setAttribute("novalidate", ""));
     await page.getByRole("button", { name: "Save Changes" }).click();
-    await expect(page.getByText("Update Failed")).toBeVisible();
-    await expect(page.getByText("ZIP must be 5 digits")).toBeVisible();
+    // a destructive toast as well as the box, and the typed value stays
+    await expect(page.getByTestId("toast")).toContainText("Update Failed");
+    await expect(page.getByRole("alert").filter({ hasText: "Update Failed" }).first()).toBeVisible();
+    await expect(page.getByText("ZIP must be 5 digits").first()).toBeVisible();
+    await expect(zip).toHaveValue("12ab");
   });
 });
