@@ -130,6 +130,11 @@ test.describe("messages", () => {
   });
 });
 
+/** The test database's file (the config sets DATABASE_URL to it for the tests and server A). */
+function testDatabaseFile(): string {
+  return (process.env.DATABASE_URL ?? "file:tests/.tmp/e2e.db").replace(/^file:/, "");
+}
+
 test.describe("two servers, one database", () => {
   let second: ChildProcess | undefined;
   test.afterEach(() => {
@@ -141,7 +146,17 @@ test.describe("two servers, one database", () => {
     // its own process group, so the whole tree (tsx and its node) stops with the test
     second = spawn("node_modules/.bin/tsx", ["server/index.ts"], {
       detached: true,
-      env: { ...process.env, NODE_ENV: "production", PORT: String(port), MOCKS: "false", LIVE_POLL_MS: "200" },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        MOCKS: "false",
+        LIVE_POLL_MS: "200",
+        // server A's worker runs the shared database's queued tasks; B only serves, and any mail
+        // it wrote would go beside the test database, never into data/outbox
+        WORKER: "off",
+        MAIL_OUTBOX_DIR: `${testDatabaseFile()}-outbox`,
+      },
       stdio: "ignore",
     });
     const serverB = `http://localhost:${port}`;
