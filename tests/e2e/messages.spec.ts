@@ -116,7 +116,7 @@ test.describe("messages", () => {
     await page.goto(`/messages?jobId=${job.id}`);
     await page.getByTestId("message-input").fill("    ");
     await page.getByRole("button", { name: "Send" }).click();
-    await expect(page.getByTestId("conversation-thread").getByText("Failed to Send Message")).toBeVisible();
+    await expect(page.getByTestId("conversation-thread").locator("form").getByText("Failed to Send Message")).toBeVisible();
     // raised as a destructive toast too
     await expect(page.getByTestId("toast")).toContainText("Failed to Send Message");
     await expect(page.getByTestId("message-input")).toHaveValue("    ");
