@@ -12,6 +12,7 @@ import type { JobStatus } from "../app/domain/job-status";
 import { orderTotal, quotePrice } from "../app/domain/pricing";
 import { tableShippingQuote } from "../app/domain/shipping";
 import { milesBetweenZips } from "../app/services/shipping/rates.server";
+import { refreshPrinterRating } from "../app/services/printer-reviews.server";
 import { getStorage, newStorageKey } from "../app/services/storage.server";
 import { openDatabase, type Database } from "../app/utils/db.server";
 import { hashPassword } from "../app/utils/password.server";
@@ -49,8 +50,6 @@ const DEMO_PRINTERS = [
     lat: 40.3083,
     lon: -105.0811,
     available: true,
-    rating: 4.9,
-    reviews: 31,
     description: "Enclosed CoreXY printer, fast and tidy. Pickup on Mountain Ave.",
     stock: [
       ["PLA", "Black", 1000],
@@ -76,8 +75,6 @@ const DEMO_PRINTERS = [
     lat: 40.3953,
     lon: -105.0717,
     available: true,
-    rating: 4.8,
-    reviews: 12,
     description: "Reliable Prusa in the makerspace; great surface finish.",
     stock: [
       ["PLA", "Red", 900],
@@ -102,8 +99,6 @@ const DEMO_PRINTERS = [
     lat: 40.4231,
     lon: -105.0643,
     available: false,
-    rating: null,
-    reviews: 0,
     description: "Small parts and keychains.",
     stock: [["PLA", "White", 500]],
   },
@@ -123,8 +118,6 @@ const DEMO_PRINTERS = [
     lat: 40.588,
     lon: -105.077,
     available: true,
-    rating: 4.7,
-    reviews: 22,
     description: "Large enclosed printer for engineering materials.",
     stock: [
       ["PETG", "Red", 2000],
@@ -149,8 +142,6 @@ const DEMO_PRINTERS = [
     lat: 40.5853,
     lon: -105.1016,
     available: true,
-    rating: null,
-    reviews: 0,
     description: "Budget-friendly PLA prints near campus.",
     stock: [
       ["PLA", "Green", 500],
@@ -346,8 +337,6 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
         latitude: p.lat,
         longitude: p.lon,
         isAvailable: p.available,
-        rating: p.rating,
-        totalReviews: p.reviews,
       })
       .returning({ id: s.printers.id });
     printerIds.push(row.id);
@@ -542,6 +531,21 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
         status: "paid",
       });
     }
+  }
+
+  // Reviews of printed jobs that reached Casey; each printer's rating is derived from its reviews
+  // by the rule the review form uses (the shipped headphone hook stays unrated for the demo).
+  const demoReviews = [
+    { fileName: "coaster-set.stl", rating: 5, review: "Crisp layers and a friendly pickup on Mountain Ave." },
+    { fileName: "name-tag.obj", rating: 4, review: "Clean text on a tiny part. Pickup took a day longer than planned." },
+  ];
+  for (const demo of demoReviews) {
+    const job = jobs.find((j) => j.fileName === demo.fileName);
+    const jobId = jobIds.get(demo.fileName);
+    if (!job || job.printer === null || jobId === undefined) continue;
+    const printerId = printerIds[job.printer];
+    await db.insert(s.printerReviews).values({ printerId, jobId, customerId, rating: demo.rating, review: demo.review });
+    await refreshPrinterRating(db, printerId);
   }
 
   // A short conversation about the print in progress: Casey asked, Bella answered (unread).

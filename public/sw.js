@@ -2,7 +2,8 @@
 // names change with their content. Page navigations go to the network, with the offline page
 // when it is unreachable; pages themselves are never cached, so one user's pages can't be shown
 // to another. /api answers, the live stream and non-GET requests are left to the network.
-const VERSION = "1";
+// the build writes its own version here, so a new build's worker replaces the old one's caches
+const VERSION = "dev";
 const STATIC_CACHE = `printnear-static-v${VERSION}`;
 const SHELL_CACHE = `printnear-shell-v${VERSION}`;
 const OFFLINE_URL = "/offline.html";
@@ -17,6 +18,7 @@ self.addEventListener("install", (event) => {
   event.waitUntil(cacheShell().then(() => self.skipWaiting()));
 });
 
+// Caches of earlier versions (the previous build's hashed assets and shell) are dropped here.
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches

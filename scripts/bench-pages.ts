@@ -19,6 +19,7 @@ export const SIGNED_IN_PAGES = [
   { path: "/order/{confirmed}", as: "bella@printnear.test" },
   { path: "/printer-dashboard", as: "bella@printnear.test" },
   { path: "/messages", as: "casey@printnear.test" },
+  { path: "/messages?jobId={conversation}", as: "casey@printnear.test" },
 ];
 const DEMO_PASSWORD = "printnear-demo";
 export const HTML_BUDGET_KB = 14;
@@ -244,6 +245,8 @@ async function signedInPages(): Promise<{ path: string; cookie: string }[]> {
   const first = async (sql: string) => Number((await client.execute(sql)).rows[0]?.id ?? 0);
   const ids: Record<string, number> = {
     submitted: await first("SELECT id FROM print_jobs WHERE status = 'submitted' ORDER BY id LIMIT 1"),
+    // the demo conversation: the job whose thread has the most messages
+    conversation: await first("SELECT job_id AS id FROM messages GROUP BY job_id ORDER BY count(*) DESC, job_id LIMIT 1"),
     confirmed: await first(
       "SELECT j.id FROM print_jobs j JOIN printers p ON p.id = j.printer_id JOIN users u ON u.id = p.owner_id WHERE j.status = 'confirmed' AND u.email = 'bella@printnear.test' ORDER BY j.id LIMIT 1",
     ),

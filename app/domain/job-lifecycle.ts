@@ -199,8 +199,22 @@ export const AUTHORIZATION_DAYS = 7;
 export const AUTHORIZATION_SAFETY_MS = 24 * 60 * 60 * 1000;
 export const AUTHORIZATION_MS = AUTHORIZATION_DAYS * 24 * 60 * 60 * 1000;
 
-/** The notification the other party gets for a transition (the bell). */
-export function transitionNotice(action: JobAction, actor: JobActor, fileName: string): { title: string; message: string } {
+/** What a transition notice names: the job's file and, once shipped, its tracking number. */
+export interface NoticeJob {
+  fileName: string;
+  trackingNumber?: string | null;
+}
+
+/** Once an order is picked up or shipped, its customer may rate the printer on this page. */
+export function reviewPath(jobId: number): string {
+  return `/jobs/${jobId}/review`;
+}
+
+const RATE_INVITE = "You can now rate this printer from your order page.";
+
+/** The notification the other party gets for a transition (the bell and its e-mail). */
+export function transitionNotice(action: JobAction, actor: JobActor, job: NoticeJob): { title: string; message: string } {
+  const { fileName } = job;
   switch (action) {
     case "pay":
       return { title: "New Order Request", message: `A paid order for ${fileName} is waiting for your answer.` };
@@ -217,9 +231,14 @@ export function transitionNotice(action: JobAction, actor: JobActor, fileName: s
     case "ready_for_shipping":
       return { title: "Ready for Shipping", message: `Your order for ${fileName} is packed and about to leave.` };
     case "mark_picked_up":
-      return { title: "Order Picked Up", message: `Your order for ${fileName} was marked as picked up.` };
+      return { title: "Order Picked Up", message: `Your order for ${fileName} was marked as picked up. ${RATE_INVITE}` };
     case "mark_shipped":
-      return { title: "Order Shipped", message: `Your order for ${fileName} is on its way.` };
+      return {
+        title: "Order Shipped",
+        message: job.trackingNumber
+          ? `Your order for ${fileName} is on its way. Tracking number: ${job.trackingNumber}. ${RATE_INVITE}`
+          : `Your order for ${fileName} is on its way. ${RATE_INVITE}`,
+      };
     case "expire":
       return {
         title: "Order Cancelled",
@@ -232,6 +251,15 @@ export function transitionNotice(action: JobAction, actor: JobActor, fileName: s
     case "place":
       return { title: "Order Submitted", message: `An order for ${fileName} was placed.` };
   }
+}
+
+/**
+ * The e-mail kind of a transition notice for the party it goes to: a printer owner's new request
+ * and any cancellation reaching an owner are order requests; everything else is an order update.
+ */
+export function transitionNoticeKind(action: JobAction, recipient: "customer" | "owner"): "order_request" | "order_update" {
+  if (recipient === "owner" && (action === "pay" || action === "cancel" || action === "expire")) return "order_request";
+  return "order_update";
 }
 
 /** PUT /api/print-jobs/{id}/status names the status wanted; this is the action that reaches it. */

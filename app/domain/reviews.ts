@@ -29,9 +29,10 @@ export const ReviewSchema = z.object({
 });
 export type ReviewInput = z.input<typeof ReviewSchema>;
 
-/** The mean of ratings to one decimal, or null with none ("New"). */
-export function meanRating(ratings: readonly number[]): number | null {
-  if (ratings.length === 0) return null;
-  const sum = ratings.reduce((a, b) => a + b, 0);
-  return Math.round((sum / ratings.length) * 10) / 10;
+/** A printer's rating is the mean of its reviews rounded to this many decimal places (pages show one). */
+export const RATING_DECIMALS = 2;
+
+/** The link a customer follows to rate the printer of a delivered job, or to edit their review. */
+export function reviewLinkLabel(reviewed: boolean): string {
+  return reviewed ? "Edit your review" : "Rate this printer";
 }

@@ -3,7 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { desc, eq } from "drizzle-orm";
 import { printers, printJobs } from "../../db/schema";
 import { OrderActions } from "~/components/order-actions";
-import { buttonActions } from "~/domain/job-lifecycle";
+import { buttonActions, reviewPath } from "~/domain/job-lifecycle";
+import { reviewLinkLabel } from "~/domain/reviews";
 import {
   CUSTOMER_ACTIVE,
   CUSTOMER_COMPLETED,
@@ -14,6 +15,7 @@ import {
   type CustomerTab,
 } from "~/domain/job-status";
 import { customerStats } from "~/services/orders/jobs.server";
+import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { formatCents } from "~/domain/money";
 import { getDb } from "~/utils/db.server";
 import { formatDate } from "~/utils/format";
@@ -47,14 +49,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   const stats = await customerStats(user.id, { active: CUSTOMER_ACTIVE, completed: CUSTOMER_COMPLETED, paid: PAID_STATUSES });
   const counts = Object.fromEntries(CUSTOMER_TABS.map((t) => [t.id, jobs.filter((j) => inCustomerTab(j.status, t.id)).length]));
+  const shown = jobs.filter((j) => inCustomerTab(j.status, tab));
+  const reviews = await reviewLinksOf(
+    user.id,
+    shown.map((j) => j.id),
+  );
   return {
     name: user.firstName || user.username,
     tab,
     stats,
     counts,
-    jobs: jobs
-      .filter((j) => inCustomerTab(j.status, tab))
-      .map((j) => ({ ...j, actions: j.status === "draft" ? [] : buttonActions(j.status, "customer", j.deliveryMethod) })),
+    jobs: shown.map((j) => ({
+      ...j,
+      actions: j.status === "draft" ? [] : buttonActions(j.status, "customer", j.deliveryMethod),
+      review: reviews.get(j.id) ?? null,
+    })),
   };
 }
 
@@ -159,6 +168,11 @@ export default function Dashboard() {
                 {CONTACT_STATUSES.includes(job.status) ? (
                   <Link to={`/messages?jobId=${job.id}`} className="btn-secondary">
                     Contact Printer
+                  </Link>
+                ) : null}
+                {job.review ? (
+                  <Link to={reviewPath(job.id)} className="btn-secondary">
+                    {reviewLinkLabel(job.review.reviewed)}
                   </Link>
                 ) : null}
                 {job.status === "ready_for_pickup" || job.status === "ready_for_shipping" ? (

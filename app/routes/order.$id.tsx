@@ -8,10 +8,12 @@ import { ConversationThread } from "~/components/conversation-thread";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderActions } from "~/components/order-actions";
 import { OrderSummary } from "~/components/order-summary";
-import { buttonActions, JOB_ACTIONS, type JobAction } from "~/domain/job-lifecycle";
+import { buttonActions, JOB_ACTIONS, reviewPath, type JobAction } from "~/domain/job-lifecycle";
+import { reviewLinkLabel } from "~/domain/reviews";
 import { STATUS_LABELS } from "~/domain/job-status";
 import { MESSAGE_FIELD, SEND_MESSAGE_INTENT } from "~/domain/messages";
 import { listJobMessages, sendJobMessage } from "~/services/conversations.server";
+import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { isAppError } from "~/utils/app-error.server";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { LocalTime } from "~/components/local-time";
@@ -80,6 +82,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     backTo: view.viewerRole === "owner" ? "/printer-tracking" : "/dashboard",
     messages,
     userId: user.id,
+    review: view.viewerRole === "customer" ? ((await reviewLinksOf(user.id, [job.id])).get(job.id) ?? null) : null,
   };
 }
 
@@ -233,6 +236,11 @@ export default function OrderDetail() {
               </h2>
               <OrderActions jobId={o.id} actions={d.actions} deliveryMethod={o.deliveryMethod} redirectTo={`/order/${o.id}`} />
             </section>
+          ) : null}
+          {d.review ? (
+            <Link to={reviewPath(o.id)} className="btn-primary" data-testid="review-link">
+              {reviewLinkLabel(d.review.reviewed)}
+            </Link>
           ) : null}
           {d.viewerRole === "customer" && o.status === "submitted" ? (
             <Link to={`/checkout?orderId=${o.id}`} className="btn-primary">

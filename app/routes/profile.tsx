@@ -3,6 +3,8 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useMemo } from "react";
+import { Toaster, type ToastData } from "~/components/toaster";
 import { UserAvatar } from "~/components/user-avatar";
 import { humanize } from "~/utils/format";
 import { isAppError } from "~/domain/app-error";
@@ -62,14 +64,22 @@ export default function Profile() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
     shouldRevalidate: "onBlur",
   });
+  const failed = Object.keys(form.allErrors).length > 0;
+  const reason = form.errors?.[0] ?? "Check the fields marked below.";
+  // a refused save is also raised as a destructive toast; the fields keep what was typed
+  const failedToast = useMemo<ToastData | null>(
+    () => (failed ? { title: "Update Failed", description: reason, variant: "destructive" } : null),
+    [failed, reason],
+  );
   return (
     <div className="container-page max-w-2xl py-8">
+      {failedToast ? <Toaster toast={failedToast} /> : null}
       <h1 className="text-2xl font-bold">Profile Settings</h1>
       <Form method="post" {...getFormProps(form)} className="card mt-6 space-y-5 p-6">
-        {Object.keys(form.allErrors).length > 0 ? (
+        {failed ? (
           <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
             <p className="font-semibold">Update Failed</p>
-            <p>{form.errors?.[0] ?? "Check the fields marked below."}</p>
+            <p>{reason}</p>
           </div>
         ) : null}
         <div className="flex items-center gap-4">

@@ -1,12 +1,13 @@
 // Notifications: the bell, /notifications and e-mail. notify() stores the notification (the bell
 // and the live stream pick it up) and queues an e-mail for its kind unless the user turned that
 // kind off on /profile. Message e-mails are batched: at most one per conversation per 15 minutes.
+import type { InStatement } from "@libsql/client";
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { siteUrl } from "~/utils/env.server";
 import { notifications, users } from "../../db/schema";
 import { isNotificationKind, wantsEmail, type NotificationKind } from "~/domain/notification-kinds";
 import { getClient, getDb } from "~/utils/db.server";
-import { queueMail } from "./mail/index.server";
+import { mailStatements } from "./mail/index.server";
 
 export const MESSAGE_EMAIL_WINDOW_MS = 15 * 60 * 1000;
 export const EMAIL_SETTINGS_PATH = "/profile#email-settings";
@@ -53,31 +54,43 @@ export interface NotifyOptions {
 
 /**
  * Tells a user something happened: a notification in the bell and on /notifications, and an
- * e-mail unless they turned its kind off. The e-mail is queued (never sent inside the request),
- * so a slow mail server never slows the caller; a queueing failure is logged, never thrown.
+ * e-mail unless they turned its kind off. The notification, the message batch's window and the
+ * queued e-mail task are written in one batch: all of them or none, so a failure never leaves a
+ * used-up window without its mail, nor a bell entry whose e-mail was silently dropped. The e-mail
+ * is only queued here (the job runner sends it), so a slow mail server never slows the caller.
  */
 export async function notify(userId: number, title: string, message: string, link?: string, options: NotifyOptions = {}) {
   const kind = options.kind && isNotificationKind(options.kind) ? options.kind : inferKind(title, link);
   const db = await getDb();
-  await db.insert(notifications).values({ userId, title, message, link, kind });
   const [user] = await db
     .select({ email: users.email, firstName: users.firstName, emailOff: users.emailOff })
     .from(users)
     .where(eq(users.id, userId));
-  if (!user || !wantsEmail(user.emailOff, kind)) return;
-  const batchKey = options.batchKey ?? (kind === "message" && link ? `message:${userId}:${link}` : undefined);
-  try {
-    await queueMail({
-      to: user.email,
-      subject: `${title} | Printnear`,
-      ...notificationEmail({ firstName: user.firstName, title, message, link }),
-      batchKey,
-      batchWindowMs: batchKey ? MESSAGE_EMAIL_WINDOW_MS : undefined,
-    });
-  } catch (error) {
-    // the notification is stored; the e-mail is a courtesy and must not fail the caller's flow
-    console.error(`notify: could not queue the ${kind} e-mail for user ${userId}:`, error instanceof Error ? error.name : error);
+  if (!user) return;
+  const now = Date.now();
+  const statements: InStatement[] = [
+    {
+      sql: "INSERT INTO notifications (user_id, title, message, link, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      args: [userId, title, message, link ?? null, kind, now],
+    },
+  ];
+  if (wantsEmail(user.emailOff, kind)) {
+    const batchKey = options.batchKey ?? (kind === "message" && link ? `message:${userId}:${link}` : undefined);
+    statements.push(
+      ...mailStatements(
+        {
+          to: user.email,
+          subject: `${title} | Printnear`,
+          ...notificationEmail({ firstName: user.firstName, title, message, link }),
+          batchKey,
+          batchWindowMs: batchKey ? MESSAGE_EMAIL_WINDOW_MS : undefined,
+        },
+        now,
+      ),
+    );
   }
+  const client = await getClient();
+  await client.batch(statements, "write");
 }
 
 function escapeHtml(text: string): string {

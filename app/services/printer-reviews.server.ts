@@ -1,11 +1,12 @@
 // Printer reviews: a job's customer rates the printer once the print reached them (picked up or
 // shipped), once per job and editable; an owner never reviews their own printer. The printer's
-// rating is the mean of its reviews, kept on the printer row with the count for cards and sorting.
-import { and, desc, eq, sql } from "drizzle-orm";
+// rating is the mean of its reviews (refreshPrinterRating), kept on the printer row with the count
+// for cards and sorting.
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { printerReviews, printers, printJobs, users } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
-import { isReviewable, REVIEW_NOT_YET, REVIEW_OWN_PRINTER, ReviewSchema } from "~/domain/reviews";
-import { getDb } from "~/utils/db.server";
+import { isReviewable, RATING_DECIMALS, REVIEW_NOT_YET, REVIEW_OWN_PRINTER, ReviewSchema } from "~/domain/reviews";
+import { getDb, type Database } from "~/utils/db.server";
 import { limitWrite } from "./write-limits.server";
 
 export interface ReviewContext {
@@ -83,15 +84,44 @@ export async function saveReview(input: { jobId: number; customerId: number; rat
         target: printerReviews.jobId,
         set: { rating: parsed.data.rating, review: parsed.data.review, updatedAt: now },
       }),
-    db
-      .update(printers)
-      .set({
-        rating: sql`(SELECT round(avg(rating), 2) FROM printer_reviews WHERE printer_id = ${context.printerId})`,
-        totalReviews: sql`(SELECT count(*) FROM printer_reviews WHERE printer_id = ${context.printerId})`,
-      })
-      .where(eq(printers.id, context.printerId)),
+    refreshPrinterRating(db, context.printerId),
   ]);
   return { printerId: context.printerId, rating: parsed.data.rating, review: parsed.data.review, edited: !!context.review };
+}
+
+/**
+ * The one rule for a printer's rating: the mean of its reviews rounded to RATING_DECIMALS places,
+ * with their count (null and 0 with none). Written on the printer row for cards and sorting by
+ * every path that adds reviews, the review form and the demo data alike.
+ */
+export function refreshPrinterRating(db: Database, printerId: number) {
+  return db
+    .update(printers)
+    .set({
+      rating: sql`(SELECT round(avg(rating), ${sql.raw(String(RATING_DECIMALS))}) FROM printer_reviews WHERE printer_id = ${printerId})`,
+      totalReviews: sql`(SELECT count(*) FROM printer_reviews WHERE printer_id = ${printerId})`,
+    })
+    .where(eq(printers.id, printerId));
+}
+
+/**
+ * The review links of a customer's jobs: for each of their picked-up or shipped jobs on a printer
+ * they don't own, whether they reviewed it yet. Other jobs are left out (no link).
+ */
+export async function reviewLinksOf(customerId: number, jobIds: readonly number[]): Promise<Map<number, { reviewed: boolean }>> {
+  const links = new Map<number, { reviewed: boolean }>();
+  if (jobIds.length === 0) return links;
+  const db = await getDb();
+  const rows = await db
+    .select({ jobId: printJobs.id, status: printJobs.status, ownerId: printers.ownerId, reviewId: printerReviews.id })
+    .from(printJobs)
+    .innerJoin(printers, eq(printers.id, printJobs.printerId))
+    .leftJoin(printerReviews, eq(printerReviews.jobId, printJobs.id))
+    .where(and(eq(printJobs.customerId, customerId), inArray(printJobs.id, [...jobIds])));
+  for (const row of rows) {
+    if (isReviewable(row.status) && row.ownerId !== customerId) links.set(row.jobId, { reviewed: row.reviewId !== null });
+  }
+  return links;
 }
 
 export interface PrinterReviewView {

@@ -54,6 +54,28 @@ test.describe("the installable app", () => {
     await expect(page.getByRole("heading", { name: "You're offline" })).toHaveCount(0);
   });
 
+  test("the built worker carries the build's version and drops earlier versions' caches on activate", async ({
+    page,
+    request,
+  }) => {
+    const worker = await (await request.get("/sw.js")).text();
+    const version = /const VERSION = "([^"]*)";/.exec(worker)?.[1];
+    expect(version).toMatch(/^[0-9a-f]{12}$/);
+    if (jsDisabled()) return; // without JavaScript no worker registers (the test above checks it)
+    // caches an earlier build left behind, made before this build's worker is installed
+    await page.goto("/offline.html");
+    await page.evaluate(async () => {
+      await (await caches.open("printnear-static-v0ld")).put("/assets/old-abc123.js", new Response("old"));
+      await caches.open("printnear-shell-v0ld");
+    });
+    await page.goto("/how-it-works");
+    await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+    await expect.poll(() => page.evaluate(() => caches.keys())).not.toContain("printnear-static-v0ld");
+    const keys = await page.evaluate(() => caches.keys());
+    expect(keys).not.toContain("printnear-shell-v0ld");
+    expect(keys).toContain(`printnear-shell-v${version}`);
+  });
+
   test("the install banner is not shown where the browser offers no install prompt", async ({ page }) => {
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();

@@ -116,7 +116,10 @@ test.describe("messages", () => {
     await page.goto(`/messages?jobId=${job.id}`);
     await page.getByTestId("message-input").fill("    ");
     await page.getByRole("button", { name: "Send" }).click();
-    await expect(page.getByText("Failed to Send Message")).toBeVisible();
+    await expect(page.getByTestId("conversation-thread").locator("form").getByText("Failed to Send Message")).toBeVisible();
+    // raised as a destructive toast too
+    await expect(page.getByTestId("toast")).toContainText("Failed to Send Message");
+    await expect(page.getByTestId("message-input")).toHaveValue("    ");
     await expect(page.getByTestId("thread-message")).toHaveCount(0);
 
     await page.context().clearCookies();
@@ -126,6 +129,11 @@ test.describe("messages", () => {
     await expect(page.getByRole("heading", { name: "Conversation Not Found" })).toBeVisible();
   });
 });
+
+/** The test database's file (the config sets DATABASE_URL to it for the tests and server A). */
+function testDatabaseFile(): string {
+  return (process.env.DATABASE_URL ?? "file:tests/.tmp/e2e.db").replace(/^file:/, "");
+}
 
 test.describe("two servers, one database", () => {
   let second: ChildProcess | undefined;
@@ -138,7 +146,17 @@ test.describe("two servers, one database", () => {
     // its own process group, so the whole tree (tsx and its node) stops with the test
     second = spawn("node_modules/.bin/tsx", ["server/index.ts"], {
       detached: true,
-      env: { ...process.env, NODE_ENV: "production", PORT: String(port), MOCKS: "false", LIVE_POLL_MS: "200" },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        MOCKS: "false",
+        LIVE_POLL_MS: "200",
+        // server A's worker runs the shared database's queued tasks; B only serves, and any mail
+        // it wrote would go beside the test database, never into data/outbox
+        WORKER: "off",
+        MAIL_OUTBOX_DIR: `${testDatabaseFile()}-outbox`,
+      },
       stdio: "ignore",
     });
     const serverB = `http://localhost:${port}`;

@@ -18,7 +18,12 @@ test.describe("printer reviews", () => {
     await page.goto(`/jobs/${printing.id}/review`);
     await expect(page.getByText("You can rate the printer once your print has been picked up or shipped.")).toBeVisible();
 
-    await page.goto(`/jobs/${done.id}/review`);
+    // the order page of a picked-up job links to the review; one still printing doesn't
+    await page.goto(`/order/${printing.id}`);
+    await expect(page.getByRole("link", { name: "Rate this printer" })).toHaveCount(0);
+    await page.goto(`/order/${done.id}`);
+    await page.getByRole("link", { name: "Rate this printer" }).click();
+    await expect(page).toHaveURL(new RegExp(`/jobs/${done.id}/review$`));
     await page.locator("label").filter({ hasText: "4 stars" }).click();
     await page.getByLabel("Your review (optional)").fill("Smooth walls and a friendly pickup.");
     await page.getByRole("button", { name: "Submit Review" }).click();
@@ -29,8 +34,11 @@ test.describe("printer reviews", () => {
     await expect(page.getByTestId("printer-review")).toContainText("Smooth walls and a friendly pickup.");
     await expect(page.getByTestId("printer-review")).toContainText("Rita");
 
-    // editing keeps one review per job
-    await page.goto(`/jobs/${done.id}/review`);
+    // editing keeps one review per job: the dashboard card now offers to edit it
+    await page.goto("/dashboard?tab=completed");
+    const card = page.getByTestId("job-card").filter({ hasText: "vase.stl" });
+    await card.getByRole("link", { name: "Edit your review" }).click();
+    await expect(page).toHaveURL(new RegExp(`/jobs/${done.id}/review$`));
     await page.locator("label").filter({ hasText: "2 stars" }).click();
     await page.getByRole("button", { name: "Update Review" }).click();
     await expect(page.getByTestId("printer-rating")).toContainText("2.0");
@@ -39,6 +47,9 @@ test.describe("printer reviews", () => {
     // the owner can't review (it isn't their order)
     await page.context().clearCookies();
     await signInAs(page, owner.email);
+    await page.goto(`/order/${done.id}`);
+    await expect(page.getByTestId("order-status")).toBeVisible();
+    await expect(page.getByRole("link", { name: /Rate this printer|Edit your review/ })).toHaveCount(0);
     const response = await page.goto(`/jobs/${done.id}/review`);
     expect(response?.status()).toBe(404);
   });
@@ -59,6 +70,14 @@ test.describe("profile", () => {
     await expect(page.getByLabel("Account menu").locator("img")).toHaveAttribute("src", "/avatars/avatar-5.svg");
   });
 
+  test("an owner's account type is shown with a space, not an underscore", async ({ page }) => {
+    const owner = await createPerson("Opal", "printer_owner");
+    await signInAs(page, owner.email);
+    await page.goto("/profile");
+    await expect(page.getByText(/Account type: printer owner/i)).toBeVisible();
+    await expect(page.getByText("printer_owner")).toHaveCount(0);
+  });
+
   test("a bad ZIP is refused with Update Failed", async ({ page }) => {
     const user = await createPerson("Zed");
     await signInAs(page, user.email);
@@ -68,7 +87,10 @@ test.describe("profile", () => {
     // skip the browser's own constraint check so our rule and its message show
     await page.locator("form#profile").evaluate((form: HTMLFormElement) => form.setAttribute("novalidate", ""));
     await page.getByRole("button", { name: "Save Changes" }).click();
-    await expect(page.getByText("Update Failed")).toBeVisible();
-    await expect(page.getByText("ZIP must be 5 digits")).toBeVisible();
+    // a destructive toast as well as the box, and the typed value stays
+    await expect(page.getByTestId("toast")).toContainText("Update Failed");
+    await expect(page.getByRole("alert").filter({ hasText: "Update Failed" }).first()).toBeVisible();
+    await expect(page.getByText("ZIP must be 5 digits").first()).toBeVisible();
+    await expect(zip).toHaveValue("12ab");
   });
 });

@@ -7,7 +7,11 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import "../../app/services/mail/mail-task.server";
 import { queueMail } from "../../app/services/mail/index.server";
-import { getTask, runDueTasks } from "../../app/services/jobs/index.server";
+import { getTask, runDueTasks, startWorker } from "../../app/services/jobs/index.server";
+import { claimTask } from "../../app/services/jobs/runner.server";
+import { listNotifications, notify } from "../../app/services/notifications.server";
+import { getClient } from "../../app/utils/db.server";
+import { createTestUser } from "../setup/requests";
 
 const received: ParsedMail[] = [];
 let refuseNext = 0;
@@ -111,21 +115,70 @@ describe("queueMail through a real SMTP server", () => {
   });
 });
 
+describe("restarts and failures", () => {
+  test("a mail held by a worker that died is sent by the next worker, exactly once", async () => {
+    const { id } = await queueMail({ to: "restart@example.test", subject: "Survives a restart", text: "once" });
+    // a worker claims it and dies before sending: its lease runs out with nobody to renew it
+    const claimed = await claimTask("dead-worker", ["mail.send"], 150);
+    expect(claimed?.id).toBe(id);
+    const worker = startWorker({ workerId: "next-worker", leaseMs: 150, pollMs: 20, types: ["mail.send"] });
+    try {
+      const deadline = Date.now() + 5000;
+      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, 400)); // several more polls and leases: nothing is sent twice
+    } finally {
+      await worker.stop();
+    }
+    expect(received.map((m) => m.subject)).toEqual(["Survives a restart"]);
+    const task = await getTask(id!);
+    expect([task!.status, task!.attempts]).toEqual(["done", 2]);
+  });
+
+  test("a mail that can't be queued leaves no notification and no used-up batch window", async () => {
+    const user = await createTestUser();
+    const client = await getClient();
+    const link = "/messages?jobId=991";
+    await client.execute(
+      `CREATE TRIGGER refuse_mail BEFORE INSERT ON background_tasks WHEN NEW.kind = 'mail.send'
+       BEGIN SELECT RAISE(ABORT, 'queue unavailable'); END`,
+    );
+    try {
+      await expect(notify(user!.id, "New Message", "You have a new message.", link)).rejects.toThrow(/queue unavailable/);
+    } finally {
+      await client.execute("DROP TRIGGER refuse_mail");
+    }
+    expect(await listNotifications(user!.id)).toEqual([]);
+    const windows = await client.execute({
+      sql: "SELECT count(*) AS n FROM mail_batches WHERE batch_key LIKE ?",
+      args: [`%${link}`],
+    });
+    expect(Number(windows.rows[0]!.n)).toBe(0);
+    // once the queue is back, the same conversation's mail goes out: its window was never taken
+    await notify(user!.id, "New Message", "You have a new message.", link);
+    await runDueTasks({ types: ["mail.send"] });
+    expect(received.map((m) => (m.to as { text: string }).text)).toEqual([user!.email]);
+  });
+});
+
 describe("without SMTP_URL", () => {
   test("each message is written as an .eml file to the outbox", async () => {
     const saved = process.env.SMTP_URL;
     const dir = `${process.env.UPLOADS_DIR}-outbox`;
     delete process.env.SMTP_URL;
     process.env.MAIL_OUTBOX_DIR = dir;
+    const log = vi.spyOn(console, "log");
     try {
       await queueMail({ to: "demo@example.test", subject: "Outbox check", text: "in a file" });
       expect(await runDueTasks({ types: ["mail.send"] })).toEqual(["done"]);
       const files = readdirSync(dir).filter((f) => f.endsWith(".eml"));
       expect(files).toHaveLength(1);
+      // the log names the file, so a developer can open it
+      expect(log.mock.calls.map((c) => c.join(" ")).join("\n")).toContain(`${dir}/${files[0]}`);
       const parsed = await simpleParser(readFileSync(`${dir}/${files[0]}`));
       expect(parsed.subject).toBe("Outbox check");
       expect(parsed.text?.trim()).toBe("in a file");
     } finally {
+      log.mockRestore();
       process.env.SMTP_URL = saved;
       delete process.env.MAIL_OUTBOX_DIR;
       rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { printers } from "../../db/schema";
 import { isAppError } from "~/domain/app-error";
-import { meanRating, REVIEW_NOT_YET, REVIEW_OWN_PRINTER } from "~/domain/reviews";
+import { RATING_DECIMALS, REVIEW_NOT_YET, REVIEW_OWN_PRINTER } from "~/domain/reviews";
 import { listPrinterReviews, saveReview } from "~/services/printer-reviews.server";
 import { getDb } from "~/utils/db.server";
 import { action as reviewAction, loader as reviewPage } from "~/routes/jobs.$id.review";
@@ -32,11 +32,18 @@ beforeAll(async () => {
   printerId = (await createTestPrinter(ownerId, { name: "Olga's Bambu" })).id;
 });
 
-test("meanRating: the mean to one decimal, null with none", () => {
-  expect(meanRating([])).toBeNull();
-  expect(meanRating([5])).toBe(5);
-  expect(meanRating([5, 4, 4])).toBe(4.3);
-  expect(meanRating([1, 2])).toBe(1.5);
+test("the stored rating is the mean of the reviews to RATING_DECIMALS places", async () => {
+  const owner = await createTestUser();
+  const printer = await createTestPrinter(owner.id, { name: "Three reviews" });
+  for (const rating of [5, 4, 4]) {
+    const customer = await createTestUser();
+    const job = await createTestJob(customer.id, printer.id, "picked_up");
+    await saveReview({ jobId: job.id, customerId: customer.id, rating });
+  }
+  const db = await getDb();
+  const [row] = await db.select().from(printers).where(eq(printers.id, printer.id));
+  expect(RATING_DECIMALS).toBe(2);
+  expect(row).toMatchObject({ rating: 4.33, totalReviews: 3 });
 });
 
 describe("printer reviews", () => {

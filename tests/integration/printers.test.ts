@@ -16,7 +16,8 @@ import { resolveLocation } from "../../app/services/gazetteer.server";
 import { PHOTO_TOO_LARGE } from "../../app/domain/printer-form";
 import type { PrinterJson } from "../../app/domain/printer-listing";
 import { getPrinterJson, listOwnerPrinters, searchPrinters } from "../../app/services/printer-search.server";
-import { getDb } from "../../app/utils/db.server";
+import { listPrinterReviews } from "../../app/services/printer-reviews.server";
+import { getClient, getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
 import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 
@@ -123,7 +124,8 @@ describe("searchPrinters", () => {
     const cheap = await searchPrinters({ location: "Loveland, CO", sort: "price" });
     expect(cheap.printers.map((p) => p.pricePerGram)).toEqual(["0.08", "0.09", "0.10", "0.12", "0.15"]);
     const rated = await searchPrinters({ sort: "rating" });
-    expect(names(rated.printers).slice(0, 3)).toEqual(["Berthoud Print Shop", "Loveland Makerspace MK4", "Fort Collins Fab Lab"]);
+    // the demo reviews: Berthoud 5 stars, the Fab Lab 4; the unrated follow
+    expect(names(rated.printers).slice(0, 3)).toEqual(["Berthoud Print Shop", "Fort Collins Fab Lab", "Loveland Makerspace MK4"]);
     const second = await searchPrinters({ location: "Loveland, CO", limit: 2, offset: 2 });
     expect(second.total).toBe(5);
     expect(names(second.printers)).toEqual(["Berthoud Print Shop", "Fort Collins Fab Lab"]);
@@ -147,6 +149,22 @@ describe("searchPrinters", () => {
     expect(home.printers[0]!.name).toBe("Berthoud Print Shop");
   });
 
+  it("every printer's rating and count are those of its reviews, the demo printers included", async () => {
+    const client = await getClient();
+    const { rows } = await client.execute(`
+      SELECT p.name, p.rating, p.total_reviews AS stored, count(r.id) AS counted, round(avg(r.rating), 2) AS mean
+      FROM printers p LEFT JOIN printer_reviews r ON r.printer_id = p.id GROUP BY p.id`);
+    const mismatched = rows.filter((r) => Number(r.stored) !== Number(r.counted) || (r.rating ?? null) !== (r.mean ?? null));
+    expect(mismatched.map((r) => r.name)).toEqual([]);
+    // the demo data has real reviews behind its ratings
+    const berthoud = rows.find((r) => r.name === "Berthoud Print Shop");
+    expect(Number(berthoud!.counted)).toBeGreaterThan(0);
+    const shown = await listPrinterReviews(
+      Number((await client.execute("SELECT id FROM printers WHERE name = 'Berthoud Print Shop'")).rows[0]!.id),
+    );
+    expect(shown.length).toBe(Number(berthoud!.stored));
+  });
+
   it("serializes the listing's shape, with the public place and coordinates", async () => {
     const [p] = (await searchPrinters({ location: "80513", radiusMiles: 5 })).printers;
     expect(p).toMatchObject({
@@ -163,7 +181,7 @@ describe("searchPrinters", () => {
       materials: ["PLA", "PETG", "ABS", "ASA", "TPU"],
       isAvailable: true,
       imageUrl: "/api/printer-images/family-corexy.svg",
-      owner: { firstName: "Bella", lastName: "Berthold", rating: 4.9, totalReviews: 31 },
+      owner: { firstName: "Bella", lastName: "Berthold", rating: 5, totalReviews: 1 },
     });
     expect(p!.filamentInventory).toContainEqual({ material: "PETG", color: "Red", grams: 750, inStock: true });
     expect(typeof p!.distance).toBe("number");

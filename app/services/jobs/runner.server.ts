@@ -4,7 +4,7 @@
 // on request. Handlers resume: their per-item results and a cursor are stored as they go.
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { Client, Row } from "@libsql/client";
+import type { Client, InStatement, Row } from "@libsql/client";
 import { retryDelayMs, type TaskProgress, type TaskState } from "~/domain/background-jobs";
 import { getClient } from "~/utils/db.server";
 
@@ -64,6 +64,23 @@ export async function enqueueTask(
   options: EnqueueOptions = {},
 ): Promise<{ id: number; created: boolean }> {
   return insertTask(type, payload, { ...options, periodKey: undefined });
+}
+
+/**
+ * The INSERT of one plain task (no dedupe or period key), for a caller that writes it in the same
+ * batch as its own rows: `onlyIfChanged` adds the task only when the statement before it changed
+ * a row. The result's rows hold the new id (none when it was not added).
+ */
+export function taskInsertStatement(
+  type: string,
+  payload: unknown,
+  options: { runAt?: number; maxAttempts?: number; onlyIfChanged?: boolean } = {},
+): InStatement {
+  return {
+    sql: `INSERT INTO background_tasks (kind, payload, run_at, max_attempts)
+          SELECT ?, ?, ?, ?${options.onlyIfChanged ? " WHERE changes() > 0" : ""} RETURNING id`,
+    args: [type, JSON.stringify(payload ?? null), options.runAt ?? Date.now(), options.maxAttempts ?? 5],
+  };
 }
 
 async function insertTask(

@@ -2,7 +2,8 @@
 // (retried with backoff), so a slow or failing mail server never slows or fails a request and a
 // restart loses no queued mail. A batchKey sends at most one message per key per window.
 import { z } from "zod";
-import { enqueueTask } from "../jobs/runner.server";
+import type { InStatement, ResultSet } from "@libsql/client";
+import { taskInsertStatement } from "../jobs/runner.server";
 import { getClient } from "~/utils/db.server";
 
 export const MAIL_TASK = "mail.send";
@@ -33,8 +34,13 @@ export type MailPayload = z.infer<typeof mailPayloadSchema>;
 
 export const DEFAULT_BATCH_WINDOW_MS = 15 * 60 * 1000;
 
-/** Queues one e-mail. Returns its task id, or null (skipped) when its batch already sent one this window. */
-export async function queueMail(request: MailRequest, now = Date.now()): Promise<{ id: number | null; skipped: boolean }> {
+/**
+ * The statements that queue one e-mail, for a caller that writes them in one batch with its own
+ * rows: with a batchKey, the window's guarded upsert and then the task only when the window
+ * opened, so a failed batch neither uses up the window nor loses the mail. The last statement's
+ * rows hold the task id (none when the window was already taken).
+ */
+export function mailStatements(request: MailRequest, now = Date.now()): InStatement[] {
   const payload = mailPayloadSchema.parse({
     to: request.to,
     subject: request.subject,
@@ -42,21 +48,32 @@ export async function queueMail(request: MailRequest, now = Date.now()): Promise
     html: request.html,
     headers: request.headers,
   });
-  if (request.batchKey && !(await openBatchWindow(request.batchKey, request.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS, now))) {
-    return { id: null, skipped: true };
-  }
-  const { id } = await enqueueTask(MAIL_TASK, payload, { maxAttempts: request.maxAttempts ?? 10 });
-  return { id, skipped: false };
+  const task = taskInsertStatement(MAIL_TASK, payload, {
+    maxAttempts: request.maxAttempts ?? 10,
+    onlyIfChanged: Boolean(request.batchKey),
+  });
+  if (!request.batchKey) return [task];
+  const windowMs = request.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS;
+  return [
+    {
+      sql: `INSERT INTO mail_batches (batch_key, window_ends_at) VALUES (?, ?)
+            ON CONFLICT (batch_key) DO UPDATE SET window_ends_at = excluded.window_ends_at
+            WHERE mail_batches.window_ends_at <= ?`,
+      args: [request.batchKey, now + windowMs, now],
+    },
+    task,
+  ];
 }
 
-/** One guarded upsert: true for the first caller of a key in a window, false for the rest. */
-async function openBatchWindow(batchKey: string, windowMs: number, now: number): Promise<boolean> {
+/** The task id a batch of mailStatements wrote (the last result), or null when its window was taken. */
+export function queuedMailId(results: ResultSet[]): number | null {
+  const row = results.at(-1)?.rows[0];
+  return row ? Number(row.id) : null;
+}
+
+/** Queues one e-mail. Returns its task id, or null (skipped) when its batch already sent one this window. */
+export async function queueMail(request: MailRequest, now = Date.now()): Promise<{ id: number | null; skipped: boolean }> {
   const client = await getClient();
-  const result = await client.execute({
-    sql: `INSERT INTO mail_batches (batch_key, window_ends_at) VALUES (?, ?)
-          ON CONFLICT (batch_key) DO UPDATE SET window_ends_at = excluded.window_ends_at
-          WHERE mail_batches.window_ends_at <= ?`,
-    args: [batchKey, now + windowMs, now],
-  });
-  return result.rowsAffected > 0;
+  const id = queuedMailId(await client.batch(mailStatements(request, now), "write"));
+  return { id, skipped: id === null };
 }

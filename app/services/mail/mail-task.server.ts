@@ -8,6 +8,7 @@ registerTaskHandler(MAIL_TASK, async (ctx) => {
   if (!parsed.success) throw new PermanentTaskError("Invalid mail payload");
   const mail = parsed.data;
   const sent = await mailDelivery().send({ from: mailFrom(), ...mail }, `mail-${ctx.taskId}`);
-  console.log(`Mail sent to ${mail.to}: "${mail.subject}" (${sent.where === "smtp" ? "SMTP" : "outbox"})`);
+  // an outbox mail names its file, so a developer can open it
+  console.log(`Mail sent to ${mail.to}: "${mail.subject}" (${sent.where === "smtp" ? "SMTP" : `outbox file ${sent.where}`})`);
   return { messageId: sent.messageId };
 });

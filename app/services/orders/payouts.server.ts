@@ -5,9 +5,11 @@ import { and, eq, sql } from "drizzle-orm";
 import { payouts, users } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { OWNER_COMPLETED } from "~/domain/job-status";
+import { formatCents } from "~/domain/money";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient, getDb } from "~/utils/db.server";
+import { notify } from "~/services/notifications.server";
 import { loadJobParty } from "./jobs.server";
 
 export const ALREADY_PAID_OUT = "This order has already been paid out.";
@@ -50,20 +52,29 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
     args: [job.id, owner.id, job.printerProfitCents, provider.name],
   });
   if (claim.rowsAffected !== 1) throw new AppError("conflict", ALREADY_PAID_OUT);
+  let transferId: string;
   try {
-    const { transferId } = await provider.transfer({
+    ({ transferId } = await provider.transfer({
       jobId: job.id,
       amountCents: job.printerProfitCents,
       destination: account.id,
-    });
+    }));
     await db.update(payouts).set({ status: "paid", providerTransferId: transferId }).where(eq(payouts.jobId, job.id));
-    return { jobId: job.id, amountCents: job.printerProfitCents, transferId };
   } catch (error) {
     await db.update(payouts).set({ status: "failed" }).where(eq(payouts.jobId, job.id));
     throw error instanceof AppError
       ? error
       : new AppError("unavailable", "The payout could not be sent. Please try again.", { cause: error });
   }
+  // the money has moved: the owner hears of it in the bell and by e-mail (kind payout)
+  await notify(
+    owner.id,
+    "Payout Sent",
+    `${formatCents(job.printerProfitCents)} for ${job.fileName} is on its way to your payout account.`,
+    "/printer-tracking",
+    { kind: "payout" },
+  );
+  return { jobId: job.id, amountCents: job.printerProfitCents, transferId };
 }
 
 export async function payoutsOf(ownerId: number) {

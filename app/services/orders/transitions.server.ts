@@ -2,7 +2,14 @@
 // guarded UPDATE (WHERE id = ? AND status = ?) makes it happen at most once, and the winner alone
 // moves the money, the filament, and tells the other party.
 import { AppError } from "~/domain/app-error";
-import { checkTransition, transitionNotice, type JobAction, type JobStamp, type Transition } from "~/domain/job-lifecycle";
+import {
+  checkTransition,
+  transitionNotice,
+  transitionNoticeKind,
+  type JobAction,
+  type JobStamp,
+  type Transition,
+} from "~/domain/job-lifecycle";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { movePayment, paymentOfJob } from "~/services/payments/records.server";
 import { limitWrite } from "~/services/write-limits.server";
@@ -137,7 +144,7 @@ export async function transitionJob(request: TransitionRequest): Promise<Transit
   if (changed !== 1) throw new AppError("conflict", LOST_RACE);
 
   await moveMoney(party, transition, now);
-  await tellOtherParty(party, transition);
+  await tellOtherParty(party, transition, trackingNumber?.slice(0, 64) ?? null);
   return { jobId: job.id, status: transition.to, transition };
 }
 
@@ -194,12 +201,21 @@ async function undoAccept(party: JobParty, now: number) {
   );
 }
 
-async function tellOtherParty(party: JobParty, transition: Transition) {
+async function tellOtherParty(party: JobParty, transition: Transition, trackingNumber: string | null) {
   const { job } = party;
-  const notice = transitionNotice(transition.action, transition.actor, job.fileName);
+  const notice = transitionNotice(transition.action, transition.actor, {
+    fileName: job.fileName,
+    trackingNumber: transition.action === "mark_shipped" ? trackingNumber : null,
+  });
   const link = `/order/${job.id}`;
   const toCustomer = transition.actor !== "customer";
   const toOwner = transition.actor !== "owner" && transition.to !== "submitted" && transition.from !== "submitted";
-  if (toCustomer && transition.action !== "pay") await notify(job.customerId, notice.title, notice.message, link);
-  if ((toOwner || transition.action === "pay") && party.ownerId) await notify(party.ownerId, notice.title, notice.message, link);
+  if (toCustomer && transition.action !== "pay") {
+    await notify(job.customerId, notice.title, notice.message, link, {
+      kind: transitionNoticeKind(transition.action, "customer"),
+    });
+  }
+  if ((toOwner || transition.action === "pay") && party.ownerId) {
+    await notify(party.ownerId, notice.title, notice.message, link, { kind: transitionNoticeKind(transition.action, "owner") });
+  }
 }
