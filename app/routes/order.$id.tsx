@@ -234,7 +234,7 @@ export default function OrderDetail() {
             </section>
           ) : null}
           {d.viewerRole === "customer" && o.status === "submitted" ? (
-            <Link to={`/checkout?orderId=${o.id}`} className="btn-primary">
+            <Link to={`/checkout?orderId=${o.id}`} reloadDocument className="btn-primary">
               Pay now
             </Link>
           ) : null}
