@@ -2,7 +2,8 @@
 // accepting with filament reserved, races, payouts once, the authorisation sweep, webhooks twice.
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
-import { afterAll, beforeEach, describe, expect, test } from "vitest";
+import { http, HttpResponse } from "msw";
+import { afterAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { filamentInventory, notifications, payments, payouts, printJobs, webhookEvents } from "../../db/schema";
 import { isAppError } from "../../app/domain/app-error";
 import { AUTHORIZATION_MS } from "../../app/domain/job-lifecycle";
@@ -12,13 +13,16 @@ import {
   handleStripeWebhook,
   payWithTestCard,
   startCardPayment,
+  startHostedCheckout,
 } from "../../app/services/orders/payment-flows.server";
 import { connectPayoutAccount, requestPayout } from "../../app/services/orders/payouts.server";
 import { placeOrder } from "../../app/services/orders/place-order.server";
 import { transitionJob } from "../../app/services/orders/transitions.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
-import { confirmIntentForTests } from "../mocks/stripe";
+import { getPaymentProvider } from "../../app/services/payments/provider.server";
+import { completeCheckoutSessionForTests, confirmIntentForTests, STRIPE_API } from "../mocks/stripe";
+import { server } from "../setup/msw";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
 
@@ -128,6 +132,17 @@ describe.each(Object.entries(PROVIDERS))("payment provider contract: %s", (name,
     expect(await stock(b.printer.id)).toBe(1000);
   });
 
+  test("a customer cancel before paying closes the open payment at the provider", async () => {
+    const { customer, jobId } = await placedOrder();
+    const started = await startCardPayment(customer, jobId);
+    const id = started!.clientSecret.split("_secret_")[0]!;
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["requires_payment"]);
+    await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
+    expect((await jobRow(jobId)).status).toBe("cancelled");
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+    expect((await (await getPaymentProvider()).getPayment(id)).state).toBe("released");
+  });
+
   test("payout: connect an account, then one transfer per job however often it is asked", async () => {
     const { owner, customer, jobId } = await placedOrder();
     await provider.pay(customer, jobId);
@@ -224,6 +239,67 @@ describe("races and rules", () => {
     expect((await jobRow(jobId)).status).toBe("cancelled");
     expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
     expect((await jobRow(fresh.jobId)).status).toBe("confirmed");
+  });
+});
+
+describe("Stripe holds the order can't use", () => {
+  beforeEach(() => {
+    process.env.STRIPE_SECRET_KEY = "sk_test_mock";
+  });
+
+  test("an intent authorised just before the customer cancelled is cancelled, and its late report changes nothing", async () => {
+    const { customer, jobId } = await placedOrder();
+    const started = await startCardPayment(customer, jobId);
+    const id = started!.clientSecret.split("_secret_")[0]!;
+    // the card is authorised at Stripe, but its webhook hasn't arrived when the customer cancels
+    confirmIntentForTests(id);
+    await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
+    await confirmProviderPayment(id);
+    expect((await jobRow(jobId)).status).toBe("cancelled");
+    expect((await (await getPaymentProvider()).getPayment(id)).state).toBe("released");
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+  });
+
+  test("an authorisation reported for a cancelled order is released at once", async () => {
+    const { customer, jobId } = await placedOrder();
+    const started = await startCardPayment(customer, jobId);
+    const id = started!.clientSecret.split("_secret_")[0]!;
+    // the order ends while Stripe still holds the intent open (its cancel there failed)
+    let refused = 0;
+    server.use(
+      http.post(`${STRIPE_API}/v1/payment_intents/:id/cancel`, () => {
+        refused += 1;
+        return HttpResponse.json({ error: { type: "api_error", message: "Try again later." } }, { status: 400 });
+      }),
+    );
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
+    expect(refused).toBeGreaterThan(0);
+    expect(logged).toHaveBeenCalled();
+    server.resetHandlers();
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["requires_payment"]);
+    confirmIntentForTests(id);
+    await confirmProviderPayment(id);
+    expect((await (await getPaymentProvider()).getPayment(id)).state).toBe("released");
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+  });
+
+  test("a second payment authorised after the order was paid is released; the first stays held", async () => {
+    const { customer, jobId } = await placedOrder();
+    // the no-JavaScript hosted checkout in one tab, Elements in another
+    const url = await startHostedCheckout(customer, jobId, "http://localhost:3000");
+    const sessionId = url!.split("/").pop()!;
+    await PROVIDERS.stripe.pay(customer, jobId);
+    expect((await jobRow(jobId)).status).toBe("confirmed");
+    const session = completeCheckoutSessionForTests(sessionId);
+    const second = session.payment_intent as string;
+    await confirmProviderPayment(second);
+    expect((await jobRow(jobId)).status).toBe("confirmed");
+    const provider = await getPaymentProvider();
+    expect((await provider.getPayment(second)).state).toBe("released");
+    const rows = await paymentsOf(jobId);
+    expect(rows.find((p) => p.providerPaymentId === second)!.status).toBe("released");
+    expect(rows.filter((p) => p.status === "authorized")).toHaveLength(1);
   });
 });
 

@@ -9,6 +9,7 @@ import { limitWrite } from "~/services/write-limits.server";
 import { getClient } from "~/utils/db.server";
 import { notify } from "~/utils/notifications.server";
 import { actorFor, loadJobParty, type JobParty } from "./jobs.server";
+import { releaseOpenPayments } from "./payment-holds.server";
 
 const STAMP_COLUMNS: Record<JobStamp, string> = {
   submittedAt: "submitted_at",
@@ -157,20 +158,21 @@ async function moveMoney(party: JobParty, transition: Transition, now: number) {
         : new AppError("unavailable", "We couldn't charge the customer's card. Please try again.", { cause: error });
     }
     await movePayment(payment.providerPaymentId, ["authorized"], "captured", { now });
-  } else if (transition.payment === "release" || transition.payment === "refund") {
-    const from = transition.payment === "release" ? (["authorized"] as const) : (["captured"] as const);
-    const payment = await paymentOfJob(jobId, [...from]);
+  } else if (transition.payment === "release") {
+    // every payment still open or authorised: none of them may charge the customer later
+    const failed = await releaseOpenPayments(jobId, now);
+    // the job's status stands; a payment the provider refused to cancel keeps its state for a retry
+    if (failed.length > 0) console.error(`payment release failed for job ${jobId}`, failed.length);
+  } else if (transition.payment === "refund") {
+    const payment = await paymentOfJob(jobId, ["captured"]);
     if (!payment) return;
     const provider = await getPaymentProvider();
     try {
-      if (transition.payment === "release") await provider.release(payment.providerPaymentId);
-      else await provider.refund(payment.providerPaymentId);
-      await movePayment(payment.providerPaymentId, [...from], transition.payment === "release" ? "released" : "refunded", {
-        now,
-      });
+      await provider.refund(payment.providerPaymentId);
+      await movePayment(payment.providerPaymentId, ["captured"], "refunded", { now });
     } catch (error) {
-      // the job's status stands; the payment row keeps its state so the money step can be retried
-      console.error(`payment ${transition.payment} failed for job ${jobId}`, error instanceof Error ? error.name : "error");
+      // the job's status stands; the payment row keeps its state so the refund can be retried
+      console.error(`payment refund failed for job ${jobId}`, error instanceof Error ? error.name : "error");
     }
   }
 }
