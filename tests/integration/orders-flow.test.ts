@@ -15,13 +15,18 @@ import {
   startCardPayment,
   startHostedCheckout,
 } from "../../app/services/orders/payment-flows.server";
-import { connectPayoutAccount, requestPayout } from "../../app/services/orders/payouts.server";
+import { connectPayoutAccount, payoutAccountState, requestPayout } from "../../app/services/orders/payouts.server";
 import { placeOrder } from "../../app/services/orders/place-order.server";
 import { transitionJob } from "../../app/services/orders/transitions.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
 import { getPaymentProvider } from "../../app/services/payments/provider.server";
-import { completeCheckoutSessionForTests, confirmIntentForTests, STRIPE_API } from "../mocks/stripe";
+import {
+  completeCheckoutSessionForTests,
+  confirmIntentForTests,
+  finishConnectOnboardingForTests,
+  STRIPE_API,
+} from "../mocks/stripe";
 import { server } from "../setup/msw";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
@@ -73,6 +78,7 @@ const PROVIDERS = {
     async pay(customer: { id: number; email: string }, jobId: number) {
       await payWithTestCard(customer.id, jobId, CARD);
     },
+    finishOnboarding(_accountId: string) {},
   },
   stripe: {
     key: "sk_test_mock",
@@ -81,6 +87,9 @@ const PROVIDERS = {
       const id = intent!.clientSecret.split("_secret_")[0]!;
       confirmIntentForTests(id);
       await confirmProviderPayment(id);
+    },
+    finishOnboarding(accountId: string) {
+      finishConnectOnboardingForTests(accountId);
     },
   },
 } as const;
@@ -151,8 +160,14 @@ describe.each(Object.entries(PROVIDERS))("payment provider contract: %s", (name,
     }
     const missing = await errorOf(requestPayout(owner, jobId));
     expect(isAppError(missing) && missing.message).toBe("Connect a payout account first.");
-    const account = await connectPayoutAccount({ ...owner, stripeAccountId: null }, "http://localhost:3000");
+    const account = await connectPayoutAccount(owner, "http://localhost:3000");
     expect(account.accountId).toMatch(/^acct_/);
+    if (!account.ready) {
+      // Stripe: payouts wait until the owner finishes onboarding
+      const early = await errorOf(requestPayout(owner, jobId));
+      expect(isAppError(early) && early.message).toBe("Finish setting up your Stripe account to receive payouts.");
+      provider.finishOnboarding(account.accountId);
+    }
     const results = await Promise.allSettled(Array.from({ length: 10 }, () => requestPayout(owner, jobId)));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect(isAppError(r.reason) && r.reason.code).toBe("conflict");
@@ -300,6 +315,42 @@ describe("Stripe holds the order can't use", () => {
     const rows = await paymentsOf(jobId);
     expect(rows.find((p) => p.providerPaymentId === second)!.status).toBe("released");
     expect(rows.filter((p) => p.status === "authorized")).toHaveLength(1);
+  });
+});
+
+describe("payout account setup", () => {
+  test("Stripe: an unfinished account is reused with a fresh onboarding link until it is ready", async () => {
+    process.env.STRIPE_SECRET_KEY = "sk_test_mock";
+    const { owner } = await createOwnerWithPrinter();
+    const asked: string[] = [];
+    const count = ({ request }: { request: Request }) => {
+      asked.push(`${request.method} ${new URL(request.url).pathname}`);
+    };
+    server.events.on("request:start", count);
+    const first = await connectPayoutAccount(owner, "http://localhost:3000");
+    expect(first.ready).toBe(false);
+    expect(first.onboardingUrl).toContain(first.accountId);
+    expect(await payoutAccountState(owner.id)).toBe("pending");
+    // the owner left onboarding half-way; coming back days later continues the same account
+    const again = await connectPayoutAccount(owner, "http://localhost:3000");
+    expect([again.accountId, again.ready]).toEqual([first.accountId, false]);
+    finishConnectOnboardingForTests(first.accountId);
+    expect(await payoutAccountState(owner.id)).toBe("ready");
+    const done = await connectPayoutAccount(owner, "http://localhost:3000");
+    expect([done.accountId, done.ready]).toEqual([first.accountId, true]);
+    server.events.removeListener("request:start", count);
+    // one account ever; a new onboarding link for each unfinished visit
+    expect(asked.filter((r) => r === "POST /v1/accounts")).toHaveLength(1);
+    expect(asked.filter((r) => r === "POST /v1/account_links")).toHaveLength(2);
+  });
+
+  test("test provider: the instant account is ready at once", async () => {
+    delete process.env.STRIPE_SECRET_KEY;
+    const { owner } = await createOwnerWithPrinter();
+    expect(await payoutAccountState(owner.id)).toBe("none");
+    const account = await connectPayoutAccount(owner, "http://localhost:3000");
+    expect(account.ready).toBe(true);
+    expect(await payoutAccountState(owner.id)).toBe("ready");
   });
 });
 
