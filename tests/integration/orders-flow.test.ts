@@ -318,6 +318,32 @@ describe("Stripe holds the order can't use", () => {
   });
 });
 
+describe("a capture the card provider refuses", () => {
+  test("undoes the accept: confirmed again, no accept time, the filament back, the hold kept", async () => {
+    process.env.STRIPE_SECRET_KEY = "sk_test_mock";
+    const { owner, printer, customer, jobId } = await placedOrder();
+    await PROVIDERS.stripe.pay(customer, jobId);
+    server.use(
+      http.post(`${STRIPE_API}/v1/payment_intents/:id/capture`, () =>
+        HttpResponse.json(
+          { error: { type: "card_error", code: "expired_card", message: "Your card has expired." } },
+          { status: 402 },
+        ),
+      ),
+    );
+    const refused = await errorOf(transitionJob({ jobId, by: { userId: owner.id }, action: "accept" }));
+    expect(isAppError(refused) && refused.message).toBe("Your card has expired.");
+    const row = await jobRow(jobId);
+    expect([row.status, row.acceptedAt]).toEqual(["confirmed", null]);
+    expect(await stock(printer.id)).toBe(1000);
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["authorized"]);
+    server.resetHandlers();
+    await transitionJob({ jobId, by: { userId: owner.id }, action: "accept" });
+    expect((await jobRow(jobId)).status).toBe("accepted");
+    expect(await stock(printer.id)).toBe(960);
+  });
+});
+
 describe("payout account setup", () => {
   test("Stripe: an unfinished account is reused with a fresh onboarding link until it is ready", async () => {
     process.env.STRIPE_SECRET_KEY = "sk_test_mock";

@@ -152,7 +152,7 @@ async function moveMoney(party: JobParty, transition: Transition, now: number) {
     try {
       await provider.capture(payment.providerPaymentId);
     } catch (error) {
-      await undoAccept(party, now);
+      await undoAccept(party, transition, now);
       throw error instanceof AppError
         ? error
         : new AppError("unavailable", "We couldn't charge the customer's card. Please try again.", { cause: error });
@@ -177,15 +177,22 @@ async function moveMoney(party: JobParty, transition: Transition, now: number) {
   }
 }
 
-/** A capture that failed puts the job back in the owner's requests with its filament. */
-async function undoAccept(party: JobParty, now: number) {
+/**
+ * A capture that failed undoes the accept it belongs to: the job goes back to the status the
+ * table's accept row left (confirmed), its accept stamp is cleared and its filament returned, in
+ * one transaction. This is a compensating write, not a lifecycle step: nobody chooses it, it
+ * follows only a failed capture inside the same transitionJob call, so it has no row of its own;
+ * it is guarded on the row's `to` status so it can't overwrite a change made meanwhile, and it
+ * notifies nobody (the accept's notice is sent only after the capture succeeds).
+ */
+async function undoAccept(party: JobParty, transition: Transition, now: number) {
   const { job } = party;
   const client = await getClient();
   await client.batch(
     [
       {
-        sql: "UPDATE print_jobs SET status = 'confirmed', accepted_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepted'",
-        args: [now, job.id],
+        sql: `UPDATE print_jobs SET status = ?, ${STAMP_COLUMNS[transition.stamp]} = NULL, updated_at = ? WHERE id = ? AND status = ?`,
+        args: [transition.from, now, job.id, transition.to],
       },
       {
         sql: `UPDATE filament_inventory SET grams = grams + ? WHERE printer_id = ? AND material = ? AND color = ? AND changes() = 1`,
