@@ -7,7 +7,7 @@ import { afterAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { filamentInventory, notifications, payments, payouts, printJobs, webhookEvents } from "../../db/schema";
 import { isAppError } from "../../app/domain/app-error";
 import { AUTHORIZATION_MS } from "../../app/domain/job-lifecycle";
-import { sweepExpiringAuthorisations } from "../../app/services/orders/authorisation-sweep.server";
+import { releaseStrandedHolds, sweepExpiringAuthorisations } from "../../app/services/orders/authorisation-sweep.server";
 import {
   confirmProviderPayment,
   handleStripeWebhook,
@@ -297,6 +297,25 @@ describe("Stripe holds the order can't use", () => {
     await confirmProviderPayment(id);
     expect((await (await getPaymentProvider()).getPayment(id)).state).toBe("released");
     expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+  });
+
+  test("a release refused when the order ended is retried by the sweep", async () => {
+    const { customer, jobId } = await placedOrder();
+    const started = await startCardPayment(customer, jobId);
+    const id = started!.clientSecret.split("_secret_")[0]!;
+    server.use(
+      http.post(`${STRIPE_API}/v1/payment_intents/:id/cancel`, () =>
+        HttpResponse.json({ error: { type: "api_error", message: "Try again later." } }, { status: 400 }),
+      ),
+    );
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
+    expect(await releaseStrandedHolds()).not.toContain(id);
+    server.resetHandlers();
+    expect(await releaseStrandedHolds()).toContain(id);
+    expect((await (await getPaymentProvider()).getPayment(id)).state).toBe("released");
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+    expect(await releaseStrandedHolds()).not.toContain(id);
   });
 
   test("a second payment authorised after the order was paid is released; the first stays held", async () => {
