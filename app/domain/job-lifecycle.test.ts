@@ -58,7 +58,7 @@ describe("the job lifecycle table", () => {
     expect(effect("submitted", "customer", "pay")).toEqual(["authorize", "none"]);
     expect(effect("confirmed", "owner", "accept")).toEqual(["capture", "reserve"]);
     expect(effect("confirmed", "owner", "reject")).toEqual(["release", "none"]);
-    expect(effect("submitted", "customer", "cancel")).toEqual(["none", "none"]);
+    expect(effect("submitted", "customer", "cancel")).toEqual(["release", "none"]);
     expect(effect("confirmed", "customer", "cancel")).toEqual(["release", "none"]);
     expect(effect("printing", "owner", "cancel")).toEqual(["refund", "return"]);
     expect(effect("confirmed", "system", "expire")).toEqual(["release", "none"]);

@@ -77,8 +77,9 @@ export const TRANSITIONS: readonly Transition[] = Object.freeze([
   t("completed", "owner", "ready_for_shipping", "ready_for_shipping", "readyAt", { delivery: "delivered" }),
   t("ready_for_pickup", "owner", "mark_picked_up", "picked_up", "pickedUpAt", { delivery: "pickup" }),
   t("ready_for_shipping", "owner", "mark_shipped", "shipped", "shippedAt", { delivery: "delivered", needsTrackingNumber: true }),
-  // customer cancel: nothing has been charged yet (an authorisation is released)
-  t("submitted", "customer", "cancel", "cancelled", "cancelledAt"),
+  // customer cancel: nothing has been charged yet (an open payment is cancelled at the provider,
+  // so it can't authorise later; an authorisation is released)
+  t("submitted", "customer", "cancel", "cancelled", "cancelledAt", { payment: "release" }),
   t("confirmed", "customer", "cancel", "cancelled", "cancelledAt", { payment: "release" }),
   // owner cancel after acceptance: the customer is refunded and the filament goes back
   t("accepted", "owner", "cancel", "cancelled", "cancelledAt", { payment: "refund", inventory: "return" }),

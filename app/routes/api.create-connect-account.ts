@@ -1,5 +1,6 @@
-// POST /api/create-connect-account: a payout account for the signed-in printer owner. Answers
-// {accountId, onboardingUrl} (the test provider's account is ready at once).
+// POST /api/create-connect-account: a payout account for the signed-in printer owner, or the one
+// already started. Answers {accountId, onboardingUrl, ready}: until ready, onboardingUrl is a fresh
+// link to continue Stripe's setup (the test provider's account is ready at once).
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { connectPayoutAccount } from "~/services/orders/payouts.server";
 import { apiError, requireApiUser } from "~/utils/api.server";

@@ -161,7 +161,7 @@ export default function Dashboard() {
                   </Link>
                 )}
                 {job.status === "submitted" ? (
-                  <Link to={`/checkout?orderId=${job.id}`} className="btn-primary">
+                  <Link to={`/checkout?orderId=${job.id}`} reloadDocument className="btn-primary">
                     Pay now
                   </Link>
                 ) : null}

@@ -67,7 +67,7 @@ export default function OrderConfirmation() {
       <div className="container-page py-16 text-center">
         <h1 className="text-2xl font-bold">Payment pending</h1>
         <p className="mt-2 text-slate-600">We haven't received the payment for this order yet.</p>
-        <Link to={`/checkout?orderId=${d.id}`} className="btn-primary mt-6">
+        <Link to={`/checkout?orderId=${d.id}`} reloadDocument className="btn-primary mt-6">
           Go to checkout
         </Link>
       </div>

@@ -243,7 +243,7 @@ export default function OrderDetail() {
             </Link>
           ) : null}
           {d.viewerRole === "customer" && o.status === "submitted" ? (
-            <Link to={`/checkout?orderId=${o.id}`} className="btn-primary">
+            <Link to={`/checkout?orderId=${o.id}`} reloadDocument className="btn-primary">
               Pay now
             </Link>
           ) : null}

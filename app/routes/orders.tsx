@@ -66,7 +66,7 @@ export default function Orders() {
                   Details
                 </Link>
                 {o.status === "submitted" ? (
-                  <Link to={`/checkout?orderId=${o.id}`} className="btn-primary">
+                  <Link to={`/checkout?orderId=${o.id}`} reloadDocument className="btn-primary">
                     Pay now
                   </Link>
                 ) : null}

@@ -9,7 +9,7 @@ import { isAppError } from "~/domain/app-error";
 import { STATUS_LABELS, type JobStatus } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import { listOwnerJobs, ownerStats } from "~/services/orders/jobs.server";
-import { connectPayoutAccount, payoutsOf, requestPayout } from "~/services/orders/payouts.server";
+import { connectPayoutAccount, payoutAccountState, payoutsOf, requestPayout } from "~/services/orders/payouts.server";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { toastOf } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
@@ -61,7 +61,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tab,
     stats,
     rows: rows.map(row),
-    connected: Boolean(user.stripeAccountId),
+    // a saved account counts only once the provider says its setup is finished
+    payoutAccount: tab === "payouts" ? await payoutAccountState(user.id) : null,
     testMode: provider.name === "test",
   };
 }
@@ -73,7 +74,8 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     if (form.get("intent") === "connect") {
       const account = await connectPayoutAccount(user, new URL(request.url).origin);
-      if (!account.accountId.startsWith("acct_test_")) throw redirect(account.onboardingUrl);
+      // setup unfinished: on to the provider's onboarding (again, for an account started before)
+      if (!account.ready) throw redirect(account.onboardingUrl);
       return redirectWithToast(back, { title: "Stripe Account Created", description: "Test payout account connected." });
     }
     const jobId = parseId(form.get("jobId"));
@@ -132,14 +134,16 @@ export default function PrinterTracking() {
           </Link>
         ))}
       </nav>
-      {d.tab === "payouts" && !d.connected ? (
+      {d.tab === "payouts" && d.payoutAccount !== "ready" ? (
         <Form method="post" className="card mt-6 flex flex-wrap items-center justify-between gap-4 p-4">
           <p className="text-sm text-slate-700">
-            Connect a payout account to receive your earnings.
+            {d.payoutAccount === "pending"
+              ? "Your Stripe account isn't ready for payouts yet: finish its setup to receive your earnings."
+              : "Connect a payout account to receive your earnings."}
             {d.testMode ? " Test mode: an instant test account, no real money." : ""}
           </p>
           <button type="submit" name="intent" value="connect" className="btn-primary">
-            Connect Stripe
+            {d.payoutAccount === "pending" ? "Continue Stripe setup" : "Connect Stripe"}
           </button>
         </Form>
       ) : null}
@@ -166,7 +170,7 @@ export default function PrinterTracking() {
                 {d.tab === "payouts" ? (
                   r.payout === "paid" ? (
                     <span className="badge bg-green-100 text-green-800">Paid out {r.earnings}</span>
-                  ) : d.connected ? (
+                  ) : d.payoutAccount === "ready" ? (
                     <Form method="post">
                       <input type="hidden" name="jobId" value={r.id} />
                       <button type="submit" name="intent" value="payout" className="btn-primary">

@@ -1,5 +1,5 @@
 // Toasts flashed through a cookie so they show after a plain form post and redirect too.
-import { createCookieSessionStorage, redirect } from "@remix-run/node";
+import { createCookieSessionStorage, redirect, redirectDocument } from "@remix-run/node";
 import { z } from "zod";
 import { secureCookies, sessionSecret } from "./env.server";
 
@@ -47,6 +47,17 @@ export async function redirectWithToast(url: string, toast: ToastInput, init?: R
   const headers = new Headers(init?.headers);
   headers.append("set-cookie", await createToastHeader(toast));
   return redirect(url, { ...init, headers });
+}
+
+/**
+ * Like redirectWithToast, but the browser loads the target as a new document even after a
+ * client-side navigation, so the target page's own answer headers (its Content-Security-Policy)
+ * apply. Without JavaScript it is the same plain redirect.
+ */
+export async function redirectDocumentWithToast(url: string, toast: ToastInput, init?: ResponseInit) {
+  const headers = new Headers(init?.headers);
+  headers.append("set-cookie", await createToastHeader(toast));
+  return redirectDocument(url, { ...init, headers });
 }
 
 export function combineHeaders(...all: Array<HeadersInit | null | undefined>): Headers {

@@ -2,23 +2,32 @@
 // accepting with filament reserved, races, payouts once, the authorisation sweep, webhooks twice.
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
-import { afterAll, beforeEach, describe, expect, test } from "vitest";
+import { http, HttpResponse } from "msw";
+import { afterAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { filamentInventory, notifications, payments, payouts, printJobs, webhookEvents } from "../../db/schema";
 import { isAppError } from "../../app/domain/app-error";
 import { AUTHORIZATION_MS } from "../../app/domain/job-lifecycle";
-import { sweepExpiringAuthorisations } from "../../app/services/orders/authorisation-sweep.server";
+import { releaseStrandedHolds, sweepExpiringAuthorisations } from "../../app/services/orders/authorisation-sweep.server";
 import {
   confirmProviderPayment,
   handleStripeWebhook,
   payWithTestCard,
   startCardPayment,
+  startHostedCheckout,
 } from "../../app/services/orders/payment-flows.server";
-import { connectPayoutAccount, requestPayout } from "../../app/services/orders/payouts.server";
+import { connectPayoutAccount, payoutAccountState, requestPayout } from "../../app/services/orders/payouts.server";
 import { placeOrder } from "../../app/services/orders/place-order.server";
 import { transitionJob } from "../../app/services/orders/transitions.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
-import { confirmIntentForTests } from "../mocks/stripe";
+import { getPaymentProvider } from "../../app/services/payments/provider.server";
+import {
+  completeCheckoutSessionForTests,
+  confirmIntentForTests,
+  finishConnectOnboardingForTests,
+  STRIPE_API,
+} from "../mocks/stripe";
+import { server } from "../setup/msw";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
 
@@ -69,6 +78,7 @@ const PROVIDERS = {
     async pay(customer: { id: number; email: string }, jobId: number) {
       await payWithTestCard(customer.id, jobId, CARD);
     },
+    finishOnboarding(_accountId: string) {},
   },
   stripe: {
     key: "sk_test_mock",
@@ -77,6 +87,9 @@ const PROVIDERS = {
       const id = intent!.clientSecret.split("_secret_")[0]!;
       confirmIntentForTests(id);
       await confirmProviderPayment(id);
+    },
+    finishOnboarding(accountId: string) {
+      finishConnectOnboardingForTests(accountId);
     },
   },
 } as const;
@@ -128,6 +141,17 @@ describe.each(Object.entries(PROVIDERS))("payment provider contract: %s", (name,
     expect(await stock(b.printer.id)).toBe(1000);
   });
 
+  test("a customer cancel before paying closes the open payment at the provider", async () => {
+    const { customer, jobId } = await placedOrder();
+    const started = await startCardPayment(customer, jobId);
+    const id = started!.clientSecret.split("_secret_")[0]!;
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["requires_payment"]);
+    await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
+    expect((await jobRow(jobId)).status).toBe("cancelled");
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+    expect((await (await getPaymentProvider()).getPayment(id)).state).toBe("released");
+  });
+
   test("payout: connect an account, then one transfer per job however often it is asked", async () => {
     const { owner, customer, jobId } = await placedOrder();
     await provider.pay(customer, jobId);
@@ -136,8 +160,14 @@ describe.each(Object.entries(PROVIDERS))("payment provider contract: %s", (name,
     }
     const missing = await errorOf(requestPayout(owner, jobId));
     expect(isAppError(missing) && missing.message).toBe("Connect a payout account first.");
-    const account = await connectPayoutAccount({ ...owner, stripeAccountId: null }, "http://localhost:3000");
+    const account = await connectPayoutAccount(owner, "http://localhost:3000");
     expect(account.accountId).toMatch(/^acct_/);
+    if (!account.ready) {
+      // Stripe: payouts wait until the owner finishes onboarding
+      const early = await errorOf(requestPayout(owner, jobId));
+      expect(isAppError(early) && early.message).toBe("Finish setting up your Stripe account to receive payouts.");
+      provider.finishOnboarding(account.accountId);
+    }
     const results = await Promise.allSettled(Array.from({ length: 10 }, () => requestPayout(owner, jobId)));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect(isAppError(r.reason) && r.reason.code).toBe("conflict");
@@ -224,6 +254,148 @@ describe("races and rules", () => {
     expect((await jobRow(jobId)).status).toBe("cancelled");
     expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
     expect((await jobRow(fresh.jobId)).status).toBe("confirmed");
+  });
+});
+
+describe("Stripe holds the order can't use", () => {
+  beforeEach(() => {
+    process.env.STRIPE_SECRET_KEY = "sk_test_mock";
+  });
+
+  test("an intent authorised just before the customer cancelled is cancelled, and its late report changes nothing", async () => {
+    const { customer, jobId } = await placedOrder();
+    const started = await startCardPayment(customer, jobId);
+    const id = started!.clientSecret.split("_secret_")[0]!;
+    // the card is authorised at Stripe, but its webhook hasn't arrived when the customer cancels
+    confirmIntentForTests(id);
+    await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
+    await confirmProviderPayment(id);
+    expect((await jobRow(jobId)).status).toBe("cancelled");
+    expect((await (await getPaymentProvider()).getPayment(id)).state).toBe("released");
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+  });
+
+  test("an authorisation reported for a cancelled order is released at once", async () => {
+    const { customer, jobId } = await placedOrder();
+    const started = await startCardPayment(customer, jobId);
+    const id = started!.clientSecret.split("_secret_")[0]!;
+    // the order ends while Stripe still holds the intent open (its cancel there failed)
+    let refused = 0;
+    server.use(
+      http.post(`${STRIPE_API}/v1/payment_intents/:id/cancel`, () => {
+        refused += 1;
+        return HttpResponse.json({ error: { type: "api_error", message: "Try again later." } }, { status: 400 });
+      }),
+    );
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
+    expect(refused).toBeGreaterThan(0);
+    expect(logged).toHaveBeenCalled();
+    server.resetHandlers();
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["requires_payment"]);
+    confirmIntentForTests(id);
+    await confirmProviderPayment(id);
+    expect((await (await getPaymentProvider()).getPayment(id)).state).toBe("released");
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+  });
+
+  test("a release refused when the order ended is retried by the sweep", async () => {
+    const { customer, jobId } = await placedOrder();
+    const started = await startCardPayment(customer, jobId);
+    const id = started!.clientSecret.split("_secret_")[0]!;
+    server.use(
+      http.post(`${STRIPE_API}/v1/payment_intents/:id/cancel`, () =>
+        HttpResponse.json({ error: { type: "api_error", message: "Try again later." } }, { status: 400 }),
+      ),
+    );
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
+    expect(await releaseStrandedHolds()).not.toContain(id);
+    server.resetHandlers();
+    expect(await releaseStrandedHolds()).toContain(id);
+    expect((await (await getPaymentProvider()).getPayment(id)).state).toBe("released");
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+    expect(await releaseStrandedHolds()).not.toContain(id);
+  });
+
+  test("a second payment authorised after the order was paid is released; the first stays held", async () => {
+    const { customer, jobId } = await placedOrder();
+    // the no-JavaScript hosted checkout in one tab, Elements in another
+    const url = await startHostedCheckout(customer, jobId, "http://localhost:3000");
+    const sessionId = url!.split("/").pop()!;
+    await PROVIDERS.stripe.pay(customer, jobId);
+    expect((await jobRow(jobId)).status).toBe("confirmed");
+    const session = completeCheckoutSessionForTests(sessionId);
+    const second = session.payment_intent as string;
+    await confirmProviderPayment(second);
+    expect((await jobRow(jobId)).status).toBe("confirmed");
+    const provider = await getPaymentProvider();
+    expect((await provider.getPayment(second)).state).toBe("released");
+    const rows = await paymentsOf(jobId);
+    expect(rows.find((p) => p.providerPaymentId === second)!.status).toBe("released");
+    expect(rows.filter((p) => p.status === "authorized")).toHaveLength(1);
+  });
+});
+
+describe("a capture the card provider refuses", () => {
+  test("undoes the accept: confirmed again, no accept time, the filament back, the hold kept", async () => {
+    process.env.STRIPE_SECRET_KEY = "sk_test_mock";
+    const { owner, printer, customer, jobId } = await placedOrder();
+    await PROVIDERS.stripe.pay(customer, jobId);
+    server.use(
+      http.post(`${STRIPE_API}/v1/payment_intents/:id/capture`, () =>
+        HttpResponse.json(
+          { error: { type: "card_error", code: "expired_card", message: "Your card has expired." } },
+          { status: 402 },
+        ),
+      ),
+    );
+    const refused = await errorOf(transitionJob({ jobId, by: { userId: owner.id }, action: "accept" }));
+    expect(isAppError(refused) && refused.message).toBe("Your card has expired.");
+    const row = await jobRow(jobId);
+    expect([row.status, row.acceptedAt]).toEqual(["confirmed", null]);
+    expect(await stock(printer.id)).toBe(1000);
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["authorized"]);
+    server.resetHandlers();
+    await transitionJob({ jobId, by: { userId: owner.id }, action: "accept" });
+    expect((await jobRow(jobId)).status).toBe("accepted");
+    expect(await stock(printer.id)).toBe(960);
+  });
+});
+
+describe("payout account setup", () => {
+  test("Stripe: an unfinished account is reused with a fresh onboarding link until it is ready", async () => {
+    process.env.STRIPE_SECRET_KEY = "sk_test_mock";
+    const { owner } = await createOwnerWithPrinter();
+    const asked: string[] = [];
+    const count = ({ request }: { request: Request }) => {
+      asked.push(`${request.method} ${new URL(request.url).pathname}`);
+    };
+    server.events.on("request:start", count);
+    const first = await connectPayoutAccount(owner, "http://localhost:3000");
+    expect(first.ready).toBe(false);
+    expect(first.onboardingUrl).toContain(first.accountId);
+    expect(await payoutAccountState(owner.id)).toBe("pending");
+    // the owner left onboarding half-way; coming back days later continues the same account
+    const again = await connectPayoutAccount(owner, "http://localhost:3000");
+    expect([again.accountId, again.ready]).toEqual([first.accountId, false]);
+    finishConnectOnboardingForTests(first.accountId);
+    expect(await payoutAccountState(owner.id)).toBe("ready");
+    const done = await connectPayoutAccount(owner, "http://localhost:3000");
+    expect([done.accountId, done.ready]).toEqual([first.accountId, true]);
+    server.events.removeListener("request:start", count);
+    // one account ever; a new onboarding link for each unfinished visit
+    expect(asked.filter((r) => r === "POST /v1/accounts")).toHaveLength(1);
+    expect(asked.filter((r) => r === "POST /v1/account_links")).toHaveLength(2);
+  });
+
+  test("test provider: the instant account is ready at once", async () => {
+    delete process.env.STRIPE_SECRET_KEY;
+    const { owner } = await createOwnerWithPrinter();
+    expect(await payoutAccountState(owner.id)).toBe("none");
+    const account = await connectPayoutAccount(owner, "http://localhost:3000");
+    expect(account.ready).toBe(true);
+    expect(await payoutAccountState(owner.id)).toBe("ready");
   });
 });
 

@@ -29,6 +29,7 @@ interface Intent {
 const intents = new Map<string, Intent>();
 const refundedCharges = new Set<string>();
 const sessions = new Map<string, Record<string, unknown>>();
+const accounts = new Map<string, Record<string, unknown> & { id: string }>();
 const idempotent = new Map<string, unknown>();
 let counter = 0;
 
@@ -111,6 +112,14 @@ export function confirmIntentForTests(id: string, paymentMethod: "pm_card_visa" 
   intent.amount_capturable = intent.capture_method === "manual" ? intent.amount : 0;
   intent.latest_charge = newId("ch");
   return intent;
+}
+
+/** Tests and mock mode: the owner finished Stripe's onboarding pages for this Connect account. */
+export function finishConnectOnboardingForTests(accountId: string) {
+  const account = accounts.get(accountId);
+  if (!account) throw new Error(`no such account ${accountId}`);
+  Object.assign(account, { details_submitted: true, payouts_enabled: true, charges_enabled: true });
+  return account;
 }
 
 export function completeCheckoutSessionForTests(sessionId: string) {
@@ -199,8 +208,8 @@ export const stripeHandlers: HttpHandler[] = [
     }),
   ),
   http.post(`${STRIPE_API}/v1/accounts`, ({ request }) =>
-    once(request, (body) =>
-      HttpResponse.json({
+    once(request, (body) => {
+      const account = {
         id: newId("acct"),
         object: "account",
         type: "express",
@@ -209,9 +218,16 @@ export const stripeHandlers: HttpHandler[] = [
         payouts_enabled: false,
         details_submitted: false,
         metadata: body.metadata ?? {},
-      }),
-    ),
+      };
+      accounts.set(account.id, account);
+      return HttpResponse.json(account);
+    }),
   ),
+  http.get(`${STRIPE_API}/v1/accounts/:id`, ({ params }) => {
+    const account = accounts.get(String(params.id));
+    if (!account) return stripeError(404, "invalid_request_error", `No such account: '${String(params.id)}'`, "resource_missing");
+    return HttpResponse.json(account);
+  }),
   http.post(`${STRIPE_API}/v1/account_links`, ({ request }) =>
     once(request, (body) =>
       HttpResponse.json({

@@ -1,10 +1,12 @@
 // Card authorisations lapse after 7 days. A paid order the printer hasn't answered a day before
 // that is cancelled and its authorisation released, through the lifecycle like any other change.
+// A release the provider refused when an order ended is tried again here.
 // The sweep keeps no state of its own and runs as a periodic task of the job runner.
 import { AUTHORIZATION_SAFETY_MS } from "~/domain/job-lifecycle";
 import { AppError } from "~/domain/app-error";
 import { registerTaskHandler, schedulePeriodic } from "~/services/jobs/runner.server";
 import { getClient } from "~/utils/db.server";
+import { releaseHold } from "./payment-holds.server";
 import { transitionJob } from "./transitions.server";
 
 export async function sweepExpiringAuthorisations(now = Date.now()): Promise<number[]> {
@@ -28,10 +30,34 @@ export async function sweepExpiringAuthorisations(now = Date.now()): Promise<num
   return cancelled;
 }
 
+/**
+ * Payments left open or authorised on orders that ended without a capture (cancelled, rejected):
+ * their release failed at the time, so it is tried again here until the provider agrees.
+ */
+export async function releaseStrandedHolds(now = Date.now()): Promise<string[]> {
+  const client = await getClient();
+  const stranded = await client.execute({
+    sql: `SELECT p.provider_payment_id AS id FROM payments p JOIN print_jobs j ON j.id = p.job_id
+          WHERE p.status IN ('requires_payment', 'authorized', 'failed') AND j.status IN ('cancelled', 'rejected')
+          ORDER BY p.id LIMIT 200`,
+    args: [],
+  });
+  const released: string[] = [];
+  for (const row of stranded.rows) {
+    const id = String(row.id);
+    // still refused: left for the next sweep
+    if (await releaseHold(id, now).catch(() => false)) released.push(id);
+  }
+  return released;
+}
+
 export const AUTHORISATION_SWEEP_TASK = "orders.authorisation-sweep";
 const SWEEP_EVERY_MS = 15 * 60 * 1000;
 
 // a periodic task of the job runner: one row per 15-minute period, so it survives restarts and
 // runs once however many workers there are
-registerTaskHandler(AUTHORISATION_SWEEP_TASK, async () => ({ cancelled: await sweepExpiringAuthorisations() }));
+registerTaskHandler(AUTHORISATION_SWEEP_TASK, async () => ({
+  cancelled: await sweepExpiringAuthorisations(),
+  released: (await releaseStrandedHolds()).length,
+}));
 schedulePeriodic(AUTHORISATION_SWEEP_TASK, SWEEP_EVERY_MS);

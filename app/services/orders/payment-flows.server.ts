@@ -9,6 +9,7 @@ import { TestPaymentProvider } from "~/services/payments/test-provider.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient } from "~/utils/db.server";
 import { loadJobParty } from "./jobs.server";
+import { releaseHold } from "./payment-holds.server";
 import { transitionJob } from "./transitions.server";
 
 export const ALREADY_PAID = "This order has already been paid.";
@@ -78,7 +79,10 @@ export async function payWithTestCard(customerId: number, jobId: number, card: C
   return confirmOrder(job.id, providerPaymentId, { userId: customerId });
 }
 
-/** After an authorisation: the job becomes confirmed; a second payer loses and their hold is released. */
+/**
+ * After an authorisation: the job becomes confirmed. When it can't (a second payer lost the race,
+ * or the order was cancelled meanwhile), this payment is released unless it is the one that paid.
+ */
 async function confirmOrder(jobId: number, providerPaymentId: string, by: { userId: number } | "system") {
   try {
     const result = await transitionJob({ jobId, by, action: "pay" });
@@ -86,13 +90,10 @@ async function confirmOrder(jobId: number, providerPaymentId: string, by: { user
     return result;
   } catch (error) {
     if (error instanceof AppError && error.code === "conflict") {
-      const provider = await getPaymentProvider();
-      const won = await paymentOfJob(jobId, ["authorized", "captured"]);
-      if (won && won.providerPaymentId !== providerPaymentId) {
-        // another payment confirmed the order first: this one is never charged
-        await provider.release(providerPaymentId).catch(() => undefined);
-        await movePayment(providerPaymentId, ["authorized"], "released");
-      }
+      const won = await paymentOfJob(jobId, ["authorized", "captured", "refunded"]);
+      const party = await loadJobParty(jobId);
+      const paidByThis = won?.providerPaymentId === providerPaymentId && party?.job.status !== "cancelled";
+      if (!paidByThis) await releaseHold(providerPaymentId);
       throw new AppError("conflict", ALREADY_PAID);
     }
     throw error;
@@ -101,7 +102,9 @@ async function confirmOrder(jobId: number, providerPaymentId: string, by: { user
 
 /**
  * The card provider says a payment is authorised (webhook, or the customer's return from
- * checkout): record it and confirm the order. Repeats change nothing. Returns the job id.
+ * checkout): record it and confirm the order. Repeats change nothing. An authorisation the order
+ * can no longer use (cancelled, rejected, or already paid by another payment) is released at
+ * once, so no hold is left on the customer's card. Returns the job id.
  */
 export async function confirmProviderPayment(providerPaymentId: string): Promise<number | null> {
   const provider = await getPaymentProvider();
@@ -119,18 +122,27 @@ export async function confirmProviderPayment(providerPaymentId: string): Promise
     await movePayment(providerPaymentId, ["requires_payment"], "failed");
     return party.job.id;
   }
+  if (seen.state === "released" && record.status !== "released") {
+    // cancelled at the provider (by us, or by its own expiry)
+    await movePayment(providerPaymentId, ["requires_payment", "failed", "authorized"], "released");
+    return party.job.id;
+  }
   if (seen.state !== "authorized") return party.job.id;
   // a payment of another amount than the one due never confirms the order
   if (seen.amountCents !== party.job.amountDueCents) {
-    await provider.release(providerPaymentId).catch(() => undefined);
-    await movePayment(providerPaymentId, ["requires_payment", "authorized"], "released");
+    await releaseHold(providerPaymentId);
     return party.job.id;
   }
-  await movePayment(providerPaymentId, ["requires_payment", "failed"], "authorized");
-  if (party.job.status === "submitted") {
+  const fresh = await movePayment(providerPaymentId, ["requires_payment", "failed"], "authorized");
+  const { status } = party.job;
+  if (status === "submitted") {
     await confirmOrder(party.job.id, providerPaymentId, "system").catch((error: unknown) => {
       if (!(error instanceof AppError && error.code === "conflict")) throw error;
     });
+  } else if (fresh || status !== "confirmed") {
+    // the order was paid by another payment (confirmed and on), or it ended unpaid (cancelled,
+    // rejected): only the payment that confirmed a still-confirmed order may stay authorised
+    await releaseHold(providerPaymentId);
   }
   return party.job.id;
 }

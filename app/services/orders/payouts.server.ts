@@ -6,7 +6,7 @@ import { payouts, users } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { OWNER_COMPLETED } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
-import { getPaymentProvider } from "~/services/payments/provider.server";
+import { getPaymentProvider, type PaymentProvider } from "~/services/payments/provider.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient, getDb } from "~/utils/db.server";
 import { notify } from "~/services/notifications.server";
@@ -14,27 +14,72 @@ import { loadJobParty } from "./jobs.server";
 
 export const ALREADY_PAID_OUT = "This order has already been paid out.";
 export const CONNECT_FIRST = "Connect a payout account first.";
+export const FINISH_SETUP = "Finish setting up your Stripe account to receive payouts.";
+export const OWNER_ONLY_PAYOUT = "Only the printer's owner can request its payout.";
 
-/** Connect Stripe (or, in test mode, an instant test account). Returns where the owner goes next. */
-export async function connectPayoutAccount(user: { id: number; email: string; stripeAccountId: string | null }, origin: string) {
+/** Accounts the provider has said are ready; setup is asked about only until it is finished. */
+const readyAccounts = new Set<string>();
+
+async function accountReady(provider: PaymentProvider, accountId: string): Promise<boolean> {
+  if (readyAccounts.has(accountId)) return true;
+  const ready = await provider.accountReady(accountId);
+  if (ready) readyAccounts.add(accountId);
+  return ready;
+}
+
+async function savedAccountId(userId: number): Promise<string | null> {
+  const db = await getDb();
+  const [row] = await db.select({ id: users.stripeAccountId }).from(users).where(eq(users.id, userId));
+  return row?.id ?? null;
+}
+
+export type PayoutAccountState = "none" | "pending" | "ready";
+
+/** Where the owner's payout account stands: none yet, setup unfinished (Continue Stripe setup), or ready. */
+export async function payoutAccountState(userId: number): Promise<PayoutAccountState> {
+  const accountId = await savedAccountId(userId);
+  if (!accountId) return "none";
+  const provider = await getPaymentProvider();
+  // the provider unreachable: offer to continue, which asks again
+  return (await accountReady(provider, accountId).catch(() => false)) ? "ready" : "pending";
+}
+
+/**
+ * Connect Stripe, or continue its setup: the saved account is reused (one per owner), and an
+ * unfinished one gets a fresh onboarding link. In test mode the account is ready at once.
+ */
+export async function connectPayoutAccount(
+  user: { id: number; email: string },
+  origin: string,
+): Promise<{ accountId: string; onboardingUrl: string; ready: boolean }> {
   await limitWrite(user.id, "payment");
   const provider = await getPaymentProvider();
   const returnUrl = `${origin}/printer-tracking?tab=payouts`;
-  if (user.stripeAccountId && provider.name === "test") return { accountId: user.stripeAccountId, onboardingUrl: returnUrl };
-  const account = await provider.createConnectedAccount({ userId: user.id, email: user.email, returnUrl, refreshUrl: returnUrl });
-  const db = await getDb();
-  // keep an account already saved (two tabs): the first one wins
-  await db
-    .update(users)
-    .set({ stripeAccountId: account.accountId })
-    .where(and(eq(users.id, user.id), sql`${users.stripeAccountId} IS NULL`));
-  return account;
+  let accountId = await savedAccountId(user.id);
+  if (!accountId) {
+    const created = await provider.createConnectedAccount({ userId: user.id, email: user.email });
+    const db = await getDb();
+    // keep an account already saved (two tabs): the first one wins
+    await db
+      .update(users)
+      .set({ stripeAccountId: created.accountId })
+      .where(and(eq(users.id, user.id), sql`${users.stripeAccountId} IS NULL`));
+    accountId = (await savedAccountId(user.id)) ?? created.accountId;
+  }
+  if (await accountReady(provider, accountId)) return { accountId, onboardingUrl: returnUrl, ready: true };
+  const onboardingUrl = await provider.onboardingLink({ accountId, returnUrl, refreshUrl: returnUrl });
+  return { accountId, onboardingUrl, ready: false };
 }
 
 /** Request Payout for one job: one transfer, ever. */
 export async function requestPayout(owner: { id: number }, jobId: number) {
   const party = await loadJobParty(jobId);
-  if (!party || party.ownerId !== owner.id) return null;
+  if (!party) return null;
+  if (party.ownerId !== owner.id) {
+    // the job's own customer may know it exists but has no payout to ask for; anyone else sees nothing
+    if (party.job.customerId === owner.id && party.job.status !== "draft") throw new AppError("forbidden", OWNER_ONLY_PAYOUT);
+    return null;
+  }
   const { job } = party;
   if (!OWNER_COMPLETED.includes(job.status)) {
     throw new AppError("conflict", "A payout can be requested once the order is picked up or shipped.");
@@ -44,6 +89,7 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
   if (!account?.id) throw new AppError("invalid", CONNECT_FIRST);
   await limitWrite(owner.id, "payment");
   const provider = await getPaymentProvider();
+  if (!(await accountReady(provider, account.id))) throw new AppError("invalid", FINISH_SETUP);
   const client = await getClient();
   // claim the job's payout row: a second request (or a retry of a failed one) finds it taken
   const claim = await client.execute({

@@ -4,6 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import { filamentInventory, printers, printJobs, type PrintJob } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
+import { checkTransition } from "~/domain/job-lifecycle";
 import { orderTotal, quotePrice, type DeliveryMethod } from "~/domain/pricing";
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES, type ShippingOption } from "~/domain/shipping";
 import { getOwnDraft } from "~/services/drafts.server";
@@ -112,6 +113,10 @@ export async function placeOrder(input: OrderInput): Promise<number> {
       field: "specialInstructions",
     });
   }
+  // the lifecycle table's draft → submitted row is the one authority on placing an order
+  const check = checkTransition(draft.status, "customer", "place", { deliveryMethod: input.deliveryMethod });
+  if (!check.ok) throw new AppError("conflict", "This draft has already been ordered.");
+  const { transition } = check;
   await limitWrite(input.customerId, "order");
   const price = await priceOrder(printer, draft, {
     method: input.deliveryMethod,
@@ -123,7 +128,8 @@ export async function placeOrder(input: OrderInput): Promise<number> {
   const result = await db
     .update(printJobs)
     .set({
-      status: "submitted",
+      status: transition.to,
+      [transition.stamp]: now,
       printerId: printer.id,
       filamentColor: input.filamentColor,
       deliveryMethod: input.deliveryMethod,
@@ -136,10 +142,9 @@ export async function placeOrder(input: OrderInput): Promise<number> {
       platformFeeCents: price.quote.platformFee,
       deliveryFeeCents: price.deliveryFee,
       amountDueCents: price.total,
-      submittedAt: now,
       updatedAt: now,
     })
-    .where(and(eq(printJobs.id, draft.id), eq(printJobs.customerId, input.customerId), eq(printJobs.status, "draft")));
+    .where(and(eq(printJobs.id, draft.id), eq(printJobs.customerId, input.customerId), eq(printJobs.status, transition.from)));
   if (result.rowsAffected !== 1) throw new AppError("conflict", "This draft has already been ordered.");
   return draft.id;
 }

@@ -16,6 +16,7 @@ import { limitWrite } from "~/services/write-limits.server";
 import { getClient } from "~/utils/db.server";
 import { notify } from "~/utils/notifications.server";
 import { actorFor, loadJobParty, type JobParty } from "./jobs.server";
+import { releaseOpenPayments } from "./payment-holds.server";
 
 const STAMP_COLUMNS: Record<JobStamp, string> = {
   submittedAt: "submitted_at",
@@ -158,39 +159,47 @@ async function moveMoney(party: JobParty, transition: Transition, now: number) {
     try {
       await provider.capture(payment.providerPaymentId);
     } catch (error) {
-      await undoAccept(party, now);
+      await undoAccept(party, transition, now);
       throw error instanceof AppError
         ? error
         : new AppError("unavailable", "We couldn't charge the customer's card. Please try again.", { cause: error });
     }
     await movePayment(payment.providerPaymentId, ["authorized"], "captured", { now });
-  } else if (transition.payment === "release" || transition.payment === "refund") {
-    const from = transition.payment === "release" ? (["authorized"] as const) : (["captured"] as const);
-    const payment = await paymentOfJob(jobId, [...from]);
+  } else if (transition.payment === "release") {
+    // every payment still open or authorised: none of them may charge the customer later
+    const failed = await releaseOpenPayments(jobId, now);
+    // the job's status stands; a payment the provider refused to cancel keeps its state for a retry
+    if (failed.length > 0) console.error(`payment release failed for job ${jobId}`, failed.length);
+  } else if (transition.payment === "refund") {
+    const payment = await paymentOfJob(jobId, ["captured"]);
     if (!payment) return;
     const provider = await getPaymentProvider();
     try {
-      if (transition.payment === "release") await provider.release(payment.providerPaymentId);
-      else await provider.refund(payment.providerPaymentId);
-      await movePayment(payment.providerPaymentId, [...from], transition.payment === "release" ? "released" : "refunded", {
-        now,
-      });
+      await provider.refund(payment.providerPaymentId);
+      await movePayment(payment.providerPaymentId, ["captured"], "refunded", { now });
     } catch (error) {
-      // the job's status stands; the payment row keeps its state so the money step can be retried
-      console.error(`payment ${transition.payment} failed for job ${jobId}`, error instanceof Error ? error.name : "error");
+      // the job's status stands; the payment row keeps its state so the refund can be retried
+      console.error(`payment refund failed for job ${jobId}`, error instanceof Error ? error.name : "error");
     }
   }
 }
 
-/** A capture that failed puts the job back in the owner's requests with its filament. */
-async function undoAccept(party: JobParty, now: number) {
+/**
+ * A capture that failed undoes the accept it belongs to: the job goes back to the status the
+ * table's accept row left (confirmed), its accept stamp is cleared and its filament returned, in
+ * one transaction. This is a compensating write, not a lifecycle step: nobody chooses it, it
+ * follows only a failed capture inside the same transitionJob call, so it has no row of its own;
+ * it is guarded on the row's `to` status so it can't overwrite a change made meanwhile, and it
+ * notifies nobody (the accept's notice is sent only after the capture succeeds).
+ */
+async function undoAccept(party: JobParty, transition: Transition, now: number) {
   const { job } = party;
   const client = await getClient();
   await client.batch(
     [
       {
-        sql: "UPDATE print_jobs SET status = 'confirmed', accepted_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepted'",
-        args: [now, job.id],
+        sql: `UPDATE print_jobs SET status = ?, ${STAMP_COLUMNS[transition.stamp]} = NULL, updated_at = ? WHERE id = ? AND status = ?`,
+        args: [transition.from, now, job.id, transition.to],
       },
       {
         sql: `UPDATE filament_inventory SET grams = grams + ? WHERE printer_id = ? AND material = ? AND color = ? AND changes() = 1`,

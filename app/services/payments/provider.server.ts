@@ -31,13 +31,12 @@ export interface PaymentProvider {
   /** Cancels an authorisation: the customer is never charged. */
   release(providerPaymentId: string): Promise<void>;
   refund(providerPaymentId: string): Promise<void>;
-  /** An account the owner's payouts go to, and the page where the owner finishes setting it up. */
-  createConnectedAccount(input: {
-    userId: number;
-    email: string;
-    returnUrl: string;
-    refreshUrl: string;
-  }): Promise<{ accountId: string; onboardingUrl: string }>;
+  /** A new account the owner's payouts go to (set up on the provider's onboarding pages). */
+  createConnectedAccount(input: { userId: number; email: string }): Promise<{ accountId: string }>;
+  /** Where the owner (re)starts or continues setting up this account; ready accounts need none. */
+  onboardingLink(input: { accountId: string; returnUrl: string; refreshUrl: string }): Promise<string>;
+  /** Whether the account can receive payouts now (its setup is finished). */
+  accountReady(accountId: string): Promise<boolean>;
   /** One transfer per job: the job id is the idempotency key, so a repeat returns the same transfer. */
   transfer(input: { jobId: number; amountCents: number; destination: string }): Promise<{ transferId: string }>;
 }

@@ -40,6 +40,16 @@ export async function paymentOfJob(jobId: number, statuses: PaymentStatus[]): Pr
   return row ?? null;
 }
 
+/** All of the job's payments in these states, oldest first. */
+export async function paymentsOfJob(jobId: number, statuses: PaymentStatus[]): Promise<PaymentRow[]> {
+  const db = await getDb();
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.jobId, jobId), sql`${payments.status} IN ${statuses}`))
+    .orderBy(payments.id);
+}
+
 const STAMPS: Partial<Record<PaymentStatus, "authorizedAt" | "capturedAt" | "releasedAt" | "refundedAt">> = {
   authorized: "authorizedAt",
   captured: "capturedAt",

@@ -88,7 +88,7 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
-  async createConnectedAccount(input: { userId: number; email: string; returnUrl: string; refreshUrl: string }) {
+  async createConnectedAccount(input: { userId: number; email: string }) {
     try {
       const account = await this.stripe.accounts.create(
         {
@@ -99,13 +99,32 @@ export class StripeProvider implements PaymentProvider {
         },
         { idempotencyKey: `connect-user-${input.userId}` },
       );
+      return { accountId: account.id };
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /** Account links are single-use and expire within minutes: a fresh one for every visit. */
+  async onboardingLink(input: { accountId: string; returnUrl: string; refreshUrl: string }) {
+    try {
       const link = await this.stripe.accountLinks.create({
-        account: account.id,
+        account: input.accountId,
         type: "account_onboarding",
         return_url: input.returnUrl,
         refresh_url: input.refreshUrl,
       });
-      return { accountId: account.id, onboardingUrl: link.url };
+      return link.url;
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /** Ready when Stripe has the owner's details and payouts to their bank are enabled. */
+  async accountReady(accountId: string) {
+    try {
+      const account = await this.stripe.accounts.retrieve(accountId);
+      return Boolean(account.details_submitted && account.payouts_enabled);
     } catch (error) {
       throw unavailable(error);
     }

@@ -70,9 +70,17 @@ export class TestPaymentProvider implements PaymentProvider {
   async release() {}
   async refund() {}
 
-  async createConnectedAccount(input: { userId: number; returnUrl: string }) {
+  async createConnectedAccount(input: { userId: number }) {
     // an instant test account: nothing to fill in
-    return { accountId: `acct_test_${input.userId}_${randomBytes(4).toString("hex")}`, onboardingUrl: input.returnUrl };
+    return { accountId: `acct_test_${input.userId}_${randomBytes(4).toString("hex")}` };
+  }
+
+  async onboardingLink(input: { returnUrl: string }) {
+    return input.returnUrl;
+  }
+
+  async accountReady(accountId: string) {
+    return accountId.startsWith("acct_test_");
   }
 
   async transfer(input: { jobId: number }) {
