@@ -5,7 +5,7 @@ import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import { getOrderForAdmin } from "~/services/admin-orders.server";
 import { requireAdmin } from "~/utils/admin.server";
-import { formatDateTime } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import { invariantResponse, requireIdParam } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "Order (admin) | Printnear" }];
@@ -17,7 +17,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return order;
 }
 
-function Row({ label, value }: { label: string; value: React.ReactNode }) {
+function Row({ label, value }: { label: React.ReactNode; value: React.ReactNode }) {
   return (
     <div className="flex justify-between gap-4 border-b border-slate-100 py-1.5 text-sm">
       <dt className="text-slate-600">{label}</dt>
@@ -49,7 +49,7 @@ export default function AdminOrder() {
         <Row label="Platform fee" value={formatCents(job.platformFeeCents)} />
         <Row label="Delivery fee" value={formatCents(job.deliveryFeeCents)} />
         <Row label="Amount due" value={formatCents(job.amountDueCents)} />
-        <Row label="Created" value={formatDateTime(job.createdAt)} />
+        <Row label="Created" value={<LocalTime value={job.createdAt} />} />
         {job.trackingNumber ? <Row label="Tracking" value={job.trackingNumber} /> : null}
       </dl>
       <section>
@@ -61,7 +61,11 @@ export default function AdminOrder() {
             {payments.map((p) => (
               <Row
                 key={p.id}
-                label={`${p.provider} · ${formatDateTime(p.createdAt)}`}
+                label={
+                  <>
+                    {p.provider} · <LocalTime value={p.createdAt} />
+                  </>
+                }
                 value={`${formatCents(p.amountCents)} ${p.status}`}
               />
             ))}

@@ -5,7 +5,8 @@ import { formatBytes } from "~/components/design-panels";
 import { formatCents } from "~/domain/money";
 import { deleteDraft } from "~/services/draft-writes.server";
 import { choosePrinterUrlFor, draftPreviewUrl, listDrafts } from "~/services/drafts.server";
-import { formatDate, formatMinutes } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
+import { formatMinutes } from "~/utils/format";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -107,7 +108,9 @@ export default function SavedPrints() {
                   </div>
                 </dl>
                 <div className="mt-3 flex items-center justify-between text-sm">
-                  <span className="text-slate-500">Saved {formatDate(draft.createdAt)}</span>
+                  <span className="text-slate-500">
+                    Saved <LocalTime value={draft.createdAt} dateOnly />
+                  </span>
                   <span className="font-semibold">{formatCents(draft.totalCostCents)}</span>
                 </div>
                 <div className="mt-4 flex flex-wrap items-start gap-2">

@@ -15,7 +15,8 @@ import { designPriceRange } from "~/services/printer-price-range.server";
 import { getModelDetail, getViewerState } from "~/services/models/detail.server";
 import { addComment, deleteComment, rateModel, setLike } from "~/services/models/feedback.server";
 import { isAppError, replyWithError } from "~/utils/app-error.server";
-import { formatDate, formatMinutes } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
+import { formatMinutes } from "~/utils/format";
 import { invariantResponse, parseId } from "~/utils/misc";
 import { getSessionUser, requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -299,7 +300,7 @@ export default function ModelDetailPage() {
             <dl className="mt-4 space-y-2 text-sm">
               <InfoRow label="Category" value={model.category?.name ?? "Uncategorised"} />
               <InfoRow label="License" value={model.license} />
-              <InfoRow label="Uploaded" value={model.createdAt ? formatDate(model.createdAt) : "Unknown"} />
+              <InfoRow label="Uploaded" value={model.createdAt ? <LocalTime value={model.createdAt} dateOnly /> : "Unknown"} />
               <InfoRow label="Views" value={model.viewCount.toLocaleString("en-US")} />
             </dl>
           </section>
@@ -324,7 +325,7 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
   );
 }
 
-function InfoRow({ label, value }: { label: string; value: string }) {
+function InfoRow({ label, value }: { label: string; value: React.ReactNode }) {
   return (
     <div className="flex justify-between gap-4">
       <dt className="text-slate-600">{label}</dt>
