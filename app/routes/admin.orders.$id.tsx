@@ -7,6 +7,7 @@ import { getOrderForAdmin } from "~/services/admin-orders.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { LocalTime } from "~/components/local-time";
 import { invariantResponse, requireIdParam } from "~/utils/misc";
+import { formatGrams } from "~/domain/grams";
 
 export const meta: MetaFunction = () => [{ title: "Order (admin) | Printnear" }];
 
@@ -43,7 +44,7 @@ export default function AdminOrder() {
         <Row label="Printer" value={printerName ? `${printerName} (${ownerEmail ?? "—"})` : "—"} />
         <Row label="Material and colour" value={`${job.material}, ${job.filamentColor}`} />
         <Row label="Delivery" value={job.deliveryMethod} />
-        <Row label="Weight" value={`${job.estimatedWeightGrams} g`} />
+        <Row label="Weight" value={`${formatGrams(job.estimatedWeightGrams)} g`} />
         <Row label="Print time" value={`${job.printTimeMinutes} min`} />
         <Row label="Printer profit" value={formatCents(job.printerProfitCents)} />
         <Row label="Platform fee" value={formatCents(job.platformFeeCents)} />

@@ -9,6 +9,7 @@ import { LocalTime } from "~/components/local-time";
 import { formatMinutes } from "~/utils/format";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { formatGrams } from "~/domain/grams";
 
 const DeleteSchema = z.object({
   intent: z.literal("delete"),
@@ -96,7 +97,9 @@ export default function SavedPrints() {
                 <dl className="mt-3 grid grid-cols-3 gap-2 text-sm">
                   <div>
                     <dt className="text-slate-500">Weight</dt>
-                    <dd className="font-medium">{draft.estimatedWeight} g</dd>
+                    <dd className="font-medium" data-testid="draft-grams">
+                      {formatGrams(draft.estimatedWeight)} g
+                    </dd>
                   </div>
                   <div>
                     <dt className="text-slate-500">Time</dt>

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { libraryModels } from "../../db/schema";
+import { catalogueModels, libraryModels } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
 import { quotePrice } from "../../app/domain/pricing";
 import { formatMinutes } from "../../app/utils/format";
@@ -82,7 +82,8 @@ test.describe("Browse Models", () => {
       "https://www.thingiverse.com/thing:3495390",
     );
     await expect(page.getByText("Toys & Games", { exact: true })).toBeVisible();
-    await expect(page.getByText("1h 35m", { exact: true })).toBeVisible();
+    const [flexi] = await (await getDb()).select().from(catalogueModels).where(eq(catalogueModels.sourceId, 3495390));
+    await expect(page.getByText(formatMinutes(flexi.printTimeMinutes), { exact: true })).toBeVisible();
 
     await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Models" }).click();
     await expect(page).toHaveURL(/\/models$/);

@@ -296,14 +296,24 @@ test.describe("ordering a model", () => {
     expect(await draftsOf(page, user.id)).toHaveLength(1);
   });
 
-  test("the demo's own catalogue models order in mock mode without a catalogue token", async ({ page }) => {
-    await newCustomer(page);
-    await page.goto("/models/thingiverse/3495390");
-    await page.getByRole("button", { name: "Order Print" }).click();
-    await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
-    await page.goto("/saved-prints");
-    await expect(page.getByTestId("draft-name")).toHaveText("flexi_rex.stl");
-  });
+  for (const [id, fileName] of [
+    [3495390, "flexi_rex.stl"],
+    [763622, "xyz_calibration_cube.stl"],
+  ] as const) {
+    test(`the demo's catalogue model ${fileName} orders in mock mode, the draft weighing what its page said`, async ({
+      page,
+    }) => {
+      await newCustomer(page);
+      await page.goto(`/models/thingiverse/${id}`);
+      const pageGrams = (await page.getByTestId("model-grams").textContent())?.trim();
+      expect(pageGrams).toMatch(/^\d+(\.\d+)? g$/);
+      await page.getByRole("button", { name: "Order Print" }).click();
+      await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
+      await page.goto("/saved-prints");
+      await expect(page.getByTestId("draft-name")).toHaveText(fileName);
+      await expect(page.getByTestId("draft-grams")).toHaveText(pageGrams!);
+    });
+  }
 
   test("a catalogue model is downloaded through the catalogue adapter", async ({ page }) => {
     await newCustomer(page);

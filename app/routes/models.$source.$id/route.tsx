@@ -22,6 +22,7 @@ import { getSessionUser, requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { parseWithZod } from "@conform-to/zod";
 import { LibraryInteractions } from "./library-interactions";
+import { formatGrams } from "~/domain/grams";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.model.name} | Printnear` : "Model not found | Printnear" },
@@ -207,6 +208,7 @@ export default function ModelDetailPage() {
             <Fact
               label="Filament"
               value={model.filamentWeightGrams ? `${formatGrams(model.filamentWeightGrams)} g` : "Not recorded"}
+              testId="model-grams"
             />
           </dl>
 
@@ -308,10 +310,6 @@ export default function ModelDetailPage() {
       </div>
     </div>
   );
-}
-
-function formatGrams(grams: number) {
-  return Number.isInteger(grams) ? String(grams) : grams.toFixed(1);
 }
 
 function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
