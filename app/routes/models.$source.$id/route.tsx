@@ -64,6 +64,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       printTimeMinutes: estimate.printTimeMinutes,
       colors: estimate.colors,
       material: PRINT_DEFAULTS.material,
+      // only printers whose build volume holds the model count, when its size is known
+      size: model.size,
     },
     { zipCode: user?.zipCode },
   );

@@ -52,7 +52,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       );
   // the breakdown is priced at the chosen printer's rate, else at the lowest nearby one, else the platform default
   const ratePerKgCents =
-    printer?.ratePerKgCents ?? (nearbyRates && nearbyRates.length > 0 ? Math.min(...nearbyRates) : DEFAULT_RATE_PER_KG_CENTS);
+    printer?.ratePerKgCents ??
+    (nearbyRates && nearbyRates.rates.length > 0 ? Math.min(...nearbyRates.rates) : DEFAULT_RATE_PER_KG_CENTS);
   return {
     printerRefusal,
     nearbyRates,
