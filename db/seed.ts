@@ -18,6 +18,7 @@ import { openDatabase, type Database } from "../app/utils/db.server";
 import { hashPassword } from "../app/utils/password.server";
 import { migrateDatabase } from "./migrate";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoLoginsText } from "./demo-accounts";
+import { DEMO_CATALOGUE_FILES, DEMO_CATALOGUE_MESHES } from "./demo-catalogue-meshes";
 import * as s from "./schema";
 
 export const CATEGORIES = [
@@ -220,8 +221,6 @@ const DEMO_CATALOGUE_MODELS = [
     views: 880120,
     license: "CC BY",
     category: "Toys & Games",
-    grams: 21,
-    minutes: 95,
   },
   {
     sourceId: 2187167,
@@ -232,8 +231,6 @@ const DEMO_CATALOGUE_MODELS = [
     views: 210330,
     license: "CC BY-SA",
     category: "Organization",
-    grams: 140,
-    minutes: 480,
   },
   {
     sourceId: 4734271,
@@ -244,8 +241,6 @@ const DEMO_CATALOGUE_MODELS = [
     views: 150870,
     license: "CC BY-NC",
     category: "Home & Garden",
-    grams: 85,
-    minutes: 300,
   },
   {
     sourceId: 763622,
@@ -256,8 +251,6 @@ const DEMO_CATALOGUE_MODELS = [
     views: 1200300,
     license: "CC BY",
     category: "Tools & Parts",
-    grams: 8,
-    minutes: 20,
   },
   {
     sourceId: 2806295,
@@ -268,8 +261,6 @@ const DEMO_CATALOGUE_MODELS = [
     views: 300450,
     license: "CC BY-SA",
     category: "Art & Decoration",
-    grams: 34,
-    minutes: 210,
   },
   {
     sourceId: 1015238,
@@ -280,8 +271,6 @@ const DEMO_CATALOGUE_MODELS = [
     views: 120660,
     license: "CC BY",
     category: "Tech & Gadgets",
-    grams: 96,
-    minutes: 360,
   },
 ] as const;
 
@@ -379,6 +368,9 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
 
   const day = 24 * 60 * 60 * 1000;
   for (const [i, m] of DEMO_CATALOGUE_MODELS.entries()) {
+    // weight and time from the very file the mock catalogue serves for it, as the weighing job would
+    const fileName = DEMO_CATALOGUE_FILES[m.sourceId];
+    const fileAnalysis = await analyzeModel(toBinaryStl(DEMO_CATALOGUE_MESHES[fileName]()), fileName);
     await db.insert(s.catalogueModels).values({
       sourceId: m.sourceId,
       name: m.name,
@@ -393,8 +385,8 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
       license: m.license,
       categoryName: m.category,
       featured: true,
-      estimatedWeightGrams: m.grams,
-      printTimeMinutes: m.minutes,
+      estimatedWeightGrams: fileAnalysis.estimatedWeight,
+      printTimeMinutes: fileAnalysis.estimatedTimeMinutes,
       weightComputedAt: new Date(),
       sourceCreatedAt: new Date(Date.now() - (i + 1) * 30 * day),
     });

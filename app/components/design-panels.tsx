@@ -5,6 +5,7 @@ import { DEFAULT_RATE_PER_KG_CENTS, formatPricePerGram, type PriceQuote } from "
 import { priceRangeText, type PriceRange } from "~/domain/price-range";
 import { formatMinutes } from "~/utils/format";
 import { MESSAGES, type DesignAnalysis } from "~/domain/design-settings";
+import { formatGrams } from "~/domain/grams";
 
 /** 1536 → "1.5 KB", 52428800 → "50.0 MB". */
 export function formatBytes(bytes: number): string {
@@ -63,7 +64,7 @@ export function AnalysisResults({
           </span>
         </Row>
         <Row label="Estimated weight" testId="analysis-weight">
-          {analysis.estimatedWeight.toLocaleString("en-US")} g
+          {formatGrams(analysis.estimatedWeight)} g
         </Row>
         <Row label="Estimated print time" testId="analysis-time">
           {formatMinutes(analysis.estimatedTimeMinutes)}
@@ -121,7 +122,7 @@ export function PricingBreakdown({
     <div>
       <dl className="divide-y divide-slate-100">
         <Row
-          label={`Material (${quote.estimatedWeight.toLocaleString("en-US")} g at ${formatCents(quote.filamentCostPer1000g)}/kg)`}
+          label={`Material (${formatGrams(quote.estimatedWeight)} g at ${formatCents(quote.filamentCostPer1000g)}/kg)`}
           testId="price-material"
         >
           {formatCents(quote.materialCost)}

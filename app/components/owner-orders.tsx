@@ -5,6 +5,7 @@ import { buttonActions } from "~/domain/job-lifecycle";
 import { STATUS_LABELS, type JobStatus } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import { OrderActions } from "./order-actions";
+import { formatGrams } from "~/domain/grams";
 
 export interface OwnerOrderRow {
   id: number;
@@ -58,7 +59,7 @@ function OrderRow({ order, withActions }: { order: OwnerOrderRow; withActions: b
             #{order.id} {order.fileName}
           </Link>
           <p className="text-sm text-slate-500">
-            {order.customerName} · {order.material} · {order.filamentColor} · {Math.ceil(order.weightGrams)} g ·{" "}
+            {order.customerName} · {order.material} · {order.filamentColor} · {formatGrams(order.weightGrams)} g ·{" "}
             {order.deliveryMethod === "pickup" ? "Pickup" : order.deliveryMethod === "delivery" ? "Local delivery" : "Shipping"} ·{" "}
             {order.printerName}
           </p>

@@ -43,6 +43,7 @@ export const MESSAGES = {
   fileRequiredTitle: "File Required",
   fileRequiredUpload: "Please select a 3D file to upload.",
   fileRequiredDraft: "Please select a 3D file to save as draft.",
+  printerOffline: "That printer is offline and not taking orders right now. Please choose another one.",
   analysisWarningTitle: "Analysis Warning",
   analysisWarning: "Using basic estimation. Upload will still work.",
   chooseAgain: "Your settings are kept; please choose the file again.",

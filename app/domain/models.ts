@@ -100,6 +100,8 @@ export interface ModelDetail extends ModelSummary {
   publicUrl: string | null;
   /** library: the stored printable file */
   file: { name: string; format: string; sizeBytes: number } | null;
+  /** the printable file's size in mm, as the analysis engine read it; null when not known */
+  size: { x: number; y: number; z: number } | null;
   comments: ModelComment[];
 }
 

@@ -5,7 +5,7 @@ import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import { getAdminOverview } from "~/services/admin-overview.server";
 import { requireAdmin } from "~/utils/admin.server";
-import { formatDate } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import type { JobStatus } from "~/domain/job-status";
 
 export const meta: MetaFunction = () => [{ title: "Admin | Printnear" }];
@@ -88,7 +88,7 @@ export default function AdminOverview() {
                 <li key={m.id} className="py-2">
                   <p className="font-medium">{m.subject}</p>
                   <p className="text-slate-600">
-                    {m.name} &lt;{m.email}&gt; · {formatDate(m.createdAt)}
+                    {m.name} &lt;{m.email}&gt; · <LocalTime value={m.createdAt} dateOnly />
                   </p>
                 </li>
               ))}

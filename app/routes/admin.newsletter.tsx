@@ -11,7 +11,7 @@ import { recentCampaigns, sanitizeNewsletterHtml, segmentCounts, sendNewsletter 
 import { limitWrite } from "~/services/write-limits.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { httpStatusOf, isAppError, toastOf } from "~/utils/app-error.server";
-import { formatDate } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import { parseId } from "~/utils/misc";
 import { jobFinishToast, watchJobHeader } from "~/utils/job-toasts.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -103,7 +103,7 @@ export default function AdminNewsletter() {
                 <li key={c.id} className="py-2">
                   <p className="font-medium">{c.subject}</p>
                   <p className="text-slate-600">
-                    {c.segment} · {c.recipientCount} recipients · {formatDate(c.sentAt)}
+                    {c.segment} · {c.recipientCount} recipients · <LocalTime value={c.sentAt} dateOnly />
                   </p>
                 </li>
               ))}

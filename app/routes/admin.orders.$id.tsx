@@ -5,8 +5,9 @@ import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import { getOrderForAdmin } from "~/services/admin-orders.server";
 import { requireAdmin } from "~/utils/admin.server";
-import { formatDateTime } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import { invariantResponse, requireIdParam } from "~/utils/misc";
+import { formatGrams } from "~/domain/grams";
 
 export const meta: MetaFunction = () => [{ title: "Order (admin) | Printnear" }];
 
@@ -17,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return order;
 }
 
-function Row({ label, value }: { label: string; value: React.ReactNode }) {
+function Row({ label, value }: { label: React.ReactNode; value: React.ReactNode }) {
   return (
     <div className="flex justify-between gap-4 border-b border-slate-100 py-1.5 text-sm">
       <dt className="text-slate-600">{label}</dt>
@@ -43,13 +44,13 @@ export default function AdminOrder() {
         <Row label="Printer" value={printerName ? `${printerName} (${ownerEmail ?? "—"})` : "—"} />
         <Row label="Material and colour" value={`${job.material}, ${job.filamentColor}`} />
         <Row label="Delivery" value={job.deliveryMethod} />
-        <Row label="Weight" value={`${job.estimatedWeightGrams} g`} />
+        <Row label="Weight" value={`${formatGrams(job.estimatedWeightGrams)} g`} />
         <Row label="Print time" value={`${job.printTimeMinutes} min`} />
         <Row label="Printer profit" value={formatCents(job.printerProfitCents)} />
         <Row label="Platform fee" value={formatCents(job.platformFeeCents)} />
         <Row label="Delivery fee" value={formatCents(job.deliveryFeeCents)} />
         <Row label="Amount due" value={formatCents(job.amountDueCents)} />
-        <Row label="Created" value={formatDateTime(job.createdAt)} />
+        <Row label="Created" value={<LocalTime value={job.createdAt} />} />
         {job.trackingNumber ? <Row label="Tracking" value={job.trackingNumber} /> : null}
       </dl>
       <section>
@@ -61,7 +62,11 @@ export default function AdminOrder() {
             {payments.map((p) => (
               <Row
                 key={p.id}
-                label={`${p.provider} · ${formatDateTime(p.createdAt)}`}
+                label={
+                  <>
+                    {p.provider} · <LocalTime value={p.createdAt} />
+                  </>
+                }
                 value={`${formatCents(p.amountCents)} ${p.status}`}
               />
             ))}

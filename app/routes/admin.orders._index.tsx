@@ -4,7 +4,7 @@ import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import { isJobStatus, listOrders } from "~/services/admin-orders.server";
 import { requireAdmin } from "~/utils/admin.server";
-import { formatDate } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import { parseId } from "~/utils/misc";
 import { JOB_STATUSES } from "~/domain/job-status";
 
@@ -75,7 +75,9 @@ export default function AdminOrders() {
                 <td>{o.customer}</td>
                 <td>{o.printer ?? "—"}</td>
                 <td>{formatCents(o.amountDueCents)}</td>
-                <td>{formatDate(o.createdAt)}</td>
+                <td>
+                  <LocalTime value={o.createdAt} dateOnly />
+                </td>
               </tr>
             ))}
           </tbody>

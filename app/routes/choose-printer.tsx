@@ -17,6 +17,7 @@ import { type CardPrinter, DEFAULT_RADIUS_MILES, toCardPrinter } from "~/domain/
 import { findOwnDraft } from "~/services/drafts.server";
 import { canonicalMaterial, mapTileUrl, numberParam, quoteEachPrinter, searchPrinters } from "~/services/printer-search.server";
 import { getSessionUser } from "~/utils/session.server";
+import { formatGrams } from "~/domain/grams";
 
 /** The location filter's places, offered as suggestions. */
 const NEARBY_PLACES = ["Berthoud, CO", "Loveland, CO", "Fort Collins, CO"];
@@ -86,8 +87,8 @@ export default function ChoosePrinter() {
       <h1 className="text-2xl font-bold">Choose a Printer</h1>
       {draft ? (
         <p className="text-slate-600">
-          For <span className="font-medium">{draft.fileName}</span> ({draft.material}, {draft.weightGrams} g). Prices below are
-          this design's total at each printer's rate.
+          For <span className="font-medium">{draft.fileName}</span> ({draft.material}, {formatGrams(draft.weightGrams)} g). Prices
+          below are this design's total at each printer's rate.
         </p>
       ) : (
         <p className="text-slate-600">

@@ -18,7 +18,7 @@ import { customerStats } from "~/services/orders/jobs.server";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { formatCents } from "~/domain/money";
 import { getDb } from "~/utils/db.server";
-import { formatDate } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import { requireUser } from "~/utils/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | Printnear" }];
@@ -144,7 +144,9 @@ export default function Dashboard() {
                 <span className="badge bg-slate-100 text-slate-700">{STATUS_LABELS[job.status]}</span>
               </div>
               <div className="mt-3 flex items-center justify-between text-sm">
-                <span className="text-slate-500">{formatDate(job.createdAt)}</span>
+                <span className="text-slate-500">
+                  <LocalTime value={job.createdAt} dateOnly />
+                </span>
                 <span className="font-semibold">{formatCents(job.amountDueCents || job.totalCostCents)}</span>
               </div>
               {job.status === "printing" ? (

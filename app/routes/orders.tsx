@@ -3,12 +3,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { LocalTime } from "~/components/local-time";
 import { OrderActions } from "~/components/order-actions";
 import { buttonActions } from "~/domain/job-lifecycle";
 import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import { listCustomerOrders } from "~/services/orders/jobs.server";
-import { formatDate } from "~/utils/format";
 import { requireUser } from "~/utils/session.server";
 
 export const meta: MetaFunction = () => [{ title: "My Print Orders | Printnear" }];
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       deliveryMethod: o.deliveryMethod,
       printerName: o.printerName,
       total: formatCents(o.amountDueCents),
-      date: formatDate(o.submittedAt ?? o.createdAt),
+      date: o.submittedAt ?? o.createdAt,
       actions: buttonActions(o.status, "customer", o.deliveryMethod).filter((a) => a === "cancel"),
     })),
   };
@@ -53,7 +53,7 @@ export default function Orders() {
                 <div>
                   <p className="font-medium">{o.fileName}</p>
                   <p className="text-sm text-slate-500">
-                    {o.material} · {o.filamentColor} · {o.printerName ?? "No printer"} · {o.date}
+                    {o.material} · {o.filamentColor} · {o.printerName ?? "No printer"} · <LocalTime value={o.date} dateOnly />
                   </p>
                 </div>
                 <div className="text-right">

@@ -7,7 +7,7 @@ import { StarRatingDisplay } from "~/components/star-rating";
 import { formatPricePerGram } from "~/domain/pricing";
 import { listPrinterReviews } from "~/services/printer-reviews.server";
 import { getPrinterJson, mapTileUrl } from "~/services/printer-search.server";
-import { formatDate } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import { requireIdParam } from "~/utils/misc";
 
 const NOT_FOUND = "This printer doesn't exist or is no longer listed.";
@@ -106,7 +106,7 @@ export default function PrinterPage() {
                     <div className="flex items-center justify-between gap-2">
                       <StarRatingDisplay value={r.rating} size="text-base" />
                       <span className="text-xs text-slate-500">
-                        {r.customerName} · {formatDate(r.createdAt)}
+                        {r.customerName} · <LocalTime value={r.createdAt} dateOnly />
                       </span>
                     </div>
                     {r.review ? <p className="mt-2 whitespace-pre-line text-slate-700">{r.review}</p> : null}

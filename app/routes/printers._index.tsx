@@ -37,6 +37,7 @@ import {
   searchPrinters,
 } from "~/services/printer-search.server";
 import { getSessionUser } from "~/utils/session.server";
+import { formatGrams } from "~/domain/grams";
 
 export const meta: MetaFunction = () => [{ title: "Find Local 3D Printers | Printnear" }];
 
@@ -144,7 +145,9 @@ export default function PrintersPage() {
           <div className="mt-2 flex flex-wrap gap-2">
             {design.material ? <span className="badge bg-white text-green-800">{design.material}</span> : null}
             {design.color ? <span className="badge bg-white text-green-800">{design.color}</span> : null}
-            {design.weightGrams !== null ? <span className="badge bg-white text-green-800">{design.weightGrams}g</span> : null}
+            {design.weightGrams !== null ? (
+              <span className="badge bg-white text-green-800">{formatGrams(design.weightGrams)} g</span>
+            ) : null}
           </div>
           <p className="mt-2 text-sm">Found {total} compatible printer(s) in your area</p>
         </div>

@@ -5,9 +5,11 @@ import { formatBytes } from "~/components/design-panels";
 import { formatCents } from "~/domain/money";
 import { deleteDraft } from "~/services/draft-writes.server";
 import { choosePrinterUrlFor, draftPreviewUrl, listDrafts } from "~/services/drafts.server";
-import { formatDate, formatMinutes } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
+import { formatMinutes } from "~/utils/format";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { formatGrams } from "~/domain/grams";
 
 const DeleteSchema = z.object({
   intent: z.literal("delete"),
@@ -95,7 +97,9 @@ export default function SavedPrints() {
                 <dl className="mt-3 grid grid-cols-3 gap-2 text-sm">
                   <div>
                     <dt className="text-slate-500">Weight</dt>
-                    <dd className="font-medium">{draft.estimatedWeight} g</dd>
+                    <dd className="font-medium" data-testid="draft-grams">
+                      {formatGrams(draft.estimatedWeight)} g
+                    </dd>
                   </div>
                   <div>
                     <dt className="text-slate-500">Time</dt>
@@ -107,7 +111,9 @@ export default function SavedPrints() {
                   </div>
                 </dl>
                 <div className="mt-3 flex items-center justify-between text-sm">
-                  <span className="text-slate-500">Saved {formatDate(draft.createdAt)}</span>
+                  <span className="text-slate-500">
+                    Saved <LocalTime value={draft.createdAt} dateOnly />
+                  </span>
                   <span className="font-semibold">{formatCents(draft.totalCostCents)}</span>
                 </div>
                 <div className="mt-4 flex flex-wrap items-start gap-2">

@@ -20,6 +20,7 @@ import { parseId } from "~/utils/misc";
 import { useIsPending } from "~/utils/misc-react";
 import { requireUser } from "~/utils/session.server";
 import { redirectDocumentWithToast, redirectWithToast } from "~/utils/toast.server";
+import { formatGrams } from "~/domain/grams";
 
 const OrderSchema = z.object({
   printerId: z.coerce.number().int().positive(),
@@ -185,8 +186,8 @@ export default function SubmitPrint() {
               File details
             </h2>
             <p className="mt-2 text-sm text-slate-700">
-              {d.draft.fileName} · {(d.draft.fileSize / 1024 / 1024).toFixed(2)} MB · {d.draft.material} · {d.draft.weightGrams} g
-              · {d.draft.colors} colour(s) · {d.draft.printTimeMinutes} min
+              {d.draft.fileName} · {(d.draft.fileSize / 1024 / 1024).toFixed(2)} MB · {d.draft.material} ·{" "}
+              {formatGrams(d.draft.weightGrams)} g · {d.draft.colors} colour(s) · {d.draft.printTimeMinutes} min
             </p>
           </section>
 

@@ -39,6 +39,8 @@ export async function saveDesign({ user, settings, intent, file: upload, draft }
   if (settings.printerId) {
     printer = await getPrinterRate(settings.printerId);
     if (!printer) throw new AppError("invalid", "That printer no longer exists. Please choose another one.");
+    // an offline printer cannot be chosen, whatever the URL or the form says
+    if (!printer.isAvailable) throw new AppError("invalid", MESSAGES.printerOffline);
   } else if (draft?.printerId) {
     // an edit that does not name a printer keeps the draft's
     printer = await getPrinterRate(draft.printerId);

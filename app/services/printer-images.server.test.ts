@@ -3,9 +3,12 @@ import {
   checkPrinterPhoto,
   DEFAULT_PRINTER_IMAGE_URL,
   imageKeyFromFileName,
+  familyImageUrl,
   printerImageUrl,
   sniffImage,
 } from "./printer-images.server";
+import { PRINTER_MODELS } from "~/domain/printer-models";
+import { existsSync } from "node:fs";
 
 describe("printer image URLs", () => {
   it("maps a storage key to its URL and back", () => {
@@ -21,6 +24,28 @@ describe("printer image URLs", () => {
     for (const name of ["../../secret.jpg", "2026-03-xyz.jpg", "2026-03-0123456789abcdef0123456789abcdef.svg", "default.jpg"]) {
       expect(imageKeyFromFileName(name)).toBeNull();
     }
+  });
+});
+
+describe("pictures of printers without a photo", () => {
+  it("shows the model's own drawing when the model is a known preset", () => {
+    expect(printerImageUrl(null, "Prusa MK4")).toBe("/printer-models/prusa-mk4.svg");
+    expect(printerImageUrl(null, "bambu lab p1s")).toBe("/printer-models/bambu-lab-p1s.svg");
+    for (const m of PRINTER_MODELS) {
+      if (m.name === "Custom/Other") continue;
+      const url = printerImageUrl(undefined, m.name);
+      expect(url).toBe(m.imagePath);
+      expect(existsSync(`public${url}`), url).toBe(true);
+    }
+  });
+
+  it("falls back to the family drawing for other models, and the stored photo wins over both", () => {
+    expect(printerImageUrl(null, "Voron 2.4")).toBe(familyImageUrl("corexy"));
+    expect(printerImageUrl(null, "Custom/Other")).toBe(familyImageUrl("generic"));
+    expect(printerImageUrl(null, null)).toBe(familyImageUrl("generic"));
+    expect(printerImageUrl("printer-images/2026/03/0123456789abcdef0123456789abcdef.jpg", "Prusa MK4")).toBe(
+      "/api/printer-images/2026-03-0123456789abcdef0123456789abcdef.jpg",
+    );
   });
 });
 

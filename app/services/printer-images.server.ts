@@ -1,6 +1,7 @@
 // Printer photos: stored under our own random keys, served at /api/printer-images/{file}.
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel } from "~/domain/printer-models";
 import { getStorage, newStorageKey } from "./storage.server";
 
 export const DEFAULT_PRINTER_IMAGE_FILE = "default.jpg";
@@ -55,10 +56,20 @@ export function familyImageSvg(file: string): string | null {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 180" role="img" aria-label="3D printer">${FRAME}${FAMILY_DRAWINGS[family]}</svg>`;
 }
 
-/** The public URL of a stored photo (the URL carries year and month so it maps back to the key without a lookup), or the drawing of the printer's family. */
+/**
+ * The picture of a printer without a photo: its model's own drawing when the model is one of the
+ * presets, otherwise the drawing of its family.
+ */
+export function placeholderImageUrl(model: string | null): string {
+  const preset = findPrinterModel(model);
+  if (preset && preset.name !== CUSTOM_PRINTER_MODEL_NAME) return preset.imagePath;
+  return familyImageUrl(printerFamily(model));
+}
+
+/** The public URL of a stored photo (the URL carries year and month so it maps back to the key without a lookup), or the placeholder for the printer's model. */
 export function printerImageUrl(imageKey: string | null | undefined, model?: string | null): string {
   const match = imageKey ? KEY_PATTERN.exec(imageKey) : null;
-  if (!match) return model === undefined ? DEFAULT_PRINTER_IMAGE_URL : familyImageUrl(printerFamily(model));
+  if (!match) return model === undefined ? DEFAULT_PRINTER_IMAGE_URL : placeholderImageUrl(model);
   const [, year, month, id, ext] = match;
   return `/api/printer-images/${year}-${month}-${id}.${ext}`;
 }

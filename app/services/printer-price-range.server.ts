@@ -1,6 +1,6 @@
 // The price range of a design before a printer is chosen: each nearby printer that can print it, at its own rate.
 import { DEFAULT_RADIUS_MILES, MAX_PAGE_SIZE } from "~/domain/printer-listing";
-import { priceRange, type PriceRange } from "~/domain/price-range";
+import { priceRange, type PriceRange, type RangeRates } from "~/domain/price-range";
 import type { QuoteInput } from "~/domain/pricing";
 import { searchPrinters } from "./printer-search.server";
 
@@ -13,9 +13,10 @@ export interface DesignNeeds {
 
 /**
  * The rates of every available printer that can print a design (material, stock, size), within the
- * default radius of the customer's ZIP when they have one, otherwise of all available printers.
+ * default radius of the customer's ZIP when it is known ("near"), otherwise of all available
+ * printers ("anywhere").
  */
-export async function nearbyPrinterRates(needs: DesignNeeds, customer: { zipCode?: string | null } = {}): Promise<number[]> {
+export async function nearbyPrinterRates(needs: DesignNeeds, customer: { zipCode?: string | null } = {}): Promise<RangeRates> {
   const found = await searchPrinters({
     fallbackZip: customer.zipCode ?? null,
     radiusMiles: DEFAULT_RADIUS_MILES,
@@ -27,7 +28,7 @@ export async function nearbyPrinterRates(needs: DesignNeeds, customer: { zipCode
     minZ: needs.size?.z ?? null,
     limit: MAX_PAGE_SIZE,
   });
-  return found.printers.map((p) => p.ratePerKgCents);
+  return { rates: found.printers.map((p) => p.ratePerKgCents), scope: found.origin ? "near" : "anywhere" };
 }
 
 /** The price range of a design before a printer is chosen: each nearby printer that can print it at its own rate. */

@@ -8,15 +8,20 @@ describe("formatDateTime", () => {
   });
 
   it("labels UTC when no zone, or an invalid one, is given", () => {
-    expect(formatDateTime("2026-01-01T18:00:00Z")).toBe("1/1/26, 6:00 PM UTC");
+    expect(formatDateTime("2026-01-01T18:00:00Z", null)).toBe("1/1/26, 6:00 PM UTC");
     expect(formatDateTime("2026-01-01T18:00:00Z", "Not/AZone")).toBe("1/1/26, 6:00 PM UTC");
-    expect(formatDateTime(null)).toBe("");
+    expect(formatDateTime(null, "America/Denver")).toBe("");
   });
 });
 
 describe("formatDate", () => {
   it("takes the date in the given zone", () => {
     expect(formatDate("2026-01-02T03:00:00Z", "America/Denver")).toBe("1/1/26");
-    expect(formatDate("2026-01-02T03:00:00Z")).toBe("1/2/26");
+  });
+
+  it("labels a date taken in UTC", () => {
+    expect(formatDate("2026-01-02T03:00:00Z", null)).toBe("1/2/26 UTC");
+    expect(formatDate("2026-01-02T03:00:00Z", "UTC")).toBe("1/2/26 UTC");
+    expect(formatDate("2026-01-02T03:00:00Z", "Not/AZone")).toBe("1/2/26 UTC");
   });
 });

@@ -1,5 +1,6 @@
 // Display formats shared by pages: en-US short dates, in the viewer's time zone (times are
-// stored in UTC; without a known zone they show as UTC, labelled).
+// stored in UTC). Every call names its zone; pages show times through <LocalTime>, which
+// passes the browser's zone or the server's. A missing or unknown zone shows UTC, labelled.
 function validZone(zone: string | null | undefined): string {
   if (!zone) return "UTC";
   try {
@@ -10,13 +11,16 @@ function validZone(zone: string | null | undefined): string {
   }
 }
 
-export function formatDate(value: Date | string | number | null | undefined, zone?: string | null): string {
+/** "1/1/26" in the given zone; a date in UTC says so ("1/2/26 UTC"). */
+export function formatDate(value: Date | string | number | null | undefined, zone: string | null): string {
   if (value === null || value === undefined) return "";
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeZone: validZone(zone) }).format(new Date(value));
+  const timeZone = validZone(zone);
+  const text = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeZone }).format(new Date(value));
+  return timeZone === "UTC" ? `${text} UTC` : text;
 }
 
 /** "1/1/26, 11:00 AM MST": date, time and the zone's short name. */
-export function formatDateTime(value: Date | string | number | null | undefined, zone?: string | null): string {
+export function formatDateTime(value: Date | string | number | null | undefined, zone: string | null): string {
   if (value === null || value === undefined) return "";
   const timeZone = validZone(zone);
   const date = new Date(value);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { libraryModels } from "../../db/schema";
+import { catalogueModels, libraryModels } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
 import { quotePrice } from "../../app/domain/pricing";
 import { formatMinutes } from "../../app/utils/format";
@@ -70,8 +70,11 @@ test.describe("Browse Models", () => {
     await expect(page).toHaveURL(/\/models\/thingiverse\/3495390$/);
     await expect(page.getByRole("heading", { name: "Flexi Rex", level: 1 })).toBeVisible();
     await expect(page.getByText("by DrLex", { exact: true })).toBeVisible();
-    // before a printer is chosen: the range over the demo's available printers, each at its own rate
-    await expect(page.getByTestId("estimate-total")).toHaveText(/^from \$\d+\.\d\d to \$\d+\.\d\d at \d+ printers near you$/);
+    // before a printer is chosen: the range over the demo's available printers, each at its own rate; a
+    // visitor has no location, so the text does not say "near you"
+    await expect(page.getByTestId("estimate-total")).toHaveText(
+      /^from \$\d+\.\d\d to \$\d+\.\d\d at \d+ printers anywhere \(add your ZIP code to see those near you\)$/,
+    );
     await expect(page.getByTestId("price-estimate")).not.toContainText("platform rate");
     // ordering makes a draft, so it is a form post, never a link a prefetcher could follow
     await expect(page.getByRole("button", { name: "Order Print" })).toBeEnabled();
@@ -82,7 +85,8 @@ test.describe("Browse Models", () => {
       "https://www.thingiverse.com/thing:3495390",
     );
     await expect(page.getByText("Toys & Games", { exact: true })).toBeVisible();
-    await expect(page.getByText("1h 35m", { exact: true })).toBeVisible();
+    const [flexi] = await (await getDb()).select().from(catalogueModels).where(eq(catalogueModels.sourceId, 3495390));
+    await expect(page.getByText(formatMinutes(flexi.printTimeMinutes), { exact: true })).toBeVisible();
 
     await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Models" }).click();
     await expect(page).toHaveURL(/\/models$/);

@@ -347,18 +347,25 @@ test.describe("customers find printers", () => {
     if (!jsDisabled()) await expect(page.locator(".printer-marker")).not.toHaveCount(0);
   });
 
-  test("printers without a photo show a drawing of their model family", async ({ page }) => {
+  test("printers without a photo show a drawing of their model, or of its family", async ({ page }) => {
     const res = await page.request.get("/api/printer-images/family-corexy.svg");
     expect(res.status()).toBe(200);
     expect(res.headers()["content-type"]).toContain("image/svg+xml");
     await page.goto("/browse");
-    // the seeded printers have no photos of their own: each card shows its family's drawing
+    // the seeded printers have no photos of their own: each card shows its model's drawing (all the
+    // demo's models are presets), else its family's
     const sources = await page
       .getByTestId("printer-card")
       .locator("img")
       .evaluateAll((imgs) => imgs.map((img) => img.getAttribute("src")));
     expect(sources.length).toBeGreaterThan(0);
-    for (const src of sources) expect(src).toMatch(/^\/api\/printer-images\/(family-(corexy|bedslinger|generic)\.svg|[\w.-]+)$/);
-    expect(sources.some((src) => src?.includes("family-"))).toBe(true);
+    for (const src of sources) {
+      expect(src).toMatch(
+        /^(\/printer-models\/[a-z0-9-]+\.svg|\/api\/printer-images\/(family-(corexy|bedslinger|generic)\.svg|[\w.-]+))$/,
+      );
+    }
+    expect(sources.some((src) => src?.startsWith("/printer-models/"))).toBe(true);
+    const own = await page.request.get(sources.find((src) => src?.startsWith("/printer-models/"))!);
+    expect(own.status()).toBe(200);
   });
 });

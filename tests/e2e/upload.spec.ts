@@ -69,9 +69,10 @@ test.describe("uploading a design", () => {
     expect(before).toBeGreaterThan(2);
     expect(before).toBeLessThan(8);
     await expect(page.getByTestId("price-total")).toHaveText(/^\$\d+\.\d\d$/);
-    // no printer chosen yet: the range over the demo's available printers that stock PETG, each at its own rate
+    // no printer chosen yet: the range over the demo's available printers that stock PETG, each at its own
+    // rate; this customer has no ZIP code, so the text does not claim they are near
     await expect(page.getByTestId("price-range")).toHaveText(
-      /^Estimated total (from \$\d+\.\d\d to \$\d+\.\d\d at \d+ printers|\$\d+\.\d\d at 1 printer) near you$/,
+      /^Estimated total (from \$\d+\.\d\d to \$\d+\.\d\d at \d+ printers|\$\d+\.\d\d at 1 printer) anywhere \(add your ZIP code to see those near you\)$/,
     );
     if (jsDisabled()) {
       await expect(page.getByTestId("server-preview")).toBeVisible();
@@ -296,14 +297,24 @@ test.describe("ordering a model", () => {
     expect(await draftsOf(page, user.id)).toHaveLength(1);
   });
 
-  test("the demo's own catalogue models order in mock mode without a catalogue token", async ({ page }) => {
-    await newCustomer(page);
-    await page.goto("/models/thingiverse/3495390");
-    await page.getByRole("button", { name: "Order Print" }).click();
-    await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
-    await page.goto("/saved-prints");
-    await expect(page.getByTestId("draft-name")).toHaveText("flexi_rex.stl");
-  });
+  for (const [id, fileName] of [
+    [3495390, "flexi_rex.stl"],
+    [763622, "xyz_calibration_cube.stl"],
+  ] as const) {
+    test(`the demo's catalogue model ${fileName} orders in mock mode, the draft weighing what its page said`, async ({
+      page,
+    }) => {
+      await newCustomer(page);
+      await page.goto(`/models/thingiverse/${id}`);
+      const pageGrams = (await page.getByTestId("model-grams").textContent())?.trim();
+      expect(pageGrams).toMatch(/^\d+(\.\d+)? g$/);
+      await page.getByRole("button", { name: "Order Print" }).click();
+      await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
+      await page.goto("/saved-prints");
+      await expect(page.getByTestId("draft-name")).toHaveText(fileName);
+      await expect(page.getByTestId("draft-grams")).toHaveText(pageGrams!);
+    });
+  }
 
   test("a catalogue model is downloaded through the catalogue adapter", async ({ page }) => {
     await newCustomer(page);

@@ -48,6 +48,9 @@ describe("the demo's catalogue in mock mode without a token", () => {
       const [draft] = await db.select().from(printJobs).where(eq(printJobs.id, draftId));
       expect(draft).toMatchObject({ status: "draft", sourceKind: "catalogue" });
       expect(draft.fileName).toMatch(/\.stl$/);
+      // the model page's grams and time are those of the very file the draft was made from
+      expect(draft.estimatedWeightGrams, model.name).toBe(model.estimatedWeightGrams);
+      expect(draft.printTimeMinutes, model.name).toBe(model.printTimeMinutes);
     }
   });
 });

@@ -177,6 +177,43 @@ describe("the upload page without JavaScript", () => {
     expect(row.estimatedWeightGrams).toBeGreaterThan(30);
   });
 
+  it("refuses an offline printer named in the URL or the form, saying so, and saves nothing", async () => {
+    const db = await getDb();
+    const owner = await createTestUser({ userType: "printer_owner" });
+    const [printer] = await db
+      .insert(printers)
+      .values({
+        ownerId: owner.id,
+        name: "Offline P1S",
+        model: "Bambu Lab P1S",
+        buildVolumeX: 256,
+        buildVolumeY: 256,
+        buildVolumeZ: 256,
+        fitSmall: 256,
+        fitMid: 256,
+        fitLarge: 256,
+        ratePerKgCents: 120000,
+        location: "Berthoud, CO",
+        isAvailable: false,
+      })
+      .returning();
+    const page = (await uploadLoader(args(getRequest(`/upload?printer=${printer.id}`, cookie)))) as Awaited<
+      ReturnType<typeof uploadLoader>
+    >;
+    expect(page.printerRefusal).toBe("That printer is offline and not taking orders right now. Please choose another one.");
+    expect(page.printer).toBeNull();
+
+    const before = (await db.select({ id: printJobs.id }).from(printJobs).where(eq(printJobs.customerId, customerId))).length;
+    const res = await uploadPage(
+      [["file", fileOf(CUBE_STL)], ...SETTINGS, ["printerId", String(printer.id)], ["intent", "submit"]],
+      { query: `?printer=${printer.id}` },
+    );
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain("That printer is offline and not taking orders right now.");
+    const after = (await db.select({ id: printJobs.id }).from(printJobs).where(eq(printJobs.customerId, customerId))).length;
+    expect(after).toBe(before);
+  });
+
   it("asks for a file with the document's words and keeps the settings", async () => {
     const save = await uploadPage([...SETTINGS, ["intent", "save"]]);
     expect(save.status).toBe(400);

@@ -1,7 +1,7 @@
 // Before a printer is chosen, the model page shows what the printers near the customer that can print the design charge.
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { categories, libraryModels, printers, users } from "../../db/schema";
+import { categories, libraryModels, modelFiles, printers, users } from "../../db/schema";
 import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
 import { loader as uploadLoader } from "../../app/routes/upload/route";
 import { priceRangeText } from "../../app/domain/price-range";
@@ -61,8 +61,8 @@ describe("the model page's estimate before a printer is chosen", () => {
     expect(await page(localCookie)).toBe("from $2.60 to $3.40 at 2 printers near you");
   });
 
-  it("ranges over every available printer for a visitor, never an offline one", async () => {
-    expect(await page()).toBe("from $2.00 to $3.40 at 3 printers near you");
+  it("ranges over every available printer for a visitor, never an offline one, without claiming they are near", async () => {
+    expect(await page()).toBe("from $2.00 to $3.40 at 3 printers anywhere (add your ZIP code to see those near you)");
   });
 
   it("names one printer's price alone", async () => {
@@ -76,12 +76,61 @@ describe("the model page's estimate before a printer is chosen", () => {
     expect(await page(farCookie)).toBe("$1.30 at the platform rate: no printer near you can print this yet");
   });
 
+  it("counts only the printers whose build volume holds the model's file", async () => {
+    const db = await getDb();
+    const [category] = await db.select().from(categories).limit(1);
+    const creator = await createTestUser();
+    const [long] = await db
+      .insert(libraryModels)
+      .values({
+        creatorId: creator.id,
+        categoryId: category.id,
+        name: "Long Rail",
+        description: "A rail 300 mm long.",
+        license: "CC BY",
+        filamentWeightGrams: 20,
+        printTimeMinutes: 60,
+      })
+      .returning();
+    await db.insert(modelFiles).values({
+      libraryModelId: long.id,
+      name: "rail.stl",
+      format: "stl",
+      sizeBytes: 684,
+      storageKey: "models/rail.stl",
+      analysis: { boundingBox: { x: 300, y: 20, z: 15 } },
+    });
+    const text = async () =>
+      priceRangeText(
+        (
+          await detailLoader(
+            args(getRequest(`/models/library/${long.id}`, localCookie), { source: "library", id: String(long.id) }),
+          )
+        ).range,
+      );
+    // neither Berthoud printer (250 x 210 x 220 mm) holds 300 mm
+    expect(await text()).toBe("$1.30 at the platform rate: no printer near you can print this yet");
+    await db
+      .update(printers)
+      .set({ buildVolumeX: 350, buildVolumeY: 350, buildVolumeZ: 350, fitSmall: 350, fitMid: 350, fitLarge: 350 })
+      .where(eq(printers.ratePerKgCents, 12000));
+    try {
+      expect(await text()).toBe("$3.40 at 1 printer near you");
+    } finally {
+      await db
+        .update(printers)
+        .set({ buildVolumeX: 250, buildVolumeY: 210, buildVolumeZ: 220, fitSmall: 210, fitMid: 220, fitLarge: 250 })
+        .where(eq(printers.ratePerKgCents, 12000));
+    }
+  });
+
   it("/upload prices with the nearby printers' rates before a printer is chosen, the breakdown at the lowest", async () => {
     const data = await uploadLoader(args(getRequest("/upload", localCookie)));
-    expect([...(data.nearbyRates ?? [])].sort((a, b) => a - b)).toEqual([8000, 12000]);
+    expect([...(data.nearbyRates?.rates ?? [])].sort((a, b) => a - b)).toEqual([8000, 12000]);
+    expect(data.nearbyRates?.scope).toBe("near");
     expect(data.ratePerKgCents).toBe(8000);
     const far = await uploadLoader(args(getRequest("/upload", farCookie)));
-    expect(far.nearbyRates).toEqual([]);
+    expect(far.nearbyRates).toEqual({ rates: [], scope: "near" });
     expect(far.ratePerKgCents).toBe(1500);
   });
 });

@@ -1,12 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { libraryModels, modelComments, modelLikes, modelRatings, users } from "../../db/schema";
+import { catalogueModels, libraryModels, modelComments, modelLikes, modelRatings, users } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
 import { action as detailAction, loader as detailLoader } from "../../app/routes/models.$source.$id/route";
 import { loader as shortcutLoader } from "../../app/routes/models.$id";
 import { createLibraryModel } from "../../app/services/models/library.server";
 import { getOrderableModel } from "../../app/services/models/ordering.server";
 import { AppError } from "../../app/domain/app-error";
+import { analyzeModel } from "../../app/domain/mesh";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
 import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
@@ -105,6 +106,15 @@ describe("model detail", () => {
 
   it("shows a catalogue model by its Thingiverse id, with the cached weight and a link to its page", async () => {
     const page = await detail("thingiverse", 3495390);
+    // the demo's weight is the analysis of the very file the catalogue serves, as Order Print reads it
+    const served = await fetch("https://api.thingiverse.com/files/18940001/download", {
+      headers: { Authorization: "Bearer test-token" },
+    });
+    expect(served.status).toBe(200);
+    const { estimatedWeight, estimatedTimeMinutes } = await analyzeModel(
+      new Uint8Array(await served.arrayBuffer()),
+      "flexi_rex.stl",
+    );
     expect(page.model).toMatchObject({
       source: "thingiverse",
       id: 3495390,
@@ -112,12 +122,14 @@ describe("model detail", () => {
       creatorName: "DrLex",
       category: { name: "Toys & Games" },
       publicUrl: "https://www.thingiverse.com/thing:3495390",
-      filamentWeightGrams: 21,
-      printTimeMinutes: 95,
+      filamentWeightGrams: estimatedWeight,
+      printTimeMinutes: estimatedTimeMinutes,
       file: null,
     });
-    // 21 g x $15/kg = 31.5 cents, half up to 32
-    expect(page.estimate.quote).toMatchObject({ materialCost: 32, platformFee: 100, customerPays: 132 });
+    expect(estimatedWeight).toBeGreaterThan(5); // a dinosaur, not the mock's 20 mm cube of 3.9 g
+    // the grams at $15/kg (1.5 cents a gram), rounded half up; the fee's $1.00 minimum
+    const materialCost = Math.round(estimatedWeight * 1.5);
+    expect(page.estimate.quote).toMatchObject({ materialCost, platformFee: 100, customerPays: materialCost + 100 });
     expect(page.catalogueUnavailable).toBe(false);
   });
 
@@ -167,7 +179,14 @@ describe("licence rule", () => {
   it("refuses a CC BY-NC catalogue model and accepts a CC BY one with what the order needs", async () => {
     await expect(getOrderableModel("thingiverse", 4734271)).rejects.toMatchObject({ code: "forbidden" });
     const ok = await getOrderableModel("thingiverse", "3495390");
-    expect(ok).toMatchObject({ source: "thingiverse", id: 3495390, weightGrams: 21, printTimeMinutes: 95, license: "CC BY" });
+    const [flexiRex] = await (await getDb()).select().from(catalogueModels).where(eq(catalogueModels.sourceId, 3495390));
+    expect(ok).toMatchObject({
+      source: "thingiverse",
+      id: 3495390,
+      weightGrams: flexiRex.estimatedWeightGrams,
+      printTimeMinutes: flexiRex.printTimeMinutes,
+      license: "CC BY",
+    });
     // the demo seed stores a real file for each library model, weighed by the analysis engine
     const library = await getOrderableModel("library", await libraryId("Articulated Dragon"));
     expect(library).toMatchObject({

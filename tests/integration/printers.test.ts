@@ -180,7 +180,8 @@ describe("searchPrinters", () => {
       buildVolumeX: 256,
       materials: ["PLA", "PETG", "ABS", "ASA", "TPU"],
       isAvailable: true,
-      imageUrl: "/api/printer-images/family-corexy.svg",
+      // a Bambu Lab P1S without a photo: the P1S drawing
+      imageUrl: "/printer-models/bambu-lab-p1s.svg",
       owner: { firstName: "Bella", lastName: "Berthold", rating: 5, totalReviews: 1 },
     });
     expect(p!.filamentInventory).toContainEqual({ material: "PETG", color: "Red", grams: 750, inStock: true });

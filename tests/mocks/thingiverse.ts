@@ -10,14 +10,17 @@
 // (no description, licence or download/view counts).
 //
 // File downloads (both the API `download_url` and the CDN `direct_url`) answer with generated
-// content: a binary STL of a 20 mm cube for .stl files, an OBJ cube for .obj, plain text for
-// .txt/.scad. The `size` in files.json is a realistic figure, not the length of these stand-ins.
+// content: the demo things' files with their own meshes (db/demo-catalogue-meshes.ts, which the
+// seed analyses for the catalogue models' weights), other .stl files with a binary STL of a 20 mm
+// cube, an OBJ cube for .obj, plain text for .txt/.scad. The `size` in files.json is a realistic figure, not the length of these stand-ins.
 
 import { delay, http, HttpResponse, type HttpHandler } from "msw";
 import filesFixture from "../fixtures/thingiverse/files.json";
 import imagesFixture from "../fixtures/thingiverse/images.json";
 import thingsFixture from "../fixtures/thingiverse/things.json";
 import demoFixture from "../fixtures/thingiverse/demo-things.json";
+import { DEMO_CATALOGUE_MESHES } from "../../db/demo-catalogue-meshes";
+import { toBinaryStl } from "../../app/domain/mesh/generate";
 
 export const THINGIVERSE_API = "https://api.thingiverse.com";
 export const THINGIVERSE_CDN = "https://cdn.thingiverse.com";
@@ -170,7 +173,8 @@ function fileResponse(name: string): Response {
   const ext = name.toLowerCase().split(".").pop();
   const disposition = `attachment; filename="${name.replace(/"/g, "")}"`;
   if (ext === "stl") {
-    const body = makeCubeStl(20);
+    const demoMesh = DEMO_CATALOGUE_MESHES[name];
+    const body = demoMesh ? toBinaryStl(demoMesh(), name) : makeCubeStl(20);
     return new HttpResponse(body, {
       headers: {
         "Content-Type": "application/octet-stream",

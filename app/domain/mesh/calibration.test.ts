@@ -3,7 +3,14 @@
 
 import { describe, expect, it } from "vitest";
 import { analyzeModel } from "./index";
-import { loadCalibrationTruth, readCalibrationModel } from "../../../tests/fixtures/calibration/set";
+import {
+  CALIBRATION_COPY_DIR,
+  CALIBRATION_DIR,
+  loadCalibrationTruth,
+  readCalibrationModel,
+  readCalibrationTruthText,
+  sharedCalibrationDir,
+} from "../../../tests/fixtures/calibration/set";
 
 /** The slicer reports grams to 0.01 g: below half a gram a percentage says nothing. */
 const MIN_SCORED_GRAMS = 0.5;
@@ -15,6 +22,26 @@ const median = (v: number[]): number => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const signed = (v: number): string => `${v >= 0 ? "+" : ""}${v.toFixed(1)}%`;
+
+describe("the calibration set", () => {
+  it("is read from the shared set when there is one, and the repository's copy keeps up with it", () => {
+    const shared = sharedCalibrationDir();
+    console.log(`calibration set read from ${CALIBRATION_DIR}`);
+    if (!shared) {
+      expect(CALIBRATION_DIR).toBe(CALIBRATION_COPY_DIR);
+      return;
+    }
+    expect(CALIBRATION_DIR).toBe(shared);
+    // a model added to the shared set is scored at once; the copy must then be brought up to date
+    const normalise = (text: string) => text.replace(/\r\n/g, "\n").trim();
+    expect(normalise(readCalibrationTruthText(CALIBRATION_COPY_DIR))).toBe(normalise(readCalibrationTruthText(shared)));
+  });
+
+  it("falls back to the copy when the shared set is missing", () => {
+    expect(sharedCalibrationDir({ CALIBRATION_DIR: "/nonexistent/calibration" })).toBeNull();
+    expect(sharedCalibrationDir({ CALIBRATION_DIR: CALIBRATION_COPY_DIR })).toBe(CALIBRATION_COPY_DIR.replace(/\/$/, ""));
+  });
+});
 
 describe("weight estimate against the slicer", () => {
   it("stays within 5% median and 15% worst on every real model of the calibration set", async () => {

@@ -10,7 +10,7 @@ import {
   CommentFormSchema as CommentSchema,
   RatingFormSchema as RatingSchema,
 } from "~/domain/model-feedback";
-import { formatDate } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
 import type { action, loader } from "./route";
 
 export function LibraryInteractions({ signedIn, signInHref }: { signedIn: boolean; signInHref: string }) {
@@ -90,7 +90,9 @@ export function LibraryInteractions({ signedIn, signInHref }: { signedIn: boolea
               <li key={c.id} className="py-3">
                 <p className="text-sm">
                   <span className="font-medium">{c.authorName}</span>{" "}
-                  <span className="text-slate-500">· {formatDate(c.createdAt)}</span>
+                  <span className="text-slate-500">
+                    · <LocalTime value={c.createdAt} dateOnly />
+                  </span>
                 </p>
                 <p className="mt-1 whitespace-pre-line text-slate-700">{c.comment}</p>
                 {isAdmin || (viewerId !== null && c.userId === viewerId) ? <DeleteComment commentId={c.id} /> : null}

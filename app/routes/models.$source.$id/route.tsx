@@ -15,12 +15,14 @@ import { designPriceRange } from "~/services/printer-price-range.server";
 import { getModelDetail, getViewerState } from "~/services/models/detail.server";
 import { addComment, deleteComment, rateModel, setLike } from "~/services/models/feedback.server";
 import { isAppError, replyWithError } from "~/utils/app-error.server";
-import { formatDate, formatMinutes } from "~/utils/format";
+import { LocalTime } from "~/components/local-time";
+import { formatMinutes } from "~/utils/format";
 import { invariantResponse, parseId } from "~/utils/misc";
 import { getSessionUser, requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { parseWithZod } from "@conform-to/zod";
 import { LibraryInteractions } from "./library-interactions";
+import { formatGrams } from "~/domain/grams";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.model.name} | Printnear` : "Model not found | Printnear" },
@@ -62,6 +64,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       printTimeMinutes: estimate.printTimeMinutes,
       colors: estimate.colors,
       material: PRINT_DEFAULTS.material,
+      // only printers whose build volume holds the model count, when its size is known
+      size: model.size,
     },
     { zipCode: user?.zipCode },
   );
@@ -206,6 +210,7 @@ export default function ModelDetailPage() {
             <Fact
               label="Filament"
               value={model.filamentWeightGrams ? `${formatGrams(model.filamentWeightGrams)} g` : "Not recorded"}
+              testId="model-grams"
             />
           </dl>
 
@@ -299,7 +304,7 @@ export default function ModelDetailPage() {
             <dl className="mt-4 space-y-2 text-sm">
               <InfoRow label="Category" value={model.category?.name ?? "Uncategorised"} />
               <InfoRow label="License" value={model.license} />
-              <InfoRow label="Uploaded" value={model.createdAt ? formatDate(model.createdAt) : "Unknown"} />
+              <InfoRow label="Uploaded" value={model.createdAt ? <LocalTime value={model.createdAt} dateOnly /> : "Unknown"} />
               <InfoRow label="Views" value={model.viewCount.toLocaleString("en-US")} />
             </dl>
           </section>
@@ -307,10 +312,6 @@ export default function ModelDetailPage() {
       </div>
     </div>
   );
-}
-
-function formatGrams(grams: number) {
-  return Number.isInteger(grams) ? String(grams) : grams.toFixed(1);
 }
 
 function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
@@ -324,7 +325,7 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
   );
 }
 
-function InfoRow({ label, value }: { label: string; value: string }) {
+function InfoRow({ label, value }: { label: string; value: React.ReactNode }) {
   return (
     <div className="flex justify-between gap-4">
       <dt className="text-slate-600">{label}</dt>

@@ -4,7 +4,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, redirect, useLoaderData, type ClientActionFunctionArgs } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { designFailureTitle, NEW_DESIGN_SETTINGS, type DesignAnalysis } from "~/domain/design-settings";
+import { designFailureTitle, MESSAGES, NEW_DESIGN_SETTINGS, type DesignAnalysis } from "~/domain/design-settings";
 import { DEFAULT_RATE_PER_KG_CENTS } from "~/domain/pricing";
 import { draftPreviewUrl, draftSettings, getOwnDraft, getPrinterRate, quoteDraft } from "~/services/drafts.server";
 import { nearbyPrinterRates } from "~/services/printer-price-range.server";
@@ -32,7 +32,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const draft = await draftFromUrl(user.id, url);
   const printerId = parseId(url.searchParams.get("printer")) ?? draft?.printerId ?? null;
-  const printer = printerId ? await getPrinterRate(printerId) : null;
+  const named = printerId ? await getPrinterRate(printerId) : null;
+  // an offline printer is refused, with a message, and the design is priced as if none were chosen
+  const printerRefusal = named && !named.isAvailable ? MESSAGES.printerOffline : null;
+  const printer = named?.isAvailable ? named : null;
   // before a printer is chosen: the rates of the printers near the customer that can print the design
   const nearbyRates = printer
     ? null
@@ -49,8 +52,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       );
   // the breakdown is priced at the chosen printer's rate, else at the lowest nearby one, else the platform default
   const ratePerKgCents =
-    printer?.ratePerKgCents ?? (nearbyRates && nearbyRates.length > 0 ? Math.min(...nearbyRates) : DEFAULT_RATE_PER_KG_CENTS);
+    printer?.ratePerKgCents ??
+    (nearbyRates && nearbyRates.rates.length > 0 ? Math.min(...nearbyRates.rates) : DEFAULT_RATE_PER_KG_CENTS);
   return {
+    printerRefusal,
     nearbyRates,
     printer: printer ? { id: printer.id, name: printer.name, ratePerKgCents: printer.ratePerKgCents } : null,
     ratePerKgCents,

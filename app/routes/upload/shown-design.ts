@@ -1,7 +1,7 @@
 // What the upload page's panels show: the browser's live reading of a file when there is one, else the
 // draft's stored analysis, priced at the chosen printer's rate and as a range over the printers nearby.
 import type { DesignAnalysis } from "~/domain/design-settings";
-import { priceRange, type PriceRange } from "~/domain/price-range";
+import { priceRange, type PriceRange, type RangeRates } from "~/domain/price-range";
 import { quotePrice, type PriceQuote } from "~/domain/pricing";
 
 export type LiveAnalysis =
@@ -25,7 +25,7 @@ export function shownDesign(
     numberOfColors,
     ratePerKgCents,
     nearbyRates,
-  }: { numberOfColors: number; ratePerKgCents: number; nearbyRates: number[] | null },
+  }: { numberOfColors: number; ratePerKgCents: number; nearbyRates: RangeRates | null },
 ): {
   shown: { analysis: DesignAnalysis; fileName: string; fileSize: number } | null;
   quote: PriceQuote | null;

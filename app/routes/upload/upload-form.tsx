@@ -30,7 +30,7 @@ import { UploadProgressBar } from "./upload-progress-bar";
 const DesignViewer = lazy(() => import("~/components/design-viewer"));
 
 export function UploadForm() {
-  const { draft, printer, settings, ratePerKgCents, nearbyRates } = useLoaderData<typeof loader>();
+  const { draft, printer, printerRefusal, settings, ratePerKgCents, nearbyRates } = useLoaderData<typeof loader>();
   const actionData = useActionData<UploadActionData>();
   const busy = useIsPending();
 
@@ -219,6 +219,15 @@ export function UploadForm() {
       {printer ? (
         <p className="mt-3 rounded-md bg-brand-50 px-3 py-2 text-sm text-brand-700" data-testid="chosen-printer">
           Printing with {printer.name} (Printer #{printer.id}).
+        </p>
+      ) : null}
+      {printerRefusal ? (
+        <p
+          role="alert"
+          className="mt-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+          data-testid="printer-refusal"
+        >
+          {printerRefusal}
         </p>
       ) : null}
 

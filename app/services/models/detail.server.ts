@@ -16,6 +16,15 @@ import {
   nameColumns,
 } from "./shared.server";
 
+/** The size the engine read from a stored file's analysis (its bounding box); null without one. */
+function analysedSize(analysis: unknown): ModelDetail["size"] {
+  if (!analysis || typeof analysis !== "object") return null;
+  const box = (analysis as { boundingBox?: unknown }).boundingBox;
+  if (!box || typeof box !== "object") return null;
+  const { x, y, z } = box as Record<string, unknown>;
+  return typeof x === "number" && typeof y === "number" && typeof z === "number" ? { x, y, z } : null;
+}
+
 async function readLibraryDetail(id: number): Promise<ModelDetail | null> {
   const db = await getDb();
   const [row] = await db
@@ -32,7 +41,7 @@ async function readLibraryDetail(id: number): Promise<ModelDetail | null> {
   if (!row) return null;
   const m = row.model;
   const [file] = await db
-    .select({ name: modelFiles.name, format: modelFiles.format, sizeBytes: modelFiles.sizeBytes })
+    .select({ name: modelFiles.name, format: modelFiles.format, sizeBytes: modelFiles.sizeBytes, analysis: modelFiles.analysis })
     .from(modelFiles)
     .where(and(eq(modelFiles.libraryModelId, id), sql`${modelFiles.storageKey} IS NOT NULL`))
     .orderBy(desc(modelFiles.id))
@@ -81,7 +90,8 @@ async function readLibraryDetail(id: number): Promise<ModelDetail | null> {
     totalRatings: m.ratingCount,
     createdAt: m.createdAt.toISOString(),
     publicUrl: null,
-    file: file ?? null,
+    file: file ? { name: file.name, format: file.format, sizeBytes: file.sizeBytes } : null,
+    size: analysedSize(file?.analysis),
     comments: comments.map((c) => ({
       id: c.id,
       userId: c.userId,
@@ -114,6 +124,7 @@ async function readCatalogueDetail(sourceId: number): Promise<ModelDetail | null
     totalRatings: 0,
     publicUrl: cataloguePublicUrl(m),
     file: null,
+    size: null, // the catalogue's files are weighed, but their size is not kept
     comments: [],
   };
 }
