@@ -7,9 +7,13 @@ import { requestState, type RequestState } from "../app/utils/request-state";
 import { cachedPage, pageCacheKey } from "./page-cache";
 import { countedBody } from "./request-body";
 
-/** True when a proxy we know of (TRUST_PROXY) sets the X-Forwarded-* headers; otherwise anyone could. */
+/**
+ * True when a proxy we know of sets the X-Forwarded-* headers (TRUST_PROXY=fly, true or 1); otherwise anyone
+ * could. Any other value, "false" and "0" included, leaves it off.
+ */
 export function behindTrustedProxy() {
-  return Boolean(process.env.TRUST_PROXY);
+  const value = (process.env.TRUST_PROXY ?? "").trim().toLowerCase();
+  return value === "fly" || value === "true" || value === "1";
 }
 
 /** The host the browser used: X-Forwarded-Host only behind a trusted proxy, else Host. */
