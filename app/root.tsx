@@ -20,6 +20,7 @@ import { SiteHeader } from "./components/site-header";
 import { Toaster } from "./components/toaster";
 import stylesheet from "./tailwind.css?url";
 import { publicUser } from "./utils/api.server";
+import type { RootUser } from "./domain/signed-in-user";
 import { timeZoneForState } from "./domain/time-zones";
 import { lookupZip } from "./services/gazetteer.server";
 import { mocksEnabled } from "./utils/env.server";
@@ -53,7 +54,7 @@ export const meta: MetaFunction = ({ error }) => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const sessionUser = await getSessionUser(request);
   const { toast, headers } = await getToast(request);
-  const user = sessionUser
+  const user: RootUser | null = sessionUser
     ? {
         ...publicUser(sessionUser),
         notifications: await listNotifications(sessionUser.id, 5),
@@ -65,8 +66,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const timeZone = timeZoneForState(lookupZip(sessionUser?.zipCode)?.state);
   return data({ user, toast, timeZone, honeypot: honeypotInputProps(), mocks: mocksEnabled }, { headers: headers ?? undefined });
 }
-
-export type RootUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["user"]>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
