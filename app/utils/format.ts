@@ -1,9 +1,24 @@
 // Display formats shared by pages: en-US short dates, in the viewer's time zone (times are
 // stored in UTC; without a known zone they show as UTC, labelled).
+// Making an Intl.DateTimeFormat costs far more than using one (it was a tenth of a signed-in page's render):
+// the formats are made once per zone and kept. Only zones Intl accepts are kept, and at most MAX_KEPT of them.
+const MAX_KEPT = 1000;
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function keptFormat(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", options);
+    if (formats.size >= MAX_KEPT) formats.clear();
+    formats.set(key, format);
+  }
+  return format;
+}
+
 function validZone(zone: string | null | undefined): string {
   if (!zone) return "UTC";
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    keptFormat(`zone:${zone}`, { timeZone: zone });
     return zone;
   } catch {
     return "UTC";
@@ -12,7 +27,8 @@ function validZone(zone: string | null | undefined): string {
 
 export function formatDate(value: Date | string | number | null | undefined, zone?: string | null): string {
   if (value === null || value === undefined) return "";
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeZone: validZone(zone) }).format(new Date(value));
+  const timeZone = validZone(zone);
+  return keptFormat(`date:${timeZone}`, { dateStyle: "short", timeZone }).format(new Date(value));
 }
 
 /** "1/1/26, 11:00 AM MST": date, time and the zone's short name. */
@@ -20,9 +36,9 @@ export function formatDateTime(value: Date | string | number | null | undefined,
   if (value === null || value === undefined) return "";
   const timeZone = validZone(zone);
   const date = new Date(value);
-  const text = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeStyle: "short", timeZone }).format(date);
+  const text = keptFormat(`datetime:${timeZone}`, { dateStyle: "short", timeStyle: "short", timeZone }).format(date);
   const name =
-    new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "short" })
+    keptFormat(`name:${timeZone}`, { timeZone, timeZoneName: "short" })
       .formatToParts(date)
       .find((p) => p.type === "timeZoneName")?.value ?? timeZone;
   return `${text} ${name}`;
