@@ -1,7 +1,8 @@
 // The root loader gives every signed-in page the user with the bell's five newest notifications and both
 // badges' counts, read in two statements side by side (it runs on every request of a signed-in visitor).
 import { describe, expect, it } from "vitest";
-import { messages } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { messages, sessions } from "../../db/schema";
 import { loader as rootLoader } from "../../app/root";
 import {
   countUnreadForHeader,
@@ -10,6 +11,8 @@ import {
   notify,
 } from "../../app/services/notifications.server";
 import { getDb } from "../../app/utils/db.server";
+import { withRequestScope } from "../../app/utils/request-scope.server";
+import { getSessionUser } from "../../app/utils/session.server";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
 import { args, createTestUser, getRequest, sessionCookieFor } from "../setup/requests";
 
@@ -49,5 +52,28 @@ describe("root loader", () => {
     expect(data.user).toMatchObject({ id: customer.id, unreadNotifications: 7, unreadMessages: 2 });
     expect(data.user!.notifications).toHaveLength(5);
     expect((await rootData()).user).toBeNull();
+  });
+});
+
+describe("the session's user", () => {
+  it("is looked up once per read-only request, though every loader gets its own copy of the Request", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    // Remix hands the root loader and the page loader different Request objects with the same headers
+    const copies = () => [getRequest("/models", cookie), getRequest("/models", cookie)] as const;
+    const db = await getDb();
+
+    const [rootCopy, pageCopy] = copies();
+    const seen = await withRequestScope(async () => {
+      const first = await getSessionUser(rootCopy);
+      // a second lookup would find no session now: the page loader must get the request's memo
+      await db.delete(sessions).where(eq(sessions.userId, user.id));
+      return [first?.id, (await getSessionUser(pageCopy))?.id];
+    });
+    expect(seen).toEqual([user.id, user.id]);
+
+    // without a scope (writes, other requests) the lookup is made again and sees the session gone
+    const [, later] = copies();
+    expect(await getSessionUser(later)).toBeNull();
   });
 });
