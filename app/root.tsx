@@ -21,11 +21,12 @@ import { SiteHeader } from "./components/site-header";
 import { Toaster, type ToastData } from "./components/toaster";
 import stylesheet from "./tailwind.css?url";
 import { publicUser } from "./utils/api.server";
+import type { RootUser } from "./domain/signed-in-user";
 import { timeZoneForState } from "./domain/time-zones";
 import { lookupZip } from "./services/gazetteer.server";
 import { mocksEnabled } from "./utils/env.server";
 import { honeypotInputProps } from "./utils/honeypot.server";
-import { countUnreadMessages, countUnreadNotifications, listNotifications } from "./utils/notifications.server";
+import { countUnreadForHeader, listNotifications } from "./services/notifications.server";
 import { getSessionUser } from "./utils/session.server";
 import { getToast } from "./utils/toast.server";
 import { useNonce } from "~/utils/nonce-provider";
@@ -52,22 +53,25 @@ export const meta: MetaFunction = ({ error }) => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const sessionUser = await getSessionUser(request);
-  const { toast, headers } = await getToast(request);
-  const user = sessionUser
-    ? {
-        ...publicUser(sessionUser),
-        notifications: await listNotifications(sessionUser.id, 5),
-        unreadNotifications: await countUnreadNotifications(sessionUser.id),
-        unreadMessages: await countUnreadMessages(sessionUser.id),
-      }
-    : null;
+  const [sessionUser, { toast, headers }] = await Promise.all([getSessionUser(request), getToast(request)]);
+  let user: RootUser | null = null;
+  if (sessionUser) {
+    // the bell's five newest and both badges' counts: two statements, side by side
+    const [notifications, unread] = await Promise.all([
+      listNotifications(sessionUser.id, 5),
+      countUnreadForHeader(sessionUser.id),
+    ]);
+    user = {
+      ...publicUser(sessionUser),
+      notifications,
+      unreadNotifications: unread.notifications,
+      unreadMessages: unread.messages,
+    };
+  }
   // The zone times are rendered in before the browser reports its own: the profile ZIP's state.
   const timeZone = timeZoneForState(lookupZip(sessionUser?.zipCode)?.state);
   return data({ user, toast, timeZone, honeypot: honeypotInputProps(), mocks: mocksEnabled }, { headers: headers ?? undefined });
 }
-
-export type RootUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["user"]>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");

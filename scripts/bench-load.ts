@@ -3,9 +3,13 @@
 // Both production servers run on loopback; autocannon (50 connections, no compression asked)
 // hits each page and the minimal page alternately, so both share whatever else the machine does.
 // It prints req/s, p99 and the ratio; the target is a ratio of at least 0.5 with p99 <= 150 ms.
+// Two runs: signed out (the public pages, which the one-second micro-cache of server/page-cache.ts serves)
+// and signed in as the demo customer (a session cookie written as tests/e2e/fixtures.ts does: every request
+// takes the whole path, session lookup, loaders and render).
 //   --no-build     reuse the last builds
 //   --seconds=N    length of each measurement (default 8)
 //   /path ...      measure these paths instead of the default pages
+//   --signed-in-only / --signed-out-only   run one of the two
 import autocannon from "autocannon";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
@@ -19,6 +23,8 @@ const CONNECTIONS = 50;
 const APP_BUILD = "build-bench-load";
 const MINIMAL_BUILD = "build-bench-minimal";
 const DB_FILE = "tests/.tmp/bench-load.db";
+/** the demo customer of db/seed.ts */
+export const SIGNED_IN_AS = "casey@printnear.test";
 
 export interface LoadResult {
   path: string;
@@ -70,7 +76,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, label: string) {
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, label: string): string {
   const started = Date.now();
   const out = spawnSync(command, args, { env, encoding: "utf8" });
   if (out.status !== 0) {
@@ -78,6 +84,24 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, label: str
     throw new Error(`${label} failed (exit ${out.status})`);
   }
   console.log(`${label}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return out.stdout ?? "";
+}
+
+/** Each page against the minimal page, alternately, so both share whatever else the machine does. */
+async function measure(label: string, appOrigin: string, minimalUrl: string, paths: string[], seconds: number, cookie?: string) {
+  console.log(`\n${label}`);
+  // warm the path (JIT, caches, the session's rows) before anything counts
+  for (const path of paths) await load(`${appOrigin}${path}`, 2, cookie);
+  const rows: Comparison[] = [];
+  for (const path of paths) {
+    const minimalRun = await load(minimalUrl, seconds);
+    const pageRun = await load(`${appOrigin}${path}`, seconds, cookie);
+    rows.push(compare(pageRun, { ...minimalRun, path: "minimal" }));
+    console.log(
+      `${path}: ${pageRun.requestsPerSecond.toFixed(0)} req/s, p99 ${pageRun.p99Ms} ms; minimal ${minimalRun.requestsPerSecond.toFixed(0)} req/s, p99 ${minimalRun.p99Ms} ms`,
+    );
+  }
+  return rows;
 }
 
 function start(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
@@ -117,8 +141,10 @@ async function stop(server: ChildProcess | undefined) {
   signal("SIGKILL");
 }
 
-async function load(url: string, seconds: number): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: { accept: "text/html" } });
+async function load(url: string, seconds: number, cookie?: string): Promise<LoadResult> {
+  const headers: Record<string, string> = { accept: "text/html" };
+  if (cookie) headers.cookie = cookie;
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
   return {
     path: new URL(url).pathname + new URL(url).search,
     requestsPerSecond: result.requests.average,
@@ -171,25 +197,31 @@ async function main() {
     await waitFor(`${appOrigin}/healthz`, app);
     await waitFor(minimalUrl, minimal);
 
-    // warm both servers (JIT, caches) before anything counts
     await load(minimalUrl, 2);
-    for (const path of paths) await load(`${appOrigin}${path}`, 2);
 
-    const rows: Comparison[] = [];
-    for (const path of paths) {
-      const minimalRun = await load(minimalUrl, seconds);
-      const pageRun = await load(`${appOrigin}${path}`, seconds);
-      const row = compare(pageRun, { ...minimalRun, path: "minimal" });
-      rows.push(row);
-      console.log(
-        `${path}: ${pageRun.requestsPerSecond.toFixed(0)} req/s, p99 ${pageRun.p99Ms} ms; minimal ${minimalRun.requestsPerSecond.toFixed(0)} req/s, p99 ${minimalRun.p99Ms} ms`,
-      );
+    const runs: Array<[string, Comparison[]]> = [];
+    if (!argv.includes("--signed-in-only")) {
+      runs.push([
+        "signed out (public pages; the micro-cache serves them)",
+        await measure("signed out", appOrigin, minimalUrl, paths, seconds),
+      ]);
+    }
+    if (!argv.includes("--signed-out-only")) {
+      const cookie = run(
+        "npx",
+        ["tsx", "scripts/bench-session.ts", SIGNED_IN_AS],
+        appEnv,
+        "session for the demo customer",
+      ).trim();
+      if (!cookie.startsWith("pn_session=")) throw new Error("no session cookie for the signed-in run");
+      const label = `signed in as ${SIGNED_IN_AS} (no cache: the whole request path)`;
+      runs.push([label, await measure("signed in", appOrigin, minimalUrl, paths, seconds, cookie)]);
     }
     console.log(
-      `\n${CONNECTIONS} connections, ${seconds} s each, uncompressed, loopback; target: ratio >= ${TARGET_RATIO} and p99 <= ${TARGET_P99_MS} ms\n`,
+      `\n${CONNECTIONS} connections, ${seconds} s each, uncompressed, loopback; target: ratio >= ${TARGET_RATIO} and p99 <= ${TARGET_P99_MS} ms`,
     );
-    console.log(formatComparisons(rows));
-    if (rows.some((r) => !r.meetsTarget)) process.exitCode = 1;
+    for (const [label, rows] of runs) console.log(`\n${label}\n${formatComparisons(rows)}`);
+    if (runs.some(([, rows]) => rows.some((r) => !r.meetsTarget))) process.exitCode = 1;
   } finally {
     await Promise.all([stop(app), stop(minimal)]);
   }

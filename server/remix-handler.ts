@@ -3,13 +3,18 @@
 import { createRequestHandler, writeReadableStreamToWritable } from "@remix-run/node";
 import type { ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { withRequestScope } from "../app/utils/request-scope.server";
 import { requestState, type RequestState } from "../app/utils/request-state";
 import { cachedPage, pageCacheKey } from "./page-cache";
 import { countedBody } from "./request-body";
 
-/** True when a proxy we know of (TRUST_PROXY) sets the X-Forwarded-* headers; otherwise anyone could. */
+/**
+ * True when a proxy we know of sets the X-Forwarded-* headers (TRUST_PROXY=fly, true or 1); otherwise anyone
+ * could. Any other value, "false" and "0" included, leaves it off.
+ */
 export function behindTrustedProxy() {
-  return Boolean(process.env.TRUST_PROXY);
+  const value = (process.env.TRUST_PROXY ?? "").trim().toLowerCase();
+  return value === "fly" || value === "true" || value === "1";
 }
 
 /** The host the browser used: X-Forwarded-Host only behind a trusted proxy, else Host. */
@@ -96,7 +101,12 @@ export function remixHandler(build: ServerBuild | (() => Promise<ServerBuild>), 
       if (!request) return; // refused with 413 already
       const state = requestState();
       const cspNonce = typeof res.locals.cspNonce === "string" ? res.locals.cspNonce : undefined;
-      const render = () => handle(request, { requestState: state, cspNonce });
+      // a read-only request's loaders share one memo (the session's user is looked up once, not per loader)
+      const readOnly = req.method === "GET" || req.method === "HEAD";
+      const render = () =>
+        readOnly
+          ? withRequestScope(() => handle(request, { requestState: state, cspNonce }))
+          : handle(request, { requestState: state, cspNonce });
       const cacheKey = pageCacheKey({ method: req.method, path: req.path, url: req.originalUrl, headers: request.headers });
       const response = cacheKey ? await cachedPage(cacheKey, cspNonce, render) : await render();
       // a body cut at its limit was answered with 413 while the app was still reading it

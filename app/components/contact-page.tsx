@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, u
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { PLATFORM_FEE_MINIMUM_CENTS, PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { formatCents } from "~/domain/money";
-import type { loader as rootLoader } from "~/root";
+import type { RootData } from "~/domain/signed-in-user";
 import { SUPPORT_EMAIL, SUPPORT_HOURS, SUPPORT_PHONE } from "./site-footer";
 
 export interface ContactFields {
@@ -126,7 +126,7 @@ function ContactForm({
 
 /** The page behind both /help and /contact. */
 export function ContactPage() {
-  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const root = useRouteLoaderData<RootData>("root");
   const user = root?.user ?? null;
   const { constraint } = useLoaderData<{ constraint: ContactConstraint }>();
   const lastResult = useActionData<SubmissionResult<string[]>>();

@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { RootUser } from "~/root";
+import type { RootUser } from "~/domain/signed-in-user";
 import { LocalTime } from "./local-time";
 import { badgeCount } from "~/utils/format";
 import { UserAvatar } from "./user-avatar";

@@ -67,10 +67,12 @@ export function boundingBox(latitude: number, longitude: number, radiusMiles: nu
 export function formatDistance(miles: number | null | undefined): string {
   if (typeof miles !== "number" || !Number.isFinite(miles) || miles < 0) return "";
   if (miles < 0.1) return "< 0.1 mi away";
-  const digits = miles < 100 ? 1 : 0;
-  const text = miles.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  // made once: a NumberFormat per call (toLocaleString) showed in every printer list's render
+  const text = (miles < 100 ? ONE_DECIMAL : WHOLE).format(miles);
   return `${text} mi away`;
 }
+const ONE_DECIMAL = new Intl.NumberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const WHOLE = new Intl.NumberFormat("en-US", { minimumFractionDigits: 0, maximumFractionDigits: 0 });
 
 /** Parses stored latitude/longitude (decimal strings) into a point, or null when unusable. */
 export function toLatLon(latitude: unknown, longitude: unknown): LatLon | null {

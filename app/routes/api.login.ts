@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { answerWithSession, methodNotAllowed } from "~/utils/api-auth.server";
-import { readJson } from "~/utils/api.server";
+import { answerWithSession } from "~/utils/api-auth.server";
+import { methodNotAllowed, readJson } from "~/utils/api.server";
 import { loginWithPassword } from "~/utils/auth.server";
 
 // POST /api/login {email, password}: the user object, with a new session cookie.
@@ -9,4 +9,4 @@ export async function action({ request }: ActionFunctionArgs) {
   return answerWithSession(request, () => loginWithPassword({ email: body.email, password: body.password }, request));
 }
 
-export const loader = methodNotAllowed;
+export const loader = () => methodNotAllowed("POST");

@@ -1,14 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
-import { CATEGORY_MESSAGE, ModelPayloadSchema } from "~/domain/model-upload";
 import { parseModelSort } from "~/domain/models";
-import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/design-quotas.server";
 import { apiLibrarySummary } from "~/services/models/api-shapes";
-import { createLibraryModel } from "~/services/models/library.server";
-import { categoryExists, listLibraryModels } from "~/services/models/lists.server";
-import { apiError, readJson, requireApiUser } from "~/utils/api.server";
+import { listLibraryModels } from "~/services/models/lists.server";
+import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
+import { modelUploadApiAnswer } from "./upload-model.server";
 
 // GET /api/models?categoryId=&search=&sortBy=&page=: the library list (an array, as document 000 reads it).
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -33,35 +31,9 @@ async function libraryList(request: Request) {
   });
 }
 
-// POST /api/models: document 000's upload payload (no files; those go through /upload-model) → 201 { id }.
+// POST /api/models: the documented upload payload as JSON (no files; those go through /upload-model) → 201 { id }.
+// Shares the page's flow (routes/upload-model.server.ts).
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(400, "Use POST to add a model.");
-  return withApiErrors(() => addModel(request));
-}
-
-async function addModel(request: Request) {
-  const user = await requireApiUser(request);
-  const limit = await hitModelUploadLimit(user.id);
-  if (!limit.allowed) {
-    throw new AppError("rate_limited", modelUploadLimitMessage(limit.retryAfterSeconds), {
-      retryAfterSeconds: limit.retryAfterSeconds,
-    });
-  }
-  const parsed = ModelPayloadSchema.safeParse(await readJson(request));
-  if (!parsed.success) throw new AppError("invalid", parsed.error.issues[0]?.message ?? "Invalid model.");
-  const value = parsed.data;
-  if (!(await categoryExists(value.categoryId))) throw new AppError("invalid", CATEGORY_MESSAGE, { field: "categoryId" });
-  const id = await createLibraryModel({
-    creatorId: user.id,
-    name: value.name,
-    description: value.description,
-    categoryId: value.categoryId,
-    difficulty: value.difficulty,
-    printTimeMinutes: value.printTime,
-    filamentWeightGrams: value.filamentWeight,
-    supportRequired: value.supportRequired,
-    license: value.license,
-    tags: value.tags,
-  });
-  return Response.json({ id }, { status: 201, headers: { Location: `/api/models/library/${id}` } });
+  if (request.method !== "POST") return methodNotAllowed("GET, POST");
+  return withApiErrors(async () => modelUploadApiAnswer(request, await requireApiUser(request)));
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { answerWithSession, methodNotAllowed } from "~/utils/api-auth.server";
-import { readJson } from "~/utils/api.server";
+import { answerWithSession } from "~/utils/api-auth.server";
+import { methodNotAllowed, readJson } from "~/utils/api.server";
 import { registerAccount } from "~/utils/auth.server";
 
 // POST /api/register {username, email, password, newsletterSubscribed?}: the new user, signed in.
@@ -9,4 +9,4 @@ export async function action({ request }: ActionFunctionArgs) {
   return answerWithSession(request, () => registerAccount(body, request), 201);
 }
 
-export const loader = methodNotAllowed;
+export const loader = () => methodNotAllowed("POST");

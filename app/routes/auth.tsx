@@ -3,6 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { Toaster } from "~/components/toaster";
+import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
 import { authenticator, AuthFailure } from "~/utils/auth.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
 import { createUserSession, getSessionUser, safeRedirect } from "~/utils/session.server";
@@ -48,10 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
     // shown by this page from the action's answer: a flashed cookie would only appear on the next page
     return data(
       { intent, title: error.title, message: error.message, fieldErrors: error.fieldErrors, fields },
-      {
-        status: error.status,
-        headers: error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : undefined,
-      },
+      { status: httpStatusOf(error), headers: retryHeaders(error) },
     );
   }
 }

@@ -6,12 +6,12 @@ import { contactMessages } from "../../db/schema";
 import { ContactPage, REPLY_PROMISE, type ContactFields } from "~/components/contact-page";
 import { getDb } from "~/utils/db.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
-import { clientIp, hitRateLimit, minutesText } from "~/utils/rate-limit.server";
+import { isAppError } from "~/domain/app-error";
+import { limitWrite } from "~/services/write-limits.server";
+import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
+import { clientIp } from "~/utils/rate-limit.server";
 import { getSessionUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-
-/** Messages one address may send per hour: plenty for people, a wall for scripts. */
-export const CONTACT_LIMIT_PER_HOUR = 10;
 
 // Document 001: all four fields are required. Not exported, so it stays out of the browser bundle.
 const ContactSchema = z.object({
@@ -52,16 +52,15 @@ export async function action({ request }: ActionFunctionArgs) {
     return data(submission.reply(), { status: 400 });
   }
 
-  const limit = await hitRateLimit(`contact:${clientIp(request)}`, CONTACT_LIMIT_PER_HOUR, 60 * 60 * 1000);
-  if (!limit.allowed) {
-    return data(
-      submission.reply({
-        formErrors: [
-          `You have sent several messages already. Please wait ${minutesText(limit.retryAfterSeconds)} or email us directly.`,
-        ],
-      }),
-      { status: 429, headers: { "retry-after": String(limit.retryAfterSeconds) } },
-    );
+  // the one write limiter (WRITE_LIMITS.contact), per address: the form is open to visitors
+  try {
+    await limitWrite({ address: clientIp(request) }, "contact");
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return data(submission.reply({ formErrors: [error.message] }), {
+      status: httpStatusOf(error),
+      headers: retryHeaders(error),
+    });
   }
 
   const user = await getSessionUser(request);

@@ -1,71 +1,18 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import {
-  FormDataParseError,
-  MaxFileSizeExceededError,
-  MaxTotalSizeExceededError,
-  MultipartParseError,
-  parseFormData,
-} from "@remix-run/form-data-parser";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
-import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { UPLOAD_LICENSES } from "~/domain/licenses";
-import { CATEGORY_MESSAGE, createModelUploadSchema, IMAGE_TYPE_MESSAGE, MAX_IMAGE_BYTES } from "~/domain/model-upload";
+import { createModelUploadSchema, MAX_IMAGE_BYTES } from "~/domain/model-upload";
 import { MODEL_DIFFICULTIES } from "~/domain/models";
-import { FILE_TOO_LARGE_MESSAGE } from "~/domain/upload-limits";
-import { MeshError, type AnalysisResult } from "~/domain/mesh";
-import { parseModel, renderPreviewPng } from "~/domain/mesh";
-import { AnalysisBusyError, AnalysisTimeoutError, analyzeOffThread } from "~/services/analysis-pool.server";
-import { hitModelUploadLimit, modelUploadLimitMessage } from "~/services/design-quotas.server";
-import { createLibraryModel } from "~/services/models/library.server";
-import { categoryExists, listCategories } from "~/services/models/lists.server";
-import { getStorage, MAX_DESIGN_BYTES, newStorageKey } from "~/services/storage.server";
+import { listCategories } from "~/services/models/lists.server";
+import { MAX_DESIGN_BYTES } from "~/services/storage.server";
 import { getSessionUser, requireUser } from "~/utils/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { modelUploadPageAnswer } from "./upload-model.server";
 
 export const meta: MetaFunction = () => [{ title: "Upload Model | Printnear" }];
-
-/** PNG, JPEG or WebP by their first bytes; the name and the browser's type are not trusted. */
-function sniffImage(bytes: Uint8Array): { ext: string; type: string } | null {
-  const starts = (sig: number[], at = 0) => sig.every((b, i) => bytes[at + i] === b);
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { ext: "png", type: "image/png" };
-  if (starts([0xff, 0xd8, 0xff])) return { ext: "jpg", type: "image/jpeg" };
-  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return { ext: "webp", type: "image/webp" };
-  return null;
-}
-
-/** The form schema plus the checks that need the server: the category exists, the file is a model, the image is an image. */
-function serverSchema() {
-  return createModelUploadSchema({ maxModelBytes: MAX_DESIGN_BYTES }).transform(async (value, ctx) => {
-    if (!(await categoryExists(value.categoryId))) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["categoryId"], message: CATEGORY_MESSAGE });
-    }
-    let model: { file: File; bytes: Uint8Array; analysis: AnalysisResult } | null = null;
-    if (value.modelFile) {
-      const bytes = new Uint8Array(await value.modelFile.arrayBuffer());
-      try {
-        // in the analysis pool's worker threads, off the request thread
-        const { analysis } = await analyzeOffThread(bytes, value.modelFile.name);
-        model = { file: value.modelFile, bytes, analysis };
-      } catch (error) {
-        if (!(error instanceof MeshError) && !(error instanceof AnalysisTimeoutError)) throw error;
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["modelFile"], message: error.message });
-      }
-    }
-    let image: { bytes: Uint8Array<ArrayBuffer>; ext: string; type: string } | null = null;
-    if (value.image) {
-      const bytes = new Uint8Array(await value.image.arrayBuffer());
-      const kind = sniffImage(bytes);
-      if (kind) image = { bytes, ...kind };
-      else ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["image"], message: IMAGE_TYPE_MESSAGE });
-    }
-    return { ...value, model, image };
-  });
-}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
@@ -76,96 +23,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-function uploadFailure(message: string, field: string, status: number) {
-  const result: SubmissionResult<string[]> = { status: "error", error: { [field]: [message] } };
-  return data({ result, message }, { status });
-}
-
+// the form streams to disk and is checked and stored by services/models/library-upload.server.ts
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  let formData: FormData;
-  try {
-    // files stay in memory: the analysis reads every byte anyway, and nothing is stored before the form is valid
-    formData = await parseFormData(request, { maxFileSize: MAX_DESIGN_BYTES, maxFiles: 2 }, (upload) =>
-      upload.fieldName === "modelFile" || upload.fieldName === "image" ? upload : null,
-    );
-  } catch (error) {
-    if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
-      return uploadFailure(FILE_TOO_LARGE_MESSAGE, "modelFile", 413);
-    }
-    if (error instanceof FormDataParseError || error instanceof MultipartParseError) {
-      return uploadFailure("The upload could not be read. Please try again.", "", 400);
-    }
-    throw error;
-  }
-
-  // counted once the body is read (answering an upload before reading it resets the connection in Chrome)
-  const limit = await hitModelUploadLimit(user.id);
-  if (!limit.allowed) return uploadFailure(modelUploadLimitMessage(limit.retryAfterSeconds), "", 429);
-
-  let submission;
-  try {
-    submission = await parseWithZod(formData, { schema: serverSchema(), async: true });
-  } catch (error) {
-    if (error instanceof AnalysisBusyError) return uploadFailure(error.message, "", 503);
-    throw error;
-  }
-  if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["modelFile", "image"] }), message: null }, { status: 400 });
-  }
-  const value = submission.value;
-  const storage = getStorage();
-  const stored: string[] = [];
-  try {
-    let file = null;
-    if (value.model) {
-      const { analysis } = value.model;
-      const storageKey = newStorageKey("models", analysis.fileFormat);
-      await storage.set(storageKey, value.model.file);
-      stored.push(storageKey);
-      file = {
-        name: value.model.file.name,
-        sizeBytes: value.model.bytes.byteLength,
-        format: analysis.fileFormat,
-        storageKey,
-        analysis,
-      };
-    }
-    let imageKey: string | null = null;
-    if (value.image) {
-      imageKey = newStorageKey("model-images", value.image.ext);
-      await storage.set(imageKey, new File([value.image.bytes], `image.${value.image.ext}`, { type: value.image.type }));
-      stored.push(imageKey);
-    } else if (value.model) {
-      // without a picture of its own, the model shows a thumbnail rendered from its mesh
-      const png = renderPreviewPng(await parseModel(value.model.bytes, value.model.file.name));
-      imageKey = newStorageKey("model-images", "png");
-      await storage.set(imageKey, new File([new Uint8Array(png)], "image.png", { type: "image/png" }));
-      stored.push(imageKey);
-    }
-    const id = await createLibraryModel({
-      creatorId: user.id,
-      name: value.name,
-      description: value.description,
-      categoryId: value.categoryId,
-      difficulty: value.difficulty,
-      // a file's analysis is the better estimate than numbers typed by hand
-      printTimeMinutes: value.model ? value.model.analysis.estimatedTimeMinutes : value.printTime,
-      filamentWeightGrams: value.model ? value.model.analysis.estimatedWeight : value.filamentWeight,
-      supportRequired: value.supportRequired,
-      license: value.license,
-      tags: value.tags,
-      imageKey,
-      file,
-    });
-    return redirectWithToast(`/models/library/${id}`, {
-      title: "Success!",
-      description: "Your model has been uploaded successfully.",
-    });
-  } catch (error) {
-    await Promise.all(stored.map((key) => Promise.resolve(storage.remove(key)).catch(() => {})));
-    throw error;
-  }
+  return modelUploadPageAnswer(request, user);
 }
 
 export default function UploadModel() {

@@ -145,3 +145,23 @@ export async function countUnreadMessages(userId: number): Promise<number> {
   });
   return Number(result.rows[0]?.n ?? 0);
 }
+
+/**
+ * Both of the header's badges in one statement (the root loader runs it on every signed-in page): unread
+ * notifications, and unread messages of the user's conversations, counted as countUnreadNotifications and
+ * countUnreadMessages count them.
+ */
+export async function countUnreadForHeader(userId: number): Promise<{ notifications: number; messages: number }> {
+  const client = await getClient();
+  const result = await client.execute({
+    sql: `SELECT
+            (SELECT count(*) FROM notifications WHERE user_id = ?1 AND is_read = 0) AS notifications,
+            (SELECT count(*) FROM messages m
+               JOIN print_jobs j ON j.id = m.job_id
+               LEFT JOIN printers p ON p.id = j.printer_id
+              WHERE m.read_at IS NULL AND m.sender_id <> ?1 AND (j.customer_id = ?1 OR p.owner_id = ?1)) AS messages`,
+    args: [userId],
+  });
+  const row = result.rows[0];
+  return { notifications: Number(row?.notifications ?? 0), messages: Number(row?.messages ?? 0) };
+}

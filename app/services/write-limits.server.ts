@@ -22,16 +22,22 @@ export const WRITE_LIMITS = {
   jobStatus: { limit: 300, windowMs: HOUR, message: "You have changed many orders" },
   review: { limit: 20, windowMs: HOUR, message: "You have written many reviews" },
   profile: { limit: 30, windowMs: HOUR, message: "You have changed your profile many times" },
+  /** the contact form is open to visitors: counted per address, signed in or not */
   contact: { limit: 10, windowMs: HOUR, message: "You have sent many messages to support" },
   admin: { limit: 60, windowMs: HOUR, message: "You have started many admin jobs" },
 } satisfies Record<string, { limit: number; windowMs: number; message: string }>;
 
 export type WriteKind = keyof typeof WRITE_LIMITS;
 
-/** Counts one write of this kind by this user; throws AppError("rate_limited") past the limit. */
-export async function limitWrite(userId: number, kind: WriteKind, now = Date.now()): Promise<void> {
+/** Who a write is counted against: a signed-in user's id, or a visitor's address (forms open to everyone). */
+export type Writer = number | { address: string };
+
+const writerKey = (who: Writer) => (typeof who === "number" ? String(who) : `address:${who.address}`);
+
+/** Counts one write of this kind by this user (or visitor's address); throws AppError("rate_limited") past the limit. */
+export async function limitWrite(who: Writer, kind: WriteKind, now = Date.now()): Promise<void> {
   const rule = WRITE_LIMITS[kind];
-  const result = await hitRateLimit(`write:${kind}:${userId}`, rule.limit, rule.windowMs, now);
+  const result = await hitRateLimit(`write:${kind}:${writerKey(who)}`, rule.limit, rule.windowMs, now);
   if (!result.allowed) {
     throw new AppError(
       "rate_limited",

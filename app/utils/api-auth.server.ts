@@ -1,6 +1,7 @@
 // The JSON sign-in / sign-up calls share the page's account functions and answer with a session cookie.
 import type { User } from "../../db/schema";
-import { apiError, publicUser } from "./api.server";
+import { publicUser } from "./api.server";
+import { httpStatusOf, retryHeaders } from "./app-error.server";
 import { AuthFailure } from "./auth.server";
 import { createUserSession } from "./session.server";
 
@@ -10,18 +11,12 @@ export async function answerWithSession(request: Request, authenticate: () => Pr
     return Response.json(publicUser(user), { status, headers: { "set-cookie": await createUserSession(user.id) } });
   } catch (error) {
     if (error instanceof AuthFailure) {
+      // the one mapper's status and Retry-After, plus the messages per field
       return Response.json(
         { message: error.message, errors: error.fieldErrors },
-        {
-          status: error.status,
-          headers: error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : undefined,
-        },
+        { status: httpStatusOf(error), headers: retryHeaders(error) },
       );
     }
     throw error;
   }
-}
-
-export function methodNotAllowed() {
-  return apiError(400, "Use POST for this call.");
 }

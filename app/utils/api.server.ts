@@ -1,5 +1,6 @@
 // JSON API helpers: errors are { "message": "..." } with the status that says why.
 import type { User } from "../../db/schema";
+import { parseId } from "./misc";
 import { getSessionUser } from "./session.server";
 
 export function apiError(
@@ -49,10 +50,10 @@ export async function readJson(request: Request, maxBytes = 256 * 1024): Promise
   return body as Record<string, unknown>;
 }
 
-/** A route param that must be a positive integer id, or a thrown 404. */
+/** A route param that must be an id (read by the one id parser, parseId), or a thrown JSON 404. */
 export function idParam(value: string | undefined): number {
-  const id = Number(value);
-  if (!Number.isSafeInteger(id) || id <= 0) throw apiError(404, "Not found");
+  const id = parseId(value);
+  if (id === null) throw apiError(404, "Not found");
   return id;
 }
 
@@ -71,7 +72,7 @@ export function publicUser(user: User) {
     isAdmin: user.isAdmin,
   };
 }
-/** 405 for a method the API call does not take, with the ones it does in Allow. */
+/** 405 for a method the API call does not take, with the ones it does in Allow: the one method-not-allowed answer. */
 export function methodNotAllowed(allow: string) {
   return Response.json({ message: "Method not allowed" }, { status: 405, headers: { allow } });
 }

@@ -5,22 +5,26 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
 import { users, type User } from "../../db/schema";
+import { AppError } from "~/domain/app-error";
 import { subscribe } from "~/services/newsletter.server";
 import { getDb, isUniqueViolation } from "./db.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { UsernameSchema } from "./profile-schema";
 import { clearRateLimit, clientIp, failureState, hitRateLimit, minutesText, recordFailure } from "./rate-limit.server";
 
-/** A sign-in or sign-up that did not go through, with the toast the user sees. */
-export class AuthFailure extends Error {
+/**
+ * A sign-in or sign-up that did not go through: an AppError (its code gives the status through the one
+ * mapper, app/utils/app-error.server.ts) with the title the page shows and the messages per field.
+ */
+export class AuthFailure extends AppError {
   constructor(
-    readonly status: 400 | 401 | 409 | 429,
+    code: "invalid" | "unauthenticated" | "conflict" | "rate_limited",
     readonly title: string,
     message: string,
     readonly fieldErrors: Record<string, string[]> = {},
-    readonly retryAfterSeconds?: number,
+    retryAfterSeconds?: number,
   ) {
-    super(message);
+    super(code, message, { retryAfterSeconds });
   }
 }
 
@@ -72,9 +76,11 @@ async function limit(key: string, max: number, windowMs: number, what: string) {
   const result = await hitRateLimit(key, max, windowMs);
   if (!result.allowed) {
     throw new AuthFailure(
-      429,
+      "rate_limited",
       "Too Many Attempts",
       `Too many ${what} attempts. Please wait ${minutesText(result.retryAfterSeconds)} and try again.`,
+      {},
+      result.retryAfterSeconds,
     );
   }
 }
@@ -86,9 +92,10 @@ function flattenIssues(error: z.ZodError) {
 export async function loginWithPassword(input: { email?: unknown; password?: unknown }, request: Request): Promise<User> {
   const email = text(input.email).toLowerCase();
   const password = typeof input.password === "string" ? input.password : "";
-  if (!email || !password) throw new AuthFailure(400, "Missing Information", "Please fill in all fields");
+  if (!email || !password) throw new AuthFailure("invalid", "Missing Information", "Please fill in all fields");
   const parsed = LoginSchema.safeParse({ email, password });
-  if (!parsed.success) throw new AuthFailure(400, "Login Failed", "Enter a valid email address", flattenIssues(parsed.error));
+  if (!parsed.success)
+    throw new AuthFailure("invalid", "Login Failed", "Enter a valid email address", flattenIssues(parsed.error));
 
   await limit(`login:ip:${clientIp(request)}`, LIMITS.loginPerIp, FIFTEEN_MINUTES, "sign-in");
   const failuresKey = `login:failures:${email}:${clientIp(request)}`;
@@ -96,7 +103,7 @@ export async function loginWithPassword(input: { email?: unknown; password?: unk
   const waitSeconds = Math.ceil((failures.lastAt + signInDelaySeconds(failures.count) * 1000 - Date.now()) / 1000);
   if (failures.count > 0 && waitSeconds > 0) {
     throw new AuthFailure(
-      429,
+      "rate_limited",
       "Too Many Attempts",
       `Too many sign-in attempts. Please wait ${waitText(waitSeconds)} and try again.`,
       {},
@@ -114,7 +121,7 @@ export async function loginWithPassword(input: { email?: unknown; password?: unk
   const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
   if (!user || !valid) {
     await recordFailure(failuresKey, ONE_HOUR);
-    throw new AuthFailure(401, "Login Failed", "Invalid email or password");
+    throw new AuthFailure("unauthenticated", "Login Failed", "Invalid email or password");
   }
   if (failures.count > 0) await clearRateLimit(failuresKey);
   return user;
@@ -126,7 +133,7 @@ function waitText(seconds: number) {
 
 export async function registerAccount(input: Record<string, unknown>, request: Request): Promise<User> {
   if (!text(input.username) || !text(input.email) || !input.password) {
-    throw new AuthFailure(400, "Missing Information", "Please fill in all required fields");
+    throw new AuthFailure("invalid", "Missing Information", "Please fill in all required fields");
   }
   const parsed = RegisterSchema.safeParse({
     username: input.username,
@@ -138,7 +145,7 @@ export async function registerAccount(input: Record<string, unknown>, request: R
   if (!parsed.success) {
     const fieldErrors = flattenIssues(parsed.error);
     const first = Object.values(fieldErrors).flat()[0] ?? "Please check the form";
-    throw new AuthFailure(400, "Registration Failed", first, fieldErrors);
+    throw new AuthFailure("invalid", "Registration Failed", first, fieldErrors);
   }
   const { username, password, newsletterSubscribed } = parsed.data;
   const email = parsed.data.email.toLowerCase();
@@ -153,7 +160,7 @@ export async function registerAccount(input: Record<string, unknown>, request: R
     .where(sql`lower(${users.email}) = ${email}`)
     .limit(1);
   if (emailTaken) {
-    throw new AuthFailure(409, "Registration Failed", "An account with this email already exists", {
+    throw new AuthFailure("conflict", "Registration Failed", "An account with this email already exists", {
       email: ["An account with this email already exists"],
     });
   }
@@ -163,7 +170,7 @@ export async function registerAccount(input: Record<string, unknown>, request: R
     .where(sql`lower(${users.username}) = ${username.toLowerCase()}`)
     .limit(1);
   if (nameTaken) {
-    throw new AuthFailure(409, "Registration Failed", "That username is already taken", {
+    throw new AuthFailure("conflict", "Registration Failed", "That username is already taken", {
       username: ["That username is already taken"],
     });
   }
@@ -175,7 +182,7 @@ export async function registerAccount(input: Record<string, unknown>, request: R
   } catch (error) {
     // two sign-ups racing for the same e-mail or username: the unique index decides
     if (isUniqueViolation(error))
-      throw new AuthFailure(409, "Registration Failed", "An account with this email or username already exists");
+      throw new AuthFailure("conflict", "Registration Failed", "An account with this email or username already exists");
     throw error;
   }
   // double opt-in: the checkbox sends a confirmation e-mail; campaigns go to confirmed addresses only

@@ -1,10 +1,25 @@
 // Display formats shared by pages: en-US short dates, in the viewer's time zone (times are
 // stored in UTC). Every call names its zone; pages show times through <LocalTime>, which
 // passes the browser's zone or the server's. A missing or unknown zone shows UTC, labelled.
+// Making an Intl.DateTimeFormat costs far more than using one (it was a tenth of a signed-in page's render):
+// the formats are made once per zone and kept. Only zones Intl accepts are kept, and at most MAX_KEPT of them.
+const MAX_KEPT = 1000;
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function keptFormat(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", options);
+    if (formats.size >= MAX_KEPT) formats.clear();
+    formats.set(key, format);
+  }
+  return format;
+}
+
 function validZone(zone: string | null | undefined): string {
   if (!zone) return "UTC";
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    keptFormat(`zone:${zone}`, { timeZone: zone });
     return zone;
   } catch {
     return "UTC";
@@ -15,7 +30,7 @@ function validZone(zone: string | null | undefined): string {
 export function formatDate(value: Date | string | number | null | undefined, zone: string | null): string {
   if (value === null || value === undefined) return "";
   const timeZone = validZone(zone);
-  const text = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeZone }).format(new Date(value));
+  const text = keptFormat(`date:${timeZone}`, { dateStyle: "short", timeZone }).format(new Date(value));
   return timeZone === "UTC" ? `${text} UTC` : text;
 }
 
@@ -24,9 +39,9 @@ export function formatDateTime(value: Date | string | number | null | undefined,
   if (value === null || value === undefined) return "";
   const timeZone = validZone(zone);
   const date = new Date(value);
-  const text = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeStyle: "short", timeZone }).format(date);
+  const text = keptFormat(`datetime:${timeZone}`, { dateStyle: "short", timeStyle: "short", timeZone }).format(date);
   const name =
-    new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "short" })
+    keptFormat(`name:${timeZone}`, { timeZone, timeZoneName: "short" })
       .formatToParts(date)
       .find((p) => p.type === "timeZoneName")?.value ?? timeZone;
   return `${text} ${name}`;

@@ -1,7 +1,11 @@
 // Small helpers every route shares (as the Epic Stack has them): the one id parser and
 // invariantResponse for loaders and actions. React helpers live in app/utils/misc-react.ts.
 
-/** A positive integer id from a route param or form field, or null. The one id parser. */
+/**
+ * A positive integer id from a route param, form field or query parameter, or null. The one id parser: only
+ * plain decimal digits without a leading zero ("12"); "1e3", "0x10", "1.0", "+1", "012", "" and unsafe
+ * integers are null. A number is taken when it is a safe positive integer.
+ */
 export function parseId(value: unknown): number | null {
   if (typeof value !== "string" && typeof value !== "number") return null;
   const text = String(value).trim();
@@ -10,7 +14,7 @@ export function parseId(value: unknown): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-/** Throws a Response (404 unless told otherwise) when the condition is false; narrows it when true. */
+/** Throws a Response (400 unless responseInit says otherwise) when the condition is false; narrows it when true. */
 export function invariantResponse(
   condition: unknown,
   message: string | (() => string),

@@ -5,6 +5,7 @@ import { and, eq, gt } from "drizzle-orm";
 import { sessions, users, type User } from "../../db/schema";
 import { getDb } from "./db.server";
 import { secureCookies, sessionSecret } from "./env.server";
+import { currentRequestScope } from "./request-scope.server";
 
 export const SESSION_DAYS = 30;
 const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
@@ -29,9 +30,14 @@ async function readSessionId(request: Request): Promise<string | null> {
 
 const cache = new WeakMap<Request, Promise<User | null>>();
 
-/** The signed-in user of this request, or null. Looked up once per request. */
+/**
+ * The signed-in user of this request, or null. Looked up once per request: per Request object, and for a
+ * read-only request once for all its loaders (each gets its own copy of the Request; see request-scope.server.ts).
+ */
 export function getSessionUser(request: Request): Promise<User | null> {
-  let pending = cache.get(request);
+  const scope = currentRequestScope();
+  const key = request.headers.get("cookie") ?? "";
+  let pending = cache.get(request) ?? (scope?.sessionUsers.get(key) as Promise<User | null> | undefined);
   if (!pending) {
     pending = (async () => {
       const sessionId = await readSessionId(request);
@@ -46,6 +52,7 @@ export function getSessionUser(request: Request): Promise<User | null> {
       return row?.user ?? null;
     })();
     cache.set(request, pending);
+    scope?.sessionUsers.set(key, pending);
   }
   return pending;
 }

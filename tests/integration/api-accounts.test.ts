@@ -4,9 +4,11 @@ import { printers, users } from "../../db/schema";
 import { USER_TYPE_REFUSED } from "../../app/domain/users";
 import { getDb } from "../../app/utils/db.server";
 import { loader as authUser } from "../../app/routes/api.auth.user";
-import { action as login } from "../../app/routes/api.login";
-import { action as logout } from "../../app/routes/api.logout";
-import { action as register } from "../../app/routes/api.register";
+import { action as login, loader as loginGet } from "../../app/routes/api.login";
+import { action as logout, loader as logoutGet } from "../../app/routes/api.logout";
+import { action as register, loader as registerGet } from "../../app/routes/api.register";
+import { isAppError } from "../../app/domain/app-error";
+import { AuthFailure, loginWithPassword } from "../../app/utils/auth.server";
 import { loader as adminCheck } from "../../app/routes/api.admin.check";
 import { loader as notificationsApi } from "../../app/routes/api.users.$id.notifications";
 import { action as patchUser } from "../../app/routes/api.users.$id";
@@ -103,6 +105,26 @@ describe("JSON sign-in, sign-up and sign-out", () => {
     );
     expect(short.status).toBe(400);
     expect((await short.json()).message).toBe("Username must be at least 3 characters");
+  });
+
+  it("answers a GET to the sign-in, sign-up and sign-out calls with 405 and Allow: POST, as every API call does", async () => {
+    for (const get of [loginGet, registerGet, logoutGet]) {
+      const res = await settle(Promise.resolve(get()));
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+      expect(await res.json()).toEqual({ message: "Method not allowed" });
+    }
+  });
+
+  it("reports a failed sign-in as an AppError with a status-neutral code, mapped by the one mapper", async () => {
+    const failure = await loginWithPassword(
+      { email: "nobody@example.test", password: "x" },
+      new Request("http://localhost/api/login"),
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AuthFailure);
+    expect(isAppError(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: "unauthenticated", title: "Login Failed" });
+    expect(failure).not.toHaveProperty("status");
   });
 });
 

@@ -4,7 +4,8 @@ import { catalogueModels, contactMessages, printers, printJobs } from "../../db/
 import type { JobStatus } from "../../app/domain/job-status";
 import { loader as statsApiLoader } from "../../app/routes/api.stats";
 import { loader as landingLoader } from "../../app/routes/_index";
-import { action as contactAction, CONTACT_LIMIT_PER_HOUR } from "../../app/routes/contact";
+import { action as contactAction } from "../../app/routes/contact";
+import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { action as helpAction } from "../../app/routes/help";
 import { getSiteStats, startOfMonthUtc } from "../../app/services/stats.server";
 import { failuresOf, formatTable, importsOf, scriptUrlsOf } from "../../scripts/bench-pages";
@@ -295,9 +296,9 @@ describe("contact form", () => {
     expect(await db.select().from(contactMessages).where(eq(contactMessages.email, "bot@example.test"))).toHaveLength(0);
   });
 
-  it(`allows ${CONTACT_LIMIT_PER_HOUR} messages an hour from one address, then answers 429`, async () => {
+  it(`allows ${WRITE_LIMITS.contact.limit} messages an hour from one address, then answers 429`, async () => {
     const statuses: number[] = [];
-    for (let i = 0; i <= CONTACT_LIMIT_PER_HOUR; i++) {
+    for (let i = 0; i <= WRITE_LIMITS.contact.limit; i++) {
       const res = await run(() =>
         contactAction(
           args(withIp(formRequest("/contact", { ...honeypot(), ...message, email: "flood@example.test" }), "10.0.0.5")),
@@ -305,7 +306,7 @@ describe("contact form", () => {
       );
       statuses.push(res.status);
     }
-    expect(statuses.slice(0, CONTACT_LIMIT_PER_HOUR).every((s) => s === 302)).toBe(true);
+    expect(statuses.slice(0, WRITE_LIMITS.contact.limit).every((s) => s === 302)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
     const other = await run(() =>
       contactAction(args(withIp(formRequest("/contact", { ...honeypot(), ...message }), "10.0.0.6"))),

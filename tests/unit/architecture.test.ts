@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
+import { commentsOf, externalReferenceCounts, loadAllowList, EXTERNAL_REFERENCE_PATTERNS } from "./comment-references";
 
 const ROOT = resolve(__dirname, "../..");
 const APP = join(ROOT, "app");
@@ -36,7 +37,8 @@ export function importsOf(file: string): string[] {
   return found;
 }
 
-const layer = (path: string) => path.split("/").slice(0, 2).join("/");
+/** app/root.tsx is a route (the root route): it belongs to the routes layer, so components may not import it. */
+const layer = (path: string) => (/^app\/root(\.tsx?)?$/.test(path) ? "app/routes" : path.split("/").slice(0, 2).join("/"));
 const rel = (file: string) => relative(ROOT, file);
 
 function violations(): string[] {
@@ -87,5 +89,36 @@ describe("architecture", () => {
   test("the checker sees imports (it can fail)", () => {
     const self = importsOf(join(APP, "utils/app-error.server.ts"));
     expect(self).toContain("app/domain/app-error");
+  });
+
+  test("app/root.tsx counts as a route: a component importing it is a breach", () => {
+    expect(layer("app/root")).toBe("app/routes");
+    expect(layer("app/root.tsx")).toBe("app/routes");
+    expect(layer("app/routes.ts")).toBe("app/routes.ts");
+  });
+});
+
+describe("comments", () => {
+  // Comments state the rule or point at docs/decisions; none points at documents outside the repository.
+  // The allow-list holds today's offenders (file and how many); it only ever shrinks, and a later pass empties it.
+  test("no comment points at documents outside the repository beyond the allow-list", () => {
+    const allowed = loadAllowList();
+    const over = [...externalReferenceCounts(ROOT)]
+      .filter(([file, count]) => count > (allowed.get(file) ?? 0))
+      .map(([file, count]) => `${file}: ${count} comment(s) pointing outside the repository (allowed ${allowed.get(file) ?? 0})`);
+    expect(over).toEqual([]);
+  });
+
+  test("the scanner reads comments, not strings, and knows the patterns", () => {
+    const sample = [
+      'const a = "document 001 § 3"; // see document 000 section 5',
+      "const b = /\\/\\/[\"']/; /* DECISIONS section 4 */ const c = `../shared ${1}`;",
+      "{/* ../shared/STYLE.md */}",
+    ].join("\n");
+    const comments = commentsOf(sample);
+    expect(comments).toEqual([" see document 000 section 5", " DECISIONS section 4 ", " ../shared/STYLE.md "]);
+    const hits = comments.filter((c) => EXTERNAL_REFERENCE_PATTERNS.some((p) => p.test(c)));
+    expect(hits).toHaveLength(3);
+    expect(EXTERNAL_REFERENCE_PATTERNS.some((p) => p.test("docs/decisions/017-hardening.md"))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import type { Request as ExpressRequest } from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { isCrossSiteRequest } from "../../app/utils/origin";
-import { publicHost } from "../../server/remix-handler";
+import { behindTrustedProxy, publicHost } from "../../server/remix-handler";
 import { contentSecurityPolicy, SECURITY_HEADERS, tileSource } from "../../server/security-headers";
 
 const policy = (path = "/", tileUrl = "https://tile.openstreetmap.org/{z}/{x}/{y}.png") =>
@@ -66,5 +66,19 @@ describe("the cross-site check's host", () => {
     expect(isCrossSiteRequest({ origin: "https://evil.example", host: publicHost(forged) })).toBe(true);
     process.env.TRUST_PROXY = "fly";
     expect(publicHost(forged)).toBe("evil.example");
+  });
+
+  it("turns the proxy on only for fly, true or 1; false, 0, no or empty leave it off", () => {
+    const forged = request({ host: "printnear.example", "x-forwarded-host": "evil.example" });
+    for (const off of ["false", "FALSE", "0", "no", "off", "", " "]) {
+      process.env.TRUST_PROXY = off;
+      expect(behindTrustedProxy(), off).toBe(false);
+      expect(publicHost(forged), off).toBe("printnear.example");
+    }
+    for (const on of ["fly", "true", "1", "TRUE", " fly "]) {
+      process.env.TRUST_PROXY = on;
+      expect(behindTrustedProxy(), on).toBe(true);
+      expect(publicHost(forged), on).toBe("evil.example");
+    }
   });
 });

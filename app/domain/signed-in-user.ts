@@ -1,0 +1,33 @@
+// The signed-in user as every page gets it from the root loader: the public fields of the account, the five
+// newest notifications and the unread counts. The header and the contact page read it; app/root.tsx builds it.
+import type { UserType } from "./users";
+
+export interface HeaderNotification {
+  id: number;
+  title: string;
+  message: string;
+  link: string | null;
+  isRead: boolean;
+  createdAt: Date | string;
+}
+
+export interface RootUser {
+  id: number;
+  email: string;
+  username: string;
+  firstName: string | null;
+  lastName: string | null;
+  profileImageUrl: string | null;
+  userType: UserType;
+  zipCode: string | null;
+  stripeAccountId: string | null;
+  isAdmin: boolean;
+  notifications: HeaderNotification[];
+  unreadNotifications: number;
+  unreadMessages: number;
+}
+
+/** What components may read of the root route's data (useRouteLoaderData<RootData>("root")). */
+export interface RootData {
+  user: RootUser | null;
+}

@@ -1,0 +1,118 @@
+// The HTTP side of a library model upload, shared by /upload-model and POST /api/models: read the form as it
+// streams (files to disk) or the API's JSON, count the upload, check the fields with the one schema, run
+// uploadLibraryModel, and answer as a page (conform's result and a message) or as JSON.
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { data } from "@remix-run/node";
+import { openAsBlob } from "node:fs";
+import type { User } from "../../db/schema";
+import { AppError, isAppError } from "~/domain/app-error";
+import { createModelUploadSchema, IMAGE_TOO_LARGE_MESSAGE, MAX_IMAGE_BYTES, ModelPayloadSchema } from "~/domain/model-upload";
+import { FILE_TOO_LARGE_MESSAGE } from "~/domain/upload-limits";
+import { readStreamedForm, type StreamedForm } from "~/services/design-form.server";
+import { countModelUpload, uploadLibraryModel } from "~/services/models/library-upload.server";
+import { MAX_DESIGN_BYTES } from "~/services/storage.server";
+import { readJson } from "~/utils/api.server";
+import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const UNREADABLE = "The upload could not be read. Please try again.";
+const FILE_FIELDS = ["modelFile", "image"];
+
+/** The upload form as it streams: the model file cut at 50 MB (413), the picture at 5 MB (a field error). */
+function readModelForm(request: Request): Promise<StreamedForm> {
+  return readStreamedForm(request, {
+    files: {
+      modelFile: {
+        maxBytes: MAX_DESIGN_BYTES,
+        tooLarge: new AppError("too_large", FILE_TOO_LARGE_MESSAGE, { field: "modelFile" }),
+      },
+      image: { maxBytes: MAX_IMAGE_BYTES, tooLarge: new AppError("invalid", IMAGE_TOO_LARGE_MESSAGE, { field: "image" }) },
+    },
+    unreadable: new AppError("invalid", UNREADABLE),
+    tooManyFiles: new AppError("invalid", UNREADABLE),
+    // a post without files is a form too
+    notMultipart: null,
+    defaultName: "model",
+  });
+}
+
+/**
+ * The fields as the one form schema reads them: the files on disk stand in as disk-backed Files (the schema
+ * checks their names and sizes; nothing reads them into memory).
+ */
+async function formWithFiles(form: StreamedForm): Promise<FormData> {
+  const formData = new FormData();
+  for (const [name, value] of form.fields) formData.append(name, value);
+  for (const [name, file] of form.files) formData.set(name, new File([await openAsBlob(file.path)], file.name));
+  return formData;
+}
+
+type UploadOutcome =
+  { ok: true; id: number } | { ok: false; error: AppError | null; result: SubmissionResult<string[]>; message: string | null };
+
+/** A failure of the whole upload (unreadable, too large, too many, busy): the message on its field or the form. */
+function failure(error: AppError): UploadOutcome {
+  const result: SubmissionResult<string[]> = { status: "error", error: { [error.field ?? ""]: [error.message] } };
+  return { ok: false, error, result, message: error.message };
+}
+
+async function postModelForm(request: Request, user: User): Promise<UploadOutcome> {
+  const form = await readModelForm(request);
+  try {
+    if (form.error) return failure(form.error);
+    // counted once the body is read (answering an upload before reading it resets the connection in Chrome)
+    await countModelUpload(user.id);
+    const schema = createModelUploadSchema({ maxModelBytes: MAX_DESIGN_BYTES });
+    const submission = parseWithZod(await formWithFiles(form), { schema });
+    if (submission.status !== "success") {
+      return { ok: false, error: null, result: submission.reply({ hideFields: FILE_FIELDS }), message: null };
+    }
+    const { modelFile: _modelFile, image: _image, ...fields } = submission.value;
+    try {
+      const id = await uploadLibraryModel({
+        creatorId: user.id,
+        fields,
+        modelFile: form.files.get("modelFile") ?? null,
+        image: form.files.get("image") ?? null,
+      });
+      return { ok: true, id };
+    } catch (error) {
+      // a refused field shows under its input, keeping what was typed; anything else is the form's error
+      if (isAppError(error) && error.field) {
+        const result = submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: FILE_FIELDS });
+        return { ok: false, error, result, message: error.code === "invalid" ? null : error.message };
+      }
+      throw error;
+    }
+  } catch (error) {
+    if (isAppError(error)) return failure(error);
+    throw error;
+  } finally {
+    // the incoming files are removed on every way out (storing them made copies)
+    await form.discard();
+  }
+}
+
+/** /upload-model's answer: the new model's page with the success toast, or the form again with the reason. */
+export async function modelUploadPageAnswer(request: Request, user: User) {
+  const outcome = await postModelForm(request, user);
+  if (outcome.ok) {
+    return redirectWithToast(`/models/library/${outcome.id}`, {
+      title: "Success!",
+      description: "Your model has been uploaded successfully.",
+    });
+  }
+  const status = outcome.error ? httpStatusOf(outcome.error) : 400;
+  const headers = outcome.error ? retryHeaders(outcome.error) : undefined;
+  return data({ result: outcome.result, message: outcome.message }, { status, headers });
+}
+
+/** POST /api/models: the documented JSON payload (no files; those go through the page) → 201 {id} with Location. */
+export async function modelUploadApiAnswer(request: Request, user: User): Promise<Response> {
+  await countModelUpload(user.id);
+  const parsed = ModelPayloadSchema.safeParse(await readJson(request));
+  if (!parsed.success) throw new AppError("invalid", parsed.error.issues[0]?.message ?? "Invalid model.");
+  const id = await uploadLibraryModel({ creatorId: user.id, fields: parsed.data });
+  return Response.json({ id }, { status: 201, headers: { Location: `/api/models/library/${id}` } });
+}

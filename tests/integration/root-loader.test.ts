@@ -1,0 +1,79 @@
+// The root loader gives every signed-in page the user with the bell's five newest notifications and both
+// badges' counts, read in two statements side by side (it runs on every request of a signed-in visitor).
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { messages, sessions } from "../../db/schema";
+import { loader as rootLoader } from "../../app/root";
+import {
+  countUnreadForHeader,
+  countUnreadMessages,
+  countUnreadNotifications,
+  notify,
+} from "../../app/services/notifications.server";
+import { getDb } from "../../app/utils/db.server";
+import { withRequestScope } from "../../app/utils/request-scope.server";
+import { getSessionUser } from "../../app/utils/session.server";
+import { createTestJob, createTestPrinter } from "../setup/jobs";
+import { args, createTestUser, getRequest, sessionCookieFor } from "../setup/requests";
+
+async function rootData(cookie?: string) {
+  const answer = (await rootLoader(args(getRequest("/", cookie)))) as unknown as { data: Record<string, unknown> };
+  return answer.data as {
+    user: null | { id: number; notifications: unknown[]; unreadNotifications: number; unreadMessages: number };
+  };
+}
+
+describe("root loader", () => {
+  it("counts both badges in one statement, as the two separate counts do", async () => {
+    const customer = await createTestUser();
+    const owner = await createTestUser();
+    const printer = await createTestPrinter(owner.id);
+    const job = await createTestJob(customer.id, printer!.id, "accepted");
+    for (let i = 0; i < 7; i++) await notify(customer.id, `Update ${i}`, "Your order moved.", `/order/${job!.id}`);
+    const db = await getDb();
+    await db.insert(messages).values([
+      { jobId: job!.id, senderId: owner.id, senderType: "printer", content: "Started" },
+      { jobId: job!.id, senderId: owner.id, senderType: "printer", content: "Half way" },
+      { jobId: job!.id, senderId: owner.id, senderType: "printer", content: "Seen", readAt: new Date() },
+      { jobId: job!.id, senderId: customer.id, senderType: "customer", content: "Thanks" },
+    ]);
+
+    for (const user of [customer, owner]) {
+      const both = await countUnreadForHeader(user.id);
+      expect(both).toEqual({
+        notifications: await countUnreadNotifications(user.id),
+        messages: await countUnreadMessages(user.id),
+      });
+    }
+    expect(await countUnreadForHeader(customer.id)).toEqual({ notifications: 7, messages: 2 });
+    expect(await countUnreadForHeader(owner.id)).toEqual({ notifications: 0, messages: 1 });
+
+    const data = await rootData(await sessionCookieFor(customer.id));
+    expect(data.user).toMatchObject({ id: customer.id, unreadNotifications: 7, unreadMessages: 2 });
+    expect(data.user!.notifications).toHaveLength(5);
+    expect((await rootData()).user).toBeNull();
+  });
+});
+
+describe("the session's user", () => {
+  it("is looked up once per read-only request, though every loader gets its own copy of the Request", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    // Remix hands the root loader and the page loader different Request objects with the same headers
+    const copies = () => [getRequest("/models", cookie), getRequest("/models", cookie)] as const;
+    const db = await getDb();
+
+    const [rootCopy, pageCopy] = copies();
+    const seen = await withRequestScope(async () => {
+      const first = await getSessionUser(rootCopy);
+      // a second lookup would find no session now: the page loader must get the request's memo
+      await db.delete(sessions).where(eq(sessions.userId, user.id));
+      return [first?.id, (await getSessionUser(pageCopy))?.id];
+    });
+    expect(seen).toEqual([user.id, user.id]);
+
+    // without a scope (writes, other requests) the lookup is made again and sees the session gone
+    const [, later] = copies();
+    expect(await getSessionUser(later)).toBeNull();
+  });
+});
