@@ -21,7 +21,7 @@ import { SiteHeader } from "./components/site-header";
 import { Toaster, type ToastData } from "./components/toaster";
 import stylesheet from "./tailwind.css?url";
 import { publicUser } from "./utils/api.server";
-import type { RootUser } from "./domain/signed-in-user";
+import type { FreshHeaderCounts, RootUser } from "./domain/signed-in-user";
 import { timeZoneForState } from "./domain/time-zones";
 import { lookupZip } from "./services/gazetteer.server";
 import { mocksEnabled } from "./utils/env.server";
@@ -77,10 +77,19 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   // a page may answer a toast of its own in its data (a background job it follows has finished)
-  const pageToast = useMatches()
+  const matches = useMatches();
+  const pageToast = matches
     .map((m) => (m.data as { jobToast?: ToastData | null } | undefined)?.jobToast)
     .filter((t): t is ToastData => !!t)
     .at(-1);
+  const freshUnreadMessages = matches
+    .map((m) => (m.data as FreshHeaderCounts | undefined)?.headerUnreadMessages)
+    .filter((n): n is number => typeof n === "number")
+    .at(-1);
+  const user =
+    root?.user && freshUnreadMessages !== undefined
+      ? { ...root.user, unreadMessages: freshUnreadMessages }
+      : (root?.user ?? null);
   return (
     <html lang="en" className="h-full">
       <head>
@@ -97,7 +106,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             charge, no real calls.
           </p>
         ) : null}
-        <SiteHeader user={root?.user ?? null} />
+        <SiteHeader user={user} />
         <main className="flex-1">{children}</main>
         <SiteFooter />
         <Toaster toast={pageToast ?? root?.toast ?? null} />

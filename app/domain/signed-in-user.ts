@@ -31,3 +31,12 @@ export interface RootUser {
 export interface RootData {
   user: RootUser | null;
 }
+
+/**
+ * A page whose loader marks messages read (opening a thread) answers the header's unread-message count as
+ * it stands after that write. The root loader runs beside the page's loader and may count before the
+ * write; the header takes the deepest page's count when one is given.
+ */
+export interface FreshHeaderCounts {
+  headerUnreadMessages?: number;
+}

@@ -18,6 +18,7 @@ import { isAppError } from "~/utils/app-error.server";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { LocalTime } from "~/components/local-time";
 import { requireIdParam } from "~/utils/misc";
+import { countUnreadForHeader } from "~/services/notifications.server";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageTransition } from "./orders.server";
@@ -34,9 +35,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!view) throw new Response(NOT_FOUND, { status: 404 });
   const { job } = view;
   const messages = (await listJobMessages(job.id, user.id, { markRead: true })) ?? [];
+  const unread = await countUnreadForHeader(user.id);
   const name = (p: { firstName: string | null; lastName: string | null; username: string }) =>
     [p.firstName, p.lastName].filter(Boolean).join(" ") || p.username;
   return {
+    headerUnreadMessages: unread.messages,
     viewerRole: view.viewerRole,
     order: {
       id: job.id,
