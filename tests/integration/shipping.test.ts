@@ -1,9 +1,11 @@
 // Shipping: the built-in USPS-style table by zone and weight, live rates through the Shippo mock,
 // and the 25-mile rule of local delivery.
+import { http, HttpResponse } from "msw";
 import { afterEach, describe, expect, test } from "vitest";
 import { isAppError } from "../../app/domain/app-error";
 import { shippingZone, tableShippingQuote } from "../../app/domain/shipping";
 import { localDeliveryAvailable, milesBetweenZips, shippingQuote } from "../../app/services/shipping/rates.server";
+import { server } from "../setup/msw";
 
 afterEach(() => {
   delete process.env.SHIPPO_API_KEY;
@@ -44,5 +46,15 @@ describe("Shippo", () => {
     // the mock prices 4.75 + grams/500 with 100 g packaging: 500 g → 5.75
     expect(quote.options[0]!.estimatedCost).toBe(575);
     expect(quote.defaultOption?.service).toBe("usps_ground_advantage");
+  });
+
+  test("Shippo down or refusing the key: the customer is told rates are unavailable, nothing is made up", async () => {
+    process.env.SHIPPO_API_KEY = "shippo_test_key";
+    server.use(
+      http.post(/^https:\/\/api\.goshippo\.com\/shipments\/?$/, () => HttpResponse.json({ detail: "busy" }, { status: 503 })),
+    );
+    const refused = await shippingQuote({ originZip: "80513", destinationZip: "10001", weightGrams: 400 }).catch((e) => e);
+    expect(isAppError(refused) && refused.code).toBe("unavailable");
+    expect(refused.message).toBe("Shipping rates are unavailable right now. Please try again.");
   });
 });

@@ -1,60 +1,52 @@
-// Shippo's HTTP API (https://docs.goshippo.com): one shipment request answers with its rates.
-// Everything about Shippo stays in this file.
+// Live USPS rates through Shippo's own SDK (the `shippo` package): one shipment request with async=false
+// answers with its rates. Everything about Shippo stays in this file.
+import { Shippo } from "shippo";
 import { AppError } from "~/domain/app-error";
 import type { ShippingOption } from "~/domain/shipping";
 
-export const SHIPPO_API = "https://api.goshippo.com";
+const UNAVAILABLE = "Shipping rates are unavailable right now. Please try again.";
+const TIMEOUT_MS = 8000;
 
-interface ShippoRate {
-  object_id: string;
-  provider: string;
-  amount: string;
-  currency: string;
-  estimated_days?: number | null;
-  duration_terms?: string | null;
-  servicelevel: { name: string; token: string };
+/** The box a small print ships in: 8 × 6 × 4 in, weighed in whole grams (at least 1). */
+function parcelFor(grams: number) {
+  return {
+    length: "8",
+    width: "6",
+    height: "4",
+    distanceUnit: "in" as const,
+    weight: String(Math.max(1, Math.ceil(grams))),
+    massUnit: "g" as const,
+  };
 }
 
-/** Live USPS rates for a small parcel; an outage is "unavailable" so the caller can say so. */
+/** Live USPS rates for a small parcel; an outage or an answer we can't read is "unavailable" so the caller can say so. */
 export async function shippoRates(
   apiKey: string,
   parcel: { fromZip: string; toZip: string; grams: number },
 ): Promise<ShippingOption[]> {
-  let response: Response;
+  const shippo = new Shippo({ apiKeyHeader: `ShippoToken ${apiKey}`, timeoutMs: TIMEOUT_MS });
+  let rates;
   try {
-    response = await fetch(`${SHIPPO_API}/shipments/`, {
-      method: "POST",
-      headers: { Authorization: `ShippoToken ${apiKey}`, "Content-Type": "application/json" },
-      body: JSON.stringify({
-        address_from: { zip: parcel.fromZip, country: "US" },
-        address_to: { zip: parcel.toZip, country: "US" },
-        parcels: [
-          {
-            length: "8",
-            width: "6",
-            height: "4",
-            distance_unit: "in",
-            weight: String(Math.max(1, Math.ceil(parcel.grams))),
-            mass_unit: "g",
-          },
-        ],
-        async: false,
-      }),
-      signal: AbortSignal.timeout(8000),
+    const shipment = await shippo.shipments.create({
+      addressFrom: { zip: parcel.fromZip, country: "US" },
+      addressTo: { zip: parcel.toZip, country: "US" },
+      parcels: [parcelFor(parcel.grams)],
+      async: false,
     });
+    rates = shipment.rates;
   } catch (error) {
-    throw new AppError("unavailable", "Shipping rates are unavailable right now. Please try again.", { cause: error });
+    throw new AppError("unavailable", UNAVAILABLE, { cause: error });
   }
-  if (!response.ok) throw new AppError("unavailable", "Shipping rates are unavailable right now. Please try again.");
-  const body = (await response.json()) as { rates?: ShippoRate[] };
-  return (body.rates ?? [])
-    .filter((rate) => rate.provider === "USPS" && rate.currency === "USD")
+  return rates
+    .filter((rate) => rate.provider === "USPS" && rate.currency === "USD" && rate.servicelevel.token)
     .map((rate) => ({
       carrier: "USPS",
-      service: rate.servicelevel.token,
-      description: rate.duration_terms ? `${rate.servicelevel.name} (${rate.duration_terms})` : rate.servicelevel.name,
+      service: rate.servicelevel.token!,
+      description: rate.durationTerms
+        ? `${rate.servicelevel.name ?? rate.servicelevel.token} (${rate.durationTerms})`
+        : (rate.servicelevel.name ?? rate.servicelevel.token!),
       estimatedCost: Math.round(Number(rate.amount) * 100),
-      estimatedDays: rate.estimated_days ?? null,
+      estimatedDays: rate.estimatedDays ?? null,
     }))
     .filter((option) => Number.isSafeInteger(option.estimatedCost) && option.estimatedCost >= 0);
 }
