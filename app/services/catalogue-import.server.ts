@@ -253,8 +253,9 @@ export async function cacheWeights(ctx: TaskContext, offset: number, count: numb
           await weighCatalogueModel(source, m.sourceId);
           outcome = "calculated";
         } catch (error) {
-          // stopping, or a failure a later attempt may get past: not this model's final outcome
-          if (ctx.isCancelled() || isTransient(error)) throw error;
+          // stopping, or a failure a later attempt may get past: not this model's final outcome, unless this
+          // is the job's last attempt, when one model's host that keeps failing must not fail the whole job
+          if (ctx.isCancelled() || (isTransient(error) && !ctx.lastAttempt)) throw error;
           outcome = "failed";
           console.warn(`Weight caching: model ${m.sourceId} failed: ${error instanceof Error ? error.message : error}`);
         }

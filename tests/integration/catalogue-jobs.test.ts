@@ -77,6 +77,33 @@ describe("weight caching: transient failures", () => {
   });
 });
 
+describe("weight caching: a host that keeps failing", () => {
+  test("on the job's last attempt the models it can't reach are recorded as failed and the job finishes", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    server.use(
+      http.get(`${THINGIVERSE_API}/files/:fileId/download`, () => new HttpResponse(null, { status: 503 })),
+      http.get(`${THINGIVERSE_CDN}/assets/*`, () => new HttpResponse(null, { status: 503 })),
+    );
+    const client = await getClient();
+    // an earlier test weighed these models: forget their weights so this job must download them
+    await client.execute("UPDATE catalogue_models SET estimated_weight_grams = NULL, weight_computed_at = NULL");
+    const job = await startWeightCaching({ count: 3, page: 1 });
+    const { rows } = await client.execute({ sql: "SELECT max_attempts FROM background_tasks WHERE id = ?", args: [job.id] });
+    const maxAttempts = Number(rows[0]!.max_attempts);
+    for (let attempt = 1; attempt < maxAttempts; attempt++) {
+      expect(await runDueTasks({ types: [CATALOGUE_TASKS.calculateWeights] })).toEqual(["queued"]);
+      await makeDue(job.id);
+    }
+    expect(await runDueTasks({ types: [CATALOGUE_TASKS.calculateWeights] })).toEqual(["done"]);
+    const outcomes = await items(job.id);
+    expect(outcomes).toHaveLength(3);
+    expect(outcomes.every((i) => i.outcome === "failed")).toBe(true);
+    expect((await getTask(job.id))!.result).toMatchObject({
+      stats: { failed: outcomes.filter((i) => i.outcome === "failed").length },
+    });
+  });
+});
+
 describe("cancel", () => {
   test("a job waiting for catalogue budget stops within about a second of being cancelled", async () => {
     process.env.CATALOGUE_JOB_BUDGET = "1"; // the listing takes the one slot; the first file list waits

@@ -13,6 +13,8 @@ export interface TaskContext<P = unknown> {
   payload: P;
   /** 1 on the first run, 2 on the first retry or resume ... */
   attempt: number;
+  /** true on the last attempt the task gets: a failure now ends it, so record what can be recorded instead */
+  lastAttempt: boolean;
   /** the resume point the handler saved with saveCheckpoint on an earlier attempt (null at first) */
   checkpoint: unknown;
   /** stores progress (and renews the lease) */
@@ -223,6 +225,7 @@ export async function runClaimedTask(task: ClaimedTask, options: RunOptions): Pr
     taskId: task.id,
     payload: task.payload,
     attempt: task.attempts,
+    lastAttempt: task.attempts >= task.maxAttempts,
     checkpoint: task.checkpoint,
     reportProgress: (progress) => renew(", progress = ?", [JSON.stringify(progress)]),
     saveCheckpoint: (value) => renew(", checkpoint = ?", [JSON.stringify(value ?? null)]),
