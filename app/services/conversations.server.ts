@@ -6,6 +6,7 @@ import { messages, users } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { displayName, MessageText, type ConversationSummary, type SenderType, type ThreadMessage } from "~/domain/messages";
 import { getClient, getDb } from "~/utils/db.server";
+import { closeMailBatch } from "./mail/index.server";
 import { notify } from "./notifications.server";
 import { limitWrite } from "./write-limits.server";
 
@@ -133,12 +134,23 @@ export async function listJobMessages(
 }
 
 /** Marks read what the other party sent in this job's thread; the caller must be a party. */
+/** The e-mail batch of one reader's conversation: at most one "New Message" e-mail per window. */
+function messageBatchKey(readerId: number, jobId: number): string {
+  return `message:${readerId}:job:${jobId}`;
+}
+
+/**
+ * Marks the other party's messages read. When there were unread ones, the reader has caught up, so the
+ * conversation's e-mail window closes: the next message is e-mailed at once, not swallowed by a window
+ * that opened before the reader came.
+ */
 export async function markThreadRead(jobId: number, userId: number): Promise<number> {
   const db = await getDb();
   const result = await db
     .update(messages)
     .set({ readAt: new Date() })
     .where(and(eq(messages.jobId, jobId), ne(messages.senderId, userId), isNull(messages.readAt)));
+  if (result.rowsAffected > 0) await closeMailBatch(messageBatchKey(userId, jobId));
   return result.rowsAffected;
 }
 
@@ -168,7 +180,7 @@ export async function sendJobMessage(input: { jobId: number; senderId: number; c
       `${displayName(sender ?? {})} wrote about ${conversation.jobFileName}.`,
       `/messages?jobId=${conversation.jobId}`,
       // one e-mail per conversation per 15 minutes, however many messages arrive
-      { kind: "message", batchKey: `message:${conversation.otherUserId}:job:${conversation.jobId}` },
+      { kind: "message", batchKey: messageBatchKey(conversation.otherUserId, conversation.jobId) },
     );
   }
   return toThreadMessage({ ...row, firstName: sender?.firstName ?? null, lastName: sender?.lastName ?? null });

@@ -7,7 +7,7 @@ import type { NotificationKind } from "../../app/domain/notification-kinds";
 import type { JobAction } from "../../app/domain/job-lifecycle";
 import type { JobStatus } from "../../app/domain/job-status";
 import type { DeliveryMethod } from "../../app/domain/pricing";
-import { sendJobMessage } from "../../app/services/conversations.server";
+import { listJobMessages, sendJobMessage } from "../../app/services/conversations.server";
 import { requestPayout } from "../../app/services/orders/payouts.server";
 import { transitionJob } from "../../app/services/orders/transitions.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
@@ -214,5 +214,25 @@ describe("e-mail settings per kind", () => {
       .where(eq(users.id, owner.id));
     await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
     expect((await queuedMailTo(owner.email)).map((m) => m.subject)).toEqual(["Order Cancelled | Printnear"]);
+  });
+});
+
+describe("message e-mails", () => {
+  test("one e-mail per conversation per window, and a new one once the reader has caught up", async () => {
+    const { owner, customer, jobId } = await jobIn("accepted");
+    await sendJobMessage({ jobId, senderId: customer.id, content: "First question" });
+    await sendJobMessage({ jobId, senderId: customer.id, content: "Second question" });
+    // the window is open: the second message rang the bell but sent no second e-mail
+    expect(await queuedMailTo(owner.email)).toHaveLength(1);
+    expect(await bellOf(owner.id)).toHaveLength(2);
+
+    // the owner reads the thread; what the customer writes afterwards is news again
+    await listJobMessages(jobId, owner.id, { markRead: true });
+    await sendJobMessage({ jobId, senderId: customer.id, content: "Third question" });
+    expect(await queuedMailTo(owner.email)).toHaveLength(2);
+    // the customer opening the thread is no news for the owner: the owner's window stays open
+    await listJobMessages(jobId, customer.id, { markRead: true });
+    await sendJobMessage({ jobId, senderId: customer.id, content: "Fourth" });
+    expect(await queuedMailTo(owner.email)).toHaveLength(2);
   });
 });

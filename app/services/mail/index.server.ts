@@ -65,6 +65,15 @@ export function mailStatements(request: MailRequest, now = Date.now()): InStatem
   ];
 }
 
+/**
+ * Ends a batch's window early, so the next message of that key is e-mailed at once. Reading a
+ * conversation does this: what arrives after the reader has caught up is news again.
+ */
+export async function closeMailBatch(batchKey: string): Promise<void> {
+  const client = await getClient();
+  await client.execute({ sql: "DELETE FROM mail_batches WHERE batch_key = ?", args: [batchKey] });
+}
+
 /** The task id a batch of mailStatements wrote (the last result), or null when its window was taken. */
 export function queuedMailId(results: ResultSet[]): number | null {
   const row = results.at(-1)?.rows[0];
