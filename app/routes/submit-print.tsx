@@ -8,6 +8,7 @@ import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
+import { Toaster } from "~/components/toaster";
 import { isAppError } from "~/domain/app-error";
 import { colorChoices } from "~/domain/materials";
 import { formatCents } from "~/domain/money";
@@ -322,9 +323,13 @@ export default function SubmitPrint() {
           />
           {d.priceError ? <p className="text-sm text-red-700">{d.priceError}</p> : null}
           {actionData?.error ? (
-            <p role="alert" className="text-sm text-red-700">
-              Submission Failed: {actionData.error}
-            </p>
+            <>
+              {/* the refusal is a destructive toast as well; the form keeps every choice made */}
+              <Toaster toast={{ title: "Submission Failed", description: actionData.error, variant: "destructive" }} />
+              <p role="alert" className="text-sm text-red-700">
+                Submission Failed: {actionData.error}
+              </p>
+            </>
           ) : null}
           <button type="submit" className="btn-primary w-full" disabled={pending || !d.color}>
             {pending ? "Submitting…" : "Submit Order"}

@@ -281,7 +281,12 @@ test.describe("an offline printer", () => {
     await page.goto(`/submit-print?printerId=${printer.id}&draftId=${draft.id}`);
     await expect(page.getByText("This printer is offline right now.")).toBeVisible();
     await page.getByRole("button", { name: "Submit Order" }).click();
-    await expect(page.getByText("This printer is not taking orders right now. Please choose another.")).toBeVisible();
+    // the refusal beside the button, and as the destructive toast
+    await expect(
+      page.getByText("Submission Failed: This printer is not taking orders right now. Please choose another."),
+    ).toBeVisible();
+    const toast = page.getByTestId("toast").filter({ hasText: "Submission Failed" });
+    await expect(toast).toContainText("This printer is not taking orders right now. Please choose another.");
     await expect(page).toHaveURL(/\/submit-print\?/);
     const [job] = await db.select().from(printJobs).where(eq(printJobs.id, draft.id));
     expect(job!.status).toBe("draft");
