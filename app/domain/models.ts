@@ -10,7 +10,7 @@ export function parseModelSource(value: string | null | undefined): ModelSource 
   return (MODEL_SOURCES as readonly string[]).includes(value ?? "") ? (value as ModelSource) : null;
 }
 
-/** The sort options of Browse Models (document 000), shared by the page's filter form, the server and the API. */
+/** The sort options of Browse Models, shared by the page's filter form, the server and the API. */
 export const MODEL_SORTS = [
   { id: "newest", label: "Newest" },
   { id: "popular", label: "Most Popular" },
@@ -38,7 +38,7 @@ export type Difficulty = (typeof DIFFICULTIES)[number];
 export const MODEL_PAGE_SIZE = 24;
 export const MODEL_NOT_FOUND = "Model not found";
 
-/** Document 000, model detail: the estimate's assumptions when a model records no weight or time. */
+/** Model detail: the estimate's assumptions when a model records no weight or time. */
 export const MODEL_DEFAULT_WEIGHT_GRAMS = 50;
 export const MODEL_DEFAULT_PRINT_MINUTES = 60;
 

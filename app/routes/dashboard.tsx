@@ -67,7 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** Document 001: Contact Printer shows for these statuses. */
+/** Contact Printer shows for these statuses. */
 const CONTACT_STATUSES: readonly string[] = [
   "confirmed",
   "accepted",

@@ -1,4 +1,4 @@
-// /submit-print?printerId=&draftId= (document 001 "Submit Print Job"): colour, delivery and
+// /submit-print?printerId=&draftId= ("Submit Print Job"): colour, delivery and
 // instructions for the customer's draft at the chosen printer, priced on the server at this
 // printer's rate plus delivery. "Update summary" is a GET of the same form, so rates and the
 // total refresh without JavaScript; "Submit Order" posts and goes on to checkout.

@@ -1,4 +1,4 @@
-// The server's own reading of a design file (authoritative), with document 001's size-based fallback,
+// The server's own reading of a design file (authoritative), with the size-based fallback,
 // and keeping the file and its preview image in storage under our own keys. The engine runs in the
 // analysis pool's worker threads, not on the request thread.
 import { AppError, isAppError } from "~/domain/app-error";
@@ -94,7 +94,7 @@ export async function analyseDesign(
     // a busy pool goes on up; a timeout is a refusal of the file
     if (isAppError(error)) throw error.code === "busy" ? error : designRejected(error.message);
     if (error instanceof MeshError && REFUSED_MESH_ERRORS.has(error.code)) throw designRejected(error.message);
-    // Document 001: when analysis fails the size-based estimate is used and the upload still works.
+    // When analysis fails the size-based estimate is used and the upload still works.
     const reason = error instanceof MeshError ? error.message : "The analysis engine could not read this file.";
     if (!(error instanceof MeshError)) console.error("design analysis failed unexpectedly", error);
     const estimate = estimateFromFileSize(size, format, settings.material);

@@ -1,4 +1,4 @@
-// The JSON shapes of document 000 section 3 for models, as the API routes answer them.
+// The JSON shapes for models, as the API routes answer them.
 import { modelEstimate, type ModelDetail, type ModelSummary } from "~/domain/models";
 
 /** A catalogue model as the API answers it ("Featured model"): the site's field names. */

@@ -78,7 +78,7 @@ export async function getOrderForViewer(jobId: number, viewerId: number) {
 }
 export type OrderView = NonNullable<Awaited<ReturnType<typeof getOrderForViewer>>>;
 
-/** The job as the JSON API answers it (document 001 section 3, money also in cents). */
+/** The job as the JSON API answers it (money also in cents). */
 export function orderJson(view: OrderView) {
   const { job } = view;
   return {
@@ -257,7 +257,7 @@ export async function ownerStats(ownerId: number) {
   };
 }
 
-/** The printer dashboard's order sections (DECISIONS 3 owner groupings) over all of the owner's printers. */
+/** The printer dashboard's order sections (the owner groupings of domain/job-status.ts) over all of the owner's printers. */
 export async function ownerOrderSections(ownerId: number) {
   const jobs = await listOwnerJobs(ownerId);
   const stats = await ownerStats(ownerId);
