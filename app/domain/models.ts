@@ -86,7 +86,7 @@ export interface ModelDetail extends ModelSummary {
   creatorId: number | null;
   creatorUrl: string | null;
   imageUrls: string[];
-  licenceRefusal: string | null;
+  licenseRefusal: string | null;
   category: { id: number | null; name: string } | null;
   difficulty: Difficulty | null;
   supportRequired: boolean | null;

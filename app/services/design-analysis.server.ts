@@ -50,7 +50,7 @@ async function headOf(source: DesignSource, length = 4096): Promise<Uint8Array> 
   }
 }
 
-export interface AnalysedDesign {
+export interface AnalyzedDesign {
   format: MeshFormat;
   analysis: StoredAnalysis;
   /** the PNG preview; null when the fallback estimate was used, none was asked for, or rendering failed */
@@ -62,12 +62,12 @@ export interface AnalysedDesign {
  * the pool's time limit) throw designRejected's AppError; a full pool throws AppError "busy".
  * `preview: false` skips the thumbnail when only the numbers are wanted (re-measuring a stored file).
  */
-export async function analyseDesign(
+export async function analyzeDesign(
   source: DesignSource,
   fileName: string,
   settings: AnalysisSettings,
   { preview = true, owner }: { preview?: boolean; owner?: number } = {},
-): Promise<AnalysedDesign> {
+): Promise<AnalyzedDesign> {
   if (!extensionAllowed(fileName)) throw designRejected(MESSAGES.invalidType);
   const size = sizeOf(source);
   if (size > MAX_DESIGN_BYTES) throw designRejected(MESSAGES.tooLarge, "too_large");
@@ -123,7 +123,7 @@ export interface StoredDesign {
 }
 
 /** Writes the design and, when the mesh was read, its server-rendered preview PNG (rendered by the analysis). */
-export async function storeDesign(source: DesignSource, fileName: string, design: AnalysedDesign): Promise<StoredDesign> {
+export async function storeDesign(source: DesignSource, fileName: string, design: AnalyzedDesign): Promise<StoredDesign> {
   const storage = getStorage();
   const fileKey = newStorageKey("designs", design.format);
   // an upload on disk stays a disk-backed blob: it is streamed into storage, not read into memory

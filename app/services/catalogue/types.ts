@@ -5,7 +5,7 @@
 import type { CatalogueLicense } from "~/domain/licenses";
 import { isMeshFormat, type MeshFormat } from "~/domain/mesh/types";
 
-export { CATALOGUE_LICENSES, licenseAllowsCommercialPrinting, normaliseLicense, type CatalogueLicense } from "~/domain/licenses";
+export { CATALOGUE_LICENSES, licenseAllowsCommercialPrinting, normalizeLicense, type CatalogueLicense } from "~/domain/licenses";
 
 export type CatalogueSourceId = "thingiverse";
 
