@@ -3,6 +3,7 @@
 // what happens to the money and the filament. Pages, the JSON API and background sweeps all ask
 // this table; nothing else decides a status change.
 import type { JobStatus } from "./job-status";
+import type { DeliveryMethod } from "./pricing";
 
 export const JOB_ACTORS = ["customer", "owner", "system"] as const;
 export type JobActor = (typeof JOB_ACTORS)[number];
@@ -89,7 +90,7 @@ export const TRANSITIONS: readonly Transition[] = Object.freeze([
 ]);
 
 export interface TransitionContext {
-  deliveryMethod: "pickup" | "delivery" | "shipping";
+  deliveryMethod: DeliveryMethod;
   trackingNumber?: string | null;
 }
 

@@ -6,6 +6,14 @@ import { quotePrice, type PriceQuote } from "./pricing";
 export const MODEL_SOURCES = ["library", "thingiverse"] as const;
 export type ModelSource = (typeof MODEL_SOURCES)[number];
 
+/** The model-sharing sites the catalogue reads (catalogue_models.source). */
+export const CATALOGUE_SOURCES = ["thingiverse"] as const;
+export type CatalogueSourceId = (typeof CATALOGUE_SOURCES)[number];
+
+/** Where a print job's design came from (print_jobs.source_kind). */
+export const DESIGN_SOURCE_KINDS = ["upload", "library", "catalogue"] as const;
+export type DesignSourceKind = (typeof DESIGN_SOURCE_KINDS)[number];
+
 export function parseModelSource(value: string | null | undefined): ModelSource | null {
   return (MODEL_SOURCES as readonly string[]).includes(value ?? "") ? (value as ModelSource) : null;
 }

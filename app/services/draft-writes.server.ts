@@ -5,6 +5,7 @@ import { printJobs, type PrintJob } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { qualityForLayerHeight, type DesignSettings } from "~/domain/design-settings";
 import { cleanFileName } from "~/domain/file-name";
+import type { DesignSourceKind } from "~/domain/models";
 import { getDb } from "~/utils/db.server";
 import {
   analyzeDesign,
@@ -58,7 +59,7 @@ const sourceOf = (file: NewDesignFile): DesignSource => ("bytes" in file ? file.
 const sizeOf = (file: NewDesignFile) => ("bytes" in file ? file.bytes.byteLength : file.size);
 
 export interface DraftSource {
-  kind: "upload" | "library" | "catalogue";
+  kind: DesignSourceKind;
   modelId: number | null;
 }
 

@@ -7,7 +7,9 @@ import { isMeshFormat, type MeshFormat } from "~/domain/mesh/types";
 
 export { CATALOGUE_LICENSES, licenseAllowsCommercialPrinting, normalizeLicense, type CatalogueLicense } from "~/domain/licenses";
 
-export type CatalogueSourceId = "thingiverse";
+import type { CatalogueSourceId } from "~/domain/models";
+
+export type { CatalogueSourceId };
 
 export type CatalogueSort = "newest" | "popular" | "relevant";
 
