@@ -2,13 +2,13 @@
 // recorded so a delivery that arrives twice changes nothing twice.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { handleStripeWebhook } from "~/services/orders/payment-flows.server";
-import { apiError, readText } from "~/utils/api.server";
+import { methodNotAllowed, readText } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 
 const MAX_BYTES = 512 * 1024;
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(400, "Use POST for this call.");
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const payload = await readText(request, MAX_BYTES);
   return withApiErrors(async () => {
     const outcome = await handleStripeWebhook(payload, request.headers.get("stripe-signature"));

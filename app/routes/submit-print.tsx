@@ -9,6 +9,7 @@ import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
 import { isAppError } from "~/domain/app-error";
+import { formStatusOf, retryHeaders } from "~/utils/app-error.server";
 import { colorChoices } from "~/domain/materials";
 import { formatCents } from "~/domain/money";
 import { DELIVERY_METHODS, isDeliveryMethod, type DeliveryMethod } from "~/domain/pricing";
@@ -153,7 +154,10 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (!isAppError(error)) throw error;
-    return data({ error: error.message, field: error.field ?? "" }, { status: error.code === "not_found" ? 404 : 400 });
+    return data(
+      { error: error.message, field: error.field ?? "" },
+      { status: formStatusOf(error), headers: retryHeaders(error) },
+    );
   }
 }
 
