@@ -2,11 +2,11 @@
 // Money is integer cents; times are UTC epoch milliseconds; booleans are 0/1 integers.
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { TASK_STATUSES } from "../app/domain/background-tasks";
+import { TASK_STATES } from "../app/domain/background-jobs";
 import { JOB_STATUSES } from "../app/domain/job-status";
 import { MESSAGE_SENDER_TYPES } from "../app/domain/messages";
 import { LIBRARY_LICENSES as LICENSES } from "../app/domain/licenses";
-import { DIFFICULTIES } from "../app/domain/models";
+import { CATALOGUE_SOURCES, DESIGN_SOURCE_KINDS, DIFFICULTIES } from "../app/domain/models";
 import { NEWSLETTER_SEGMENTS, SUBSCRIBER_INTERESTS } from "../app/domain/newsletter";
 import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, PAYOUT_STATUSES } from "../app/domain/payments";
 import { USER_TYPES } from "../app/domain/users";
@@ -203,9 +203,7 @@ export const catalogueModels = sqliteTable(
   "catalogue_models",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    source: text("source", { enum: ["thingiverse"] })
-      .notNull()
-      .default("thingiverse"),
+    source: text("source", { enum: CATALOGUE_SOURCES }).notNull().default("thingiverse"),
     sourceId: integer("source_id").notNull(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
@@ -364,9 +362,7 @@ export const printJobs = sqliteTable(
     fileKey: text("file_key"),
     previewKey: text("preview_key"),
     /** where the design came from */
-    sourceKind: text("source_kind", { enum: ["upload", "library", "catalogue"] })
-      .notNull()
-      .default("upload"),
+    sourceKind: text("source_kind", { enum: DESIGN_SOURCE_KINDS }).notNull().default("upload"),
     sourceModelId: integer("source_model_id"),
     /** the analysis engine's full result as JSON */
     analysis: text("analysis", { mode: "json" }),
@@ -417,7 +413,7 @@ export const printJobs = sqliteTable(
     check("print_jobs_status_check", oneOf("status", JOB_STATUSES)),
     check("print_jobs_delivery_check", oneOf("delivery_method", DELIVERY_METHODS)),
     check("print_jobs_supports_check", oneOf("supports", SUPPORT_MODES)),
-    check("print_jobs_source_check", oneOf("source_kind", ["upload", "library", "catalogue"])),
+    check("print_jobs_source_check", oneOf("source_kind", DESIGN_SOURCE_KINDS)),
     check(
       "print_jobs_money_check",
       sql`total_cost_cents >= 0 AND printer_profit_cents >= 0 AND platform_fee_cents >= 0 AND delivery_fee_cents >= 0 AND amount_due_cents >= 0`,
@@ -577,7 +573,7 @@ export const backgroundTasks = sqliteTable(
     /** the task type a handler is registered for */
     kind: text("kind").notNull(),
     payload: text("payload", { mode: "json" }),
-    status: text("status", { enum: TASK_STATUSES }).notNull().default("queued"),
+    status: text("status", { enum: TASK_STATES }).notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
     maxAttempts: integer("max_attempts").notNull().default(5),
     runAt: stamp("run_at").notNull().default(now),
@@ -607,7 +603,7 @@ export const backgroundTasks = sqliteTable(
     uniqueIndex("background_tasks_dedupe_unique")
       .on(t.dedupeKey)
       .where(sql`dedupe_key IS NOT NULL AND status IN ('queued', 'running')`),
-    check("background_tasks_status_check", oneOf("status", TASK_STATUSES)),
+    check("background_tasks_status_check", oneOf("status", TASK_STATES)),
   ],
 );
 

@@ -9,7 +9,7 @@ import { analyzeModel, parseModel, renderPreviewPng } from "../app/domain/mesh";
 import { box, cup, cylinder, merge, sphere, toBinaryStl, torus } from "../app/domain/mesh/generate";
 import type { Mesh } from "../app/domain/mesh/types";
 import type { JobStatus } from "../app/domain/job-status";
-import { orderTotal, quotePrice } from "../app/domain/pricing";
+import { orderTotal, quotePrice, type DeliveryMethod } from "../app/domain/pricing";
 import { tableShippingQuote } from "../app/domain/shipping";
 import { milesBetweenZips } from "../app/services/shipping/rates.server";
 import { refreshPrinterRating } from "../app/services/printer-reviews.server";
@@ -401,7 +401,7 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
     grams: number;
     minutes: number;
     printer: number | null;
-    delivery?: "pickup" | "delivery" | "shipping";
+    delivery?: DeliveryMethod;
     tracking?: string;
     paidOut?: boolean;
   };

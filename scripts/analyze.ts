@@ -2,7 +2,7 @@
 
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { analyzeModel, MeshError, type AnalysisOptions, type SupportsMode } from "../app/domain/mesh/index";
+import { analyzeModel, isSupportsMode, MeshError, type AnalysisOptions } from "../app/domain/mesh/index";
 
 function fail(message: string): never {
   process.stderr.write(`${JSON.stringify({ message })}\n`);
@@ -40,8 +40,8 @@ function parseArgs(argv: string[]): { file: string; options: AnalysisOptions } {
         break;
       case "--supports": {
         const v = value();
-        if (v !== "no" && v !== "auto" && v !== "yes") fail('--supports must be "no", "auto" or "yes".');
-        options.supports = v as SupportsMode;
+        if (!isSupportsMode(v)) fail('--supports must be "no", "auto" or "yes".');
+        options.supports = v;
         break;
       }
       default:

@@ -105,7 +105,7 @@ const cpuNow = (): number => {
 };
 
 /** One analysis in a function of its own: a loop body's locals stayed reachable into the next run and doubled the peak. */
-async function analyseOnce(
+async function analyzeOnce(
   engine: string,
   path: string,
   onStep: () => void,
@@ -152,7 +152,7 @@ async function timeChild(engine: string, path: string, runs: number): Promise<vo
   let result = "";
   for (let r = 0; r < runs; r++) {
     gc?.();
-    const one = await analyseOnce(engine, path, () => {});
+    const one = await analyzeOnce(engine, path, () => {});
     times.push(one.ms);
     cpuTimes.push(one.cpu);
     metricTimes.push(one.metricsCpu);
@@ -185,7 +185,7 @@ async function memoryChild(engine: string, path: string): Promise<void> {
     heapPeak = Math.max(heapPeak, u.heapUsed + u.arrayBuffers);
   };
   const timer = setInterval(sample, 2);
-  await analyseOnce(engine, path, sample);
+  await analyzeOnce(engine, path, sample);
   clearInterval(timer);
   const peak = process.resourceUsage().maxRSS * 1024;
   const m: Memory = {

@@ -2,6 +2,7 @@
 // without JavaScript; cancelling and rejecting ask first inside <details>.
 import { Form } from "@remix-run/react";
 import { ACTION_BUTTON_LABELS, type JobAction } from "~/domain/job-lifecycle";
+import type { DeliveryMethod } from "~/domain/pricing";
 
 export function OrderActions({
   jobId,
@@ -11,7 +12,7 @@ export function OrderActions({
 }: {
   jobId: number;
   actions: JobAction[];
-  deliveryMethod: "pickup" | "delivery" | "shipping";
+  deliveryMethod: DeliveryMethod;
   redirectTo: string;
 }) {
   if (actions.length === 0) return null;

@@ -4,6 +4,7 @@ import { Link } from "@remix-run/react";
 import { buttonActions } from "~/domain/job-lifecycle";
 import { STATUS_LABELS, type JobStatus } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
+import type { DeliveryMethod } from "~/domain/pricing";
 import { OrderActions } from "./order-actions";
 import { formatGrams } from "~/domain/grams";
 
@@ -13,7 +14,7 @@ export interface OwnerOrderRow {
   status: JobStatus;
   material: string;
   filamentColor: string;
-  deliveryMethod: "pickup" | "delivery" | "shipping";
+  deliveryMethod: DeliveryMethod;
   weightGrams: number;
   printerId: number | null;
   printerName: string | null;

@@ -29,7 +29,7 @@ describe("design settings vocabulary", () => {
     for (const name of ["a.step", "stl", "a.stl.png"]) expect(extensionAllowed(name)).toBe(false);
   });
 
-  it("names layer heights with document 001's quality presets", () => {
+  it("names layer heights with the quality presets", () => {
     expect([0.1, 0.15, 0.2, 0.25, 0.3].map(qualityForLayerHeight)).toEqual(["fine", "fine", "normal", "draft", "draft"]);
   });
 

@@ -1,4 +1,4 @@
-// The print settings of a design (document 001 §9): the one schema, options and messages the upload
+// The print settings of a design: the one schema, options and messages the upload
 // page, the API and the server share, and the refusal policy for files the engine cannot read.
 import { z } from "zod";
 import { COLOR_NAMES, UPLOAD_MATERIALS } from "./materials";
@@ -99,7 +99,7 @@ export function extensionAllowed(fileName: string): boolean {
   return DESIGN_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
-/** "0.2" → "normal" as document 001's quality presets name it. */
+/** "0.2" → "normal": the quality preset a layer height is named by. */
 export function qualityForLayerHeight(layerHeight: number): "fine" | "normal" | "draft" {
   const bucket = layerHeightBucket(layerHeight);
   return bucket === 0.1 ? "fine" : bucket === 0.3 ? "draft" : "normal";
@@ -108,7 +108,7 @@ export function qualityForLayerHeight(layerHeight: number): "fine" | "normal" | 
 const oneOf = <T extends string>(values: readonly T[], message: string) =>
   z.string({ required_error: message }).refine((v): v is T => (values as readonly string[]).includes(v), message);
 
-/** conform coerces the form's strings; missing fields take document 001's defaults. */
+/** conform coerces the form's strings; missing fields take the defaults above. */
 export const DesignSettingsSchema = z.object({
   intent: z.enum(["save", "submit"]).default("save"),
   material: oneOf(UPLOAD_MATERIALS, "Please choose PLA, PETG, ABS or TPU.").default(DESIGN_DEFAULTS.material),
@@ -143,7 +143,7 @@ export const DesignSettingsSchema = z.object({
 export type DesignSettingsInput = z.input<typeof DesignSettingsSchema>;
 export type DesignSettings = z.output<typeof DesignSettingsSchema>;
 
-/** Document 001's API sends the settings as printSettings JSON; the page sends flat fields. Flat fields win. */
+/** The JSON API sends the settings as printSettings JSON; the page sends flat fields. Flat fields win. */
 export function flattenPrintSettings(fields: FormData): FormData {
   const raw = fields.get("printSettings");
   if (typeof raw !== "string" || raw.trim() === "") return fields;

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { JOB_STATUSES, type JobStatus } from "./job-status";
 import { availableActions, checkTransition, JOB_ACTIONS, JOB_ACTORS, type JobAction, type JobActor } from "./job-lifecycle";
 
-// DECISIONS section 3, written out by hand: "status actor action -> next status".
+// The lifecycle of docs/decisions/014-order-lifecycle.md, written out by hand: "status actor action -> next status".
 const EXPECTED = `
 draft customer place submitted
 submitted customer pay confirmed
@@ -50,7 +50,7 @@ describe("the job lifecycle table", () => {
     }
   });
 
-  test("money and filament effects follow DECISIONS 3", () => {
+  test("money and filament effects follow the lifecycle table", () => {
     const effect = (s: JobStatus, a: JobActor, x: JobAction) => {
       const r = checkTransition(s, a, x, { deliveryMethod: "pickup" });
       return r.ok ? [r.transition.payment, r.transition.inventory] : null;

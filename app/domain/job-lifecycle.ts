@@ -1,8 +1,9 @@
-// The one job lifecycle (document 001 section 4 as DECISIONS section 3 settles it): which actor
+// The one job lifecycle (docs/decisions/014-order-lifecycle.md): which actor
 // may move a job from which status by which action, to which status, stamping which time, and
 // what happens to the money and the filament. Pages, the JSON API and background sweeps all ask
 // this table; nothing else decides a status change.
 import type { JobStatus } from "./job-status";
+import type { DeliveryMethod } from "./pricing";
 
 export const JOB_ACTORS = ["customer", "owner", "system"] as const;
 export type JobActor = (typeof JOB_ACTORS)[number];
@@ -89,7 +90,7 @@ export const TRANSITIONS: readonly Transition[] = Object.freeze([
 ]);
 
 export interface TransitionContext {
-  deliveryMethod: "pickup" | "delivery" | "shipping";
+  deliveryMethod: DeliveryMethod;
   trackingNumber?: string | null;
 }
 
@@ -280,7 +281,7 @@ export function actionForStatus(status: unknown): JobAction | null {
   return typeof status === "string" && Object.hasOwn(ACTION_FOR_STATUS, status) ? ACTION_FOR_STATUS[status as JobStatus]! : null;
 }
 
-/** The success toast after an action (document 001 section 8). */
+/** The success toast after an action. */
 export function actionToast(action: JobAction): { title: string; description?: string } {
   switch (action) {
     case "accept":
@@ -309,14 +310,14 @@ export function actionToast(action: JobAction): { title: string; description?: s
   }
 }
 
-/** The failure toast's title for an action (document 001 section 8). */
+/** The failure toast's title for an action. */
 export function actionFailureTitle(action: JobAction): string {
   if (action === "accept" || action === "reject") return "Failed to respond";
   if (action === "cancel") return "Failed to Cancel Order";
   return "Failed to update status";
 }
 
-/** Button labels of the actions (document 001 dashboards). */
+/** Button labels of the actions on the dashboards. */
 export const ACTION_BUTTON_LABELS: Record<JobAction, string> = {
   place: "Submit Order",
   pay: "Pay",

@@ -25,19 +25,16 @@ export const CUSTOMER_ACTIVE: readonly JobStatus[] = JOB_STATUSES.filter(
 export const PAID_STATUSES: readonly JobStatus[] = JOB_STATUSES.filter(
   (status) => status !== "draft" && status !== "submitted" && status !== "cancelled" && status !== "rejected",
 );
+/** The printer dashboard's sections: new requests (paid, awaiting the printer), active jobs and completed jobs. */
 export const OWNER_PENDING: readonly JobStatus[] = ["confirmed"];
 export const OWNER_ACTIVE: readonly JobStatus[] = ["accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping"];
 export const OWNER_COMPLETED: readonly JobStatus[] = ["picked_up", "shipped"];
+/** What owners ever see: paid jobs and their outcome (an unpaid submitted job is not a request yet). */
+export const OWNER_VISIBLE: readonly JobStatus[] = JOB_STATUSES.filter((status) => status !== "draft" && status !== "submitted");
+/** The customer's Contact Printer shows while a paid job is with its printer. */
+export const CONTACT_PRINTER_STATUSES: readonly JobStatus[] = [...OWNER_PENDING, ...OWNER_ACTIVE];
 /** Jobs that still need their printer: a printer is not deleted from under them. */
-export const PRINTER_IN_USE: readonly JobStatus[] = [
-  "submitted",
-  "confirmed",
-  "accepted",
-  "printing",
-  "completed",
-  "ready_for_pickup",
-  "ready_for_shipping",
-];
+export const PRINTER_IN_USE: readonly JobStatus[] = ["submitted", ...CONTACT_PRINTER_STATUSES];
 
 export type CustomerTab = "drafts" | "active" | "completed" | "all";
 export const CUSTOMER_TABS: { id: CustomerTab; label: string }[] = [

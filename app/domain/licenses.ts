@@ -5,7 +5,7 @@
 /** The licences we can name. */
 const NAMED_LICENSES = ["CC BY", "CC BY-SA", "CC BY-NC", "CC BY-ND", "CC BY-NC-SA", "CC BY-NC-ND", "CC0", "GPL"] as const;
 
-/** The licences a catalogue model is normalised to. */
+/** The licences a catalogue model is normalized to. */
 export const CATALOGUE_LICENSES = [...NAMED_LICENSES, "Other"] as const;
 export type CatalogueLicense = (typeof CATALOGUE_LICENSES)[number];
 
@@ -36,7 +36,7 @@ const SHARE_ALIKE = / (share ?alike|sharealike|sa)( |$)/;
  * ("CC-BY-NC-SA-4.0") and loose spellings ("cc by nc"). Anything else — BSD, LGPL, "All Rights
  * Reserved", empty — is 'Other'.
  */
-export function normaliseLicense(raw: string | null | undefined): CatalogueLicense {
+export function normalizeLicense(raw: string | null | undefined): CatalogueLicense {
   if (raw == null) return "Other";
   if ((CATALOGUE_LICENSES as readonly string[]).includes(raw)) return raw as CatalogueLicense;
   const t = tokens(raw);
@@ -84,7 +84,7 @@ const PERMISSIVE_OTHER = / (bsd|mit|lgpl|apache|zlib|isc)( |$)/;
 /**
  * Whether the licence lets Printnear makers sell prints of the model: the one licence rule.
  *
- * Accepts either one of our normalised values or a source's raw licence text. Default-deny: any
+ * Accepts either one of our normalized values or a source's raw licence text. Default-deny: any
  * non-commercial variant, "All Rights Reserved", personal-use wording, and anything we cannot
  * recognise (including a bare 'Other', or a search result without licence) return false.
  */
@@ -93,13 +93,13 @@ export function licenseAllowsCommercialPrinting(license: string | null | undefin
   const t = tokens(license);
   if (t.trim() === "") return false;
   if (RESTRICTIVE_TEXT.test(t)) return false;
-  const normalised = normaliseLicense(license);
-  if (normalised !== "Other") return COMMERCIAL_OK.has(normalised);
+  const normalized = normalizeLicense(license);
+  if (normalized !== "Other") return COMMERCIAL_OK.has(normalized);
   return PERMISSIVE_OTHER.test(t);
 }
 
 /** Why a model cannot be ordered as a paid print, or null when its licence allows it. */
-export function licenceRefusal(license: string | null | undefined): string | null {
+export function licenseRefusal(license: string | null | undefined): string | null {
   if (licenseAllowsCommercialPrinting(license)) return null;
   if (!license || license === "Other") {
     return "We couldn't confirm that this model's licence allows commercial use, so it can't be ordered as a paid print.";

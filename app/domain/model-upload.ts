@@ -1,4 +1,4 @@
-// The library upload's rules (document 000 section 5), shared by /upload-model and POST /api/models so both refuse alike.
+// The library upload's rules, shared by /upload-model and POST /api/models so both refuse alike.
 import { z } from "zod";
 import { UPLOAD_LICENSES } from "./licenses";
 import { INVALID_FILE_TYPE_MESSAGE } from "./mesh/errors";
@@ -16,7 +16,7 @@ export const CATEGORY_MESSAGE = "Please select a category";
 export const IMAGE_TYPE_MESSAGE = "Image must be a PNG, JPEG or WebP file";
 export const IMAGE_TOO_LARGE_MESSAGE = "Image must be 5 MB or smaller";
 
-/** Whole numbers typed in a form or sent as JSON; blank or unreadable falls back to 0 (document 000). */
+/** Whole numbers typed in a form or sent as JSON; blank or unreadable falls back to 0. */
 function wholeNumberOrZero(message: string) {
   return z.preprocess(
     (value) => {
@@ -73,7 +73,7 @@ export function createModelUploadSchema(limits: { maxModelBytes: number }) {
 }
 export type ModelUploadInput = z.input<ReturnType<typeof createModelUploadSchema>>;
 
-/** POST /api/models: document 000's upload payload (tags as an array, or comma-separated text). */
+/** POST /api/models: the upload payload (tags as an array, or comma-separated text). */
 export const ModelPayloadSchema = z.object({
   ...fields,
   supportRequired: z.boolean().default(false),

@@ -6,11 +6,19 @@ import { quotePrice, type PriceQuote } from "./pricing";
 export const MODEL_SOURCES = ["library", "thingiverse"] as const;
 export type ModelSource = (typeof MODEL_SOURCES)[number];
 
+/** The model-sharing sites the catalogue reads (catalogue_models.source). */
+export const CATALOGUE_SOURCES = ["thingiverse"] as const;
+export type CatalogueSourceId = (typeof CATALOGUE_SOURCES)[number];
+
+/** Where a print job's design came from (print_jobs.source_kind). */
+export const DESIGN_SOURCE_KINDS = ["upload", "library", "catalogue"] as const;
+export type DesignSourceKind = (typeof DESIGN_SOURCE_KINDS)[number];
+
 export function parseModelSource(value: string | null | undefined): ModelSource | null {
   return (MODEL_SOURCES as readonly string[]).includes(value ?? "") ? (value as ModelSource) : null;
 }
 
-/** The sort options of Browse Models (document 000), shared by the page's filter form, the server and the API. */
+/** The sort options of Browse Models, shared by the page's filter form, the server and the API. */
 export const MODEL_SORTS = [
   { id: "newest", label: "Newest" },
   { id: "popular", label: "Most Popular" },
@@ -38,7 +46,7 @@ export type Difficulty = (typeof DIFFICULTIES)[number];
 export const MODEL_PAGE_SIZE = 24;
 export const MODEL_NOT_FOUND = "Model not found";
 
-/** Document 000, model detail: the estimate's assumptions when a model records no weight or time. */
+/** Model detail: the estimate's assumptions when a model records no weight or time. */
 export const MODEL_DEFAULT_WEIGHT_GRAMS = 50;
 export const MODEL_DEFAULT_PRINT_MINUTES = 60;
 
@@ -86,7 +94,7 @@ export interface ModelDetail extends ModelSummary {
   creatorId: number | null;
   creatorUrl: string | null;
   imageUrls: string[];
-  licenceRefusal: string | null;
+  licenseRefusal: string | null;
   category: { id: number | null; name: string } | null;
   difficulty: Difficulty | null;
   supportRequired: boolean | null;

@@ -7,7 +7,7 @@ import { decimalToScaledInt } from "./money";
 export const DEFAULT_RATE_PER_KG_CENTS = 1500;
 export const DEFAULT_COLORS = 1;
 export const DEFAULT_PRINT_TIME_MINUTES = 60;
-/** Document 001: weight assumed when a design has none recorded. Callers apply it; quotePrice never guesses. */
+/** The weight assumed when a design has none recorded. Callers apply it; quotePrice never guesses. */
 export const DEFAULT_WEIGHT_GRAMS = 25;
 export const MIN_COLORS = 1;
 export const MAX_COLORS = 8;
@@ -113,7 +113,7 @@ export function quotePrice(input: QuoteInput): PriceQuote {
   const materialCost = roundHalfUp((weightGrams * ratePerKgCents) / 1000);
   const basePrintCost = materialCost;
   const multicolorPremium = (colors - 1) * MULTICOLOR_PREMIUM_PER_EXTRA_COLOR_CENTS;
-  // Document 000 charges for print time only when the job is multicolour.
+  // Print time is charged only when the job is multicolor.
   const timePremium = colors > 1 ? Math.ceil(printTimeMinutes / TIME_PREMIUM_BLOCK_MINUTES) * TIME_PREMIUM_PER_BLOCK_CENTS : 0;
   const printerProfit = basePrintCost + multicolorPremium + timePremium;
   // Integer arithmetic: (x * 15 + 50) / 100 floored is exact half-up rounding of 15% of x cents.

@@ -51,7 +51,7 @@ export const PRINTER_MODELS: readonly PrinterModel[] = Object.freeze([
   // The V2 feeds through a Bowden tube, which handles flexible TPU poorly.
   model("Creality Ender 3 V2", "creality-ender-3-v2", { x: 220, y: 220, z: 250 }, ["PLA", "PETG"], 10),
   model("Creality Ender 3 S1", "creality-ender-3-s1", { x: 220, y: 220, z: 270 }, OPEN_FRAME, 12),
-  // Document 001 does not give this volume; 220×220×250 mm is Anycubic's published Kobra 2 build volume.
+  // 220×220×250 mm is Anycubic's published Kobra 2 build volume.
   model("Anycubic Kobra 2", "anycubic-kobra-2", { x: 220, y: 220, z: 250 }, ["PLA", "PETG", "TPU"], 10),
   model("Qidi X-Max 3", "qidi-x-max-3", { x: 325, y: 325, z: 315 }, [...ENCLOSED, "Nylon"], 25),
   model("Elegoo Neptune 4", "elegoo-neptune-4", { x: 225, y: 225, z: 265 }, OPEN_FRAME, 12),

@@ -1,4 +1,4 @@
-// Delivery rules and the built-in USPS-style rate table (DECISIONS section 5): the zone comes from
+// Delivery rules and the built-in USPS-style rate table (docs/decisions/023-shipping-rates.md): the zone comes from
 // the distance between the printer's ZIP and the delivery ZIP, the price from zone and weight.
 // These rates are estimates; with a shipping-rate provider configured, live rates replace them.
 import type { DeliveryMethod } from "./pricing";

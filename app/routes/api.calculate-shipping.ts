@@ -6,7 +6,7 @@ import { isZip, type ShippingOption } from "~/domain/shipping";
 import { getOwnDraft } from "~/services/drafts.server";
 import { getOrderablePrinter } from "~/services/orders/place-order.server";
 import { shippingQuote } from "~/services/shipping/rates.server";
-import { apiError, readJson, requireApiUser } from "~/utils/api.server";
+import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
 
@@ -15,7 +15,7 @@ function optionJson(option: ShippingOption) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(400, "Use POST for this call.");
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request);
   const body = await readJson(request, 4 * 1024);
   const printerId = parseId(body.printerId);

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import { deleteComment } from "~/services/models/feedback.server";
-import { apiError, requireApiUser } from "~/utils/api.server";
+import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
 
 // DELETE /api/models/{id}/comments/{commentId}: the comment's author or an admin deletes it (204).
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "DELETE") return apiError(400, "Use DELETE to delete a comment.");
+  if (request.method !== "DELETE") return methodNotAllowed("DELETE");
   return withApiErrors(async () => {
     const user = await requireApiUser(request);
     const modelId = parseId(params.id);

@@ -4,7 +4,7 @@ import { CommentPayloadSchema } from "~/domain/model-feedback";
 import { MODEL_NOT_FOUND } from "~/domain/models";
 import { getModelDetail } from "~/services/models/detail.server";
 import { addComment } from "~/services/models/feedback.server";
-import { apiError, readJson, requireApiUser } from "~/utils/api.server";
+import { methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
 
@@ -20,7 +20,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 // POST /api/models/{id}/comments { comment }: 201 with the comment; blank text is refused.
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(400, "Use POST to comment.");
+  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   return withApiErrors(async () => {
     const user = await requireApiUser(request);
     const id = parseId(params.id);

@@ -3,14 +3,14 @@ import { AppError } from "~/domain/app-error";
 import { RatingPayloadSchema } from "~/domain/model-feedback";
 import { MODEL_NOT_FOUND } from "~/domain/models";
 import { rateModel } from "~/services/models/feedback.server";
-import { apiError, readJson, requireApiUser } from "~/utils/api.server";
+import { methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
 
 // POST /api/models/{id}/ratings { rating, review?, hasPrinted }: one rating per user, a second one updates it.
 // The model's own creator gets 403 { message: "You can't rate your own model." } (rateModel refuses it).
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(400, "Use POST to rate a model.");
+  if (request.method !== "POST") return methodNotAllowed("POST");
   return withApiErrors(async () => {
     const user = await requireApiUser(request);
     const id = parseId(params.id);

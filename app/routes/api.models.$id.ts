@@ -6,7 +6,7 @@ import { getModelDetail } from "~/services/models/detail.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
 
-// GET /api/models/{id}: a library model (document 000: a model's source defaults to library).
+// GET /api/models/{id}: a library model (a model's source defaults to library).
 export async function loader({ params }: LoaderFunctionArgs) {
   return withApiErrors(async () => {
     const id = parseId(params.id);

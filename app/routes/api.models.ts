@@ -8,7 +8,7 @@ import { withApiErrors } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
 import { modelUploadApiAnswer } from "./upload-model.server";
 
-// GET /api/models?categoryId=&search=&sortBy=&page=: the library list (an array, as document 000 reads it).
+// GET /api/models?categoryId=&search=&sortBy=&page=: the library list (a bare JSON array).
 export async function loader({ request }: LoaderFunctionArgs) {
   return withApiErrors(() => libraryList(request));
 }

@@ -1,11 +1,11 @@
 // POST /api/orders/{id}/cancel: the same cancel as PUT /api/print-jobs/{id}/cancel.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, requireApiUser } from "~/utils/api.server";
+import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { parseId } from "~/utils/misc";
 import { apiTransition } from "./orders.server";
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(400, "Use POST for this call.");
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request);
   return apiTransition(user.id, parseId(params.id), "cancel");
 }

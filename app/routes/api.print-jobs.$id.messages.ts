@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { listJobMessages, sendJobMessage } from "~/services/conversations.server";
-import { apiError, idParam, readJson, requireApiUser } from "~/utils/api.server";
+import { apiError, idParam, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 
 const NOT_FOUND = "Order not found.";
@@ -16,7 +16,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 // POST /api/print-jobs/{id}/messages { message }: 201 with the message.
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(400, "Use POST to send a message.");
+  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request);
   const jobId = idParam(params.id);
   return withApiErrors(async () => {

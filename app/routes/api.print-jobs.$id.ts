@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { actionForStatus } from "~/domain/job-lifecycle";
 import { getOrderForViewer, orderJson } from "~/services/orders/jobs.server";
-import { apiError, readJson, requireApiUser } from "~/utils/api.server";
+import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { parseId } from "~/utils/misc";
 import { apiTransition, ORDER_NOT_FOUND } from "./orders.server";
 
@@ -16,7 +16,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "PUT") return apiError(400, "Use PUT for this call.");
+  if (request.method !== "PUT") return methodNotAllowed("GET, PUT");
   const user = await requireApiUser(request);
   const body = await readJson(request, 16 * 1024);
   const allowed = body.status === "printing" || body.status === "completed" || body.status === "cancelled";

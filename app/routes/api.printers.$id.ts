@@ -4,7 +4,7 @@ import { AppError } from "~/domain/app-error";
 import { LOCATION_NOT_FOUND, PrinterUpdateSchema } from "~/domain/printer-form";
 import { deletePrinter, findOwnedPrinter, placeAfterEdit, updatePrinter } from "~/services/printer-owner.server";
 import { getPrinterJson } from "~/services/printer-search.server";
-import { idParam, readJson, requireApiUser } from "~/utils/api.server";
+import { idParam, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { getSessionUser } from "~/utils/session.server";
 import { apiLocationNotFound, apiValidationError } from "./printers.server";
@@ -27,8 +27,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 async function changePrinter(request: Request, id: number): Promise<Response> {
   const method = request.method.toUpperCase();
-  if (method !== "PUT" && method !== "PATCH" && method !== "DELETE")
-    throw new AppError("invalid", "Use PUT to change a printer or DELETE to remove it");
+  if (method !== "PUT" && method !== "PATCH" && method !== "DELETE") return methodNotAllowed("GET, PUT, PATCH, DELETE");
   const user = await requireApiUser(request);
   const printer = await findOwnedPrinter(user, id);
   if (!printer) throw new AppError("not_found", PRINTER_NOT_FOUND);

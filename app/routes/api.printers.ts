@@ -5,7 +5,7 @@ import { AddPrinterSchema, applyModelPresetToJson, LOCATION_NOT_FOUND } from "~/
 import { MAX_SEARCH_OFFSET, sortParam } from "~/domain/printer-listing";
 import { createPrinter, newPrinterFromForm, placePrinter } from "~/services/printer-owner.server";
 import { getPrinterJson, searchPrinters } from "~/services/printer-search.server";
-import { readJson, requireApiUser } from "~/utils/api.server";
+import { methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { apiLocationNotFound, apiValidationError } from "./printers.server";
 
@@ -73,7 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 async function addPrinter(request: Request): Promise<Response> {
-  if (request.method !== "POST") throw new AppError("invalid", "Use POST to add a printer");
+  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request);
   const raw = await readJson(request);
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new AppError("invalid", "Send the printer as a JSON object.");

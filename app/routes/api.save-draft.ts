@@ -1,4 +1,4 @@
-// POST /api/save-draft (document 001 §7): multipart design + settings, saved as a draft; answers jobId.
+// POST /api/save-draft: multipart design + settings, saved as a draft; answers jobId.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { designApiAnswer } from "./upload/upload.server";

@@ -5,14 +5,14 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { isDeliveryMethod } from "~/domain/pricing";
 import { placeOrder } from "~/services/orders/place-order.server";
 import { loadJobParty } from "~/services/orders/jobs.server";
-import { apiError, readJson, requireApiUser } from "~/utils/api.server";
+import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
 
 const text = (value: unknown) => (typeof value === "string" ? value : null);
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(400, "Use POST for this call.");
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request);
   const body = await readJson(request, 16 * 1024);
   const printerId = parseId(body.printerId);

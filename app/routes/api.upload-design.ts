@@ -1,4 +1,4 @@
-// POST /api/upload-design (document 001 §7): the same multipart form, kept as a draft on its way to printer choice.
+// POST /api/upload-design: the same multipart form, kept as a draft on its way to printer choice.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { designApiAnswer } from "./upload/upload.server";

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, idParam, publicUser, readJson, requireApiUser } from "~/utils/api.server";
+import { apiError, idParam, methodNotAllowed, publicUser, readJson, requireApiUser } from "~/utils/api.server";
 import { apiErrorResponse, isAppError } from "~/utils/app-error.server";
 import { ApiUserPatchSchema, checkUserTypeChange, emailOffAfter, updateUser } from "~/utils/profile.server";
 
 // PATCH /api/users/{id}: userType (only what the account may choose, see app/domain/users.ts), or username/firstName/lastName/profileImageUrl; only one's own.
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "PATCH") return apiError(400, "Use PATCH for this call.");
+  if (request.method !== "PATCH") return methodNotAllowed("GET, PATCH");
   const user = await requireApiUser(request);
   if (idParam(params.id) !== user.id) return apiError(403, "You can only change your own account.");
   const parsed = ApiUserPatchSchema.safeParse(await readJson(request));

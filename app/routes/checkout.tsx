@@ -1,4 +1,4 @@
-// /checkout?orderId= (document 001 "Checkout"): the order summary on the left, the card form on the
+// /checkout?orderId=: the order summary on the left, the card form on the
 // right. Without a card provider the built-in test provider takes the card ("Test mode: no real
 // charge"); with Stripe, Elements when JavaScript runs, hosted Checkout when it doesn't. The amount
 // is always the order's stored amount due.

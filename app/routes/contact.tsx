@@ -13,7 +13,7 @@ import { clientIp } from "~/utils/rate-limit.server";
 import { getSessionUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-// Document 001: all four fields are required. Not exported, so it stays out of the browser bundle.
+// All four fields are required. Not exported, so it stays out of the browser bundle.
 const ContactSchema = z.object({
   name: z
     .string({ required_error: "Name is required" })

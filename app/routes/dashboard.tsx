@@ -8,6 +8,7 @@ import { reviewLinkLabel } from "~/domain/reviews";
 import {
   CUSTOMER_ACTIVE,
   CUSTOMER_COMPLETED,
+  CONTACT_PRINTER_STATUSES,
   CUSTOMER_TABS,
   inCustomerTab,
   PAID_STATUSES,
@@ -66,16 +67,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     })),
   };
 }
-
-/** Document 001: Contact Printer shows for these statuses. */
-const CONTACT_STATUSES: readonly string[] = [
-  "confirmed",
-  "accepted",
-  "printing",
-  "completed",
-  "ready_for_pickup",
-  "ready_for_shipping",
-];
 
 const STAT_CARDS = [
   { key: "totalOrders", label: "Total Orders" },
@@ -167,7 +158,7 @@ export default function Dashboard() {
                     Pay now
                   </Link>
                 ) : null}
-                {CONTACT_STATUSES.includes(job.status) ? (
+                {CONTACT_PRINTER_STATUSES.includes(job.status) ? (
                   <Link to={`/messages?jobId=${job.id}`} className="btn-secondary">
                     Contact Printer
                   </Link>

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireIdParam } from "~/utils/misc";
 
-// /models/{id}: document 000's short address of a library model (its source defaults to library).
+// /models/{id}: the short address of a library model (its source defaults to library).
 export function loader({ params }: LoaderFunctionArgs) {
   const id = requireIdParam(params.id);
   return redirect(`/models/library/${id}`, 301);

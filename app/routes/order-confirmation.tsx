@@ -1,4 +1,4 @@
-// /order-confirmation?orderId= (document 001 "Order Confirmation"): after payment. A return from
+// /order-confirmation?orderId=: after payment. A return from
 // the card provider is confirmed from the provider's own record, never from the URL alone. It says
 // "Payment Successful" only for a paid order (confirmed or later, not cancelled or rejected); any
 // other order shows its true state.

@@ -12,7 +12,7 @@ import { requireIdParam } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-// Document 001's transient screen: prepare a draft from a model, then go on to printer choice.
+// A transient screen: prepare a draft from a model, then go on to printer choice.
 // Only a POST does the work (a draft, a download, an analysis): a GET from another site (cookies are
 // SameSite=Lax, so they come along on a top-level GET) or a link prefetcher must not. The model page posts
 // here directly; a GET (after signing in, a bookmark) shows a one-button form.

@@ -1,4 +1,4 @@
-// /order/{id} (document 001 "Order detail"): status, cost, details, the other party, the timeline,
+// /order/{id}, the order detail: status, cost, details, the other party, the timeline,
 // and the order's buttons for its customer or printer owner; anyone else gets Order Not Found.
 // Every order button on any page posts here with an `intent` and a `redirectTo`.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";

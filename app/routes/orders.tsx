@@ -1,4 +1,4 @@
-// /orders (document 001 "My Print Orders"): the customer's orders with details and Cancel Order
+// /orders ("My Print Orders"): the customer's orders with details and Cancel Order
 // (asking first) while the order is still cancellable.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";

@@ -1,4 +1,4 @@
-// /printer-tracking (document 001 "Order Tracking and Payouts", DECISIONS 3 and 5): all of the
+// /printer-tracking ("Order Tracking and Payouts", docs/decisions/014 and 023): all of the
 // owner's printers. Stat cards, tabs Pickup Orders / Shipping Orders / Payouts, Connect Stripe (in
 // test mode an instant test account) and Request Payout once per picked-up or shipped job.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";

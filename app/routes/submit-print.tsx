@@ -1,4 +1,4 @@
-// /submit-print?printerId=&draftId= (document 001 "Submit Print Job"): colour, delivery and
+// /submit-print?printerId=&draftId= ("Submit Print Job"): colour, delivery and
 // instructions for the customer's draft at the chosen printer, priced on the server at this
 // printer's rate plus delivery. "Update summary" is a GET of the same form, so rates and the
 // total refresh without JavaScript; "Submit Order" posts and goes on to checkout.
@@ -10,6 +10,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
 import { Toaster } from "~/components/toaster";
 import { isAppError } from "~/domain/app-error";
+import { formStatusOf, retryHeaders } from "~/utils/app-error.server";
 import { colorChoices } from "~/domain/materials";
 import { formatCents } from "~/domain/money";
 import { DELIVERY_METHODS, isDeliveryMethod, type DeliveryMethod } from "~/domain/pricing";
@@ -154,7 +155,10 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (!isAppError(error)) throw error;
-    return data({ error: error.message, field: error.field ?? "" }, { status: error.code === "not_found" ? 404 : 400 });
+    return data(
+      { error: error.message, field: error.field ?? "" },
+      { status: formStatusOf(error), headers: retryHeaders(error) },
+    );
   }
 }
 

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { DESIGN_EXTENSIONS } from "~/domain/design-settings";
 import { UPLOAD_LICENSES } from "~/domain/licenses";
 import { createModelUploadSchema, MAX_IMAGE_BYTES } from "~/domain/model-upload";
 import { MODEL_DIFFICULTIES } from "~/domain/models";
@@ -178,7 +179,11 @@ export default function UploadModel() {
             <label htmlFor={fields.modelFile.id} className="label">
               Model file (STL, OBJ or 3MF, up to 50 MB)
             </label>
-            <input {...getInputProps(fields.modelFile, { type: "file" })} accept=".stl,.obj,.3mf" className="input" />
+            <input
+              {...getInputProps(fields.modelFile, { type: "file" })}
+              accept={DESIGN_EXTENSIONS.join(",")}
+              className="input"
+            />
             <p className="mt-1 text-xs text-slate-500">With a file, the filament weight and print time are measured from it.</p>
             <p className="field-error" id={fields.modelFile.errorId}>
               {error("modelFile")}

@@ -106,7 +106,7 @@ function rebuildError(serialized: SerializedError): Error {
 }
 
 /** The engine on this thread: the fallback when no worker can start. */
-export async function analyseInThread(job: AnalysisJob): Promise<AnalysisOutput> {
+export async function analyzeInThread(job: AnalysisJob): Promise<AnalysisOutput> {
   const options = job.options ?? {};
   resolveOptions(options);
   const bytes = job.bytes ?? new Uint8Array(await readFile(job.path!));
@@ -200,7 +200,7 @@ export class AnalysisPool {
   run(job: AnalysisJob): Promise<AnalysisOutput> {
     if (this.closed) return Promise.reject(new Error("The analysis pool is closed."));
     this.start();
-    if (this.inThread) return analyseInThread(job);
+    if (this.inThread) return analyzeInThread(job);
     const owner = job.owner ?? "";
     const size = job.bytes?.byteLength ?? job.size ?? 0;
     const idleWorker = this.slots.some((s) => s.ready && !s.current);
@@ -302,7 +302,7 @@ export class AnalysisPool {
 
   private pump() {
     if (this.inThread) {
-      for (const pending of this.waiting.drain()) analyseInThread(pending.job).then(pending.resolve, pending.reject);
+      for (const pending of this.waiting.drain()) analyzeInThread(pending.job).then(pending.resolve, pending.reject);
       return;
     }
     for (const slot of this.slots) {

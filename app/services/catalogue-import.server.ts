@@ -24,7 +24,7 @@ import { enqueueTask, PermanentTaskError, registerTaskHandler, type TaskContext 
 import { MAX_DESIGN_BYTES } from "~/services/storage.server";
 import { getDb } from "~/utils/db.server";
 
-/** Admin input ranges and defaults (document 000, section 9). */
+/** Admin input ranges and defaults. */
 export const IMPORT_LIMITS = {
   popular: { min: 1, max: 200, default: 50 },
   category: { min: 1, max: 50, default: 20 },

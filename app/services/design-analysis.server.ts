@@ -1,4 +1,4 @@
-// The server's own reading of a design file (authoritative), with document 001's size-based fallback,
+// The server's own reading of a design file (authoritative), with the size-based fallback,
 // and keeping the file and its preview image in storage under our own keys. The engine runs in the
 // analysis pool's worker threads, not on the request thread.
 import { AppError, isAppError } from "~/domain/app-error";
@@ -50,7 +50,7 @@ async function headOf(source: DesignSource, length = 4096): Promise<Uint8Array> 
   }
 }
 
-export interface AnalysedDesign {
+export interface AnalyzedDesign {
   format: MeshFormat;
   analysis: StoredAnalysis;
   /** the PNG preview; null when the fallback estimate was used, none was asked for, or rendering failed */
@@ -62,12 +62,12 @@ export interface AnalysedDesign {
  * the pool's time limit) throw designRejected's AppError; a full pool throws AppError "busy".
  * `preview: false` skips the thumbnail when only the numbers are wanted (re-measuring a stored file).
  */
-export async function analyseDesign(
+export async function analyzeDesign(
   source: DesignSource,
   fileName: string,
   settings: AnalysisSettings,
   { preview = true, owner }: { preview?: boolean; owner?: number } = {},
-): Promise<AnalysedDesign> {
+): Promise<AnalyzedDesign> {
   if (!extensionAllowed(fileName)) throw designRejected(MESSAGES.invalidType);
   const size = sizeOf(source);
   if (size > MAX_DESIGN_BYTES) throw designRejected(MESSAGES.tooLarge, "too_large");
@@ -94,7 +94,7 @@ export async function analyseDesign(
     // a busy pool goes on up; a timeout is a refusal of the file
     if (isAppError(error)) throw error.code === "busy" ? error : designRejected(error.message);
     if (error instanceof MeshError && REFUSED_MESH_ERRORS.has(error.code)) throw designRejected(error.message);
-    // Document 001: when analysis fails the size-based estimate is used and the upload still works.
+    // When analysis fails the size-based estimate is used and the upload still works.
     const reason = error instanceof MeshError ? error.message : "The analysis engine could not read this file.";
     if (!(error instanceof MeshError)) console.error("design analysis failed unexpectedly", error);
     const estimate = estimateFromFileSize(size, format, settings.material);
@@ -123,7 +123,7 @@ export interface StoredDesign {
 }
 
 /** Writes the design and, when the mesh was read, its server-rendered preview PNG (rendered by the analysis). */
-export async function storeDesign(source: DesignSource, fileName: string, design: AnalysedDesign): Promise<StoredDesign> {
+export async function storeDesign(source: DesignSource, fileName: string, design: AnalyzedDesign): Promise<StoredDesign> {
   const storage = getStorage();
   const fileKey = newStorageKey("designs", design.format);
   // an upload on disk stays a disk-backed blob: it is streamed into storage, not read into memory

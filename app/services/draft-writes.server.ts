@@ -5,14 +5,15 @@ import { printJobs, type PrintJob } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { qualityForLayerHeight, type DesignSettings } from "~/domain/design-settings";
 import { cleanFileName } from "~/domain/file-name";
+import type { DesignSourceKind } from "~/domain/models";
 import { getDb } from "~/utils/db.server";
 import {
-  analyseDesign,
+  analyzeDesign,
   isDesignRejection,
   readStoredFile,
   removeStoredFiles,
   storeDesign,
-  type AnalysedDesign,
+  type AnalyzedDesign,
   type DesignSource,
   type StoredAnalysis,
 } from "./design-analysis.server";
@@ -58,7 +59,7 @@ const sourceOf = (file: NewDesignFile): DesignSource => ("bytes" in file ? file.
 const sizeOf = (file: NewDesignFile) => ("bytes" in file ? file.bytes.byteLength : file.size);
 
 export interface DraftSource {
-  kind: "upload" | "library" | "catalogue";
+  kind: DesignSourceKind;
   modelId: number | null;
 }
 
@@ -68,9 +69,9 @@ export async function createDraft(
   file: NewDesignFile,
   settings: DesignSettings,
   options: { printer?: PrinterRate | null; source?: DraftSource } = {},
-): Promise<{ job: PrintJob; design: AnalysedDesign }> {
+): Promise<{ job: PrintJob; design: AnalyzedDesign }> {
   await assertRoomForDraft(userId);
-  const design = await analyseDesign(sourceOf(file), file.fileName, settings, { owner: userId });
+  const design = await analyzeDesign(sourceOf(file), file.fileName, settings, { owner: userId });
   const stored = await storeDesign(sourceOf(file), file.fileName, design);
   try {
     const db = await getDb();
@@ -144,17 +145,17 @@ export async function updateDraft(
   existing: PrintJob,
   settings: DesignSettings,
   options: { file?: NewDesignFile | null; printer?: PrinterRate | null },
-): Promise<{ job: PrintJob; design: AnalysedDesign | null }> {
-  let design: AnalysedDesign | null = null;
+): Promise<{ job: PrintJob; design: AnalyzedDesign | null }> {
+  let design: AnalyzedDesign | null = null;
   let stored: { fileKey: string; previewKey: string | null } | null = null;
   if (options.file) {
-    design = await analyseDesign(sourceOf(options.file), options.file.fileName, settings, { owner: existing.customerId });
+    design = await analyzeDesign(sourceOf(options.file), options.file.fileName, settings, { owner: existing.customerId });
     stored = await storeDesign(sourceOf(options.file), options.file.fileName, design);
   } else if (existing.fileKey && analysisInputsChanged(existing, settings)) {
     const bytes = await readStoredFile(existing.fileKey);
     if (bytes) {
       try {
-        design = await analyseDesign(bytes, existing.fileName, settings, { preview: false, owner: existing.customerId });
+        design = await analyzeDesign(bytes, existing.fileName, settings, { preview: false, owner: existing.customerId });
       } catch (error) {
         // the stored file was accepted once; keep the old measurements rather than lock the draft
         if (!isDesignRejection(error)) throw error;

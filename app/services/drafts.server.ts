@@ -95,7 +95,7 @@ export function draftPreviewUrl(job: Pick<PrintJob, "id" | "previewKey">): strin
   return job.previewKey ? `/drafts/${job.id}/preview.png` : null;
 }
 
-/** /printers with the design's needs: the real bounding box (rounded up to whole mm), not document 001's 50 mm. */
+/** /printers with the design's needs: the real bounding box (rounded up to whole mm), not a fixed 50 mm. */
 export function printersUrlFor(job: PrintJob): string {
   const params = new URLSearchParams({ material: job.material, color: job.filamentColor });
   if (job.boundingBoxX !== null && job.boundingBoxY !== null && job.boundingBoxZ !== null) {

@@ -24,8 +24,8 @@ export async function requireApiAdmin(request: Request): Promise<User> {
   return user;
 }
 
-/** The JSON object body of an API call, read up to a size limit, or a thrown 400/413. */
-export async function readJson(request: Request, maxBytes = 256 * 1024): Promise<Record<string, unknown>> {
+/** The body of an API call as text, read up to a size limit, or a thrown 413. */
+export async function readText(request: Request, maxBytes: number): Promise<string> {
   const reader = request.body?.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -39,7 +39,12 @@ export async function readJson(request: Request, maxBytes = 256 * 1024): Promise
     }
     chunks.push(value);
   }
-  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** The JSON object body of an API call, read up to a size limit, or a thrown 400/413. */
+export async function readJson(request: Request, maxBytes = 256 * 1024): Promise<Record<string, unknown>> {
+  const text = await readText(request, maxBytes);
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : {};

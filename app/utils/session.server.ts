@@ -86,9 +86,9 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   try {
     const url = new URL(to, base);
     if (url.origin !== base) return fallback;
-    const normalised = `${url.pathname}${url.search}${url.hash}`;
-    // the normalised result is what the browser receives: it must itself be a same-site path
-    return isSameSitePath(normalised) && new URL(normalised, base).origin === base ? normalised : fallback;
+    const normalized = `${url.pathname}${url.search}${url.hash}`;
+    // the normalized result is what the browser receives: it must itself be a same-site path
+    return isSameSitePath(normalized) && new URL(normalized, base).origin === base ? normalized : fallback;
   } catch {
     return fallback;
   }

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { MeshError } from "../../app/domain/mesh";
 import { sphere, toBinaryStl } from "../../app/domain/mesh/generate";
 import {
-  analyseInThread,
+  analyzeInThread,
   AnalysisBusyError,
   AnalysisPool,
   AnalysisTimeoutError,
@@ -14,7 +14,7 @@ import {
   type AnalysisJob,
 } from "../../app/services/analysis-pool.server";
 import { AppError } from "../../app/domain/app-error";
-import { analyseDesign } from "../../app/services/design-analysis.server";
+import { analyzeDesign } from "../../app/services/design-analysis.server";
 
 const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
 const FIXTURES: Array<[string, string]> = [
@@ -47,7 +47,7 @@ describe("the analysis pool", () => {
         options: { material: "PETG", infill: 30, layerHeight: 0.12, supports: "yes" },
         preview: PREVIEW,
       };
-      const [off, here] = await Promise.all([workers.run(job), analyseInThread(job)]);
+      const [off, here] = await Promise.all([workers.run(job), analyzeInThread(job)]);
       expect(off.analysis).toEqual(here.analysis);
       expect(off.preview).not.toBeNull();
       expect(Buffer.from(off.preview!).equals(Buffer.from(here.preview!))).toBe(true);
@@ -67,7 +67,7 @@ describe("the analysis pool", () => {
   it("keeps MeshError's class, code and message across the thread boundary", async () => {
     const workers = pool({ size: 1 });
     const truncated = { bytes: bytesOf("tests/fixtures/designs/truncated.stl"), fileName: "truncated.stl" };
-    const expected = await analyseInThread(truncated).catch((error: unknown) => error as MeshError);
+    const expected = await analyzeInThread(truncated).catch((error: unknown) => error as MeshError);
     expect(expected).toBeInstanceOf(MeshError);
     const error = await workers.run(truncated).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MeshError);
@@ -90,7 +90,7 @@ describe("the analysis pool", () => {
     expect(workers.stats.workers).toBe(1);
 
     const small = { bytes: bytesOf(CUBE_STL), fileName: "cube.stl" };
-    expect((await workers.run(small)).analysis).toEqual((await analyseInThread(small)).analysis);
+    expect((await workers.run(small)).analysis).toEqual((await analyzeInThread(small)).analysis);
     expect(workers.usesWorkers).toBe(true);
   });
 
@@ -122,7 +122,7 @@ describe("the analysis pool", () => {
       const broken = pool({ workerUrl: new URL("./no-such-worker.mjs", import.meta.url) });
       const job = { bytes: bytesOf(CUBE_STL), fileName: "cube.stl", preview: PREVIEW };
       const [a, b] = await Promise.all([broken.run(job), broken.run(job)]);
-      expect(a.analysis).toEqual((await analyseInThread(job)).analysis);
+      expect(a.analysis).toEqual((await analyzeInThread(job)).analysis);
       expect(b.preview).not.toBeNull();
       await broken.run(job);
       expect(broken.usesWorkers).toBe(false);
@@ -135,7 +135,7 @@ describe("the analysis pool", () => {
 
 describe("the server's analysis uses the pool", () => {
   it("analyses uploads in worker threads, and refuses a file past the time limit", async () => {
-    const design = await analyseDesign(bytesOf(CUBE_STL), "cube.stl", {
+    const design = await analyzeDesign(bytesOf(CUBE_STL), "cube.stl", {
       material: "PLA",
       infill: 20,
       layerHeight: 0.2,
@@ -147,7 +147,7 @@ describe("the server's analysis uses the pool", () => {
     expect(shared.usesWorkers).toBe(true);
     expect(shared.stats.workers).toBeGreaterThan(0);
 
-    const noPreview = await analyseDesign(
+    const noPreview = await analyzeDesign(
       bytesOf(CUBE_STL),
       "cube.stl",
       { material: "PLA", infill: 20, layerHeight: 0.2, supports: "auto" },
@@ -162,7 +162,7 @@ describe("the server's analysis uses the pool", () => {
     const run = vi.spyOn(AnalysisPool.prototype, "run");
     try {
       run.mockRejectedValueOnce(new AnalysisTimeoutError(20_000));
-      const refused = await analyseDesign(bytesOf(CUBE_STL), "cube.stl", settings).catch((e: unknown) => e);
+      const refused = await analyzeDesign(bytesOf(CUBE_STL), "cube.stl", settings).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(AppError);
       expect(refused).toMatchObject({
         code: "invalid",
@@ -171,7 +171,7 @@ describe("the server's analysis uses the pool", () => {
       });
 
       run.mockRejectedValueOnce(new AnalysisBusyError());
-      await expect(analyseDesign(bytesOf(CUBE_STL), "cube.stl", settings)).rejects.toMatchObject({ code: "busy" });
+      await expect(analyzeDesign(bytesOf(CUBE_STL), "cube.stl", settings)).rejects.toMatchObject({ code: "busy" });
     } finally {
       run.mockRestore();
     }
@@ -222,6 +222,6 @@ describe("sharing the pool fairly", () => {
     const workers = pool({ size: 1 });
     const path = CUBE_STL;
     const fromPath = await workers.run({ path, size: bytesOf(path).byteLength, fileName: "cube.stl" });
-    expect(fromPath.analysis).toEqual((await analyseInThread({ bytes: bytesOf(path), fileName: "cube.stl" })).analysis);
+    expect(fromPath.analysis).toEqual((await analyzeInThread({ bytes: bytesOf(path), fileName: "cube.stl" })).analysis);
   });
 });

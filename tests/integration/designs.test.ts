@@ -661,7 +661,7 @@ describe("the upload and draft API", () => {
     expect(await res.json()).toEqual({ message: "Not authenticated" });
   });
 
-  it("POST /api/upload-design takes document 001's fields, answers jobId and ignores the client's price and weight", async () => {
+  it("POST /api/upload-design takes the documented fields, answers jobId and ignores the client's price and weight", async () => {
     const res = await run(() =>
       uploadDesignAction(
         args(

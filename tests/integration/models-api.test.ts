@@ -126,7 +126,7 @@ describe("POST /api/models", () => {
     expect(notJson.status).toBe(400);
   });
 
-  it("creates the model (201 with id) and GET /api/models/library/{id} shows it in document 000's shape", async () => {
+  it("creates the model (201 with id) and GET /api/models/library/{id} shows it in the API's model shape", async () => {
     const res = await postJson(createModel, "/api/models", payload, {}, cookie);
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: number };

@@ -239,7 +239,7 @@ describe("with a Thingiverse token (msw answers)", () => {
       }),
     );
     expect(detail.model).toMatchObject({ license: "CC BY-NC", commercialUse: false });
-    expect(detail.model.licenceRefusal).toContain("does not allow commercial use");
+    expect(detail.model.licenseRefusal).toContain("does not allow commercial use");
     expect(detail.model.description.length).toBeGreaterThan(0);
     expect(detail.model.downloadCount).toBeGreaterThan(0);
   });

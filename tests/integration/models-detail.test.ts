@@ -65,7 +65,7 @@ describe("model detail", () => {
       category: { id: 1, name: "Toys & Games" },
       license: "CC BY",
       commercialUse: true,
-      licenceRefusal: null,
+      licenseRefusal: null,
       difficulty: "intermediate",
       printTimeMinutes: 310,
       filamentWeightGrams: 62,
@@ -167,7 +167,7 @@ describe("licence rule", () => {
     const id = await libraryId("Phone Stand Pro");
     const page = await detail("library", id);
     expect(page.model.commercialUse).toBe(false);
-    expect(page.model.licenceRefusal).toBe(
+    expect(page.model.licenseRefusal).toBe(
       "This model is licensed CC BY-NC, which does not allow commercial use, so it can't be ordered as a paid print. You can still download it and print it yourself.",
     );
     const thrown = await getOrderableModel("library", id).catch((e: unknown) => e);

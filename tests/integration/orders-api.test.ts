@@ -222,7 +222,7 @@ describe("an offline printer", () => {
         ),
       ),
     );
-    expect(page.status).toBe(400);
+    expect(page.status).toBe(409);
     expect(JSON.stringify(await page.json())).toContain(MESSAGE);
     const [draft] = await db.select().from(printJobs).where(eq(printJobs.id, s.draft.id));
     expect(draft!.status).toBe("draft");

@@ -7,7 +7,7 @@ import { afterAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { filamentInventory, notifications, payments, payouts, printJobs, webhookEvents } from "../../db/schema";
 import { isAppError } from "../../app/domain/app-error";
 import { AUTHORIZATION_MS } from "../../app/domain/job-lifecycle";
-import { releaseStrandedHolds, sweepExpiringAuthorisations } from "../../app/services/orders/authorisation-sweep.server";
+import { releaseStrandedHolds, sweepExpiringAuthorizations } from "../../app/services/orders/authorization-sweep.server";
 import {
   confirmProviderPayment,
   handleStripeWebhook,
@@ -247,10 +247,10 @@ describe("races and rules", () => {
       .update(payments)
       .set({ authorizationExpiresAt: new Date(Date.now() + 60_000) })
       .where(eq(payments.jobId, jobId));
-    const first = await sweepExpiringAuthorisations();
+    const first = await sweepExpiringAuthorizations();
     expect(first).toContain(jobId);
     expect(first).not.toContain(fresh.jobId);
-    expect(await sweepExpiringAuthorisations()).not.toContain(jobId);
+    expect(await sweepExpiringAuthorizations()).not.toContain(jobId);
     expect((await jobRow(jobId)).status).toBe("cancelled");
     expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
     expect((await jobRow(fresh.jobId)).status).toBe("confirmed");

@@ -9,6 +9,7 @@ import { getDb } from "~/utils/db.server";
 import { CLIENT_IP_HEADER } from "~/utils/rate-limit.server";
 import { action as confirmPayment } from "~/routes/api.confirm-payment";
 import { action as submitOrder } from "~/routes/api.submit-order";
+import { action as submitPrintPage } from "~/routes/submit-print";
 import { action as contactAction } from "~/routes/contact";
 import { action as reviewAction } from "~/routes/jobs.$id.review";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
@@ -82,6 +83,33 @@ describe("orders", () => {
     const other = await createTestUser();
     const otherDraft = await createDraft(other.id);
     expect((await placeVia(await sessionCookieFor(other.id), printer.id, otherDraft.id)).status).toBe(201);
+  });
+
+  test("the Submit Print Job page answers 429 with Retry-After past WRITE_LIMITS.order, and the draft stays a draft", async () => {
+    lowerLimit("order", 1);
+    const { printer } = await createOwnerWithPrinter();
+    const customer = await createTestUser();
+    const cookie = await sessionCookieFor(customer.id);
+    const drafts = [await createDraft(customer.id), await createDraft(customer.id)];
+    const submit = (draftId: number) =>
+      run(() =>
+        submitPrintPage(
+          args(
+            formRequest(
+              `/submit-print?printerId=${printer.id}&draftId=${draftId}`,
+              { printerId: String(printer.id), draftId: String(draftId), filamentColor: "Red", deliveryMethod: "pickup" },
+              { cookie },
+            ),
+          ),
+        ),
+      );
+    expect((await submit(drafts[0]!.id)).status).toBe(302);
+    const refused = await submit(drafts[1]!.id);
+    expectRefused(refused);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/^You have placed many orders in a short time\./);
+    const db = await getDb();
+    const [second] = await db.select().from(printJobs).where(eq(printJobs.id, drafts[1]!.id));
+    expect(second!.status).toBe("draft");
   });
 });
 

@@ -100,7 +100,6 @@ describe("architecture", () => {
 
 describe("comments", () => {
   // Comments state the rule or point at docs/decisions; none points at documents outside the repository.
-  // The allow-list holds today's offenders (file and how many); it only ever shrinks, and a later pass empties it.
   test("no comment points at documents outside the repository beyond the allow-list", () => {
     const allowed = loadAllowList();
     const over = [...externalReferenceCounts(ROOT)]

@@ -33,8 +33,8 @@ describe("the calibration set", () => {
     }
     expect(CALIBRATION_DIR).toBe(shared);
     // a model added to the shared set is scored at once; the copy must then be brought up to date
-    const normalise = (text: string) => text.replace(/\r\n/g, "\n").trim();
-    expect(normalise(readCalibrationTruthText(CALIBRATION_COPY_DIR))).toBe(normalise(readCalibrationTruthText(shared)));
+    const normalize = (text: string) => text.replace(/\r\n/g, "\n").trim();
+    expect(normalize(readCalibrationTruthText(CALIBRATION_COPY_DIR))).toBe(normalize(readCalibrationTruthText(shared)));
   });
 
   it("falls back to the copy when the shared set is missing", () => {

@@ -1,10 +1,10 @@
-// Document 001 rules that do not need the mesh: the size-based fallback, layer-height buckets and quality presets.
+// The estimate rules that do not need the mesh: the size-based fallback, layer-height buckets and quality presets.
 
 import { findMaterial } from "../materials";
 import type { MeshFormat } from "./types";
 
 /**
- * Document 001: "fallback size-based estimate: 5000 per MB, 8000 for 3mf, 3000 for obj".
+ * Without a readable mesh the volume is estimated from the file size: 5000 per MB, 8000 for 3MF, 3000 for OBJ.
  * Reading chosen: mm3 of printed plastic per MB of file. A compressed 3MF holds the most geometry
  * per MB and a verbose OBJ the least, which is the order of the three numbers.
  */
@@ -37,7 +37,7 @@ export function estimateFromFileSize(bytes: number, format: MeshFormat, material
   };
 }
 
-/** Document 001: "Layer height up to 0.15 maps to 0.1, from 0.25 to 0.3, otherwise 0.2". */
+/** A layer height up to 0.15 maps to 0.1, from 0.25 to 0.3, otherwise to 0.2. */
 export function layerHeightBucket(layerHeight: number): 0.1 | 0.2 | 0.3 {
   if (layerHeight <= 0.15) return 0.1;
   if (layerHeight >= 0.25) return 0.3;

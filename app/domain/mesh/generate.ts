@@ -169,16 +169,16 @@ export function cup(outerRadius: number, wall: number, height: number, floor: nu
   const oH = ring(outerRadius, height);
   const iH = ring(inner, height);
   const iF = ring(inner, floor);
-  const centre0 = floor > 0 ? b.vertex(0, 0, 0) : -1;
-  const centreF = floor > 0 ? b.vertex(0, 0, floor) : -1;
+  const center0 = floor > 0 ? b.vertex(0, 0, 0) : -1;
+  const centerF = floor > 0 ? b.vertex(0, 0, floor) : -1;
   for (let i = 0; i < corners; i++) {
     const j = (i + 1) % corners;
     b.quad(o0[i], o0[j], oH[j], oH[i]); // outer wall
     b.quad(oH[i], oH[j], iH[j], iH[i]); // top rim
     b.quad(iH[i], iH[j], iF[j], iF[i]); // inner wall, facing the hole
     if (floor > 0) {
-      b.face(centre0, o0[j], o0[i]); // bottom
-      b.face(centreF, iF[i], iF[j]); // inner floor, facing up
+      b.face(center0, o0[j], o0[i]); // bottom
+      b.face(centerF, iF[i], iF[j]); // inner floor, facing up
     } else {
       b.quad(iF[i], iF[j], o0[j], o0[i]); // bottom rim of an open tube
     }

@@ -10,11 +10,12 @@ import { parseObj } from "./obj";
 import { parse3mf } from "./threemf";
 import { roundGrams } from "./fallback";
 import type { AnalysisOptions, AnalysisResult, Mesh, MeshFormat, SupportsMode } from "./types";
-import { isMeshFormat } from "./types";
+import { isMeshFormat, isSupportsMode } from "./types";
 
 export { MeshError, INVALID_FILE_TYPE_MESSAGE, MAX_TRIANGLES } from "./errors";
 export type { MeshErrorCode } from "./errors";
 export type { AnalysisOptions, AnalysisResult, Mesh, MeshFormat, SupportsMode, Vec3Box } from "./types";
+export { isSupportsMode, SUPPORT_MODES } from "./types";
 export { parseStl, parseBinaryStl, parseAsciiStl, isBinaryStl } from "./stl";
 export { parseObj } from "./obj";
 export { parse3mf } from "./threemf";
@@ -107,7 +108,7 @@ export function resolveOptions(options: AnalysisOptions = {}): ResolvedOptions {
     throw new MeshError("Layer height must be between 0.04 and 1 mm.", "bad-option");
   }
   const supports = options.supports ?? DEFAULT_OPTIONS.supports;
-  if (supports !== "no" && supports !== "auto" && supports !== "yes") {
+  if (!isSupportsMode(supports)) {
     throw new MeshError('Supports must be "no", "auto" or "yes".', "bad-option");
   }
   return { material: material.name, density: material.density, infill, layerHeight, supports };

@@ -421,11 +421,11 @@ class ModelPartReader implements FastTagReader {
       this.group &&
       (nameEquals(b, ns, ne, "base") || nameEquals(b, ns, ne, "color"))
     ) {
-      let colour = "";
+      let color = "";
       forEachAttribute(b, s, e, (as, ae, vs, ve) => {
-        if (attrIs(b, as, ae, "displaycolor") || attrIs(b, as, ae, "color")) colour = decodeValue(b, vs, ve).trim().toUpperCase();
+        if (attrIs(b, as, ae, "displaycolor") || attrIs(b, as, ae, "color")) color = decodeValue(b, vs, ve).trim().toUpperCase();
       });
-      this.group.push(colour);
+      this.group.push(color);
     }
   }
 
@@ -605,7 +605,7 @@ function readRootTarget(relsXml: Uint8Array): string | null {
   return target;
 }
 
-function normalisePartName(name: string): string {
+function normalizePartName(name: string): string {
   let n = name.replace(/\\/g, "/");
   try {
     n = decodeURIComponent(n);
@@ -644,7 +644,7 @@ export async function parse3mf(bytes: Uint8Array): Promise<Mesh> {
 
   const unzip = new Unzip((file) => {
     if (failure) return;
-    const key = normalisePartName(file.name);
+    const key = normalizePartName(file.name);
     const isRels = key === "_rels/.rels";
     const isModel = key.endsWith(".model");
     if (!isRels && !isModel) return; // thumbnails, textures and print tickets are never inflated
@@ -731,8 +731,8 @@ export async function parse3mf(bytes: Uint8Array): Promise<Mesh> {
   if (relsChunks.length > 0) {
     const rels = concat(relsChunks, relsBytes);
     const target = readRootTarget(rels);
-    if (target) rootKey = normalisePartName(target);
-  } else if (!directory.some((d) => normalisePartName(d.name) === "_rels/.rels")) {
+    if (target) rootKey = normalizePartName(target);
+  } else if (!directory.some((d) => normalizePartName(d.name) === "_rels/.rels")) {
     throw notAPackage("it has no _rels/.rels relationships part");
   }
   if (!rootKey) throw notAPackage("its relationships do not name a 3D model part");
@@ -907,13 +907,13 @@ function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>): Mesh {
   if (root.items.length === 0) throw new MeshError("This 3MF file has no objects on its build plate.", "empty");
   const positions = new GrowF32(1024);
   const indices = new GrowU32(1024);
-  const colours = new Set<string>();
+  const colors = new Set<string>();
   const scale = root.unit;
   const unitMatrix = scale === 1 ? null : new Float64Array([scale, 0, 0, 0, scale, 0, 0, 0, scale, 0, 0, 0]);
 
   const partFor = (path: string | null, from: ModelPart): ModelPart => {
     if (!path) return from;
-    const p = parts.get(normalisePartName(path));
+    const p = parts.get(normalizePartName(path));
     if (!p) throw notAPackage(`a component refers to the missing part ${path}`);
     return p.part;
   };
@@ -935,7 +935,7 @@ function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>): Mesh {
     if (obj.pid >= 0) {
       const group = part.colorGroups.get(obj.pid);
       const c = group?.[obj.pindex];
-      if (c) colours.add(c);
+      if (c) colors.add(c);
     }
     if (obj.verts && obj.tris && obj.tris.length > 0) {
       const vCount = obj.verts.length / 3;
@@ -995,6 +995,6 @@ function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>): Mesh {
     indices: indices.toArray(),
     triangleCount,
     format: "3mf",
-    numberOfColors: Math.max(1, colours.size),
+    numberOfColors: Math.max(1, colors.size),
   };
 }

@@ -10,6 +10,9 @@ export function isMeshFormat(value: string | null | undefined): value is MeshFor
 /** Where supports are printed: none, only where needed, everywhere. */
 export const SUPPORT_MODES = ["no", "auto", "yes"] as const;
 export type SupportsMode = (typeof SUPPORT_MODES)[number];
+export function isSupportsMode(value: unknown): value is SupportsMode {
+  return (SUPPORT_MODES as readonly unknown[]).includes(value);
+}
 
 /** A triangle mesh in millimetres, stored in flat typed arrays only. */
 export interface Mesh {

@@ -270,7 +270,7 @@ export default function ModelDetailPage() {
                   className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
                   data-testid="licence-refusal"
                 >
-                  {model.licenceRefusal}
+                  {model.licenseRefusal}
                 </p>
               </>
             )}

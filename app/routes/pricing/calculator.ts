@@ -12,7 +12,7 @@ import {
   type DeliveryMethod,
 } from "~/domain/pricing";
 
-// Document 001 section 9: the public calculator's ranges, its shipping figure and default material.
+// The public calculator's ranges, its shipping figure and default material.
 export const WEIGHT = { min: 1, max: 1000, sliderStep: 5, fallback: 100 };
 export const HOURS = { min: 0.5, max: 48, step: 0.5, fallback: 4 };
 export const SHIPPING_ESTIMATE_CENTS = 599;

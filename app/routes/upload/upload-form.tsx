@@ -102,7 +102,7 @@ export function UploadForm() {
     });
   });
 
-  const analyseFile = useCallback(
+  const analyzeFile = useCallback(
     (file: File, fromDraft: boolean) => {
       setClientAlert(null);
       setViewerMesh(null);
@@ -130,7 +130,7 @@ export function UploadForm() {
     fetch(`/drafts/${draft.id}/file`)
       .then((response) => (response.ok ? response.blob() : null))
       .then((blob) => {
-        if (blob && !cancelled) analyseFile(new File([blob], draft.fileName), true);
+        if (blob && !cancelled) analyzeFile(new File([blob], draft.fileName), true);
       })
       .catch(() => {});
     return () => {
@@ -154,7 +154,7 @@ export function UploadForm() {
 
   const onFileChange = (file: File | undefined) => {
     setChosen(Boolean(file));
-    if (file) analyseFile(file, false);
+    if (file) analyzeFile(file, false);
     else setLive({ status: "idle" });
   };
 

@@ -153,7 +153,7 @@ export async function designApiAnswer(request: Request, options: DesignPostOptio
   );
 }
 
-/** Document 001 §3 "Draft" as the API answers it (money also in cents, which is what the app stores). */
+/** A draft as the API answers it (money also in cents, which is what the app stores). */
 export function draftJson(job: PrintJob) {
   return {
     id: job.id,

@@ -25,7 +25,7 @@ import {
 } from "./thingiverse.schema";
 import {
   fileFormatFromName,
-  normaliseLicense,
+  normalizeLicense,
   type CatalogueFile,
   type CatalogueImage,
   type CatalogueModel,
@@ -162,7 +162,7 @@ export function mapThing(t: TvThing): CatalogueModel | null {
     likeCount: t.like_count ?? 0,
     downloadCount: t.download_count ?? 0,
     viewCount: t.view_count ?? 0,
-    license: normaliseLicense(licenseRaw),
+    license: normalizeLicense(licenseRaw),
     licenseRaw,
     tags: [...new Set(tags)],
     createdAt,

@@ -3,11 +3,11 @@ import {
   CATALOGUE_LICENSES,
   fileFormatFromName,
   licenseAllowsCommercialPrinting,
-  normaliseLicense,
+  normalizeLicense,
   type CatalogueLicense,
 } from "./types";
 
-describe("normaliseLicense", () => {
+describe("normalizeLicense", () => {
   // Thingiverse's licence names as the API spells them, plus short and loose spellings.
   const table: [string | null | undefined, CatalogueLicense][] = [
     ["Creative Commons - Attribution", "CC BY"],
@@ -39,11 +39,11 @@ describe("normaliseLicense", () => {
     [undefined, "Other"],
   ];
   it.each(table)("%j → %s", (raw, expected) => {
-    expect(normaliseLicense(raw)).toBe(expected);
+    expect(normalizeLicense(raw)).toBe(expected);
   });
 
   it("is idempotent on our own values", () => {
-    for (const value of CATALOGUE_LICENSES) expect(normaliseLicense(value)).toBe(value);
+    for (const value of CATALOGUE_LICENSES) expect(normalizeLicense(value)).toBe(value);
   });
 });
 
@@ -87,7 +87,7 @@ describe("licenseAllowsCommercialPrinting", () => {
     expect(licenseAllowsCommercialPrinting(license)).toBe(true);
   });
 
-  it("agrees with normaliseLicense for every NC value", () => {
+  it("agrees with normalizeLicense for every NC value", () => {
     for (const value of CATALOGUE_LICENSES) {
       if (value.includes("NC")) expect(licenseAllowsCommercialPrinting(value)).toBe(false);
     }

@@ -5,9 +5,11 @@
 import type { CatalogueLicense } from "~/domain/licenses";
 import { isMeshFormat, type MeshFormat } from "~/domain/mesh/types";
 
-export { CATALOGUE_LICENSES, licenseAllowsCommercialPrinting, normaliseLicense, type CatalogueLicense } from "~/domain/licenses";
+export { CATALOGUE_LICENSES, licenseAllowsCommercialPrinting, normalizeLicense, type CatalogueLicense } from "~/domain/licenses";
 
-export type CatalogueSourceId = "thingiverse";
+import type { CatalogueSourceId } from "~/domain/models";
+
+export type { CatalogueSourceId };
 
 export type CatalogueSort = "newest" | "popular" | "relevant";
 

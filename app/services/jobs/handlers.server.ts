@@ -3,4 +3,4 @@
 import "../mail/mail-task.server";
 import "../catalogue-import.server";
 import "../newsletter.server";
-import "../orders/authorisation-sweep.server";
+import "../orders/authorization-sweep.server";

@@ -1,4 +1,4 @@
-// The JSON shapes of document 000 section 3 for models, as the API routes answer them.
+// The JSON shapes for models, as the API routes answer them.
 import { modelEstimate, type ModelDetail, type ModelSummary } from "~/domain/models";
 
 /** A catalogue model as the API answers it ("Featured model"): the site's field names. */
@@ -57,7 +57,7 @@ export function apiModelDetail(m: ModelDetail) {
       tags: m.tags,
       estimatedWeight: m.filamentWeightGrams,
       printTime: m.printTimeMinutes,
-      licenceRefusal: m.licenceRefusal,
+      licenseRefusal: m.licenseRefusal,
       priceEstimate,
     };
   }
@@ -78,7 +78,7 @@ export function apiModelDetail(m: ModelDetail) {
     viewCount: m.viewCount,
     license: m.license,
     commercialUse: m.commercialUse,
-    licenceRefusal: m.licenceRefusal,
+    licenseRefusal: m.licenseRefusal,
     createdAt: m.createdAt,
     thumbnail: m.thumbnailUrl,
     images: m.imageUrls.map((url) => ({ url, sizes: [{ url }] })),

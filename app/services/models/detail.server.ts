@@ -1,7 +1,7 @@
 // One model for its page or the API (library or catalogue), and what the signed-in viewer did with it.
 import { and, desc, eq, sql } from "drizzle-orm";
 import { categories, libraryModels, modelComments, modelFiles, modelLikes, modelRatings, users } from "../../../db/schema";
-import { licenceRefusal, licenseAllowsCommercialPrinting } from "~/domain/licenses";
+import { licenseRefusal, licenseAllowsCommercialPrinting } from "~/domain/licenses";
 import { displayName, type ModelDetail, type ModelSource, type ViewerState } from "~/domain/models";
 import { getDb } from "~/utils/db.server";
 import { countView, unwrittenCounts } from "./counters.server";
@@ -17,7 +17,7 @@ import {
 } from "./shared.server";
 
 /** The size the engine read from a stored file's analysis (its bounding box); null without one. */
-function analysedSize(analysis: unknown): ModelDetail["size"] {
+function analyzedSize(analysis: unknown): ModelDetail["size"] {
   if (!analysis || typeof analysis !== "object") return null;
   const box = (analysis as { boundingBox?: unknown }).boundingBox;
   if (!box || typeof box !== "object") return null;
@@ -77,7 +77,7 @@ async function readLibraryDetail(id: number): Promise<ModelDetail | null> {
     viewCount: m.viewCount,
     license: m.license,
     commercialUse: licenseAllowsCommercialPrinting(m.license),
-    licenceRefusal: licenceRefusal(m.license),
+    licenseRefusal: licenseRefusal(m.license),
     featured: m.featured,
     categoryName: row.categoryName,
     category: { id: m.categoryId, name: row.categoryName },
@@ -91,7 +91,7 @@ async function readLibraryDetail(id: number): Promise<ModelDetail | null> {
     createdAt: m.createdAt.toISOString(),
     publicUrl: null,
     file: file ? { name: file.name, format: file.format, sizeBytes: file.sizeBytes } : null,
-    size: analysedSize(file?.analysis),
+    size: analyzedSize(file?.analysis),
     comments: comments.map((c) => ({
       id: c.id,
       userId: c.userId,
@@ -113,7 +113,7 @@ async function readCatalogueDetail(sourceId: number): Promise<ModelDetail | null
     creatorId: null,
     creatorUrl: httpsUrl(m.creatorUrl),
     imageUrls: images.length > 0 ? images : summary.thumbnailUrl ? [summary.thumbnailUrl] : [],
-    licenceRefusal: licenceRefusal(m.license),
+    licenseRefusal: licenseRefusal(m.license),
     category: m.categoryName ? { id: null, name: m.categoryName } : null,
     difficulty: null,
     supportRequired: null,

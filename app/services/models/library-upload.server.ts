@@ -72,7 +72,7 @@ export function sniffImage(bytes: Uint8Array): { ext: string; type: string } | n
 }
 
 /** The model file read in the pool from its path, under its uploader's queue; a file it cannot read is refused on its field. */
-async function analyseModelFile(file: IncomingFile, owner: number, withThumbnail: boolean) {
+async function analyzeModelFile(file: IncomingFile, owner: number, withThumbnail: boolean) {
   try {
     return await analyzeOffThread(
       { path: file.path, size: file.size },
@@ -110,7 +110,7 @@ export async function uploadLibraryModel(input: LibraryUpload): Promise<number> 
 
   let model: { file: IncomingFile; analysis: AnalysisResult; thumbnail: Uint8Array | null } | null = null;
   if (input.modelFile) {
-    const output = await analyseModelFile(input.modelFile, creatorId, !image);
+    const output = await analyzeModelFile(input.modelFile, creatorId, !image);
     model = { file: input.modelFile, analysis: output.analysis, thumbnail: output.preview };
   }
 

@@ -2,7 +2,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { libraryModels, modelFiles } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
-import { licenceRefusal } from "~/domain/licenses";
+import { licenseRefusal } from "~/domain/licenses";
 import { MODEL_NOT_FOUND, parseModelSource, type ModelSource } from "~/domain/models";
 import { parseId } from "~/utils/misc";
 import { getDb } from "~/utils/db.server";
@@ -81,7 +81,7 @@ export async function getOrderableModel(source: string, id: number | string, dep
       publicUrl: cataloguePublicUrl(row),
     };
   }
-  const refusal = licenceRefusal(model.license);
+  const refusal = licenseRefusal(model.license);
   if (refusal) throw new AppError("forbidden", refusal);
   return model;
 }

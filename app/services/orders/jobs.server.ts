@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
 import type { JobActor } from "~/domain/job-lifecycle";
-import type { JobStatus } from "~/domain/job-status";
+import { OWNER_ACTIVE, OWNER_COMPLETED, OWNER_PENDING, OWNER_VISIBLE, type JobStatus } from "~/domain/job-status";
 import { getClient, getDb } from "~/utils/db.server";
 
 export interface JobParty {
@@ -78,7 +78,7 @@ export async function getOrderForViewer(jobId: number, viewerId: number) {
 }
 export type OrderView = NonNullable<Awaited<ReturnType<typeof getOrderForViewer>>>;
 
-/** The job as the JSON API answers it (document 001 section 3, money also in cents). */
+/** The job as the JSON API answers it (money also in cents). */
 export function orderJson(view: OrderView) {
   const { job } = view;
   return {
@@ -183,21 +183,8 @@ export async function listOwnerJobs(ownerId: number, options: { printerId?: numb
     .orderBy(asc(sql`coalesce(${printJobs.confirmedAt}, ${printJobs.createdAt})`), asc(printJobs.id));
 }
 
-/** What owners ever see: paid jobs and their outcome (an unpaid submitted job is not a request yet). */
-export const OWNER_VISIBLE: readonly JobStatus[] = [
-  "confirmed",
-  "accepted",
-  "printing",
-  "completed",
-  "ready_for_pickup",
-  "ready_for_shipping",
-  "picked_up",
-  "shipped",
-  "cancelled",
-  "rejected",
-];
-
-const inList = (statuses: readonly string[]) => sql.raw(statuses.map((s) => `'${s}'`).join(", "));
+const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
+const inList = (statuses: readonly string[]) => sql.raw(quoted(statuses));
 
 /** The customer dashboard's stat cards, counted in SQL. */
 export async function customerStats(
@@ -229,11 +216,11 @@ export async function ownerStats(ownerId: number) {
     sql: `SELECT
             (SELECT count(*) FROM printers WHERE owner_id = ?1) AS printers,
             (SELECT count(*) FROM printers WHERE owner_id = ?1 AND is_available = 1) AS online_printers,
-            count(j.id) FILTER (WHERE j.status = 'confirmed') AS pending,
-            count(j.id) FILTER (WHERE j.status IN ('accepted','printing','completed','ready_for_pickup','ready_for_shipping')) AS active,
-            count(j.id) FILTER (WHERE j.status IN ('picked_up','shipped')) AS completed,
+            count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_PENDING)})) AS pending,
+            count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_ACTIVE)})) AS active,
+            count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})) AS completed,
             count(j.id) FILTER (WHERE j.status NOT IN ('draft','submitted') AND NOT (j.status = 'cancelled' AND j.confirmed_at IS NULL)) AS total_jobs,
-            coalesce(sum(j.printer_profit_cents) FILTER (WHERE j.status IN ('picked_up','shipped')), 0) AS earnings,
+            coalesce(sum(j.printer_profit_cents) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})), 0) AS earnings,
             count(j.id) FILTER (WHERE j.delivery_method = 'pickup' AND j.status IN ('completed','ready_for_pickup','picked_up')) AS pickup_orders,
             count(j.id) FILTER (WHERE j.delivery_method <> 'pickup' AND j.status IN ('completed','ready_for_shipping','shipped')) AS shipping_orders,
             coalesce((SELECT sum(amount_cents) FROM payouts WHERE owner_id = ?1 AND status = 'paid'), 0) AS paid_out
@@ -257,7 +244,7 @@ export async function ownerStats(ownerId: number) {
   };
 }
 
-/** The printer dashboard's order sections (DECISIONS 3 owner groupings) over all of the owner's printers. */
+/** The printer dashboard's order sections (the owner groupings of domain/job-status.ts) over all of the owner's printers. */
 export async function ownerOrderSections(ownerId: number) {
   const jobs = await listOwnerJobs(ownerId);
   const stats = await ownerStats(ownerId);
@@ -279,9 +266,9 @@ export async function ownerOrderSections(ownerId: number) {
   const pick = (statuses: readonly JobStatus[]) => jobs.filter((j) => statuses.includes(j.status)).map(row);
   return {
     stats,
-    requests: pick(["confirmed"]),
-    active: pick(["accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping"]),
-    completed: pick(["picked_up", "shipped"]).reverse(),
+    requests: pick(OWNER_PENDING),
+    active: pick(OWNER_ACTIVE),
+    completed: pick(OWNER_COMPLETED).reverse(),
   };
 }
 export type OwnerOrderSectionsData = Awaited<ReturnType<typeof ownerOrderSections>>;

@@ -9,7 +9,7 @@ import { getClient } from "~/utils/db.server";
 import { releaseHold } from "./payment-holds.server";
 import { transitionJob } from "./transitions.server";
 
-export async function sweepExpiringAuthorisations(now = Date.now()): Promise<number[]> {
+export async function sweepExpiringAuthorizations(now = Date.now()): Promise<number[]> {
   const client = await getClient();
   const due = await client.execute({
     sql: `SELECT DISTINCT j.id FROM print_jobs j JOIN payments p ON p.job_id = j.id
@@ -51,13 +51,13 @@ export async function releaseStrandedHolds(now = Date.now()): Promise<string[]> 
   return released;
 }
 
-export const AUTHORISATION_SWEEP_TASK = "orders.authorisation-sweep";
+export const AUTHORIZATION_SWEEP_TASK = "orders.authorisation-sweep";
 const SWEEP_EVERY_MS = 15 * 60 * 1000;
 
 // a periodic task of the job runner: one row per 15-minute period, so it survives restarts and
 // runs once however many workers there are
-registerTaskHandler(AUTHORISATION_SWEEP_TASK, async () => ({
-  cancelled: await sweepExpiringAuthorisations(),
+registerTaskHandler(AUTHORIZATION_SWEEP_TASK, async () => ({
+  cancelled: await sweepExpiringAuthorizations(),
   released: (await releaseStrandedHolds()).length,
 }));
-schedulePeriodic(AUTHORISATION_SWEEP_TASK, SWEEP_EVERY_MS);
+schedulePeriodic(AUTHORIZATION_SWEEP_TASK, SWEEP_EVERY_MS);
