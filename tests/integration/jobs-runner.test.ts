@@ -14,7 +14,8 @@ import {
   schedulePeriodic,
   startWorker,
 } from "../../app/services/jobs/index.server";
-import { claimTask, enqueuePeriodicTasks } from "../../app/services/jobs/runner.server";
+import { enqueuePeriodicTasks } from "../../app/services/jobs/enqueue.server";
+import { claimTask } from "../../app/services/jobs/runner.server";
 import { databaseConfig, getClient, getDb, openDatabase } from "../../app/utils/db.server";
 import { ensureWorkLog, ITEMS_TASK, itemsHandler } from "../fixtures/jobs/items-handler";
 

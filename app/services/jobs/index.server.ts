@@ -1,16 +1,13 @@
 // The job runner's public interface (decision 012). Handlers register at start-up
 // (app/services/jobs/handlers.server.ts); the web server starts the worker unless WORKER=off.
+export { enqueueTask, schedulePeriodic, cancelTask, type EnqueueOptions } from "./enqueue.server";
 export {
   registerTaskHandler,
-  enqueueTask,
-  schedulePeriodic,
-  cancelTask,
   startWorker,
   runDueTasks,
   PermanentTaskError,
   type TaskContext,
   type TaskHandler,
-  type EnqueueOptions,
   type Worker,
   type WorkerOptions,
 } from "./runner.server";

@@ -3,7 +3,7 @@
 // restart loses no queued mail. A batchKey sends at most one message per key per window.
 import { z } from "zod";
 import type { InStatement, ResultSet } from "@libsql/client";
-import { taskInsertStatement } from "../jobs/runner.server";
+import { taskInsertStatement } from "../jobs/enqueue.server";
 import { getClient } from "~/utils/db.server";
 
 export const MAIL_TASK = "mail.send";

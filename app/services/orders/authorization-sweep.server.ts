@@ -4,7 +4,8 @@
 // The sweep keeps no state of its own and runs as a periodic task of the job runner.
 import { AUTHORIZATION_SAFETY_MS } from "~/domain/job-lifecycle";
 import { AppError } from "~/domain/app-error";
-import { registerTaskHandler, schedulePeriodic } from "~/services/jobs/runner.server";
+import { schedulePeriodic } from "~/services/jobs/enqueue.server";
+import { registerTaskHandler } from "~/services/jobs/runner.server";
 import { getClient } from "~/utils/db.server";
 import { releaseHold } from "./payment-holds.server";
 import { transitionJob } from "./transitions.server";
