@@ -23,7 +23,9 @@ test("visitors are sent to sign in from every admin page", async ({ page }) => {
 test("a signed-in customer is refused on every admin page with Access Denied", async ({ page }) => {
   await signInAs(page, DEMO.customer);
   for (const path of ADMIN_PAGES) {
-    await page.goto(path);
+    // the toast is in the answered HTML; without JavaScript it hides itself 5 s after it is drawn, and on a
+    // busy machine the landing page's load event can come later than that
+    await page.goto(path, { waitUntil: "domcontentloaded" });
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByText("Access Denied")).toBeVisible();
     await expect(page.getByText("Admin access required")).toBeVisible();
@@ -61,6 +63,8 @@ test("an import job runs to 100% with its progress visible", async ({ page }) =>
     .getByRole("link", { name: /Import Popular Models #\d+/ })
     .first()
     .click();
+  // with JavaScript the job's page arrives by client navigation: wait for it before reading its status
+  await expect(page).toHaveURL(/\/admin\/jobs\/\d+$/);
   await expect(page.getByTestId("job-status")).toHaveText("Done");
   await expect(page.getByTestId("job-percent")).toHaveText("100%");
 });
