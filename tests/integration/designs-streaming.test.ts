@@ -6,7 +6,7 @@ import { MAX_DESIGN_BYTES } from "../../app/domain/design-settings";
 import { action as saveDraftAction } from "../../app/routes/api.save-draft";
 import { AnalysisPool, type AnalysisJob } from "../../app/services/analysis-pool.server";
 import { readDesignForm } from "../../app/services/design-form.server";
-import { args, createTestUser, run, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, run, sessionCookieFor, streamedMultipart } from "../setup/requests";
 import { fileOf, multipartRequest, storedFiles, withTemporaryUploads } from "../fixtures/designs/helpers";
 
 const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
@@ -20,41 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 
-/** A multipart upload whose file part is generated chunk by chunk as it is read: the test never holds it either. */
+/** The upload API's multipart post, its file generated as it is read. */
 function streamedUpload(fileBytes: number, settingsAfter: Record<string, string> = {}): Request {
-  const boundary = "----printnear-test-boundary";
-  const encoder = new TextEncoder();
-  const head = encoder.encode(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.stl"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
-  const tail = encoder.encode(
-    `\r\n${Object.entries(settingsAfter)
-      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-      .join("")}--${boundary}--\r\n`,
-  );
-  let sent = -1;
-  const chunk = 256 * 1024;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (sent < 0) {
-        controller.enqueue(head);
-        sent = 0;
-      } else if (sent < fileBytes) {
-        const size = Math.min(chunk, fileBytes - sent);
-        controller.enqueue(new Uint8Array(size).fill(0x20));
-        sent += size;
-      } else {
-        controller.enqueue(tail);
-        controller.close();
-      }
-    },
-  });
-  return new Request("http://localhost:3000/api/save-draft", {
-    method: "POST",
-    body,
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
-    duplex: "half",
-  } as RequestInit);
+  return streamedMultipart("http://localhost:3000/api/save-draft", "file", fileBytes, settingsAfter);
 }
 
 describe("streaming uploads to disk", () => {

@@ -9,7 +9,7 @@ import { action as uploadAction } from "../../app/routes/upload-model";
 import { AnalysisBusyError, AnalysisPool, type AnalysisJob } from "../../app/services/analysis-pool.server";
 import { LIBRARY_THUMBNAIL_SIZE } from "../../app/services/models/library-upload.server";
 import { getDb } from "../../app/utils/db.server";
-import { args, createTestUser, formRequest, run, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, formRequest, run, sessionCookieFor, streamedMultipart } from "../setup/requests";
 import { storedFiles, withTemporaryUploads } from "../fixtures/designs/helpers";
 
 const CUBE_STL = readFileSync("tests/fixtures/models/trimesh_20mm-xyz-cube.stl");
@@ -38,41 +38,9 @@ afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 
 const incoming = () => storedFiles(uploads).filter((path) => path.includes(".incoming"));
 
-/** A multipart /upload-model post whose model file is generated chunk by chunk as it is read: the test never holds it. */
+/** A /upload-model post, its model file generated as it is read. */
 function streamedUpload(fileBytes: number, fieldsAfter: Record<string, string>): Request {
-  const boundary = "----printnear-model-boundary";
-  const encoder = new TextEncoder();
-  const head = encoder.encode(
-    `--${boundary}\r\nContent-Disposition: form-data; name="modelFile"; filename="big.stl"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
-  const tail = encoder.encode(
-    `\r\n${Object.entries(fieldsAfter)
-      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-      .join("")}--${boundary}--\r\n`,
-  );
-  let sent = -1;
-  const chunk = 256 * 1024;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (sent < 0) {
-        controller.enqueue(head);
-        sent = 0;
-      } else if (sent < fileBytes) {
-        const size = Math.min(chunk, fileBytes - sent);
-        controller.enqueue(new Uint8Array(size).fill(0x20));
-        sent += size;
-      } else {
-        controller.enqueue(tail);
-        controller.close();
-      }
-    },
-  });
-  return new Request("http://localhost:3000/upload-model", {
-    method: "POST",
-    body,
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}`, cookie },
-    duplex: "half",
-  } as RequestInit);
+  return streamedMultipart("http://localhost:3000/upload-model", "modelFile", fileBytes, fieldsAfter, { cookie });
 }
 
 describe("/upload-model streams to disk", () => {

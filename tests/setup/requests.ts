@@ -71,3 +71,46 @@ export async function run(fn: () => Promise<unknown>): Promise<Response> {
     throw thrown;
   }
 }
+
+/**
+ * A multipart POST whose file part (`fileField`, `fileBytes` of spaces) is generated chunk by chunk as the
+ * server reads it, followed by `fieldsAfter`: the test never holds the file, so memory checks measure the server.
+ */
+export function streamedMultipart(
+  url: string,
+  fileField: string,
+  fileBytes: number,
+  fieldsAfter: Record<string, string> = {},
+  init: { cookie?: string } = {},
+): Request {
+  const boundary = "----printnear-stream-boundary";
+  const encoder = new TextEncoder();
+  const head = encoder.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="big.stl"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = encoder.encode(
+    `\r\n${Object.entries(fieldsAfter)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join("")}--${boundary}--\r\n`,
+  );
+  let sent = -1;
+  const chunk = 256 * 1024;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent < 0) {
+        controller.enqueue(head);
+        sent = 0;
+      } else if (sent < fileBytes) {
+        const size = Math.min(chunk, fileBytes - sent);
+        controller.enqueue(new Uint8Array(size).fill(0x20));
+        sent += size;
+      } else {
+        controller.enqueue(tail);
+        controller.close();
+      }
+    },
+  });
+  const headers: Record<string, string> = { "content-type": `multipart/form-data; boundary=${boundary}` };
+  if (init.cookie) headers.cookie = init.cookie;
+  return new Request(url, { method: "POST", body, headers, duplex: "half" } as RequestInit);
+}
