@@ -1,6 +1,6 @@
 // The conversation about a print job: its vocabulary and the rules a message must keep, shared by
 // the thread component, the pages and API routes that send, and the conversation service.
-import { z } from "zod";
+// The stored text's schema is in message-text.ts, so the thread component ships no zod.
 
 /** Longest message we store, in characters (after trimming). */
 export const MESSAGE_MAX_LENGTH = 2000;
@@ -18,13 +18,6 @@ export const MESSAGE_TOO_LONG = `Messages are at most ${MESSAGE_MAX_LENGTH} char
 /** The two sides of an order's conversation. */
 export const MESSAGE_SENDER_TYPES = ["customer", "printer"] as const;
 export type SenderType = (typeof MESSAGE_SENDER_TYPES)[number];
-
-/** The text of a message as stored: trimmed, never blank, never over the limit. */
-export const MessageText = z
-  .string({ required_error: MESSAGE_BLANK, invalid_type_error: MESSAGE_BLANK })
-  .trim()
-  .min(1, MESSAGE_BLANK)
-  .max(MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG);
 
 /** One message as a thread shows it (the Message entity). */
 export interface ThreadMessage {

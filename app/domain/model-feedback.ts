@@ -57,8 +57,8 @@ export function isRating(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= RATING_MIN && value <= RATING_MAX;
 }
 
-/** The stars field: whole, 1 to 5, every failure with the one message given. */
-function stars(schema: z.ZodNumber, message: string) {
+/** The stars field: whole, 1 to 5, every failure with the one message given (printer reviews use it too). */
+export function stars(schema: z.ZodNumber, message: string) {
   return schema.int(message).min(RATING_MIN, message).max(RATING_MAX, message);
 }
 

@@ -4,7 +4,8 @@
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { messages, users } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
-import { displayName, MessageText, type ConversationSummary, type SenderType, type ThreadMessage } from "~/domain/messages";
+import { MessageText } from "~/domain/message-text";
+import { displayName, type ConversationSummary, type SenderType, type ThreadMessage } from "~/domain/messages";
 import { getClient, getDb } from "~/utils/db.server";
 import { closeMailBatch } from "./mail/index.server";
 import { notify } from "./notifications.server";

@@ -5,7 +5,8 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { printerReviews, printers, printJobs, users } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
-import { isReviewable, RATING_DECIMALS, REVIEW_NOT_YET, REVIEW_OWN_PRINTER, ReviewSchema } from "~/domain/reviews";
+import { ReviewSchema } from "~/domain/review-schema";
+import { isReviewable, RATING_DECIMALS, REVIEW_NOT_YET, REVIEW_OWN_PRINTER } from "~/domain/reviews";
 import { getDb, type Database } from "~/utils/db.server";
 import { limitWrite } from "./write-limits.server";
 
