@@ -228,6 +228,10 @@ export const catalogueModels = sqliteTable(
     /** weight cache: computed from the printable file by the analysis engine */
     estimatedWeightGrams: real("estimated_weight_grams"),
     printTimeMinutes: integer("print_time_minutes"),
+    /** the printable file's bounding box in mm, kept with the weight so only printers that hold it are counted */
+    sizeXMm: real("size_x_mm"),
+    sizeYMm: real("size_y_mm"),
+    sizeZMm: real("size_z_mm"),
     weightComputedAt: stamp("weight_computed_at"),
     sourceCreatedAt: stamp("source_created_at"),
     fetchedAt: stamp("fetched_at").notNull().default(now),

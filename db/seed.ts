@@ -387,6 +387,9 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
       featured: true,
       estimatedWeightGrams: fileAnalysis.estimatedWeight,
       printTimeMinutes: fileAnalysis.estimatedTimeMinutes,
+      sizeXMm: fileAnalysis.boundingBox.x,
+      sizeYMm: fileAnalysis.boundingBox.y,
+      sizeZMm: fileAnalysis.boundingBox.z,
       weightComputedAt: new Date(),
       sourceCreatedAt: new Date(Date.now() - (i + 1) * 30 * day),
     });

@@ -211,7 +211,7 @@ async function cachedSourceIds(ids: number[]): Promise<Set<number>> {
   return new Set(rows.map((r) => r.sourceId));
 }
 
-/** Downloads one model's printable file, analyses it off the request thread and stores weight and time. */
+/** Downloads one model's printable file, analyses it off the request thread and stores weight, time and size. */
 export async function weighCatalogueModel(
   source: CatalogueSource,
   sourceId: number,
@@ -228,6 +228,9 @@ export async function weighCatalogueModel(
     .set({
       estimatedWeightGrams: analysis.estimatedWeight,
       printTimeMinutes: analysis.estimatedTimeMinutes,
+      sizeXMm: analysis.boundingBox.x,
+      sizeYMm: analysis.boundingBox.y,
+      sizeZMm: analysis.boundingBox.z,
       weightComputedAt: new Date(),
     })
     .where(and(eq(catalogueModels.source, CATALOGUE_SOURCE), eq(catalogueModels.sourceId, sourceId)));

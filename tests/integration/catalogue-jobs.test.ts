@@ -74,6 +74,13 @@ describe("weight caching: transient failures", () => {
     expect(outcomes).toHaveLength(3);
     expect(outcomes.filter((i) => i.outcome === "calculated").length).toBeGreaterThan(0);
     expect(outcomes.every((i) => i.outcome !== "failed")).toBe(true);
+    // each weighed model keeps its file's size beside its weight, for the printers that can hold it
+    const client = await getClient();
+    const { rows } = await client.execute(
+      "SELECT size_x_mm, size_y_mm, size_z_mm FROM catalogue_models WHERE estimated_weight_grams IS NOT NULL",
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) for (const v of [r.size_x_mm, r.size_y_mm, r.size_z_mm]) expect(Number(v)).toBeGreaterThan(0);
   });
 });
 

@@ -1,7 +1,7 @@
 // Before a printer is chosen, the model page shows what the printers near the customer that can print the design charge.
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { categories, libraryModels, modelFiles, printers, users } from "../../db/schema";
+import { catalogueModels, categories, libraryModels, modelFiles, printers, users } from "../../db/schema";
 import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
 import { loader as uploadLoader } from "../../app/routes/upload/route";
 import { priceRangeText } from "../../app/domain/price-range";
@@ -122,6 +122,39 @@ describe("the model page's estimate before a printer is chosen", () => {
         .set({ buildVolumeX: 250, buildVolumeY: 210, buildVolumeZ: 220, fitSmall: 210, fitMid: 220, fitLarge: 250 })
         .where(eq(printers.ratePerKgCents, 12000));
     }
+  });
+
+  it("counts only the printers that hold a catalogue model, once its weighed file's size is kept", async () => {
+    const db = await getDb();
+    const [long] = await db
+      .insert(catalogueModels)
+      .values({
+        source: "thingiverse",
+        sourceId: 9_300_001,
+        name: "Catalogue Rail",
+        license: "CC BY",
+        publicUrl: "https://www.thingiverse.com/thing:9300001",
+        estimatedWeightGrams: 20,
+        printTimeMinutes: 60,
+        weightComputedAt: new Date(),
+      })
+      .returning();
+    const text = async () =>
+      priceRangeText(
+        (
+          await detailLoader(
+            args(getRequest(`/models/thingiverse/${long.sourceId}`, localCookie), {
+              source: "thingiverse",
+              id: String(long.sourceId),
+            }),
+          )
+        ).range,
+      );
+    // size unknown: every nearby printer that stocks the material counts
+    expect(await text()).toBe("from $2.60 to $3.40 at 2 printers near you");
+    // weighed at 300 mm long: neither Berthoud printer (250 x 210 x 220 mm) holds it
+    await db.update(catalogueModels).set({ sizeXMm: 300, sizeYMm: 20, sizeZMm: 15 }).where(eq(catalogueModels.id, long.id));
+    expect(await text()).toBe("$1.30 at the platform rate: no printer near you can print this yet");
   });
 
   it("/upload prices with the nearby printers' rates before a printer is chosen, the breakdown at the lowest", async () => {

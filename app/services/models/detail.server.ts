@@ -124,7 +124,8 @@ async function readCatalogueDetail(sourceId: number): Promise<ModelDetail | null
     totalRatings: 0,
     publicUrl: cataloguePublicUrl(m),
     file: null,
-    size: null, // the catalogue's files are weighed, but their size is not kept
+    // kept with the weight when its file was weighed; unknown before that
+    size: m.sizeXMm !== null && m.sizeYMm !== null && m.sizeZMm !== null ? { x: m.sizeXMm, y: m.sizeYMm, z: m.sizeZMm } : null,
     comments: [],
   };
 }
