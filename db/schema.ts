@@ -397,6 +397,8 @@ export const printJobs = sqliteTable(
     trackingNumber: text("tracking_number"),
     ownerMessage: text("owner_message"),
     cancelReason: text("cancel_reason"),
+    /** the provider's id of the payment that confirmed the order: the one hold it keeps and captures */
+    confirmedPaymentId: text("confirmed_payment_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     submittedAt: stamp("submitted_at"),

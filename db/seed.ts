@@ -500,10 +500,13 @@ export async function seedDatabase(db: Database, { log = console.log }: { log?: 
     jobIds.set(job.fileName, row.id);
     if (!reached(job, "confirmed") || job.status === "draft") continue;
     const captured = !(job.status === "confirmed" || job.status === "cancelled" || job.status === "rejected");
+    const providerPaymentId = `test_pi_seed_${row.id}`;
+    // the payment that confirmed the order, as paying records it
+    await db.update(s.printJobs).set({ confirmedPaymentId: providerPaymentId }).where(eq(s.printJobs.id, row.id));
     await db.insert(s.payments).values({
       jobId: row.id,
       provider: "test",
-      providerPaymentId: `test_pi_seed_${row.id}`,
+      providerPaymentId,
       amountCents: total,
       status: captured ? "captured" : job.status === "confirmed" ? "authorized" : "released",
       authorizedAt: new Date(base + 0.1 * hour),

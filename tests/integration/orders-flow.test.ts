@@ -337,6 +337,35 @@ describe("Stripe holds the order can't use", () => {
   });
 });
 
+describe("two payments racing for one order", () => {
+  test("two cards authorised at once (hosted checkout in one tab, the card form in another): one pays, the other hold is released", async () => {
+    process.env.STRIPE_SECRET_KEY = "sk_test_mock";
+    const { owner, customer, jobId } = await placedOrder();
+    const url = await startHostedCheckout(customer, jobId, "http://localhost:3000");
+    const first = (await startCardPayment(customer, jobId))!.clientSecret.split("_secret_")[0]!;
+    confirmIntentForTests(first);
+    const second = completeCheckoutSessionForTests(url!.split("/").pop()!).payment_intent as string;
+    expect(second).not.toBe(first);
+    // both reports arrive while the order still awaits payment
+    await Promise.all([confirmProviderPayment(first), confirmProviderPayment(second)]);
+    expect((await jobRow(jobId)).status).toBe("confirmed");
+    const provider = await getPaymentProvider();
+    const states = [(await provider.getPayment(first)).state, (await provider.getPayment(second)).state].sort();
+    expect(states).toEqual(["authorized", "released"]);
+    const rows = await paymentsOf(jobId);
+    const held = rows.filter((p) => p.status === "authorized");
+    expect(held).toHaveLength(1);
+    // the order's own payment is the one held, and it is the one the accept captures
+    expect((await jobRow(jobId)).confirmedPaymentId).toBe(held[0]!.providerPaymentId);
+    await transitionJob({ jobId, by: { userId: owner.id }, action: "accept" });
+    expect((await provider.getPayment(held[0]!.providerPaymentId)).state).toBe("captured");
+    // a late repeat of either report changes nothing
+    await confirmProviderPayment(first);
+    await confirmProviderPayment(second);
+    expect((await paymentsOf(jobId)).map((p) => p.status).sort()).toEqual(["captured", "released"]);
+  });
+});
+
 describe("a capture the card provider refuses", () => {
   test("undoes the accept: confirmed again, no accept time, the filament back, the hold kept", async () => {
     process.env.STRIPE_SECRET_KEY = "sk_test_mock";

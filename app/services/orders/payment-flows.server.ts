@@ -2,6 +2,7 @@
 // engine when the order was placed); whatever a client sends is ignored. A paid order is
 // "confirmed": the card is authorised and captured only when the printer accepts.
 import { AppError } from "~/domain/app-error";
+import type { JobStatus } from "~/domain/job-status";
 import { getPaymentProvider, type CardDetails } from "~/services/payments/provider.server";
 import { findPayment, movePayment, paymentOfJob, recordPayment } from "~/services/payments/records.server";
 import type { StripeProvider } from "~/services/payments/stripe-provider.server";
@@ -13,6 +14,10 @@ import { releaseHold } from "./payment-holds.server";
 import { transitionJob } from "./transitions.server";
 
 export const ALREADY_PAID = "This order has already been paid.";
+
+/** The status in which an order takes a payment, and those in which it ended without one. */
+const AWAITING_PAYMENT: JobStatus = "submitted";
+const ENDED_UNPAID: ReadonlySet<JobStatus> = new Set(["cancelled", "rejected"]);
 
 /** The customer's own order awaiting payment; null when it isn't theirs. */
 async function payableJob(customerId: number, jobId: number) {
@@ -80,22 +85,52 @@ export async function payWithTestCard(customerId: number, jobId: number, card: C
 }
 
 /**
- * After an authorisation: the job becomes confirmed. When it can't (a second payer lost the race,
- * or the order was cancelled meanwhile), this payment is released unless it is the one that paid.
+ * One payment pays an order: the first authorised payment to claim it while it awaits payment is
+ * recorded as the order's payment (the hold it keeps and the one an accept captures). A repeat report of
+ * that payment claims it again; any other payment is refused. One guarded UPDATE, so two cards
+ * authorised at once (two tabs, a webhook racing the return) can't both stay held.
+ */
+async function claimOrderPayment(jobId: number, providerPaymentId: string): Promise<boolean> {
+  const client = await getClient();
+  const result = await client.execute({
+    sql: `UPDATE print_jobs SET confirmed_payment_id = ?1
+          WHERE id = ?2 AND (confirmed_payment_id = ?1 OR (confirmed_payment_id IS NULL AND status = ?3))`,
+    args: [providerPaymentId, jobId, AWAITING_PAYMENT],
+  });
+  return result.rowsAffected > 0;
+}
+
+/** Gives the claim back when confirming failed for another reason, so the customer can pay again. */
+async function unclaimOrderPayment(jobId: number, providerPaymentId: string): Promise<void> {
+  const client = await getClient();
+  await client.execute({
+    sql: "UPDATE print_jobs SET confirmed_payment_id = NULL WHERE id = ? AND confirmed_payment_id = ? AND status = ?",
+    args: [jobId, providerPaymentId, AWAITING_PAYMENT],
+  });
+}
+
+/**
+ * After an authorisation: the job becomes confirmed. When it can't (another payment paid it, or the
+ * order was cancelled meanwhile), this payment is released unless it is the one that paid.
  */
 async function confirmOrder(jobId: number, providerPaymentId: string, by: { userId: number } | "system") {
+  if (!(await claimOrderPayment(jobId, providerPaymentId))) {
+    await releaseHold(providerPaymentId);
+    throw new AppError("conflict", ALREADY_PAID);
+  }
   try {
     const result = await transitionJob({ jobId, by, action: "pay" });
     if (!result) throw new AppError("not_found", "Order not found.");
     return result;
   } catch (error) {
     if (error instanceof AppError && error.code === "conflict") {
-      const won = await paymentOfJob(jobId, ["authorized", "captured", "refunded"]);
+      // a repeat of the payment that confirmed the order keeps its hold; after a cancel, nothing may
       const party = await loadJobParty(jobId);
-      const paidByThis = won?.providerPaymentId === providerPaymentId && party?.job.status !== "cancelled";
+      const paidByThis = party?.job.confirmedPaymentId === providerPaymentId && !ENDED_UNPAID.has(party.job.status);
       if (!paidByThis) await releaseHold(providerPaymentId);
       throw new AppError("conflict", ALREADY_PAID);
     }
+    await unclaimOrderPayment(jobId, providerPaymentId);
     throw error;
   }
 }
@@ -139,10 +174,15 @@ export async function confirmProviderPayment(providerPaymentId: string): Promise
     await confirmOrder(party.job.id, providerPaymentId, "system").catch((error: unknown) => {
       if (!(error instanceof AppError && error.code === "conflict")) throw error;
     });
-  } else if (fresh || status !== "confirmed") {
+  } else {
     // the order was paid by another payment (confirmed and on), or it ended unpaid (cancelled,
-    // rejected): only the payment that confirmed a still-confirmed order may stay authorised
-    await releaseHold(providerPaymentId);
+    // rejected): only the order's own payment, on an order that still stands, may stay authorised
+    // (orders paid before their payment was recorded: the one already authorised on a confirmed order)
+    const ordersPayment = party.job.confirmedPaymentId;
+    const keeps = ordersPayment
+      ? ordersPayment === providerPaymentId && !ENDED_UNPAID.has(status)
+      : !fresh && status === "confirmed";
+    if (!keeps) await releaseHold(providerPaymentId);
   }
   return party.job.id;
 }

@@ -11,7 +11,7 @@ import {
   type Transition,
 } from "~/domain/job-lifecycle";
 import { getPaymentProvider } from "~/services/payments/provider.server";
-import { movePayment, paymentOfJob } from "~/services/payments/records.server";
+import { findPayment, movePayment, paymentOfJob } from "~/services/payments/records.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient } from "~/utils/db.server";
 import { notify } from "~/utils/notifications.server";
@@ -153,7 +153,9 @@ export async function transitionJob(request: TransitionRequest): Promise<Transit
 async function moveMoney(party: JobParty, transition: Transition, now: number) {
   const jobId = party.job.id;
   if (transition.payment === "capture") {
-    const payment = await paymentOfJob(jobId, ["authorized"]);
+    // the order's own payment (recorded when it confirmed the order); older orders: the authorised one
+    const ordersPayment = party.job.confirmedPaymentId ? await findPayment(party.job.confirmedPaymentId) : null;
+    const payment = ordersPayment?.status === "authorized" ? ordersPayment : await paymentOfJob(jobId, ["authorized"]);
     if (!payment) return;
     const provider = await getPaymentProvider();
     try {

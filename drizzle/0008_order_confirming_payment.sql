@@ -1,0 +1,1 @@
+ALTER TABLE `print_jobs` ADD `confirmed_payment_id` text;
