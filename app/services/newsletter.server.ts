@@ -241,10 +241,16 @@ async function stillSubscribed(subscriberId: number): Promise<boolean> {
   return result.rows.length > 0;
 }
 
-/** A refusal of this one recipient by the mail server (5xx); anything else (no connection, 4xx) may pass on a retry. */
+/**
+ * A refusal of this one recipient's e-mail by the mail server: a 5xx answer to its envelope or its
+ * message. Anything else may pass on a retry and must not cost the recipient: no connection, a 4xx,
+ * or a refusal of the whole session (a wrong SMTP password is 535 to the sign-in, for every recipient).
+ */
 function refusedForGood(error: unknown): boolean {
-  const code = (error as { responseCode?: unknown } | null)?.responseCode;
-  return typeof code === "number" && code >= 500;
+  const { responseCode, code, command } = (error ?? {}) as { responseCode?: unknown; code?: unknown; command?: unknown };
+  if (typeof responseCode !== "number" || responseCode < 500) return false;
+  if (code === "EAUTH" || code === "ECONNECTION" || code === "ETIMEDOUT" || code === "ETLS") return false;
+  return code === "EENVELOPE" || code === "EMESSAGE" || /^(RCPT|MAIL|DATA)/i.test(String(command ?? ""));
 }
 
 /**

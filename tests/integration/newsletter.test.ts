@@ -19,7 +19,7 @@ import {
   subscribe,
   unsubscribe,
 } from "../../app/services/newsletter.server";
-import { getDb } from "../../app/utils/db.server";
+import { getClient, getDb } from "../../app/utils/db.server";
 import * as newsletterPage from "../../app/routes/admin.newsletter";
 import * as confirmPage from "../../app/routes/newsletter.confirm";
 import * as footerForm from "../../app/routes/newsletter";
@@ -322,6 +322,35 @@ describe("campaign delivery", () => {
     } finally {
       process.env.SMTP_URL = working;
       await new Promise<void>((resolve) => refusing.close(resolve));
+    }
+  });
+
+  test("a mail server that refuses our sign-in (5xx to AUTH) fails the attempt; no recipient is marked failed", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const strict = new SMTPServer({
+      disabledCommands: ["STARTTLS"],
+      allowInsecureAuth: true,
+      logger: false,
+      onAuth(_auth, _session, callback) {
+        callback(Object.assign(new Error("Authentication credentials invalid"), { responseCode: 535 }));
+      },
+    });
+    await new Promise<void>((resolve) => strict.listen(0, "127.0.0.1", resolve));
+    const working = process.env.SMTP_URL;
+    process.env.SMTP_URL = `smtp://wrong:password@127.0.0.1:${(strict.server.address() as AddressInfo).port}`;
+    try {
+      await onlySubscribers(["auth1@example.test", "auth2@example.test"]);
+      const { jobId } = await startCampaign("Auth news");
+      expect(await runDueTasks({ types: [NEWSLETTER_TASK] })).toEqual(["queued"]);
+      const client = await getClient();
+      const { rows } = await client.execute({
+        sql: "SELECT outcome FROM background_task_items WHERE task_id = ?",
+        args: [jobId],
+      });
+      expect(rows.map((r) => r.outcome)).not.toContain("failed");
+    } finally {
+      process.env.SMTP_URL = working;
+      await new Promise<void>((resolve) => strict.close(resolve));
     }
   });
 
