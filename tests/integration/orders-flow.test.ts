@@ -318,6 +318,36 @@ describe("Stripe holds the order can't use", () => {
     expect(await releaseStrandedHolds()).not.toContain(id);
   });
 
+  test("holds the provider keeps refusing never hide a newer stranded hold from the sweep", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    // 200 stranded holds Stripe no longer knows (every release refused), on an order that ended
+    const { customer: someone, jobId: ended } = await placedOrder();
+    await transitionJob({ jobId: ended, by: { userId: someone.id }, action: "cancel" });
+    const db = await getDb();
+    await db.insert(payments).values(
+      Array.from({ length: 200 }, (_, i) => ({
+        jobId: ended,
+        provider: "stripe" as const,
+        providerPaymentId: `pi_gone_${ended}_${i}`,
+        amountCents: 100,
+        status: "authorized" as const,
+      })),
+    );
+    // then a newer hold whose release was refused when its order ended, and which Stripe now accepts
+    const { customer, jobId } = await placedOrder();
+    const id = (await startCardPayment(customer, jobId))!.clientSecret.split("_secret_")[0]!;
+    server.use(
+      http.post(`${STRIPE_API}/v1/payment_intents/:id/cancel`, () =>
+        HttpResponse.json({ error: { type: "api_error", message: "Try again later." } }, { status: 400 }),
+      ),
+    );
+    await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
+    server.resetHandlers();
+    logged.mockClear();
+    expect(await releaseStrandedHolds()).toContain(id);
+    expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["released"]);
+  });
+
   test("a second payment authorised after the order was paid is released; the first stays held", async () => {
     const { customer, jobId } = await placedOrder();
     // the no-JavaScript hosted checkout in one tab, Elements in another

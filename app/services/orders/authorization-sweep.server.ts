@@ -5,6 +5,7 @@
 import { AUTHORIZATION_SAFETY_MS } from "~/domain/job-lifecycle";
 import { AppError } from "~/domain/app-error";
 import { schedulePeriodic } from "~/services/jobs/enqueue.server";
+import { getPaymentProvider } from "~/services/payments/provider.server";
 import { registerTaskHandler } from "~/services/jobs/runner.server";
 import { getClient } from "~/utils/db.server";
 import { releaseHold } from "./payment-holds.server";
@@ -31,23 +32,35 @@ export async function sweepExpiringAuthorizations(now = Date.now()): Promise<num
   return cancelled;
 }
 
+const STRANDED_PAGE = 200;
+const STRANDED_PAGES_PER_SWEEP = 10;
+
 /**
  * Payments left open or authorised on orders that ended without a capture (cancelled, rejected):
- * their release failed at the time, so it is tried again here until the provider agrees.
+ * their release failed at the time, so it is tried again here until the provider agrees. Only the
+ * active provider's payments (another provider's can't be released by this one), page after page,
+ * so holds the provider keeps refusing never hide newer ones behind them.
  */
 export async function releaseStrandedHolds(now = Date.now()): Promise<string[]> {
   const client = await getClient();
-  const stranded = await client.execute({
-    sql: `SELECT p.provider_payment_id AS id FROM payments p JOIN print_jobs j ON j.id = p.job_id
-          WHERE p.status IN ('requires_payment', 'authorized', 'failed') AND j.status IN ('cancelled', 'rejected')
-          ORDER BY p.id LIMIT 200`,
-    args: [],
-  });
+  const provider = (await getPaymentProvider()).name;
   const released: string[] = [];
-  for (const row of stranded.rows) {
-    const id = String(row.id);
-    // still refused: left for the next sweep
-    if (await releaseHold(id, now).catch(() => false)) released.push(id);
+  let after = 0;
+  for (let page = 0; page < STRANDED_PAGES_PER_SWEEP; page++) {
+    const stranded = await client.execute({
+      sql: `SELECT p.id AS rowId, p.provider_payment_id AS id FROM payments p JOIN print_jobs j ON j.id = p.job_id
+            WHERE p.status IN ('requires_payment', 'authorized', 'failed') AND j.status IN ('cancelled', 'rejected')
+              AND p.provider = ? AND p.id > ?
+            ORDER BY p.id LIMIT ?`,
+      args: [provider, after, STRANDED_PAGE],
+    });
+    for (const row of stranded.rows) {
+      const id = String(row.id);
+      // still refused: left for the next sweep
+      if (await releaseHold(id, now).catch(() => false)) released.push(id);
+      after = Number(row.rowId);
+    }
+    if (stranded.rows.length < STRANDED_PAGE) break;
   }
   return released;
 }
