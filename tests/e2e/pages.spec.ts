@@ -48,7 +48,9 @@ test.describe("landing page", () => {
     await expect(flexi.locator("img")).toHaveAttribute("loading", "lazy");
     await expect(main.getByRole("link", { name: "View All Models" })).toHaveAttribute("href", "/models");
 
-    // other specs may add printers or orders meanwhile, so compare with a fresh count until they agree
+    // other specs may add printers or orders meanwhile, so compare with a fresh count until they agree; a
+    // cookie keeps the signed-out page cache out of it, so each reload renders the counts as they are now
+    await page.context().addCookies([{ name: "pn_no_page_cache", value: "1", url: test.info().project.use.baseURL! }]);
     await expect(async () => {
       await page.reload();
       const expected = await getSiteStats();
