@@ -9,8 +9,7 @@ import { getOrderableModel } from "../../app/services/models/ordering.server";
 import { AppError } from "../../app/domain/app-error";
 import { analyzeModel } from "../../app/domain/mesh";
 import { getDb } from "../../app/utils/db.server";
-import { getToast } from "../../app/utils/toast.server";
-import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 
 async function libraryId(name: string) {
   const db = await getDb();
@@ -27,14 +26,6 @@ function detail(source: string, id: number | string, init: { cookie?: string; re
 
 function post(id: number, fields: Record<string, string>, cookie?: string, source = "library") {
   return run(() => detailAction(args(formRequest(`/models/${source}/${id}`, fields, { cookie }), { source, id: String(id) })));
-}
-
-async function toastOf(response: Response) {
-  const cookie = response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  return (await getToast(new Request("http://localhost/", { headers: { cookie } }))).toast;
 }
 
 beforeAll(async () => {
@@ -268,7 +259,7 @@ describe("likes, comments and ratings on the page", () => {
 
     const ok = await post(id, { intent: "comment", comment: "  Printed it in silk PLA, lovely.  " }, cookie);
     expect(ok.status).toBe(302);
-    expect(await toastOf(ok)).toMatchObject({ title: "Comment posted!" });
+    expect(await flashedToast(ok)).toMatchObject({ title: "Comment posted!" });
     const page = await detail("library", id);
     expect(page.model.comments[0]).toMatchObject({
       comment: "Printed it in silk PLA, lovely.",
@@ -302,7 +293,7 @@ describe("likes, comments and ratings on the page", () => {
     }
     const first = await post(id, { intent: "rate", rating: "4", review: "Clips hold well.", hasPrinted: "on" }, cookie);
     expect(first.status).toBe(302);
-    expect(await toastOf(first)).toMatchObject({ title: "Rating submitted!" });
+    expect(await flashedToast(first)).toMatchObject({ title: "Rating submitted!" });
     await post(id, { intent: "rate", rating: "2" }, cookie);
     let page = await detail("library", id, { cookie });
     expect(page.model).toMatchObject({ averageRating: 2, totalRatings: 1 });
@@ -332,7 +323,7 @@ describe("likes, comments and ratings on the page", () => {
     // the page answers with a toast on the same page
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/models/library/${id}`);
-    expect(await toastOf(res)).toMatchObject({ title: "You can't rate your own model.", variant: "destructive" });
+    expect(await flashedToast(res)).toMatchObject({ title: "You can't rate your own model.", variant: "destructive" });
     expect(await db.select().from(modelRatings).where(eq(modelRatings.libraryModelId, id))).toHaveLength(0);
     expect((await detail("library", id)).model).toMatchObject({ averageRating: null, totalRatings: 0 });
   });

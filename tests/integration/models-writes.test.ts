@@ -10,8 +10,16 @@ import { action as ratingAction } from "../../app/routes/api.models.$id.ratings"
 import { action as pageAction, loader as pageLoader } from "../../app/routes/models.$source.$id/route";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
-import { getToast } from "../../app/utils/toast.server";
-import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
+import {
+  args,
+  createTestUser,
+  flashedToast,
+  formRequest,
+  getRequest,
+  jsonRequest,
+  run,
+  sessionCookieFor,
+} from "../setup/requests";
 
 let modelId: number;
 const saved = { comment: WRITE_LIMITS.comment.limit, like: WRITE_LIMITS.like.limit, rating: WRITE_LIMITS.rating.limit };
@@ -53,14 +61,6 @@ const apiDelete = (commentId: number | string, cookie?: string) =>
     ),
   );
 
-async function toastOf(response: Response) {
-  const cookie = response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  return (await getToast(new Request("http://localhost/", { headers: { cookie } }))).toast;
-}
-
 async function commentsBy(userId: number) {
   const db = await getDb();
   return db.select().from(modelComments).where(eq(modelComments.userId, userId));
@@ -86,7 +86,7 @@ describe("write limits on comments, ratings and likes", () => {
     expect((await pagePost({ intent: "comment", comment: "first" }, cookie)).status).toBe(302);
     const refused = await pagePost({ intent: "comment", comment: "second" }, cookie);
     expect(refused.status).toBe(302);
-    expect(await toastOf(refused)).toMatchObject({
+    expect(await flashedToast(refused)).toMatchObject({
       title: expect.stringMatching(/^You have posted many comments/),
       variant: "destructive",
     });
@@ -117,7 +117,7 @@ describe("deleting comments", () => {
 
     const res = await pagePost({ intent: "delete-comment", commentId: String(comment!.id) }, cookie);
     expect(res.status).toBe(302);
-    expect(await toastOf(res)).toMatchObject({ title: "Comment deleted." });
+    expect(await flashedToast(res)).toMatchObject({ title: "Comment deleted." });
     expect(await commentsBy(user.id)).toHaveLength(0);
     expect((await pagePost({ intent: "delete-comment", commentId: String(comment!.id) }, cookie)).status).toBe(404);
   });
@@ -132,7 +132,7 @@ describe("deleting comments", () => {
     expect(stranger.status).toBe(403);
     expect(await stranger.json()).toEqual({ message: "Only the comment's author or an admin can delete it." });
     const strangerPage = await pagePost({ intent: "delete-comment", commentId: String(comment!.id) }, (await signedIn()).cookie);
-    expect(await toastOf(strangerPage)).toMatchObject({ variant: "destructive" });
+    expect(await flashedToast(strangerPage)).toMatchObject({ variant: "destructive" });
     expect(await commentsBy(author.user.id)).toHaveLength(1);
 
     const admin = await signedIn({ isAdmin: true });

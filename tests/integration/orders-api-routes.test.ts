@@ -18,13 +18,12 @@ import { action as stripeWebhook } from "../../app/routes/api.webhooks.stripe";
 import { loader as orderConfirmation } from "../../app/routes/order-confirmation";
 import { loader as trackingPage } from "../../app/routes/printer-tracking";
 import { payWithTestCard } from "../../app/services/orders/payment-flows.server";
-import { placeOrder } from "../../app/services/orders/place-order.server";
 import { transitionJob } from "../../app/services/orders/transitions.server";
 import { getStorage } from "../../app/services/storage.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
 import { completeCheckoutSessionForTests, finishConnectOnboardingForTests } from "../mocks/stripe";
-import { createDraft, createOwnerWithPrinter } from "../setup/orders";
+import { createOwnerWithPrinter, placeTestOrder } from "../setup/orders";
 import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
 
 WRITE_LIMITS.jobStatus.limit = 10_000;
@@ -56,18 +55,9 @@ async function paymentStatuses(jobId: number) {
 
 /** An owner with a printer, the customer of a placed order, and someone unrelated, each signed in. */
 async function placed(options: { paid?: boolean; steps?: Parameters<typeof transitionJob>[0]["action"][] } = {}) {
-  const { owner, printer } = await createOwnerWithPrinter();
-  const customer = (await createTestUser())!;
+  const { owner, printer, customer, jobId } = await placeTestOrder();
   const stranger = (await createTestUser())!;
   const otherOwner = (await createOwnerWithPrinter()).owner;
-  const draft = await createDraft(customer.id);
-  const jobId = await placeOrder({
-    customerId: customer.id,
-    printerId: printer.id,
-    draftId: draft.id,
-    filamentColor: "Red",
-    deliveryMethod: "pickup",
-  });
   if (options.paid || options.steps) await payWithTestCard(customer.id, jobId, CARD);
   for (const action of options.steps ?? []) await transitionJob({ jobId, by: { userId: owner.id }, action });
   return {

@@ -16,7 +16,6 @@ import {
   startHostedCheckout,
 } from "../../app/services/orders/payment-flows.server";
 import { connectPayoutAccount, payoutAccountState, requestPayout } from "../../app/services/orders/payouts.server";
-import { placeOrder } from "../../app/services/orders/place-order.server";
 import { transitionJob } from "../../app/services/orders/transitions.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
@@ -28,7 +27,7 @@ import {
   STRIPE_API,
 } from "../mocks/stripe";
 import { server } from "../setup/msw";
-import { createDraft, createOwnerWithPrinter } from "../setup/orders";
+import { createOwnerWithPrinter, placeTestOrder } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
 
 // races need more writes than one person makes in an hour
@@ -56,20 +55,6 @@ async function stock(printerId: number, color = "Red") {
 async function paymentsOf(jobId: number) {
   const db = await getDb();
   return db.select().from(payments).where(eq(payments.jobId, jobId));
-}
-
-async function placedOrder(opts: { grams?: number; weight?: number } = {}) {
-  const { owner, printer } = await createOwnerWithPrinter({ grams: opts.grams });
-  const customer = (await createTestUser())!;
-  const draft = await createDraft(customer.id, { estimatedWeightGrams: opts.weight ?? 40 });
-  const jobId = await placeOrder({
-    customerId: customer.id,
-    printerId: printer.id,
-    draftId: draft.id,
-    filamentColor: "Red",
-    deliveryMethod: "pickup",
-  });
-  return { owner, printer, customer, jobId };
 }
 
 const PROVIDERS = {
@@ -105,7 +90,7 @@ describe.each(Object.entries(PROVIDERS))("payment provider contract: %s", (name,
   });
 
   test("pay → confirmed (authorised), accept → captured, filament reserved, both parties told", async () => {
-    const { owner, printer, customer, jobId } = await placedOrder();
+    const { owner, printer, customer, jobId } = await placeTestOrder();
     const placed = await jobRow(jobId);
     // 40 g at $0.12/g is 480 cents profit, 15% fee has a 100 cent minimum: 580, pickup adds nothing
     expect([placed.status, placed.amountDueCents, placed.printerProfitCents]).toEqual(["submitted", 580, 480]);
@@ -126,13 +111,13 @@ describe.each(Object.entries(PROVIDERS))("payment provider contract: %s", (name,
   });
 
   test("reject releases the authorisation; an owner cancel refunds and returns the filament", async () => {
-    const a = await placedOrder();
+    const a = await placeTestOrder();
     await provider.pay(a.customer, a.jobId);
     await transitionJob({ jobId: a.jobId, by: { userId: a.owner.id }, action: "reject" });
     expect((await paymentsOf(a.jobId))[0]!.status).toBe("released");
     expect((await jobRow(a.jobId)).status).toBe("rejected");
 
-    const b = await placedOrder();
+    const b = await placeTestOrder();
     await provider.pay(b.customer, b.jobId);
     await transitionJob({ jobId: b.jobId, by: { userId: b.owner.id }, action: "accept" });
     await transitionJob({ jobId: b.jobId, by: { userId: b.owner.id }, action: "start_printing" });
@@ -142,7 +127,7 @@ describe.each(Object.entries(PROVIDERS))("payment provider contract: %s", (name,
   });
 
   test("a customer cancel before paying closes the open payment at the provider", async () => {
-    const { customer, jobId } = await placedOrder();
+    const { customer, jobId } = await placeTestOrder();
     const started = await startCardPayment(customer, jobId);
     const id = started!.clientSecret.split("_secret_")[0]!;
     expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["requires_payment"]);
@@ -153,7 +138,7 @@ describe.each(Object.entries(PROVIDERS))("payment provider contract: %s", (name,
   });
 
   test("payout: connect an account, then one transfer per job however often it is asked", async () => {
-    const { owner, customer, jobId } = await placedOrder();
+    const { owner, customer, jobId } = await placeTestOrder();
     await provider.pay(customer, jobId);
     for (const action of ["accept", "start_printing", "complete", "ready_for_pickup", "mark_picked_up"] as const) {
       await transitionJob({ jobId, by: { userId: owner.id }, action });
@@ -182,7 +167,7 @@ describe("test provider cards", () => {
     delete process.env.STRIPE_SECRET_KEY;
   });
   test("declined and invalid numbers leave the order awaiting payment", async () => {
-    const { customer, jobId } = await placedOrder();
+    const { customer, jobId } = await placeTestOrder();
     const declined = await errorOf(payWithTestCard(customer.id, jobId, { ...CARD, cardNumber: "4000 0000 0000 0002" }));
     expect(isAppError(declined) && declined.message).toBe("Your card was declined.");
     const invalid = await errorOf(payWithTestCard(customer.id, jobId, { ...CARD, cardNumber: "4242 4242 4242 4241" }));
@@ -201,7 +186,7 @@ describe("races and rules", () => {
   });
 
   test("20 concurrent accepts change the job once and reserve the filament once", async () => {
-    const { owner, printer, customer, jobId } = await placedOrder();
+    const { owner, printer, customer, jobId } = await placeTestOrder();
     await payWithTestCard(customer.id, jobId, CARD);
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, () => transitionJob({ jobId, by: { userId: owner.id }, action: "accept" })),
@@ -213,7 +198,7 @@ describe("races and rules", () => {
   });
 
   test("accepting with too little filament is refused and changes nothing", async () => {
-    const { owner, printer, customer, jobId } = await placedOrder({ grams: 1000, weight: 40 });
+    const { owner, printer, customer, jobId } = await placeTestOrder({ grams: 1000, weight: 40 });
     await payWithTestCard(customer.id, jobId, CARD);
     const db = await getDb();
     await db.update(filamentInventory).set({ grams: 30 }).where(eq(filamentInventory.printerId, printer.id));
@@ -224,7 +209,7 @@ describe("races and rules", () => {
   });
 
   test("roles: the customer can't accept, a stranger sees nothing, shipping needs a tracking number", async () => {
-    const { owner, customer, jobId } = await placedOrder();
+    const { owner, customer, jobId } = await placeTestOrder();
     await payWithTestCard(customer.id, jobId, CARD);
     const byCustomer = await errorOf(transitionJob({ jobId, by: { userId: customer.id }, action: "accept" }));
     expect(isAppError(byCustomer) && byCustomer.code).toBe("forbidden");
@@ -238,9 +223,9 @@ describe("races and rules", () => {
   });
 
   test("the sweep cancels paid orders whose authorisation would lapse, once", async () => {
-    const { customer, jobId } = await placedOrder();
+    const { customer, jobId } = await placeTestOrder();
     await payWithTestCard(customer.id, jobId, CARD);
-    const fresh = await placedOrder();
+    const fresh = await placeTestOrder();
     await payWithTestCard(fresh.customer.id, fresh.jobId, CARD);
     const db = await getDb();
     await db
@@ -263,7 +248,7 @@ describe("Stripe holds the order can't use", () => {
   });
 
   test("an intent authorised just before the customer cancelled is cancelled, and its late report changes nothing", async () => {
-    const { customer, jobId } = await placedOrder();
+    const { customer, jobId } = await placeTestOrder();
     const started = await startCardPayment(customer, jobId);
     const id = started!.clientSecret.split("_secret_")[0]!;
     // the card is authorised at Stripe, but its webhook hasn't arrived when the customer cancels
@@ -276,7 +261,7 @@ describe("Stripe holds the order can't use", () => {
   });
 
   test("an authorisation reported for a cancelled order is released at once", async () => {
-    const { customer, jobId } = await placedOrder();
+    const { customer, jobId } = await placeTestOrder();
     const started = await startCardPayment(customer, jobId);
     const id = started!.clientSecret.split("_secret_")[0]!;
     // the order ends while Stripe still holds the intent open (its cancel there failed)
@@ -300,7 +285,7 @@ describe("Stripe holds the order can't use", () => {
   });
 
   test("a release refused when the order ended is retried by the sweep", async () => {
-    const { customer, jobId } = await placedOrder();
+    const { customer, jobId } = await placeTestOrder();
     const started = await startCardPayment(customer, jobId);
     const id = started!.clientSecret.split("_secret_")[0]!;
     server.use(
@@ -321,7 +306,7 @@ describe("Stripe holds the order can't use", () => {
   test("holds the provider keeps refusing never hide a newer stranded hold from the sweep", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     // 200 stranded holds Stripe no longer knows (every release refused), on an order that ended
-    const { customer: someone, jobId: ended } = await placedOrder();
+    const { customer: someone, jobId: ended } = await placeTestOrder();
     await transitionJob({ jobId: ended, by: { userId: someone.id }, action: "cancel" });
     const db = await getDb();
     await db.insert(payments).values(
@@ -334,7 +319,7 @@ describe("Stripe holds the order can't use", () => {
       })),
     );
     // then a newer hold whose release was refused when its order ended, and which Stripe now accepts
-    const { customer, jobId } = await placedOrder();
+    const { customer, jobId } = await placeTestOrder();
     const id = (await startCardPayment(customer, jobId))!.clientSecret.split("_secret_")[0]!;
     server.use(
       http.post(`${STRIPE_API}/v1/payment_intents/:id/cancel`, () =>
@@ -349,7 +334,7 @@ describe("Stripe holds the order can't use", () => {
   });
 
   test("a second payment authorised after the order was paid is released; the first stays held", async () => {
-    const { customer, jobId } = await placedOrder();
+    const { customer, jobId } = await placeTestOrder();
     // the no-JavaScript hosted checkout in one tab, Elements in another
     const url = await startHostedCheckout(customer, jobId, "http://localhost:3000");
     const sessionId = url!.split("/").pop()!;
@@ -370,7 +355,7 @@ describe("Stripe holds the order can't use", () => {
 describe("two payments racing for one order", () => {
   test("two cards authorised at once (hosted checkout in one tab, the card form in another): one pays, the other hold is released", async () => {
     process.env.STRIPE_SECRET_KEY = "sk_test_mock";
-    const { owner, customer, jobId } = await placedOrder();
+    const { owner, customer, jobId } = await placeTestOrder();
     const url = await startHostedCheckout(customer, jobId, "http://localhost:3000");
     const first = (await startCardPayment(customer, jobId))!.clientSecret.split("_secret_")[0]!;
     confirmIntentForTests(first);
@@ -399,7 +384,7 @@ describe("two payments racing for one order", () => {
 describe("a capture the card provider refuses", () => {
   test("undoes the accept: confirmed again, no accept time, the filament back, the hold kept", async () => {
     process.env.STRIPE_SECRET_KEY = "sk_test_mock";
-    const { owner, printer, customer, jobId } = await placedOrder();
+    const { owner, printer, customer, jobId } = await placeTestOrder();
     await PROVIDERS.stripe.pay(customer, jobId);
     server.use(
       http.post(`${STRIPE_API}/v1/payment_intents/:id/capture`, () =>
@@ -465,7 +450,7 @@ describe("Stripe webhooks", () => {
   });
 
   test("a signed event delivered twice confirms the order once; a bad signature is refused", async () => {
-    const { customer, owner, jobId } = await placedOrder();
+    const { customer, owner, jobId } = await placeTestOrder();
     const intent = await startCardPayment(customer, jobId);
     const id = intent!.clientSecret.split("_secret_")[0]!;
     confirmIntentForTests(id);

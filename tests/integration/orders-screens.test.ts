@@ -12,9 +12,8 @@ import { loader as confirmationPage } from "../../app/routes/order-confirmation"
 import { action as submitPrintAction, loader as submitPrintPage } from "../../app/routes/submit-print";
 import { getStorage, newStorageKey } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
-import { getToast } from "../../app/utils/toast.server";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
-import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 
 process.env.UPLOADS_DIR = `tests/.tmp/uploads-orders-screens-${process.pid}`;
 afterAll(() => rmSync(process.env.UPLOADS_DIR!, { recursive: true, force: true }));
@@ -22,14 +21,6 @@ afterAll(() => rmSync(process.env.UPLOADS_DIR!, { recursive: true, force: true }
 beforeEach(() => {
   delete process.env.STRIPE_SECRET_KEY;
 });
-
-async function toastOf(res: Response) {
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  return (await getToast(new Request("http://localhost/", { headers: { cookie } }))).toast;
-}
 
 async function jobRow(id: number) {
   const db = await getDb();
@@ -81,7 +72,7 @@ describe("submit print job", () => {
     );
     expect(placed.status).toBe(302);
     expect(placed.headers.get("location")).toBe(`/checkout?orderId=${s.draft.id}`);
-    expect((await toastOf(placed))?.title).toBe("Order Submitted Successfully!");
+    expect((await flashedToast(placed))?.title).toBe("Order Submitted Successfully!");
     const job = await jobRow(s.draft.id);
     expect([job.status, job.material, job.filamentColor]).toEqual(["submitted", "Nylon", "Natural"]);
   });
@@ -119,7 +110,7 @@ describe("submit print job", () => {
       deliveryZip: "80537",
       specialInstructions: "Matte side up",
     });
-    expect(await toastOf(res)).toEqual({
+    expect(await flashedToast(res)).toEqual({
       title: "Missing Information",
       description: "Please select a filament color.",
       variant: "destructive",
@@ -159,7 +150,7 @@ describe("Download 3D File", () => {
     const o = await orderWithFile(false);
     const missing = await download(o.job.id, o.ownerCookie);
     expect([missing.status, missing.headers.get("location")]).toEqual([302, `/order/${o.job.id}`]);
-    expect(await toastOf(missing)).toEqual({
+    expect(await flashedToast(missing)).toEqual({
       title: "Download Failed",
       description: "The design file is no longer stored.",
       variant: "destructive",
@@ -167,7 +158,7 @@ describe("Download 3D File", () => {
 
     const asCustomer = await download(o.job.id, o.customerCookie);
     expect([asCustomer.status, asCustomer.headers.get("location")]).toEqual([302, `/order/${o.job.id}`]);
-    expect((await toastOf(asCustomer))?.title).toBe("Download Failed");
+    expect((await flashedToast(asCustomer))?.title).toBe("Download Failed");
   });
 
   test("the JSON API keeps answering JSON", async () => {

@@ -18,8 +18,7 @@ import type { PrinterJson } from "../../app/domain/printer-listing";
 import { getPrinterJson, listOwnerPrinters, searchPrinters } from "../../app/services/printer-search.server";
 import { listPrinterReviews } from "../../app/services/printer-reviews.server";
 import { getClient, getDb } from "../../app/utils/db.server";
-import { getToast } from "../../app/utils/toast.server";
-import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 
 process.env.UPLOADS_DIR = `tests/.tmp/uploads-printers-${process.pid}`;
 
@@ -27,14 +26,6 @@ async function json<T>(fn: () => Promise<unknown>): Promise<T> {
   const res = await run(fn);
   expect(res.status).toBe(200);
   return (await res.json()) as T;
-}
-
-async function toastOf(res: Response) {
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  return (await getToast(new Request("http://localhost/", { headers: { cookie } }))).toast;
 }
 
 async function userByEmail(email: string) {
@@ -390,7 +381,7 @@ describe("/add-printer", () => {
     );
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/printer-dashboard");
-    expect(await toastOf(res)).toMatchObject({ title: "Printer added successfully!" });
+    expect(await flashedToast(res)).toMatchObject({ title: "Printer added successfully!" });
     const printer = await printerNamed("Garage Prusa");
     expect(printer).toMatchObject({
       ownerId: customer.id,
@@ -595,7 +586,7 @@ describe("the printer owner's dashboard and settings", () => {
         ),
       ),
     );
-    expect(await toastOf(off)).toMatchObject({ title: "Status updated" });
+    expect(await flashedToast(off)).toMatchObject({ title: "Status updated" });
     expect((await printerNamed("Switchy")).isAvailable).toBe(false);
     await run(() =>
       dashboardAction(
@@ -622,7 +613,7 @@ describe("the printer owner's dashboard and settings", () => {
         ),
       ),
     );
-    expect(await toastOf(res)).toMatchObject({ title: "Failed to update printer status", variant: "destructive" });
+    expect(await flashedToast(res)).toMatchObject({ title: "Failed to update printer status", variant: "destructive" });
     expect((await printerNamed("Switchy")).isAvailable).toBe(true);
   });
 
@@ -672,7 +663,7 @@ describe("the printer owner's dashboard and settings", () => {
       ),
     );
     expect(res.headers.get("location")).toBe("/printer-dashboard");
-    expect(await toastOf(res)).toMatchObject({ title: "Printer settings updated successfully." });
+    expect(await flashedToast(res)).toMatchObject({ title: "Printer settings updated successfully." });
     const saved = await printerNamed("Edited Ender");
     expect(saved).toMatchObject({
       description: "Now with PETG",
@@ -737,18 +728,20 @@ describe("the printer owner's dashboard and settings", () => {
           args(formRequest("/printer-dashboard", { intent: "delete", printerId: String(printer.id) }, { cookie: c })),
         ),
       );
-    expect(await toastOf(await del(await sessionCookieFor(intruder.id)))).toMatchObject({ title: "Failed to delete printer." });
+    expect(await flashedToast(await del(await sessionCookieFor(intruder.id)))).toMatchObject({
+      title: "Failed to delete printer.",
+    });
     const db = await getDb();
     const [job] = await db
       .insert(printJobs)
       .values({ customerId: owner.id, printerId: printer.id, fileName: "a.stl", status: "printing" })
       .returning();
-    expect(await toastOf(await del(cookie))).toMatchObject({
+    expect(await flashedToast(await del(cookie))).toMatchObject({
       title: "Failed to delete printer.",
       description: expect.stringMatching(/orders in progress/),
     });
     await db.update(printJobs).set({ status: "picked_up" }).where(eq(printJobs.id, job!.id));
-    expect(await toastOf(await del(cookie))).toMatchObject({ title: "Printer deleted successfully." });
+    expect(await flashedToast(await del(cookie))).toMatchObject({ title: "Printer deleted successfully." });
     expect(await db.select().from(printers).where(eq(printers.id, printer.id))).toHaveLength(0);
   });
 });

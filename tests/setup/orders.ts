@@ -1,5 +1,6 @@
 // Helpers for order tests: an owner with a printer and filament, a customer with a draft.
 import { filamentInventory, printers, printJobs } from "../../db/schema";
+import { placeOrder } from "../../app/services/orders/place-order.server";
 import { getDb } from "../../app/utils/db.server";
 import { createTestUser } from "./requests";
 
@@ -51,4 +52,19 @@ export async function createDraft(customerId: number, overrides: Partial<typeof 
     })
     .returning();
   return job!;
+}
+
+/** An owner with a printer and a customer whose draft is placed there as a red pickup order (not yet paid). */
+export async function placeTestOrder(options: { grams?: number; weight?: number } = {}) {
+  const { owner, printer } = await createOwnerWithPrinter({ grams: options.grams });
+  const customer = (await createTestUser())!;
+  const draft = await createDraft(customer.id, { estimatedWeightGrams: options.weight ?? 40 });
+  const jobId = await placeOrder({
+    customerId: customer.id,
+    printerId: printer.id,
+    draftId: draft.id,
+    filamentColor: "Red",
+    deliveryMethod: "pickup",
+  });
+  return { owner, printer, customer, jobId };
 }

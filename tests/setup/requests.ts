@@ -3,6 +3,7 @@ import { users } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
 import { hashPassword } from "../../app/utils/password.server";
 import { createUserSession } from "../../app/utils/session.server";
+import { getToast } from "../../app/utils/toast.server";
 
 let counter = 0;
 
@@ -113,4 +114,13 @@ export function streamedMultipart(
   const headers: Record<string, string> = { "content-type": `multipart/form-data; boundary=${boundary}` };
   if (init.cookie) headers.cookie = init.cookie;
   return new Request(url, { method: "POST", body, headers, duplex: "half" } as RequestInit);
+}
+
+/** The toast an answer flashed through its Set-Cookie headers, as the next page would read it. */
+export async function flashedToast(response: Response) {
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  return (await getToast(new Request("http://localhost/", { headers: { cookie } }))).toast;
 }
