@@ -2,7 +2,7 @@
 // engine when the order was placed); whatever a client sends is ignored. A paid order is
 // "confirmed": the card is authorised and captured only when the printer accepts.
 import { AppError } from "~/domain/app-error";
-import type { JobStatus } from "~/domain/job-status";
+import { AWAITING_PAYMENT, ENDED_UNCHARGED } from "~/domain/job-status";
 import { getPaymentProvider, type CardDetails } from "~/services/payments/provider.server";
 import { findPayment, movePayment, paymentOfJob, recordPayment } from "~/services/payments/records.server";
 import type { StripeProvider } from "~/services/payments/stripe-provider.server";
@@ -15,15 +15,11 @@ import { transitionJob } from "./transitions.server";
 
 export const ALREADY_PAID = "This order has already been paid.";
 
-/** The status in which an order takes a payment, and those in which it ended without one. */
-const AWAITING_PAYMENT: JobStatus = "submitted";
-const ENDED_UNPAID: ReadonlySet<JobStatus> = new Set(["cancelled", "rejected"]);
-
 /** The customer's own order awaiting payment; null when it isn't theirs. */
 async function payableJob(customerId: number, jobId: number) {
   const party = await loadJobParty(jobId);
   if (!party || party.job.customerId !== customerId || party.job.status === "draft") return null;
-  if (party.job.status !== "submitted") throw new AppError("conflict", ALREADY_PAID);
+  if (party.job.status !== AWAITING_PAYMENT) throw new AppError("conflict", ALREADY_PAID);
   if (party.job.amountDueCents <= 0) throw new AppError("invalid", "This order has nothing to pay.");
   return party.job;
 }
@@ -126,7 +122,7 @@ async function confirmOrder(jobId: number, providerPaymentId: string, by: { user
     if (error instanceof AppError && error.code === "conflict") {
       // a repeat of the payment that confirmed the order keeps its hold; after a cancel, nothing may
       const party = await loadJobParty(jobId);
-      const paidByThis = party?.job.confirmedPaymentId === providerPaymentId && !ENDED_UNPAID.has(party.job.status);
+      const paidByThis = party?.job.confirmedPaymentId === providerPaymentId && !ENDED_UNCHARGED.includes(party.job.status);
       if (!paidByThis) await releaseHold(providerPaymentId);
       throw new AppError("conflict", ALREADY_PAID);
     }
@@ -170,7 +166,7 @@ export async function confirmProviderPayment(providerPaymentId: string): Promise
   }
   const fresh = await movePayment(providerPaymentId, ["requires_payment", "failed"], "authorized");
   const { status } = party.job;
-  if (status === "submitted") {
+  if (status === AWAITING_PAYMENT) {
     await confirmOrder(party.job.id, providerPaymentId, "system").catch((error: unknown) => {
       if (!(error instanceof AppError && error.code === "conflict")) throw error;
     });
@@ -180,7 +176,7 @@ export async function confirmProviderPayment(providerPaymentId: string): Promise
     // (orders paid before their payment was recorded: the one already authorised on a confirmed order)
     const ordersPayment = party.job.confirmedPaymentId;
     const keeps = ordersPayment
-      ? ordersPayment === providerPaymentId && !ENDED_UNPAID.has(status)
+      ? ordersPayment === providerPaymentId && !ENDED_UNCHARGED.includes(status)
       : !fresh && status === "confirmed";
     if (!keeps) await releaseHold(providerPaymentId);
   }
