@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keepLiveStream, reconnectDelayMs, RECONNECT_MAX_MS, type EventSourceLike } from "./live-stream";
+import { createReloadGate, keepLiveStream, reconnectDelayMs, RECONNECT_MAX_MS, type EventSourceLike } from "./live-stream";
 
 class FakeSource implements EventSourceLike {
   readyState = 0;
@@ -107,5 +107,31 @@ describe("reconnectDelayMs", () => {
     expect(reconnectDelayMs(0, () => 1)).toBe(1000);
     expect(reconnectDelayMs(3, () => 1)).toBe(8000);
     expect(reconnectDelayMs(30, () => 1)).toBe(RECONNECT_MAX_MS);
+  });
+});
+
+describe("createReloadGate", () => {
+  it("reloads at once when the page is idle", () => {
+    let reloads = 0;
+    const gate = createReloadGate(() => reloads++);
+    gate.request();
+    expect(reloads).toBe(1);
+  });
+
+  it("holds reloads asked for during a navigation and makes one when it ends", () => {
+    let reloads = 0;
+    const gate = createReloadGate(() => reloads++);
+    gate.setBusy(true);
+    gate.request();
+    gate.request();
+    expect(reloads).toBe(0);
+    gate.setBusy(true);
+    expect(reloads).toBe(0);
+    gate.setBusy(false);
+    expect(reloads).toBe(1);
+    // nothing left over
+    gate.setBusy(true);
+    gate.setBusy(false);
+    expect(reloads).toBe(1);
   });
 });

@@ -74,3 +74,27 @@ export function keepLiveStream(url: string, handlers: LiveStreamHandlers, option
     source = null;
   };
 }
+
+/**
+ * Holds the reloads the stream asks for while the page is busy (a navigation or a form post under way) and
+ * makes one when it is idle again. Reloading in the middle of a post-and-redirect would cancel the redirect's
+ * page load after the server had already handed over its one-time toast, so the toast would be lost.
+ */
+export function createReloadGate(reload: () => void) {
+  let busy = false;
+  let pending = false;
+  return {
+    /** a reload now, or once the page is idle */
+    request() {
+      if (busy) pending = true;
+      else reload();
+    },
+    setBusy(next: boolean) {
+      busy = next;
+      if (!busy && pending) {
+        pending = false;
+        reload();
+      }
+    },
+  };
+}

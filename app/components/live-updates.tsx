@@ -2,9 +2,9 @@
 // when something changed for the user: new messages appear in an open thread, the header's
 // counts move. The stream is reopened with backoff whenever the browser gives it up (see
 // live-stream.ts). Without JavaScript nothing here runs and each page load is complete.
-import { useRevalidator } from "@remix-run/react";
+import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { keepLiveStream } from "./live-stream";
+import { createReloadGate, keepLiveStream } from "./live-stream";
 
 export const LIVE_EVENTS_URL = "/events";
 
@@ -12,6 +12,14 @@ export function LiveUpdates() {
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
+  const gate = useRef<ReturnType<typeof createReloadGate> | null>(null);
+  gate.current ??= createReloadGate(() => revalidate.current());
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const busy = navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle");
+
+  // a reload waits for a navigation or form post under way (see createReloadGate)
+  useEffect(() => gate.current?.setBusy(busy), [busy]);
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -19,7 +27,7 @@ export function LiveUpdates() {
     const soon = () => {
       // a burst of events (a message and its notification) reloads once
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => revalidate.current(), 150);
+      timer = setTimeout(() => gate.current?.request(), 150);
     };
     const stop = keepLiveStream(
       LIVE_EVENTS_URL,

@@ -65,6 +65,42 @@ test.describe("messages", () => {
     await ownerContext.close();
   });
 
+  test("a message arriving while a saved form's page loads keeps that page's toast", async ({ page, baseURL }) => {
+    test.skip(jsDisabled(), "live reloads run only with JavaScript; without it each page load is complete");
+    const customer = await createPerson("Cleo");
+    const owner = await createPerson("Oren", "printer_owner");
+    const printer = await createPrinterFor(owner.id, "Oren's Ender");
+    const job = await createJob(customer.id, printer.id, "accepted", `toast-race-${Date.now()}.stl`);
+    const customerCookie = (await createUserSession(customer.id)).split(";")[0];
+
+    await signInAs(page, owner.email);
+    const streamOpen = page.waitForResponse((response) => new URL(response.url()).pathname === "/events");
+    await page.goto("/profile");
+    await streamOpen;
+
+    // the page load after the save has been answered by the server (the one-time toast handed over), and
+    // the customer's message reaches the owner's live stream before the browser has that answer
+    let held = false;
+    await page.route("**/profile.data*", async (route) => {
+      // the save itself posts to the same address; the page load after it is the first GET
+      if (held || route.request().method() !== "GET") return route.continue();
+      held = true;
+      const response = await route.fetch();
+      const sent = await fetch(`${baseURL}/api/print-jobs/message`, {
+        method: "POST",
+        headers: { cookie: customerCookie, "content-type": "application/json", origin: baseURL! },
+        body: JSON.stringify({ jobId: job.id, message: "Is it printing yet?" }),
+      });
+      expect(sent.status).toBe(201);
+      await page.waitForTimeout(1500);
+      await route.fulfill({ response }).catch(() => undefined);
+    });
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Profile Updated");
+    // and the message still reaches the header once the page is idle
+    await expect(page.getByRole("banner").getByLabel("1 unread messages").first()).toBeVisible();
+  });
+
   test("the order page carries the same conversation: the customer writes there, the owner answers there", async ({
     browser,
     page,
