@@ -58,7 +58,8 @@ test("a newsletter reaches the SMTP server with a working one-click unsubscribe 
     stdio: "ignore",
     detached: true,
   });
-  const client = createClient({ url: `file:${db}` });
+  // the server writes at start-up and from its worker: this connection waits for its lock like the app does
+  const client = createClient({ url: `file:${db}`, timeout: 5000 });
   try {
     await until(
       () => fetch(`http://localhost:${port}/healthz`).then((r) => r.status),

@@ -48,7 +48,8 @@ test("a weight-caching job survives the server being killed and finishes with ea
   let server = startServer(port, db, { CATALOGUE_JOB_BUDGET: "5" });
   const health = () => fetch(`http://localhost:${port}/healthz`).then((r) => r.status);
   await until(health, (s) => s === 200);
-  const client = createClient({ url: `file:${db}` });
+  // the server writes at start-up and from its worker: this connection waits for its lock like the app does
+  const client = createClient({ url: `file:${db}`, timeout: 5000 });
   try {
     const inserted = await client.execute(
       `INSERT INTO background_tasks (kind, payload) VALUES ('catalogue.calculate-weights', '{"count":9,"page":1}') RETURNING id`,
