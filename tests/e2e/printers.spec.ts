@@ -304,7 +304,14 @@ test.describe("customers find printers", () => {
     await expect(popup).toContainText("$0.12/g");
     await expect(popup).toContainText("Berthoud, CO 80513");
     await expect(popup).not.toContainText("Mountain Ave");
-    await popup.getByRole("link", { name: "Select Printer" }).click();
+    const select = popup.getByRole("link", { name: "Select Printer" });
+    // the map may still be zooming to the chosen printer or panning to show its popup: click once the link stays put
+    await expect(async () => {
+      const before = await select.boundingBox();
+      await page.waitForTimeout(300);
+      expect(await select.boundingBox()).toEqual(before);
+    }).toPass({ timeout: 5000 });
+    await select.click();
     // /upload asks a visitor to sign in first and comes back to the chosen printer.
     await expect(page).toHaveURL(/\/upload\?printer=\d+$|redirectTo=%2Fupload%3Fprinter%3D\d+$/);
   });
