@@ -37,8 +37,8 @@ export type DesignSource = Uint8Array | { path: string; size: number };
 
 const sizeOf = (source: DesignSource) => (source instanceof Uint8Array ? source.byteLength : source.size);
 
-/** The first bytes of a design: enough for the format check, without reading a 50 MB upload into memory. */
-async function headOf(source: DesignSource, length = 4096): Promise<Uint8Array> {
+/** The first bytes of a design or other upload: enough for a format check, without reading a 50 MB file into memory. */
+export async function headOf(source: DesignSource, length = 4096): Promise<Uint8Array> {
   if (source instanceof Uint8Array) return source.subarray(0, length);
   const handle = await open(source.path, "r");
   try {

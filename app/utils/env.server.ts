@@ -21,6 +21,21 @@ export function sessionSecret(): string {
   return cachedSecret;
 }
 
+/**
+ * What every cookie of ours shares: the whole site, out of scripts' reach, sent on top-level navigations from
+ * elsewhere but not cross-site posts, Secure behind https, and signed with the session secret.
+ */
+export function cookieOptions(maxAgeSeconds?: number) {
+  return {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: secureCookies,
+    secrets: [sessionSecret()],
+    ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
+  };
+}
+
 /** The site's public address for links in e-mails (PUBLIC_URL, e.g. https://printnear.fly.dev). */
 export function siteUrl(env: NodeJS.ProcessEnv = process.env): string {
   return (env.PUBLIC_URL || `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");

@@ -4,21 +4,14 @@
 // so the toast shows once, whether the page refreshes by polling or by its refresh tag.
 import { createCookie } from "@remix-run/node";
 import { jobOutcomeMessage, type JobSummary } from "~/domain/background-jobs";
-import { secureCookies, sessionSecret } from "./env.server";
+import { cookieOptions } from "./env.server";
 import type { Toast } from "./toast.server";
 
 const MAX_WATCHED = 20;
 
 let cookie: ReturnType<typeof createCookie> | undefined;
 function watchedCookie() {
-  cookie ??= createCookie("pn_jobs_watched", {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: secureCookies,
-    secrets: [sessionSecret()],
-    maxAge: 7 * 24 * 3600,
-  });
+  cookie ??= createCookie("pn_jobs_watched", cookieOptions(7 * 24 * 3600));
   return cookie;
 }
 

@@ -4,7 +4,7 @@ import { createCookie, redirect } from "@remix-run/node";
 import { and, eq, gt } from "drizzle-orm";
 import { sessions, users, type User } from "../../db/schema";
 import { getDb } from "./db.server";
-import { secureCookies, sessionSecret } from "./env.server";
+import { cookieOptions } from "./env.server";
 import { currentRequestScope } from "./request-scope.server";
 
 export const SESSION_DAYS = 30;
@@ -12,14 +12,7 @@ const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
 
 let cookie: ReturnType<typeof createCookie> | undefined;
 function sessionCookie() {
-  cookie ??= createCookie("pn_session", {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: secureCookies,
-    secrets: [sessionSecret()],
-    maxAge: SESSION_DAYS * 24 * 60 * 60,
-  });
+  cookie ??= createCookie("pn_session", cookieOptions(SESSION_DAYS * 24 * 60 * 60));
   return cookie;
 }
 

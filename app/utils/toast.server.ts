@@ -1,7 +1,7 @@
 // Toasts flashed through a cookie so they show after a plain form post and redirect too.
 import { createCookieSessionStorage, redirect, redirectDocument } from "@remix-run/node";
 import { z } from "zod";
-import { secureCookies, sessionSecret } from "./env.server";
+import { cookieOptions } from "./env.server";
 
 export const ToastSchema = z.object({
   title: z.string(),
@@ -16,14 +16,7 @@ const TOAST_KEY = "toast";
 let storage: ReturnType<typeof createCookieSessionStorage<Record<string, never>, { toast: Toast }>> | undefined;
 function toastStorage() {
   storage ??= createCookieSessionStorage<Record<string, never>, { toast: Toast }>({
-    cookie: {
-      name: "pn_toast",
-      path: "/",
-      httpOnly: true,
-      sameSite: "lax",
-      secure: secureCookies,
-      secrets: [sessionSecret()],
-    },
+    cookie: { name: "pn_toast", ...cookieOptions() },
   });
   return storage;
 }

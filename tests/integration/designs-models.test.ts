@@ -14,8 +14,8 @@ import { getStorage, newStorageKey } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { FIXTURE_THING_NON_COMMERCIAL, FIXTURE_THING_WITHOUT_FILES } from "../mocks/thingiverse";
 import { server } from "../setup/msw";
-import { args, createTestUser, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
-import { fileOf, flashedToast, withTemporaryUploads } from "../fixtures/designs/helpers";
+import { args, createTestUser, flashedToast, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
+import { fileOf, withTemporaryUploads } from "../fixtures/designs/helpers";
 
 const uploads = withTemporaryUploads();
 afterAll(() => rmSync(uploads, { recursive: true, force: true }));

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { printers, printJobs, rateLimits } from "../../db/schema";
+import { printJobs, rateLimits } from "../../db/schema";
 import { quotePrice } from "../../app/domain/pricing";
 import { action as uploadAction, loader as uploadLoader } from "../../app/routes/upload/route";
 import { action as savedPrintsAction, loader as savedPrintsLoader } from "../../app/routes/saved-prints";
@@ -19,8 +19,9 @@ import { updateDraft } from "../../app/services/draft-writes.server";
 import { getOwnDraft } from "../../app/services/drafts.server";
 import { getStorage } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
-import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
-import { fileOf, fixture, flashedToast, multipartRequest, storedFiles, withTemporaryUploads } from "../fixtures/designs/helpers";
+import { createTestPrinter } from "../setup/jobs";
+import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
+import { fileOf, fixture, multipartRequest, storedFiles, withTemporaryUploads } from "../fixtures/designs/helpers";
 
 const uploads = withTemporaryUploads();
 afterAll(() => rmSync(uploads, { recursive: true, force: true }));
@@ -52,6 +53,24 @@ async function job(id: number) {
   const db = await getDb();
   const [row] = await db.select().from(printJobs).where(eq(printJobs.id, id));
   return row;
+}
+
+/** A Bambu Lab P1S at $120/kg in Berthoud (no map point): large enough for every fixture. */
+function p1sOf(ownerId: number, overrides: { name: string; isAvailable?: boolean }) {
+  return createTestPrinter(ownerId, {
+    model: "Bambu Lab P1S",
+    buildVolumeX: 256,
+    buildVolumeY: 256,
+    buildVolumeZ: 256,
+    fitSmall: 256,
+    fitMid: 256,
+    fitLarge: 256,
+    ratePerKgCents: 120000,
+    location: "Berthoud, CO",
+    latitude: null,
+    longitude: null,
+    ...overrides,
+  });
 }
 
 function draftIdFrom(location: string | null): number {
@@ -139,24 +158,8 @@ describe("the upload page without JavaScript", () => {
   });
 
   it("prices with the chosen printer's rate and goes on to submit there", async () => {
-    const db = await getDb();
     const owner = await createTestUser({ userType: "printer_owner" });
-    const [printer] = await db
-      .insert(printers)
-      .values({
-        ownerId: owner.id,
-        name: "Test P1S",
-        model: "Bambu Lab P1S",
-        buildVolumeX: 256,
-        buildVolumeY: 256,
-        buildVolumeZ: 256,
-        fitSmall: 256,
-        fitMid: 256,
-        fitLarge: 256,
-        ratePerKgCents: 120000,
-        location: "Berthoud, CO",
-      })
-      .returning();
+    const printer = await p1sOf(owner.id, { name: "Test P1S" });
     const res = await uploadPage([
       ["file", fileOf(DODECA_3MF)],
       ...SETTINGS,
@@ -178,25 +181,9 @@ describe("the upload page without JavaScript", () => {
   });
 
   it("refuses an offline printer named in the URL or the form, saying so, and saves nothing", async () => {
-    const db = await getDb();
     const owner = await createTestUser({ userType: "printer_owner" });
-    const [printer] = await db
-      .insert(printers)
-      .values({
-        ownerId: owner.id,
-        name: "Offline P1S",
-        model: "Bambu Lab P1S",
-        buildVolumeX: 256,
-        buildVolumeY: 256,
-        buildVolumeZ: 256,
-        fitSmall: 256,
-        fitMid: 256,
-        fitLarge: 256,
-        ratePerKgCents: 120000,
-        location: "Berthoud, CO",
-        isAvailable: false,
-      })
-      .returning();
+    const printer = await p1sOf(owner.id, { name: "Offline P1S", isAvailable: false });
+    const db = await getDb();
     const page = (await uploadLoader(args(getRequest(`/upload?printer=${printer.id}`, cookie)))) as Awaited<
       ReturnType<typeof uploadLoader>
     >;

@@ -57,6 +57,12 @@ async function paymentsOf(jobId: number) {
   return db.select().from(payments).where(eq(payments.jobId, jobId));
 }
 
+/** Starts a Stripe card payment for the job: its PaymentIntent's id (the client secret's first part). */
+async function startIntent(customer: { id: number; email: string }, jobId: number) {
+  const started = await startCardPayment(customer, jobId);
+  return started!.clientSecret.split("_secret_")[0]!;
+}
+
 const PROVIDERS = {
   test: {
     key: "",
@@ -68,8 +74,7 @@ const PROVIDERS = {
   stripe: {
     key: "sk_test_mock",
     async pay(customer: { id: number; email: string }, jobId: number) {
-      const intent = await startCardPayment(customer, jobId);
-      const id = intent!.clientSecret.split("_secret_")[0]!;
+      const id = await startIntent(customer, jobId);
       confirmIntentForTests(id);
       await confirmProviderPayment(id);
     },
@@ -128,8 +133,7 @@ describe.each(Object.entries(PROVIDERS))("payment provider contract: %s", (name,
 
   test("a customer cancel before paying closes the open payment at the provider", async () => {
     const { customer, jobId } = await placeTestOrder();
-    const started = await startCardPayment(customer, jobId);
-    const id = started!.clientSecret.split("_secret_")[0]!;
+    const id = await startIntent(customer, jobId);
     expect((await paymentsOf(jobId)).map((p) => p.status)).toEqual(["requires_payment"]);
     await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
     expect((await jobRow(jobId)).status).toBe("cancelled");
@@ -249,8 +253,7 @@ describe("Stripe holds the order can't use", () => {
 
   test("an intent authorised just before the customer cancelled is cancelled, and its late report changes nothing", async () => {
     const { customer, jobId } = await placeTestOrder();
-    const started = await startCardPayment(customer, jobId);
-    const id = started!.clientSecret.split("_secret_")[0]!;
+    const id = await startIntent(customer, jobId);
     // the card is authorised at Stripe, but its webhook hasn't arrived when the customer cancels
     confirmIntentForTests(id);
     await transitionJob({ jobId, by: { userId: customer.id }, action: "cancel" });
@@ -262,8 +265,7 @@ describe("Stripe holds the order can't use", () => {
 
   test("an authorisation reported for a cancelled order is released at once", async () => {
     const { customer, jobId } = await placeTestOrder();
-    const started = await startCardPayment(customer, jobId);
-    const id = started!.clientSecret.split("_secret_")[0]!;
+    const id = await startIntent(customer, jobId);
     // the order ends while Stripe still holds the intent open (its cancel there failed)
     let refused = 0;
     server.use(
@@ -286,8 +288,7 @@ describe("Stripe holds the order can't use", () => {
 
   test("a release refused when the order ended is retried by the sweep", async () => {
     const { customer, jobId } = await placeTestOrder();
-    const started = await startCardPayment(customer, jobId);
-    const id = started!.clientSecret.split("_secret_")[0]!;
+    const id = await startIntent(customer, jobId);
     server.use(
       http.post(`${STRIPE_API}/v1/payment_intents/:id/cancel`, () =>
         HttpResponse.json({ error: { type: "api_error", message: "Try again later." } }, { status: 400 }),
@@ -320,7 +321,7 @@ describe("Stripe holds the order can't use", () => {
     );
     // then a newer hold whose release was refused when its order ended, and which Stripe now accepts
     const { customer, jobId } = await placeTestOrder();
-    const id = (await startCardPayment(customer, jobId))!.clientSecret.split("_secret_")[0]!;
+    const id = await startIntent(customer, jobId);
     server.use(
       http.post(`${STRIPE_API}/v1/payment_intents/:id/cancel`, () =>
         HttpResponse.json({ error: { type: "api_error", message: "Try again later." } }, { status: 400 }),
@@ -357,7 +358,7 @@ describe("two payments racing for one order", () => {
     process.env.STRIPE_SECRET_KEY = "sk_test_mock";
     const { owner, customer, jobId } = await placeTestOrder();
     const url = await startHostedCheckout(customer, jobId, "http://localhost:3000");
-    const first = (await startCardPayment(customer, jobId))!.clientSecret.split("_secret_")[0]!;
+    const first = await startIntent(customer, jobId);
     confirmIntentForTests(first);
     const second = completeCheckoutSessionForTests(url!.split("/").pop()!).payment_intent as string;
     expect(second).not.toBe(first);
@@ -451,8 +452,7 @@ describe("Stripe webhooks", () => {
 
   test("a signed event delivered twice confirms the order once; a bad signature is refused", async () => {
     const { customer, owner, jobId } = await placeTestOrder();
-    const intent = await startCardPayment(customer, jobId);
-    const id = intent!.clientSecret.split("_secret_")[0]!;
+    const id = await startIntent(customer, jobId);
     confirmIntentForTests(id);
     const payload = JSON.stringify({
       id: `evt_${id}`,

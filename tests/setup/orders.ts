@@ -1,34 +1,24 @@
 // Helpers for order tests: an owner with a printer and filament, a customer with a draft.
-import { filamentInventory, printers, printJobs } from "../../db/schema";
+import { filamentInventory, printJobs } from "../../db/schema";
 import { placeOrder } from "../../app/services/orders/place-order.server";
 import { getDb } from "../../app/utils/db.server";
+import { createTestPrinter } from "./jobs";
 import { createTestUser } from "./requests";
 
 export async function createOwnerWithPrinter(options: { grams?: number; zip?: string; ratePerKgCents?: number } = {}) {
   const owner = await createTestUser({ userType: "printer_owner" });
+  const printer = await createTestPrinter(owner!.id, {
+    name: `Printer of ${owner!.username}`,
+    materials: ["PLA", "PETG"],
+    ratePerKgCents: options.ratePerKgCents ?? 12000,
+    location: "Berthoud, CO 80513",
+    city: "Berthoud",
+    state: "CO",
+    zip: options.zip ?? "80513",
+    latitude: 40.3083,
+    longitude: -105.0811,
+  });
   const db = await getDb();
-  const [printer] = await db
-    .insert(printers)
-    .values({
-      ownerId: owner!.id,
-      name: `Printer of ${owner!.username}`,
-      model: "Prusa MK4",
-      buildVolumeX: 250,
-      buildVolumeY: 210,
-      buildVolumeZ: 220,
-      fitSmall: 210,
-      fitMid: 220,
-      fitLarge: 250,
-      materials: ["PLA", "PETG"],
-      ratePerKgCents: options.ratePerKgCents ?? 12000,
-      location: "Berthoud, CO 80513",
-      city: "Berthoud",
-      state: "CO",
-      zip: options.zip ?? "80513",
-      latitude: 40.3083,
-      longitude: -105.0811,
-    })
-    .returning();
   await db.insert(filamentInventory).values([
     { printerId: printer!.id, material: "PLA", color: "Red", grams: options.grams ?? 1000 },
     { printerId: printer!.id, material: "PLA", color: "Black", grams: 1000 },

@@ -4,13 +4,13 @@
 // in the analysis pool, queued under its uploader, which also renders the thumbnail when no image came with it.
 // Failures are AppErrors: "invalid" on the field they are about, "rate_limited" and "busy" with the wait.
 import { openAsBlob } from "node:fs";
-import { open } from "node:fs/promises";
 import { AppError } from "~/domain/app-error";
 import type { LibraryLicense } from "~/domain/licenses";
 import { MeshError, type AnalysisResult } from "~/domain/mesh";
 import { CATEGORY_MESSAGE, IMAGE_TYPE_MESSAGE } from "~/domain/model-upload";
 import type { Difficulty } from "~/domain/models";
 import { analyzeOffThread } from "../analysis-pool.server";
+import { headOf } from "../design-analysis.server";
 import type { IncomingFile } from "../design-form.server";
 import { hitModelUploadLimit, modelUploadLimitMessage } from "../design-quotas.server";
 import { getStorage, newStorageKey } from "../storage.server";
@@ -48,17 +48,6 @@ export async function countModelUpload(userId: number): Promise<void> {
     throw new AppError("rate_limited", modelUploadLimitMessage(limit.retryAfterSeconds), {
       retryAfterSeconds: limit.retryAfterSeconds,
     });
-  }
-}
-
-async function headOf(file: IncomingFile, length: number): Promise<Uint8Array> {
-  const handle = await open(file.path, "r");
-  try {
-    const head = new Uint8Array(Math.min(length, file.size));
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return head.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
   }
 }
 
