@@ -2,7 +2,7 @@
 // /order/{id}). The page feeds it the messages and the action to post to; without JavaScript the
 // send box is a plain form post, with it Enter sends and Shift+Enter adds a line.
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useId, useMemo, useRef, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, type KeyboardEvent } from "react";
 import {
   displayName,
   MESSAGE_FAILED_TOAST,
@@ -12,7 +12,7 @@ import {
   type ThreadMessage,
 } from "~/domain/messages";
 import { LocalTime } from "./local-time";
-import { Toaster, type ToastData } from "./toaster";
+import { FailureToast } from "./toaster";
 
 export interface ConversationThreadProps {
   messages: ThreadMessage[];
@@ -51,11 +51,6 @@ export function ConversationThread({
   const navigation = useNavigation();
   const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const wasSending = useRef(false);
-  // a refused send is also raised as a destructive toast; the box keeps the typed text
-  const failedToast = useMemo<ToastData | null>(
-    () => (error ? { title: MESSAGE_FAILED_TOAST, description: error, variant: "destructive" } : null),
-    [error],
-  );
 
   // clear the box once a send went through (a refused one keeps the text and shows why)
   useEffect(() => {
@@ -72,7 +67,8 @@ export function ConversationThread({
 
   return (
     <div className="flex flex-col gap-3" data-testid="conversation-thread">
-      {failedToast ? <Toaster toast={failedToast} /> : null}
+      {/* a refused send is also raised as a destructive toast; the box keeps the typed text */}
+      {error ? <FailureToast title={MESSAGE_FAILED_TOAST} description={error} /> : null}
       {/* newest at the bottom; column-reverse keeps the scroll there without JavaScript */}
       <div
         className="flex max-h-64 min-h-24 flex-col-reverse overflow-y-auto rounded-lg border border-slate-200 bg-slate-50 p-3"

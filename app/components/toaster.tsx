@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 
 export interface ToastData {
   title: string;
@@ -66,4 +66,13 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
       ) : null}
     </ol>
   );
+}
+
+/**
+ * A refused form post raised as a destructive toast beside the page's own message. Made once per reason, so
+ * the page re-rendering (a choice changed) never raises a dismissed toast again.
+ */
+export function FailureToast({ title, description }: { title: string; description: string }) {
+  const toast = useMemo<ToastData>(() => ({ title, description, variant: "destructive" }), [title, description]);
+  return <Toaster toast={toast} />;
 }

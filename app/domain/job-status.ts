@@ -25,11 +25,11 @@ export const CUSTOMER_ACTIVE: readonly JobStatus[] = JOB_STATUSES.filter(
 export const PAID_STATUSES: readonly JobStatus[] = JOB_STATUSES.filter(
   (status) => status !== "draft" && status !== "submitted" && status !== "cancelled" && status !== "rejected",
 );
-/** The printer dashboard's sections: new requests (paid, awaiting the printer), active jobs and completed jobs. */
 /** An order placed and awaiting its payment: the one status a payment can confirm. */
 export const AWAITING_PAYMENT: JobStatus = "submitted";
 /** Orders that ended before any charge: every hold on them must be released. */
 export const ENDED_UNCHARGED: readonly JobStatus[] = ["cancelled", "rejected"];
+/** The printer dashboard's sections: new requests (paid, awaiting the printer), active jobs and completed jobs. */
 export const OWNER_PENDING: readonly JobStatus[] = ["confirmed"];
 export const OWNER_ACTIVE: readonly JobStatus[] = ["accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping"];
 export const OWNER_COMPLETED: readonly JobStatus[] = ["picked_up", "shipped"];

@@ -4,4 +4,7 @@ export const PAYMENT_PROVIDERS = ["test", "stripe"] as const;
 
 export const PAYMENT_STATUSES = ["requires_payment", "authorized", "captured", "released", "refunded", "failed"] as const;
 
+/** Payment states that may still hold or take the customer's money at the provider. */
+export const OPEN_PAYMENT_STATES = ["requires_payment", "authorized", "failed"] as const;
+
 export const PAYOUT_STATUSES = ["pending", "paid", "failed"] as const;

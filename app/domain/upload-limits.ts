@@ -5,3 +5,6 @@ export const MAX_DESIGN_BYTES = 52_428_800;
 
 /** The one message for a model or design file past MAX_DESIGN_BYTES. */
 export const FILE_TOO_LARGE_MESSAGE = "File size exceeds 50MB limit";
+
+/** An upload whose body could not be read as a form (cut off, malformed, too many files). */
+export const UNREADABLE_UPLOAD_MESSAGE = "The upload could not be read. Please try again.";

@@ -33,7 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const job = found?.type === NEWSLETTER_TASK ? found : null;
   // the campaign this browser started flashes "Newsletter Sent!" or "Send Failed" once it has finished
   const { toast, headers } = await jobFinishToast(request, job ? [job] : []);
-  return data({ counts: await segmentCounts(), campaigns: await recentCampaigns(5), job, jobToast: toast }, { headers });
+  const [counts, campaigns] = await Promise.all([segmentCounts(), recentCampaigns(5)]);
+  return data({ counts, campaigns, job, jobToast: toast }, { headers });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

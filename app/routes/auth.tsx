@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { Toaster } from "~/components/toaster";
+import { FailureToast } from "~/components/toaster";
 import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
 import { authenticator, AuthFailure } from "~/utils/auth.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
@@ -109,9 +109,7 @@ export default function AuthPage() {
             Sign Up
           </Link>
         </div>
-        {actionData ? (
-          <Toaster toast={{ title: actionData.title, description: actionData.message, variant: "destructive" }} />
-        ) : null}
+        {actionData ? <FailureToast title={actionData.title} description={actionData.message} /> : null}
         {tab === "signin" ? (
           <Form method="post" className="card mt-4 space-y-4 p-6">
             <HoneypotInputs />

@@ -6,6 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState } from "react";
+import { DELIVERY_METHOD_NAMES } from "~/domain/shipping";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
 import { isAppError } from "~/domain/app-error";
@@ -21,8 +22,6 @@ import { redirectWithToast } from "~/utils/toast.server";
 const StripeCardForm = lazy(() => import("~/components/stripe-card-form"));
 
 export const meta: MetaFunction = () => [{ title: "Checkout | Printnear" }];
-
-const DELIVERY_TEXT = { pickup: "Local Pickup", delivery: "Local Delivery", shipping: "USPS Shipping" } as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -42,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       fileName: job.fileName,
       material: job.material,
       filamentColor: job.filamentColor,
-      delivery: DELIVERY_TEXT[job.deliveryMethod],
+      delivery: DELIVERY_METHOD_NAMES[job.deliveryMethod],
       shippingService: job.shippingService,
       printCost: job.printerProfitCents,
       platformFee: job.platformFeeCents,

@@ -5,7 +5,7 @@ import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { SEND_MESSAGE_INTENT, type ConversationSummary } from "~/domain/messages";
 import { emptySummary, getJobConversation, listConversations, listJobMessages } from "~/services/conversations.server";
 import { LocalTime } from "~/components/local-time";
-import { countUnreadForHeader } from "~/services/notifications.server";
+import { countUnreadMessages } from "~/services/notifications.server";
 import { answerMessageForm, type MessageFormResult } from "~/utils/message-form.server";
 import { parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
@@ -28,13 +28,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // opening the thread marks it read first, so the list and the header count agree
     open = { conversation, messages: await listJobMessages(conversation.jobId, user.id, { markRead: true }) };
   }
-  const [conversations, unread] = await Promise.all([listConversations(user.id), countUnreadForHeader(user.id)]);
+  const [conversations, unread] = await Promise.all([listConversations(user.id), countUnreadMessages(user.id)]);
   if (open && !conversations.some((c) => c.jobId === open.conversation.jobId)) {
     conversations.unshift(emptySummary(open.conversation));
   }
   return {
     userId: user.id,
-    headerUnreadMessages: unread.messages,
+    headerUnreadMessages: unread,
     conversations,
     open: open
       ? {

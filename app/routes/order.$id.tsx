@@ -4,6 +4,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { DELIVERY_METHOD_NAMES } from "~/domain/shipping";
 import { ConversationThread } from "~/components/conversation-thread";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderActions } from "~/components/order-actions";
@@ -18,7 +19,7 @@ import { isAppError } from "~/utils/app-error.server";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { LocalTime } from "~/components/local-time";
 import { requireIdParam } from "~/utils/misc";
-import { countUnreadForHeader } from "~/services/notifications.server";
+import { countUnreadMessages } from "~/services/notifications.server";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageTransition } from "./orders.server";
@@ -26,7 +27,6 @@ import { pageTransition } from "./orders.server";
 export const meta: MetaFunction = () => [{ title: "Order | Printnear" }];
 
 const NOT_FOUND = "The order you're looking for doesn't exist or you don't have access to it.";
-const DELIVERY_TEXT = { pickup: "Local Pickup", delivery: "Local Delivery", shipping: "USPS Shipping" } as const;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -35,11 +35,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!view) throw new Response(NOT_FOUND, { status: 404 });
   const { job } = view;
   const messages = (await listJobMessages(job.id, user.id, { markRead: true })) ?? [];
-  const unread = await countUnreadForHeader(user.id);
+  // the count after the thread was marked read; the review link beside it
+  const [unread, reviews] = await Promise.all([
+    countUnreadMessages(user.id),
+    view.viewerRole === "customer" ? reviewLinksOf(user.id, [job.id]) : null,
+  ]);
   const name = (p: { firstName: string | null; lastName: string | null; username: string }) =>
     [p.firstName, p.lastName].filter(Boolean).join(" ") || p.username;
   return {
-    headerUnreadMessages: unread.messages,
+    headerUnreadMessages: unread,
     viewerRole: view.viewerRole,
     order: {
       id: job.id,
@@ -48,7 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       fileName: job.fileName,
       material: job.material,
       filamentColor: job.filamentColor,
-      delivery: DELIVERY_TEXT[job.deliveryMethod],
+      delivery: DELIVERY_METHOD_NAMES[job.deliveryMethod],
       deliveryMethod: job.deliveryMethod,
       deliveryZip: job.deliveryZip,
       shippingService: job.shippingService,
@@ -85,7 +89,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     backTo: view.viewerRole === "owner" ? "/printer-tracking" : "/dashboard",
     messages,
     userId: user.id,
-    review: view.viewerRole === "customer" ? ((await reviewLinksOf(user.id, [job.id])).get(job.id) ?? null) : null,
+    review: reviews?.get(job.id) ?? null,
   };
 }
 

@@ -3,8 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useMemo } from "react";
-import { Toaster, type ToastData } from "~/components/toaster";
+import { FailureToast } from "~/components/toaster";
 import { UserAvatar } from "~/components/user-avatar";
 import { humanize } from "~/utils/format";
 import { isAppError } from "~/domain/app-error";
@@ -66,14 +65,10 @@ export default function Profile() {
   });
   const failed = Object.keys(form.allErrors).length > 0;
   const reason = form.errors?.[0] ?? "Check the fields marked below.";
-  // a refused save is also raised as a destructive toast; the fields keep what was typed
-  const failedToast = useMemo<ToastData | null>(
-    () => (failed ? { title: "Update Failed", description: reason, variant: "destructive" } : null),
-    [failed, reason],
-  );
   return (
     <div className="container-page max-w-2xl py-8">
-      {failedToast ? <Toaster toast={failedToast} /> : null}
+      {/* a refused save is also raised as a destructive toast; the fields keep what was typed */}
+      {failed ? <FailureToast title="Update Failed" description={reason} /> : null}
       <h1 className="text-2xl font-bold">Profile Settings</h1>
       <Form method="post" {...getFormProps(form)} className="card mt-6 space-y-5 p-6">
         {failed ? (

@@ -8,7 +8,7 @@ import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
-import { Toaster } from "~/components/toaster";
+import { FailureToast } from "~/components/toaster";
 import { isAppError } from "~/domain/app-error";
 import { formStatusOf, retryHeaders } from "~/utils/app-error.server";
 import { colorChoices } from "~/domain/materials";
@@ -329,7 +329,7 @@ export default function SubmitPrint() {
           {actionData?.error ? (
             <>
               {/* the refusal is a destructive toast as well; the form keeps every choice made */}
-              <Toaster toast={{ title: "Submission Failed", description: actionData.error, variant: "destructive" }} />
+              <FailureToast title="Submission Failed" description={actionData.error} />
               <p role="alert" className="text-sm text-red-700">
                 Submission Failed: {actionData.error}
               </p>

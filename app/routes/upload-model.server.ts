@@ -8,7 +8,7 @@ import { openAsBlob } from "node:fs";
 import type { User } from "../../db/schema";
 import { AppError, isAppError } from "~/domain/app-error";
 import { createModelUploadSchema, IMAGE_TOO_LARGE_MESSAGE, MAX_IMAGE_BYTES, ModelPayloadSchema } from "~/domain/model-upload";
-import { FILE_TOO_LARGE_MESSAGE } from "~/domain/upload-limits";
+import { FILE_TOO_LARGE_MESSAGE, UNREADABLE_UPLOAD_MESSAGE } from "~/domain/upload-limits";
 import { readStreamedForm, type StreamedForm } from "~/services/design-form.server";
 import { countModelUpload, uploadLibraryModel } from "~/services/models/library-upload.server";
 import { MAX_DESIGN_BYTES } from "~/services/storage.server";
@@ -16,7 +16,6 @@ import { readJson } from "~/utils/api.server";
 import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-const UNREADABLE = "The upload could not be read. Please try again.";
 const FILE_FIELDS = ["modelFile", "image"];
 
 /** The upload form as it streams: the model file cut at 50 MB (413), the picture at 5 MB (a field error). */
@@ -29,8 +28,8 @@ function readModelForm(request: Request): Promise<StreamedForm> {
       },
       image: { maxBytes: MAX_IMAGE_BYTES, tooLarge: new AppError("invalid", IMAGE_TOO_LARGE_MESSAGE, { field: "image" }) },
     },
-    unreadable: new AppError("invalid", UNREADABLE),
-    tooManyFiles: new AppError("invalid", UNREADABLE),
+    unreadable: new AppError("invalid", UNREADABLE_UPLOAD_MESSAGE),
+    tooManyFiles: new AppError("invalid", UNREADABLE_UPLOAD_MESSAGE),
     // a post without files is a form too
     notMultipart: null,
     defaultName: "model",

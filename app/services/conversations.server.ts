@@ -134,7 +134,6 @@ export async function listJobMessages(
   return threadMessages(jobId);
 }
 
-/** Marks read what the other party sent in this job's thread; the caller must be a party. */
 /** The e-mail batch of one reader's conversation: at most one "New Message" e-mail per window. */
 function messageBatchKey(readerId: number, jobId: number): string {
   return `message:${readerId}:job:${jobId}`;

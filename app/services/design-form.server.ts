@@ -11,6 +11,7 @@ import { Busboy } from "@fastify/busboy";
 import { parseFormData } from "@remix-run/form-data-parser";
 import { AppError } from "~/domain/app-error";
 import { MAX_DESIGN_BYTES, MESSAGES } from "~/domain/design-settings";
+import { UNREADABLE_UPLOAD_MESSAGE } from "~/domain/upload-limits";
 import { incomingUploadPath } from "./storage.server";
 
 /** The form field that carries the design file. */
@@ -20,7 +21,6 @@ const ONE_MIB = 1024 * 1024;
 const MAX_FIELDS_BYTES = ONE_MIB;
 /** After refusing a file, read at most this much more so the browser receives the answer instead of a reset connection. */
 const DRAIN_LIMIT_BYTES = 80 * ONE_MIB;
-const UNREADABLE = "The upload could not be read. Please try again.";
 
 /** An uploaded file as it arrived, in a file of its own until it is stored (then removed). */
 export interface IncomingFile {
@@ -199,7 +199,7 @@ const fileError = (code: "invalid" | "too_large", message: string) => new AppErr
 export async function readDesignForm(request: Request): Promise<DesignForm> {
   const form = await readStreamedForm(request, {
     files: { [FILE_FIELD]: { maxBytes: MAX_DESIGN_BYTES, tooLarge: fileError("too_large", MESSAGES.tooLarge) } },
-    unreadable: fileError("invalid", UNREADABLE),
+    unreadable: fileError("invalid", UNREADABLE_UPLOAD_MESSAGE),
     tooManyFiles: fileError("invalid", "Please upload one design file at a time."),
     notMultipart: fileError("invalid", "Send the design as a multipart/form-data form."),
     defaultName: "design",

@@ -133,16 +133,16 @@ export async function markNotificationsRead(userId: number, ids?: number[]) {
     .where(ids?.length ? and(mine, sql`${notifications.id} IN ${ids}`) : mine);
 }
 
+/** The count of unread messages as an SQL expression over parameter ?1, the user: counted once for both readers below. */
+const UNREAD_MESSAGES_OF_USER_1 = `(SELECT count(*) FROM messages m
+    JOIN print_jobs j ON j.id = m.job_id
+    LEFT JOIN printers p ON p.id = j.printer_id
+   WHERE m.read_at IS NULL AND m.sender_id <> ?1 AND (j.customer_id = ?1 OR p.owner_id = ?1))`;
+
 /** Messages in the user's conversations (as customer or printer owner) that someone else sent and nobody read. */
 export async function countUnreadMessages(userId: number): Promise<number> {
   const client = await getClient();
-  const result = await client.execute({
-    sql: `SELECT count(*) AS n FROM messages m
-          JOIN print_jobs j ON j.id = m.job_id
-          LEFT JOIN printers p ON p.id = j.printer_id
-          WHERE m.read_at IS NULL AND m.sender_id <> ?1 AND (j.customer_id = ?1 OR p.owner_id = ?1)`,
-    args: [userId],
-  });
+  const result = await client.execute({ sql: `SELECT ${UNREAD_MESSAGES_OF_USER_1} AS n`, args: [userId] });
   return Number(result.rows[0]?.n ?? 0);
 }
 
@@ -156,10 +156,7 @@ export async function countUnreadForHeader(userId: number): Promise<{ notificati
   const result = await client.execute({
     sql: `SELECT
             (SELECT count(*) FROM notifications WHERE user_id = ?1 AND is_read = 0) AS notifications,
-            (SELECT count(*) FROM messages m
-               JOIN print_jobs j ON j.id = m.job_id
-               LEFT JOIN printers p ON p.id = j.printer_id
-              WHERE m.read_at IS NULL AND m.sender_id <> ?1 AND (j.customer_id = ?1 OR p.owner_id = ?1)) AS messages`,
+            ${UNREAD_MESSAGES_OF_USER_1} AS messages`,
     args: [userId],
   });
   const row = result.rows[0];

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { expect, jsDisabled, signInAs, test } from "./fixtures";
 import { createJob, createPerson, createPrinterFor } from "./helpers";
-import { createUserSession } from "../../app/utils/session.server";
+import { sessionCookieFor } from "../setup/requests";
 
 test.describe("messages", () => {
   test("a customer and a printer owner exchange messages; the unread badge moves", async ({ browser, page }) => {
@@ -71,7 +71,7 @@ test.describe("messages", () => {
     const owner = await createPerson("Oren", "printer_owner");
     const printer = await createPrinterFor(owner.id, "Oren's Ender");
     const job = await createJob(customer.id, printer.id, "accepted", `toast-race-${Date.now()}.stl`);
-    const customerCookie = (await createUserSession(customer.id)).split(";")[0];
+    const customerCookie = await sessionCookieFor(customer.id);
 
     // a second browser of the owner's, idle on its dashboard, shows when the event has reached their streams
     // (its own cookies: its reloads must not take the first browser's toast)
@@ -214,11 +214,10 @@ test.describe("two servers, one database", () => {
     const owner = await createPerson("Bo", "printer_owner");
     const printer = await createPrinterFor(owner.id);
     const job = await createJob(customer.id, printer.id, "printing", `two-servers-${Date.now()}.stl`);
-    const cookieOf = async (id: number) => (await createUserSession(id)).split(";")[0];
 
     const controller = new AbortController();
     const stream = await fetch(`${serverB}/events`, {
-      headers: { cookie: await cookieOf(owner.id), accept: "text/event-stream" },
+      headers: { cookie: await sessionCookieFor(owner.id), accept: "text/event-stream" },
       signal: controller.signal,
     });
     expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
@@ -229,7 +228,7 @@ test.describe("two servers, one database", () => {
       while (!seen.includes("event: ready")) seen += decoder.decode((await reader.read()).value);
       const sent = await fetch(`${baseURL}/api/print-jobs/message`, {
         method: "POST",
-        headers: { cookie: await cookieOf(customer.id), "content-type": "application/json" },
+        headers: { cookie: await sessionCookieFor(customer.id), "content-type": "application/json" },
         body: JSON.stringify({ jobId: job.id, message: "Written through A" }),
       });
       expect(sent.status).toBe(201);

@@ -12,6 +12,7 @@ import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
 import { DEMO, expect, signInAs, test } from "./fixtures";
 import { createJob, createPerson, createPrinterFor } from "./helpers";
+import { jobRow } from "../setup/jobs";
 
 const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
 
@@ -43,12 +44,6 @@ async function payWith(page: Page, cardNumber: string) {
 /** The toast as the app renders it (server-rendered without JavaScript, shown by the Toaster with it). */
 function toast(page: Page) {
   return page.getByRole("list", { name: "Notifications (F8)" }).getByTestId("toast");
-}
-
-async function jobRow(id: number) {
-  const db = await getDb();
-  const [row] = await db.select().from(printJobs).where(eq(printJobs.id, id));
-  return row!;
 }
 
 async function placeAndPay(page: Page) {

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { http, HttpResponse } from "msw";
 import { afterAll, beforeEach, describe, expect, test, vi } from "vitest";
-import { filamentInventory, notifications, payments, payouts, printJobs, webhookEvents } from "../../db/schema";
+import { filamentInventory, notifications, payments, payouts, webhookEvents } from "../../db/schema";
 import { isAppError } from "../../app/domain/app-error";
 import { AUTHORIZATION_MS } from "../../app/domain/job-lifecycle";
 import { releaseStrandedHolds, sweepExpiringAuthorizations } from "../../app/services/orders/authorization-sweep.server";
@@ -29,6 +29,7 @@ import {
 import { server } from "../setup/msw";
 import { createOwnerWithPrinter, placeTestOrder } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
+import { jobRow } from "../setup/jobs";
 
 // races need more writes than one person makes in an hour
 WRITE_LIMITS.jobStatus.limit = 10_000;
@@ -42,11 +43,6 @@ const errorOf = (p: Promise<unknown>) =>
     (e: unknown) => e,
   );
 
-async function jobRow(id: number) {
-  const db = await getDb();
-  const [row] = await db.select().from(printJobs).where(eq(printJobs.id, id));
-  return row!;
-}
 async function stock(printerId: number, color = "Red") {
   const db = await getDb();
   const rows = await db.select().from(filamentInventory).where(eq(filamentInventory.printerId, printerId));

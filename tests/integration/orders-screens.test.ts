@@ -14,6 +14,7 @@ import { getStorage, newStorageKey } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
+import { jobRow } from "../setup/jobs";
 
 process.env.UPLOADS_DIR = `tests/.tmp/uploads-orders-screens-${process.pid}`;
 afterAll(() => rmSync(process.env.UPLOADS_DIR!, { recursive: true, force: true }));
@@ -21,12 +22,6 @@ afterAll(() => rmSync(process.env.UPLOADS_DIR!, { recursive: true, force: true }
 beforeEach(() => {
   delete process.env.STRIPE_SECRET_KEY;
 });
-
-async function jobRow(id: number) {
-  const db = await getDb();
-  const [row] = await db.select().from(printJobs).where(eq(printJobs.id, id));
-  return row!;
-}
 
 /** A printer that stocks only Natural Nylon (as the demo Fort Collins Fab Lab), and a customer's Nylon draft. */
 async function naturalNylonSetup() {

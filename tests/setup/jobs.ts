@@ -1,4 +1,5 @@
 // Helpers for integration tests: printers and print jobs in the test's database, statuses set directly.
+import { eq } from "drizzle-orm";
 import { printers, printJobs } from "../../db/schema";
 import type { JobStatus } from "~/domain/job-status";
 import { getDb } from "../../app/utils/db.server";
@@ -39,4 +40,11 @@ export async function createTestJob(
     .values({ customerId, printerId, status, fileName, submittedAt: new Date() })
     .returning();
   return row;
+}
+
+/** A job's row as it is now. */
+export async function jobRow(id: number) {
+  const db = await getDb();
+  const [row] = await db.select().from(printJobs).where(eq(printJobs.id, id));
+  return row!;
 }

@@ -1,23 +1,14 @@
 // The layers keep to their imports: domain/ imports only domain/; components/ never reach
 // services/, routes/ or server-only utils; services/ never reach routes/ or components/ and never
 // build an HTTP answer (Response, toast, conform reply). See docs/architecture.md.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
+import { sourceFiles } from "./source-files";
 import { commentsOf, externalReferenceCounts, loadAllowList, EXTERNAL_REFERENCE_PATTERNS } from "./comment-references";
 
 const ROOT = resolve(__dirname, "../..");
 const APP = join(ROOT, "app");
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.(ts|tsx|mts|mjs)$/.test(name) && !/\.test\.tsx?$/.test(name)) out.push(path);
-  }
-  return out;
-}
 
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;

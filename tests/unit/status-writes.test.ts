@@ -1,22 +1,13 @@
 // The lifecycle table is the one authority on a job's status: no code writes a status it names
 // itself. transitionJob writes the table row's `to` (and undoAccept its `from`), placing an order
 // writes the table's draft → submitted row; a literal status in a print_jobs write is a bypass.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { expect, test } from "vitest";
+import { sourceFiles } from "./source-files";
 import { JOB_STATUSES } from "../../app/domain/job-status";
 
 const ROOT = resolve(__dirname, "../..");
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name)) out.push(path);
-  }
-  return out;
-}
 
 const STATUS = JOB_STATUSES.join("|");
 

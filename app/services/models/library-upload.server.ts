@@ -11,6 +11,7 @@ import { CATEGORY_MESSAGE, IMAGE_TYPE_MESSAGE } from "~/domain/model-upload";
 import type { Difficulty } from "~/domain/models";
 import { analyzeOffThread } from "../analysis-pool.server";
 import { headOf } from "../design-analysis.server";
+import { IMAGE_TYPES, sniffImage } from "../printer-images.server";
 import type { IncomingFile } from "../design-form.server";
 import { hitModelUploadLimit, modelUploadLimitMessage } from "../design-quotas.server";
 import { getStorage, newStorageKey } from "../storage.server";
@@ -51,15 +52,6 @@ export async function countModelUpload(userId: number): Promise<void> {
   }
 }
 
-/** PNG, JPEG or WebP by their first bytes; the name and the browser's type are not trusted. */
-export function sniffImage(bytes: Uint8Array): { ext: string; type: string } | null {
-  const starts = (sig: number[], at = 0) => sig.every((b, i) => bytes[at + i] === b);
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { ext: "png", type: "image/png" };
-  if (starts([0xff, 0xd8, 0xff])) return { ext: "jpg", type: "image/jpeg" };
-  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return { ext: "webp", type: "image/webp" };
-  return null;
-}
-
 /** The model file read in the pool from its path, under its uploader's queue; a file it cannot read is refused on its field. */
 async function analyzeModelFile(file: IncomingFile, owner: number, withThumbnail: boolean) {
   try {
@@ -92,9 +84,10 @@ export async function uploadLibraryModel(input: LibraryUpload): Promise<number> 
 
   let image: { file: IncomingFile; ext: string; type: string } | null = null;
   if (input.image) {
-    const kind = sniffImage(await headOf(input.image, 16));
-    if (!kind) throw new AppError("invalid", IMAGE_TYPE_MESSAGE, { field: "image" });
-    image = { file: input.image, ...kind };
+    // what the bytes are; the name and the browser's type are not trusted
+    const ext = sniffImage(await headOf(input.image, 16));
+    if (!ext) throw new AppError("invalid", IMAGE_TYPE_MESSAGE, { field: "image" });
+    image = { file: input.image, ext, type: IMAGE_TYPES[ext] };
   }
 
   let model: { file: IncomingFile; analysis: AnalysisResult; thumbnail: Uint8Array | null } | null = null;

@@ -4,6 +4,7 @@
 // The sweep keeps no state of its own and runs as a periodic task of the job runner.
 import { AUTHORIZATION_SAFETY_MS } from "~/domain/job-lifecycle";
 import { ENDED_UNCHARGED } from "~/domain/job-status";
+import { OPEN_PAYMENT_STATES } from "~/domain/payments";
 import { AppError } from "~/domain/app-error";
 import { schedulePeriodic } from "~/services/jobs/enqueue.server";
 import { getPaymentProvider } from "~/services/payments/provider.server";
@@ -50,10 +51,11 @@ export async function releaseStrandedHolds(now = Date.now()): Promise<string[]> 
   for (let page = 0; page < STRANDED_PAGES_PER_SWEEP; page++) {
     const stranded = await client.execute({
       sql: `SELECT p.id AS rowId, p.provider_payment_id AS id FROM payments p JOIN print_jobs j ON j.id = p.job_id
-            WHERE p.status IN ('requires_payment', 'authorized', 'failed') AND j.status IN (${ENDED_UNCHARGED.map(() => "?").join(", ")})
+            WHERE p.status IN (${OPEN_PAYMENT_STATES.map(() => "?").join(", ")})
+              AND j.status IN (${ENDED_UNCHARGED.map(() => "?").join(", ")})
               AND p.provider = ? AND p.id > ?
             ORDER BY p.id LIMIT ?`,
-      args: [...ENDED_UNCHARGED, provider, after, STRANDED_PAGE],
+      args: [...OPEN_PAYMENT_STATES, ...ENDED_UNCHARGED, provider, after, STRANDED_PAGE],
     });
     for (const row of stranded.rows) {
       const id = String(row.id);

@@ -3,6 +3,7 @@
 // "confirmed": the card is authorised and captured only when the printer accepts.
 import { AppError } from "~/domain/app-error";
 import { AWAITING_PAYMENT, ENDED_UNCHARGED } from "~/domain/job-status";
+import { OPEN_PAYMENT_STATES } from "~/domain/payments";
 import { getPaymentProvider, type CardDetails } from "~/services/payments/provider.server";
 import { findPayment, movePayment, paymentOfJob, recordPayment } from "~/services/payments/records.server";
 import type { StripeProvider } from "~/services/payments/stripe-provider.server";
@@ -155,7 +156,7 @@ export async function confirmProviderPayment(providerPaymentId: string): Promise
   }
   if (seen.state === "released" && record.status !== "released") {
     // cancelled at the provider (by us, or by its own expiry)
-    await movePayment(providerPaymentId, ["requires_payment", "failed", "authorized"], "released");
+    await movePayment(providerPaymentId, [...OPEN_PAYMENT_STATES], "released");
     return party.job.id;
   }
   if (seen.state !== "authorized") return party.job.id;

@@ -1,11 +1,9 @@
 // Releasing a payment the order will never use: an authorisation is cancelled (the customer is
 // never charged) and a payment still open at the provider is cancelled so it can't authorise later.
 // Our record moves to "released" once the provider agrees; a repeat finds it released already.
+import { OPEN_PAYMENT_STATES } from "~/domain/payments";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { movePayment, paymentsOfJob } from "~/services/payments/records.server";
-
-/** Payment states that may still hold or take the customer's money at the provider. */
-export const OPEN_PAYMENT_STATES = ["requires_payment", "authorized", "failed"] as const;
 
 /** Cancels one payment at the provider and records it; throws when the provider refused and it is still open. */
 export async function releaseHold(providerPaymentId: string, now = Date.now()): Promise<boolean> {

@@ -84,12 +84,11 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
   if (!OWNER_COMPLETED.includes(job.status)) {
     throw new AppError("conflict", "A payout can be requested once the order is picked up or shipped.");
   }
-  const db = await getDb();
-  const [account] = await db.select({ id: users.stripeAccountId }).from(users).where(eq(users.id, owner.id));
-  if (!account?.id) throw new AppError("invalid", CONNECT_FIRST);
+  const accountId = await savedAccountId(owner.id);
+  if (!accountId) throw new AppError("invalid", CONNECT_FIRST);
   await limitWrite(owner.id, "payment");
   const provider = await getPaymentProvider();
-  if (!(await accountReady(provider, account.id))) throw new AppError("invalid", FINISH_SETUP);
+  if (!(await accountReady(provider, accountId))) throw new AppError("invalid", FINISH_SETUP);
   const client = await getClient();
   // claim the job's payout row: a second request (or a retry of a failed one) finds it taken
   const claim = await client.execute({
@@ -98,12 +97,13 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
     args: [job.id, owner.id, job.printerProfitCents, provider.name],
   });
   if (claim.rowsAffected !== 1) throw new AppError("conflict", ALREADY_PAID_OUT);
+  const db = await getDb();
   let transferId: string;
   try {
     ({ transferId } = await provider.transfer({
       jobId: job.id,
       amountCents: job.printerProfitCents,
-      destination: account.id,
+      destination: accountId,
     }));
     await db.update(payouts).set({ status: "paid", providerTransferId: transferId }).where(eq(payouts.jobId, job.id));
   } catch (error) {
