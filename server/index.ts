@@ -1,18 +1,20 @@
 // The HTTP server: applies pending migrations, then serves the Remix app (Vite middleware in
-// development, the built app in production) behind compression, security headers and the
-// cross-site post check. MOCKS=true answers third-party HTTP with the msw handlers.
+// development, the built app in production) behind compression, security headers, the arrival
+// rules for slow clients and the cross-site post check. MOCKS=true answers third-party HTTP with the msw handlers.
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { createServer } from "node:http";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { migrateDatabase } from "../db/migrate";
 import { isCrossSiteRequest } from "../app/utils/origin";
 import { installLogRedaction } from "../app/utils/log-redaction";
-import { CLIENT_IP_HEADER } from "../app/utils/rate-limit.server";
 import { CATALOGUE_IMAGE_SOURCES } from "../app/services/catalogue/index.server";
 import { mapTileUrl } from "../app/services/printer-search.server";
+import { setClientAddress } from "./client-address";
 import { publicHost, remixHandler } from "./remix-handler";
+import { ARRIVAL_RULES, ArrivalGuard, httpServerOptions } from "./request-arrival";
 import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./security-headers";
 
 // errors written by the server and its libraries lose SQL parameters, query strings, hashes and e-mails
@@ -62,12 +64,9 @@ app.use((req, res, next) => {
   next();
 });
 
-// The client's address for rate limits: a proxy's header only when we know a proxy sets it (TRUST_PROXY=fly).
-app.use((req, _res, next) => {
-  const fromProxy = process.env.TRUST_PROXY === "fly" ? req.get("fly-client-ip") : undefined;
-  req.headers[CLIENT_IP_HEADER] = (fromProxy ?? req.socket.remoteAddress ?? "unknown").trim();
-  next();
-});
+app.use(setClientAddress);
+// a body must keep arriving, and one address or the machine holds only so many still arriving
+app.use(new ArrivalGuard(ARRIVAL_RULES).middleware);
 
 // Page and API writes from another site are refused: cookies are SameSite=Lax, and this closes the rest.
 app.use((req, res, next) => {
@@ -103,7 +102,8 @@ app.all("*", remixHandler(build, isDevelopment ? "development" : "production"));
 const worker = (await import("../app/services/jobs/start.server")).startBackgroundWorker();
 if (worker) console.log(`Background worker ${worker.workerId} started.`);
 
-const server = app.listen(port, async () => {
+// headers and whole requests are timed by Node itself (server/request-arrival.ts)
+const server = createServer(httpServerOptions(ARRIVAL_RULES), app).listen(port, async () => {
   console.log(`Printnear is running at http://localhost:${port}`);
   if (process.env.MOCKS === "true") console.log((await import("../db/demo-accounts")).demoLoginsText());
 });

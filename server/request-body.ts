@@ -50,17 +50,35 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-/** Answers 413 and closes the connection, so the rest of the body is never read. */
-export function refuseBody(req: ExpressRequest, res: ExpressResponse, limit: BodyLimit) {
-  if (!res.headersSent) {
-    res.status(413).set("Connection", "close");
-    if (req.path.startsWith("/api/") || req.accepts(["html", "json"]) === "json") res.json({ message: limit.message });
-    else res.type("text/plain").send(limit.message);
-  }
+export interface Refusal {
+  status: number;
+  /** what the user is told */
+  message: string;
+  retryAfterSeconds?: number;
+}
+
+/**
+ * Answers a request whose body will not be read (JSON {message} on the API, plain text elsewhere) and
+ * closes the connection, so the rest of the body is never read. An answer already under way is cut.
+ */
+export function refuseRequest(req: ExpressRequest, res: ExpressResponse, refusal: Refusal) {
   // stop reading; the socket goes once the answer is out
   req.unpipe();
   req.pause();
+  if (res.headersSent) {
+    req.socket.destroy();
+    return;
+  }
+  res.status(refusal.status).set("Connection", "close");
+  if (refusal.retryAfterSeconds !== undefined) res.set("Retry-After", String(refusal.retryAfterSeconds));
   res.once("finish", () => req.socket.destroy());
+  if (req.path.startsWith("/api/") || req.accepts(["html", "json"]) === "json") res.json({ message: refusal.message });
+  else res.type("text/plain").send(refusal.message);
+}
+
+/** Answers 413 and closes the connection, so the rest of the body is never read. */
+export function refuseBody(req: ExpressRequest, res: ExpressResponse, limit: BodyLimit) {
+  refuseRequest(req, res, { status: 413, message: limit.message });
 }
 
 /**

@@ -32,7 +32,7 @@ export async function clearRateLimit(key: string) {
   await client.execute({ sql: "DELETE FROM rate_limits WHERE key = ?", args: [key] });
 }
 
-/** Set by server/index.ts from the socket (or Fly's header when TRUST_PROXY=fly); any incoming value is overwritten. */
+/** Set by server/client-address.ts from the socket (or Fly's header when TRUST_PROXY=fly); any incoming value is overwritten. */
 export const CLIENT_IP_HEADER = "x-printnear-client-ip";
 
 export function clientIp(request: Request): string {
