@@ -1,12 +1,14 @@
 // GET /events: the signed-in user's live stream (Server-Sent Events). It says only "something
 // changed for you" (a message in one of their conversations, a notification); the page then
-// reloads its data through its loaders, which keep every access rule.
+// reloads its data through its loaders, which keep every access rule. Past a cap on streams (per
+// user, per address, per machine) it answers 429 or 503 and the page's client reopens later.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eventStream } from "remix-utils/sse/server";
 import { isAppError } from "~/domain/app-error";
 import { liveHub, type LiveEvent } from "~/services/live-events.server";
 import { apiError } from "~/utils/api.server";
 import { apiErrorResponse } from "~/utils/app-error.server";
+import { clientIp } from "~/utils/rate-limit.server";
 import { getSessionUser } from "~/utils/session.server";
 
 const PING_MS = 25_000;
@@ -21,7 +23,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let deliver: ((event: LiveEvent) => void) | null = null;
   let unsubscribe: () => void;
   try {
-    unsubscribe = await hub.subscribe(user.id, (event) => (deliver ? deliver(event) : queued.push(event)));
+    unsubscribe = await hub.subscribe({ userId: user.id, address: clientIp(request) }, (event) =>
+      deliver ? deliver(event) : queued.push(event),
+    );
   } catch (error) {
     if (isAppError(error)) return apiErrorResponse(error);
     throw error;

@@ -10,6 +10,24 @@ type Listener = (event: LiveEvent) => void;
 
 /** Streams one user may hold open on one server process (tabs, devices). */
 export const MAX_STREAMS_PER_USER = 6;
+/** Streams one client address may hold on one process (a household or an office shares one). */
+export const MAX_STREAMS_PER_ADDRESS = 20;
+/** Streams one process holds in all; the proxy's hard limit leaves room beside them (docs/deployment.md). */
+export const MAX_STREAMS_PER_MACHINE = 200;
+
+export interface StreamCaps {
+  perUser: number;
+  perAddress: number;
+  perMachine: number;
+}
+
+const STREAM_CAPS: StreamCaps = {
+  perUser: MAX_STREAMS_PER_USER,
+  perAddress: MAX_STREAMS_PER_ADDRESS,
+  perMachine: MAX_STREAMS_PER_MACHINE,
+};
+/** A refused page reopens with its own backoff; this is for other clients. */
+const RETRY_SECONDS = 60;
 /** Rows one poll reads at most; the rest wait for the next tick. */
 const BATCH = 500;
 
@@ -25,9 +43,13 @@ interface Cursor {
 
 export class LiveHub {
   private listeners = new Map<number, Set<Listener>>();
+  private byAddress = new Map<string, number>();
+  private total = 0;
   private cursor: Cursor | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private polling: Promise<void> | null = null;
+
+  constructor(private readonly caps: StreamCaps = STREAM_CAPS) {}
 
   /** The cursor as a token: a stream sends it on connect so a reconnecting page sees it missed something. */
   token(): string {
@@ -38,24 +60,60 @@ export class LiveHub {
     return this.listeners.get(userId)?.size ?? 0;
   }
 
-  /** Listens for a user's events; throws AppError("rate_limited") past the per-user bound. */
-  async subscribe(userId: number, listener: Listener): Promise<() => void> {
+  /** Streams open from one client address, or on this process in all. */
+  openStreams(address?: string): number {
+    return address === undefined ? this.total : (this.byAddress.get(address) ?? 0);
+  }
+
+  /**
+   * Listens for a user's events. Past the per-user or per-address bound it throws AppError("rate_limited"),
+   * past the process's bound AppError("busy"); the page's client reopens later either way.
+   */
+  async subscribe(stream: { userId: number; address: string }, listener: Listener): Promise<() => void> {
+    const { userId, address } = stream;
     const set = this.listeners.get(userId) ?? new Set<Listener>();
-    if (set.size >= MAX_STREAMS_PER_USER) {
+    if (set.size >= this.caps.perUser) {
       throw new AppError("rate_limited", "Too many live connections are open. Close a tab and try again.", {
-        retryAfterSeconds: 60,
+        retryAfterSeconds: RETRY_SECONDS,
       });
     }
-    set.add(listener);
+    if (this.openStreams(address) >= this.caps.perAddress) {
+      throw new AppError("rate_limited", "Too many live connections are open from your network. Close a tab and try again.", {
+        retryAfterSeconds: RETRY_SECONDS,
+      });
+    }
+    if (this.total >= this.caps.perMachine) {
+      throw new AppError("busy", "Live updates are busy right now. The page will reconnect by itself.", {
+        retryAfterSeconds: RETRY_SECONDS,
+      });
+    }
+    // each stream its own entry, even when two share one listener function
+    const entry: Listener = (event) => listener(event);
+    set.add(entry);
     this.listeners.set(userId, set);
-    // the first subscriber sets the cursor, so nothing written after this point is missed
-    if (!this.cursor) await this.poll();
-    this.schedule();
-    return () => {
-      set.delete(listener);
+    this.byAddress.set(address, this.openStreams(address) + 1);
+    this.total += 1;
+    let open = true;
+    const unsubscribe = () => {
+      if (!open) return;
+      open = false;
+      set.delete(entry);
       if (set.size === 0) this.listeners.delete(userId);
+      const left = this.openStreams(address) - 1;
+      if (left > 0) this.byAddress.set(address, left);
+      else this.byAddress.delete(address);
+      this.total -= 1;
       if (this.listeners.size === 0) this.stop();
     };
+    try {
+      // the first subscriber sets the cursor, so nothing written after this point is missed
+      if (!this.cursor) await this.poll();
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+    this.schedule();
+    return unsubscribe;
   }
 
   private schedule() {

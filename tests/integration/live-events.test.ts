@@ -1,7 +1,15 @@
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { isAppError } from "~/domain/app-error";
 import { sendJobMessage } from "~/services/conversations.server";
-import { LiveHub, MAX_STREAMS_PER_USER, type LiveEvent } from "~/services/live-events.server";
+import {
+  LiveHub,
+  liveHub,
+  MAX_STREAMS_PER_ADDRESS,
+  MAX_STREAMS_PER_MACHINE,
+  MAX_STREAMS_PER_USER,
+  type LiveEvent,
+} from "~/services/live-events.server";
+import { CLIENT_IP_HEADER } from "~/utils/rate-limit.server";
 import { notify } from "~/utils/notifications.server";
 import { loader as events } from "~/routes/events";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
@@ -27,9 +35,9 @@ afterEach(() => {
   for (const off of cleanups.splice(0)) off();
 });
 
-async function listen(hub: LiveHub, userId: number) {
+async function listen(hub: LiveHub, userId: number, address = "198.51.100.1") {
   const heard: LiveEvent[] = [];
-  cleanups.push(await hub.subscribe(userId, (event) => heard.push(event)));
+  cleanups.push(await hub.subscribe({ userId, address }, (event) => heard.push(event)));
   return heard;
 }
 
@@ -67,11 +75,49 @@ describe("live events", () => {
   test("a user holds a bounded number of streams per process", async () => {
     const hub = new LiveHub();
     for (let i = 0; i < MAX_STREAMS_PER_USER; i++) await listen(hub, ownerId);
-    const refused = await hub.subscribe(ownerId, () => {}).catch((e: unknown) => e);
+    const refused = await hub.subscribe({ userId: ownerId, address: "198.51.100.1" }, () => {}).catch((e: unknown) => e);
     expect(isAppError(refused) && refused.code).toBe("rate_limited");
     // closing one frees a place
     cleanups.pop()?.();
     await expect(listen(hub, ownerId)).resolves.toEqual([]);
+  });
+
+  test("one address and the whole process hold a bounded number of streams", async () => {
+    const hub = new LiveHub({ perUser: 6, perAddress: 2, perMachine: 3 });
+    await listen(hub, customerId, "203.0.113.1");
+    await listen(hub, ownerId, "203.0.113.1");
+    // a third account from the same address is refused; another address still gets through
+    const sameAddress = await hub.subscribe({ userId: strangerId, address: "203.0.113.1" }, () => {}).catch((e: unknown) => e);
+    expect(isAppError(sameAddress) && sameAddress.code).toBe("rate_limited");
+    await listen(hub, strangerId, "203.0.113.2");
+    // the process is full: a new address is refused as busy
+    const full = await hub.subscribe({ userId: strangerId, address: "203.0.113.3" }, () => {}).catch((e: unknown) => e);
+    expect(isAppError(full) && full.code).toBe("busy");
+    expect(hub.openStreams()).toBe(3);
+    // closing a stream frees its place in its address and in the process, once
+    const first = cleanups.shift()!;
+    first();
+    first();
+    expect([hub.openStreams(), hub.openStreams("203.0.113.1")]).toEqual([2, 1]);
+    await expect(listen(hub, strangerId, "203.0.113.1")).resolves.toEqual([]);
+  });
+
+  test("/events past the address's or the machine's cap answers 429 or 503 with Retry-After", async () => {
+    const hub = liveHub();
+    const cookie = await sessionCookieFor(customerId);
+    const eventsFrom = (address: string) =>
+      run(() => events(args(new Request("http://localhost:3000/events", { headers: { cookie, [CLIENT_IP_HEADER]: address } }))));
+    // other accounts behind one address fill its cap
+    for (let i = 0; i < MAX_STREAMS_PER_ADDRESS; i++) await listen(hub, 1_000_000 + i, "203.0.113.9");
+    const fromFullAddress = await eventsFrom("203.0.113.9");
+    expect(fromFullAddress.status).toBe(429);
+    expect(fromFullAddress.headers.get("retry-after")).toBe("60");
+    // accounts from many addresses fill the machine
+    for (let i = hub.openStreams(); i < MAX_STREAMS_PER_MACHINE; i++) await listen(hub, 2_000_000 + i, `10.0.0.${i % 100}`);
+    const whenFull = await eventsFrom("203.0.113.10");
+    expect(whenFull.status).toBe(503);
+    expect(whenFull.headers.get("retry-after")).toBe("60");
+    expect(hub.openStreams()).toBe(MAX_STREAMS_PER_MACHINE);
   });
 
   test("/events needs a session and answers an event stream", async () => {
