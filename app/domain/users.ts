@@ -15,3 +15,10 @@ export function userTypesAllowed(hasPrinter: boolean): readonly UserType[] {
 
 export const USER_TYPE_REFUSED =
   "Your account type follows your printer listings: list a printer to become a printer owner, or remove your printers to be a customer only.";
+
+export const PAYOUTS_FOR_OWNERS_ONLY = "Only printer owners receive payouts.";
+
+/** Who may connect a payout account: a printer owner (or an account that is both), never a customer only. */
+export function receivesPayouts(userType: UserType): boolean {
+  return userType !== "customer";
+}

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, idParam, methodNotAllowed, publicUser, readJson, requireApiUser } from "~/utils/api.server";
-import { apiErrorResponse, isAppError } from "~/utils/app-error.server";
+import { withApiErrors } from "~/utils/app-error.server";
 import { ApiUserPatchSchema, checkUserTypeChange, emailOffAfter, updateUser } from "~/utils/profile.server";
 
 // PATCH /api/users/{id}: userType (only what the account may choose, see app/domain/users.ts), or username/firstName/lastName/profileImageUrl; only one's own.
@@ -13,20 +13,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const errors = parsed.error.flatten().fieldErrors;
     return Response.json({ message: Object.values(errors).flat()[0] ?? "Invalid input", errors }, { status: 400 });
   }
-  try {
-    await checkUserTypeChange(user, parsed.data.userType);
-  } catch (error) {
-    if (isAppError(error)) return apiErrorResponse(error);
-    throw error;
-  }
   const { emailSettings, ...fields } = parsed.data;
-  const result = await updateUser(user.id, {
-    ...fields,
-    ...(emailSettings ? { emailOff: emailOffAfter(user.emailOff, emailSettings) } : {}),
+  return withApiErrors(async () => {
+    await checkUserTypeChange(user, fields.userType);
+    const result = await updateUser(user.id, {
+      ...fields,
+      ...(emailSettings ? { emailOff: emailOffAfter(user.emailOff, emailSettings) } : {}),
+    });
+    if ("fieldErrors" in result)
+      return Response.json({ message: Object.values(result.fieldErrors).flat()[0], errors: result.fieldErrors }, { status: 409 });
+    return Response.json(publicUser(result.user));
   });
-  if ("fieldErrors" in result)
-    return Response.json({ message: Object.values(result.fieldErrors).flat()[0], errors: result.fieldErrors }, { status: 409 });
-  return Response.json(publicUser(result.user));
 }
 
 export async function loader() {

@@ -6,7 +6,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eventStream } from "remix-utils/sse/server";
 import { isAppError } from "~/domain/app-error";
 import { liveHub, type LiveEvent } from "~/services/live-events.server";
-import { apiError } from "~/utils/api.server";
+import { apiError, methodNotAllowed } from "~/utils/api.server";
 import { apiErrorResponse } from "~/utils/app-error.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { getSessionUser } from "~/utils/session.server";
@@ -46,4 +46,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     },
     { headers: { "X-Accel-Buffering": "no" } },
   );
+}
+
+// a stream is only read: any other method gets 405 with Allow (Remix's own answer would be an error page)
+export async function action() {
+  return methodNotAllowed("GET");
 }

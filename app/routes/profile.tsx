@@ -8,7 +8,6 @@ import { UserAvatar } from "~/components/user-avatar";
 import { humanize } from "~/utils/format";
 import { isAppError } from "~/domain/app-error";
 import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, wantsEmail } from "~/domain/notification-kinds";
-import { limitWrite } from "~/services/write-limits.server";
 import { httpStatusOf } from "~/utils/app-error.server";
 import { emailOffFrom, PRESET_AVATARS, ProfileSchema } from "~/utils/profile-schema";
 import { updateUser } from "~/utils/profile.server";
@@ -38,15 +37,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: ProfileSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { emailOn, ...fields } = submission.value;
   try {
-    await limitWrite(user.id, "profile");
+    const result = await updateUser(user.id, { ...fields, emailOff: emailOffFrom(emailOn) });
+    if ("fieldErrors" in result) return data(submission.reply({ fieldErrors: result.fieldErrors }), { status: 409 });
   } catch (error) {
     if (isAppError(error)) return data(submission.reply({ formErrors: [error.message] }), { status: httpStatusOf(error) });
     throw error;
   }
-  const { emailOn, ...fields } = submission.value;
-  const result = await updateUser(user.id, { ...fields, emailOff: emailOffFrom(emailOn) });
-  if ("fieldErrors" in result) return data(submission.reply({ fieldErrors: result.fieldErrors }), { status: 409 });
   return redirectWithToast("/profile", { title: "Profile Updated", description: "Your profile changes are saved." });
 }
 

@@ -3,7 +3,7 @@
 // service (delivered inside the campaign job, so its outcome is what the mail server accepted), one-click unsubscribe links with List-Unsubscribe headers.
 import { randomBytes } from "node:crypto";
 import { siteUrl } from "~/utils/env.server";
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import { newsletterCampaigns, newsletterSubscribers } from "../../db/schema";
 import { NEWSLETTER_SEGMENTS } from "~/domain/newsletter";
@@ -90,8 +90,11 @@ export async function subscribe(input: { email: string; interest?: SubscribeInte
       set: {
         interest,
         userId: sql`coalesce(${newsletterSubscribers.userId}, excluded.user_id)`,
-        // a confirmed, active address keeps its state; anyone else gets a fresh confirmation
-        confirmToken: sql`CASE WHEN ${newsletterSubscribers.confirmedAt} IS NOT NULL AND ${newsletterSubscribers.unsubscribedAt} IS NULL THEN ${newsletterSubscribers.confirmToken} ELSE excluded.confirm_token END`,
+        // a subscribed or waiting address keeps its link (every confirmation e-mail sent stays valid);
+        // an unsubscribed one starts over, waiting for a new link
+        confirmToken: sql`CASE WHEN ${newsletterSubscribers.unsubscribedAt} IS NULL AND ${newsletterSubscribers.confirmToken} IS NOT NULL THEN ${newsletterSubscribers.confirmToken} ELSE excluded.confirm_token END`,
+        confirmedAt: sql`CASE WHEN ${newsletterSubscribers.unsubscribedAt} IS NULL THEN ${newsletterSubscribers.confirmedAt} ELSE NULL END`,
+        unsubscribedAt: null,
       },
     })
     .returning();
@@ -102,19 +105,20 @@ export async function subscribe(input: { email: string; interest?: SubscribeInte
     subject: "Confirm your Printnear newsletter subscription",
     text: `Please confirm that you want the Printnear newsletter:\n${link}\n\nIf you did not ask for it, ignore this e-mail.`,
     html: `<p>Please confirm that you want the Printnear newsletter:</p><p><a href="${link}">Confirm my subscription</a></p><p>If you did not ask for it, ignore this e-mail.</p>`,
-    // a form submitted again and again sends one confirmation per address per 10 minutes
-    batchKey: `newsletter-confirm:${email}`,
+    // a form submitted again and again sends one confirmation per link per 10 minutes
+    batchKey: `newsletter-confirm:${email}:${row.confirmToken ?? confirmToken}`,
     batchWindowMs: 10 * 60_000,
   });
 }
 
+/** The confirmation link's button; an unsubscribed address comes back only by subscribing again (a new link). */
 export async function confirmSubscription(confirmToken: string): Promise<boolean> {
   if (!confirmToken) return false;
   const db = await getDb();
   const rows = await db
     .update(newsletterSubscribers)
-    .set({ confirmedAt: new Date(), unsubscribedAt: null })
-    .where(eq(newsletterSubscribers.confirmToken, confirmToken))
+    .set({ confirmedAt: new Date() })
+    .where(and(eq(newsletterSubscribers.confirmToken, confirmToken), isNull(newsletterSubscribers.unsubscribedAt)))
     .returning({ id: newsletterSubscribers.id });
   return rows.length > 0;
 }
@@ -124,7 +128,11 @@ export async function unsubscribe(unsubscribeToken: string): Promise<boolean> {
   const db = await getDb();
   const rows = await db
     .update(newsletterSubscribers)
-    .set({ unsubscribedAt: sql`coalesce(${newsletterSubscribers.unsubscribedAt}, cast(unixepoch('subsec') * 1000 as integer))` })
+    // the confirmation link goes with it: an old e-mail's link must not subscribe the address again
+    .set({
+      unsubscribedAt: sql`coalesce(${newsletterSubscribers.unsubscribedAt}, cast(unixepoch('subsec') * 1000 as integer))`,
+      confirmToken: null,
+    })
     .where(eq(newsletterSubscribers.unsubscribeToken, unsubscribeToken))
     .returning({ id: newsletterSubscribers.id });
   return rows.length > 0;

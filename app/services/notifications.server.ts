@@ -6,6 +6,7 @@ import { and, count, desc, eq, sql } from "drizzle-orm";
 import { siteUrl } from "~/utils/env.server";
 import { notifications, users } from "../../db/schema";
 import { isNotificationKind, wantsEmail, type NotificationKind } from "~/domain/notification-kinds";
+import { oneLine } from "~/domain/one-line";
 import { getClient, getDb } from "~/utils/db.server";
 import { mailStatements } from "./mail/index.server";
 
@@ -80,7 +81,7 @@ export async function notify(userId: number, title: string, message: string, lin
       ...mailStatements(
         {
           to: user.email,
-          subject: `${title} | Printnear`,
+          subject: oneLine(`${title} | Printnear`),
           ...notificationEmail({ firstName: user.firstName, title, message, link }),
           batchKey,
           batchWindowMs: batchKey ? MESSAGE_EMAIL_WINDOW_MS : undefined,
@@ -97,16 +98,21 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-/** The plain-text and HTML parts: what happened, a link to the page it is about, and one to the settings. */
+/**
+ * The plain-text and HTML parts: what happened, a link to the page it is about, and one to the settings.
+ * Names and the message are kept on their own line, so no text a user typed can add lines of its own.
+ */
 export function notificationEmail(input: { firstName: string | null; title: string; message: string; link?: string | null }) {
   const base = siteUrl();
   const page = `${base}${input.link && input.link.startsWith("/") ? input.link : "/dashboard"}`;
   const settings = `${base}${EMAIL_SETTINGS_PATH}`;
-  const hello = input.firstName?.trim() ? `Hi ${input.firstName.trim()},` : "Hi,";
+  const firstName = oneLine(input.firstName ?? "").trim();
+  const hello = firstName ? `Hi ${firstName},` : "Hi,";
+  const message = oneLine(input.message);
   const text = [
     hello,
     "",
-    input.message,
+    message,
     "",
     `Open it on Printnear: ${page}`,
     "",
@@ -115,8 +121,8 @@ export function notificationEmail(input: { firstName: string | null; title: stri
   ].join("\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">
 <p>${escapeHtml(hello)}</p>
-<p><strong>${escapeHtml(input.title)}</strong></p>
-<p>${escapeHtml(input.message)}</p>
+<p><strong>${escapeHtml(oneLine(input.title))}</strong></p>
+<p>${escapeHtml(message)}</p>
 <p><a href="${escapeHtml(page)}" style="display:inline-block;padding:10px 16px;background:#1f57d0;color:#fff;border-radius:6px;text-decoration:none">Open on Printnear</a></p>
 <hr style="border:none;border-top:1px solid #e2e8f0">
 <p style="font-size:12px;color:#64748b">You get this e-mail because of your Printnear notification settings. <a href="${escapeHtml(settings)}">Change which e-mails you get</a>.</p>

@@ -10,7 +10,15 @@ import { subscribe } from "~/services/newsletter.server";
 import { getDb, isUniqueViolation } from "./db.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { UsernameSchema } from "./profile-schema";
-import { clearRateLimit, clientIp, failureState, hitRateLimit, minutesText, recordFailure } from "./rate-limit.server";
+import {
+  clearRateLimit,
+  clientIp,
+  failureState,
+  hitRateLimit,
+  minutesText,
+  recordFailure,
+  refundRateLimit,
+} from "./rate-limit.server";
 
 /**
  * A sign-in or sign-up that did not go through: an AppError (its code gives the status through the one
@@ -31,7 +39,7 @@ export class AuthFailure extends AppError {
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const ONE_HOUR = 60 * 60 * 1000;
 export const LIMITS = {
-  /** sign-in attempts one address may make, whatever the e-mail */
+  /** sign-in attempts one address may make that do not succeed (wrong, waiting or still running), whatever the e-mail */
   loginPerIp: 30,
   /** wrong passwords for one e-mail from one address before each next try must wait */
   freeFailuresPerEmailAndIp: 5,
@@ -83,6 +91,7 @@ async function limit(key: string, max: number, windowMs: number, what: string) {
       result.retryAfterSeconds,
     );
   }
+  return result;
 }
 
 function flattenIssues(error: z.ZodError) {
@@ -97,7 +106,9 @@ export async function loginWithPassword(input: { email?: unknown; password?: unk
   if (!parsed.success)
     throw new AuthFailure("invalid", "Login Failed", "Enter a valid email address", flattenIssues(parsed.error));
 
-  await limit(`login:ip:${clientIp(request)}`, LIMITS.loginPerIp, FIFTEEN_MINUTES, "sign-in");
+  // counted before the check, so a burst of guesses can't all pass; a correct sign-in gives its count back
+  const addressKey = `login:ip:${clientIp(request)}`;
+  const addressAttempt = await limit(addressKey, LIMITS.loginPerIp, FIFTEEN_MINUTES, "sign-in");
   const failuresKey = `login:failures:${email}:${clientIp(request)}`;
   const failures = await failureState(failuresKey, ONE_HOUR);
   const waitSeconds = Math.ceil((failures.lastAt + signInDelaySeconds(failures.count) * 1000 - Date.now()) / 1000);
@@ -124,6 +135,8 @@ export async function loginWithPassword(input: { email?: unknown; password?: unk
     throw new AuthFailure("unauthenticated", "Login Failed", "Invalid email or password");
   }
   if (failures.count > 0) await clearRateLimit(failuresKey);
+  // many people behind one address (an office, a campus) sign in freely: only failures use up its limit
+  await refundRateLimit(addressKey, addressAttempt);
   return user;
 }
 

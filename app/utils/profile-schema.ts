@@ -1,15 +1,9 @@
 // Profile rules, shared by the browser (early checks) and the server (the real ones).
 import { z } from "zod";
 import { NOTIFICATION_KINDS } from "~/domain/notification-kinds";
+import { PersonNameSchema } from "~/domain/person-name";
 
 export const PRESET_AVATARS = Array.from({ length: 8 }, (_, i) => `/avatars/avatar-${i + 1}.svg`);
-
-const optionalName = z
-  .string()
-  .trim()
-  .max(50, "At most 50 characters")
-  .optional()
-  .transform((v) => (v ? v : null));
 
 /** The one username rule, for sign-up and the profile alike. */
 export const UsernameSchema = z
@@ -21,8 +15,8 @@ export const UsernameSchema = z
 
 export const ProfileSchema = z.object({
   username: UsernameSchema,
-  firstName: optionalName,
-  lastName: optionalName,
+  firstName: PersonNameSchema,
+  lastName: PersonNameSchema,
   profileImageUrl: z
     .string()
     .optional()

@@ -5,6 +5,7 @@ import { printers, users, type User } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { NOTIFICATION_KINDS, type NotificationKind } from "~/domain/notification-kinds";
 import { USER_TYPE_REFUSED, USER_TYPES, userTypesAllowed, type UserType } from "~/domain/users";
+import { limitWrite } from "~/services/write-limits.server";
 import { ProfileSchema } from "./profile-schema";
 
 export { PRESET_AVATARS, ProfileSchema } from "./profile-schema";
@@ -36,11 +37,15 @@ export async function checkUserTypeChange(user: User, requested: UserType | unde
   }
 }
 
-/** Applies a validated change; a taken username answers as a field error. */
+/**
+ * Applies a validated change, counted against the profile write limit (AppError "rate_limited" past it);
+ * a taken username answers as a field error.
+ */
 export async function updateUser(
   userId: number,
   change: Partial<Pick<User, "username" | "firstName" | "lastName" | "profileImageUrl" | "zipCode" | "userType" | "emailOff">>,
 ): Promise<{ user: User } | { fieldErrors: Record<string, string[]> }> {
+  await limitWrite(userId, "profile");
   const db = await getDb();
   if (change.username) {
     const [taken] = await db

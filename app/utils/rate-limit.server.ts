@@ -4,6 +4,8 @@ import { getClient } from "./db.server";
 export interface RateLimitResult {
   allowed: boolean;
   retryAfterSeconds: number;
+  /** when the window this attempt was counted in began (for refundRateLimit) */
+  windowStart: number;
 }
 
 /** Counts one attempt for `key`; allowed while at most `limit` attempts fall in the window. */
@@ -23,7 +25,16 @@ export async function hitRateLimit(key: string, limit: number, windowMs: number,
   const count = Number(row.count);
   const windowStart = Number(row.window_start);
   const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
-  return { allowed: count <= limit, retryAfterSeconds };
+  return { allowed: count <= limit, retryAfterSeconds, windowStart };
+}
+
+/** Takes back one attempt counted by hitRateLimit, unless its window has started over since. */
+export async function refundRateLimit(key: string, hit: RateLimitResult) {
+  const client = await getClient();
+  await client.execute({
+    sql: "UPDATE rate_limits SET count = max(count - 1, 0) WHERE key = ? AND window_start = ?",
+    args: [key, hit.windowStart],
+  });
 }
 
 /** Forgets a key's attempts (a successful sign-in clears its e-mail's failures). */

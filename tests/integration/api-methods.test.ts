@@ -1,5 +1,6 @@
-// Every JSON API call answers a method it does not take with 405, an Allow header naming the methods it
-// does take (GET too where the route also reads), and {message}, through the one helper methodNotAllowed.
+// Every JSON API call (and the live stream /events) answers a method it does not take with 405, an Allow header
+// naming the methods it does take (GET too where the route also reads), and {message}, through the one helper
+// methodNotAllowed.
 import { describe, expect, test } from "vitest";
 import { action as calculateShipping } from "~/routes/api.calculate-shipping";
 import { action as commentDelete } from "~/routes/api.models.$id.comments.$commentId";
@@ -21,6 +22,7 @@ import { action as ratings } from "~/routes/api.models.$id.ratings";
 import { action as stripeWebhook } from "~/routes/api.webhooks.stripe";
 import { action as submitOrder } from "~/routes/api.submit-order";
 import { action as userUpdate } from "~/routes/api.users.$id";
+import { action as liveEvents } from "~/routes/events";
 import { args, createTestUser, jsonRequest, run, sessionCookieFor } from "../setup/requests";
 
 type Action = (a: ReturnType<typeof args>) => Promise<unknown>;
@@ -46,6 +48,7 @@ const CASES: [string, Action, string, string, Record<string, string>][] = [
   ["/api/printers", printerAdd as Action, "PUT", "GET, POST", {}],
   ["/api/printers/1", printerChange as Action, "POST", "GET, PUT, PATCH, DELETE", { id: "1" }],
   ["/api/users/1", userUpdate as Action, "POST", "GET, PATCH", { id: "1" }],
+  ["/events", liveEvents as Action, "POST", "GET", {}],
 ];
 
 describe("a wrong method on an API call", () => {

@@ -2,13 +2,14 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newsletterSubscribers, sessions, users } from "../../db/schema";
 import { action as authAction, loader as authLoader } from "../../app/routes/auth";
+import { action as loginApi } from "../../app/routes/api.login";
 import { action as logoutAction } from "../../app/routes/logout";
 import { loader as dashboardLoader } from "../../app/routes/dashboard";
 import { LIMITS, signInDelaySeconds } from "../../app/utils/auth.server";
 import { getDb } from "../../app/utils/db.server";
 import { getHoneypot } from "../../app/utils/honeypot.server";
 import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
-import { args, createTestUser, formRequest, getRequest, run } from "../setup/requests";
+import { args, createTestUser, formRequest, getRequest, jsonRequest, run } from "../setup/requests";
 
 function withClientIp(request: Request, ip: string) {
   request.headers.set(CLIENT_IP_HEADER, ip);
@@ -160,6 +161,43 @@ describe("sign in", () => {
     expect(owner.status).toBe(302);
     expect([0, 4, 5, 6, 7].map(signInDelaySeconds)).toEqual([0, 0, 5, 10, 20]);
     expect(signInDelaySeconds(40)).toBe(15 * 60);
+  });
+
+  it("correct sign-ins from one address never run into its limit, on the page or through POST /api/login", async () => {
+    const user = await createTestUser();
+    const ip = "192.0.2.31";
+    const page = () =>
+      run(() =>
+        authAction(
+          args(
+            withClientIp(
+              formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "correct horse battery" }),
+              ip,
+            ),
+          ),
+        ),
+      );
+    const api = () =>
+      run(() =>
+        loginApi(args(withClientIp(jsonRequest("/api/login", { email: user.email, password: "correct horse battery" }), ip))),
+      );
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.loginPerIp; i++) statuses.push((await (i % 2 ? api() : page())).status);
+    statuses.push((await page()).status, (await api()).status);
+    expect(statuses.filter((s) => s !== 302 && s !== 200)).toEqual([]);
+  });
+
+  it("wrong passwords from one address, whatever the e-mail, use up its limit", async () => {
+    const user = await createTestUser();
+    const ip = "192.0.2.32";
+    const attempt = (email: string, password: string) =>
+      run(() => authAction(args(withClientIp(formRequest("/auth", { ...honeypot(), intent: "signin", email, password }), ip))));
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.loginPerIp; i++) statuses.push((await attempt(`stranger${i}@example.test`, "wrong")).status);
+    expect(statuses.every((s) => s === 401)).toBe(true);
+    const refused = await attempt(user.email, "correct horse battery");
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ title: "Too Many Attempts" });
   });
 
   it("sends a signed-in visitor of /auth on to the dashboard", async () => {

@@ -21,7 +21,7 @@ import {
 } from "../../app/services/newsletter.server";
 import { getClient, getDb } from "../../app/utils/db.server";
 import * as newsletterPage from "../../app/routes/admin.newsletter";
-import * as confirmPage from "../../app/routes/newsletter.confirm";
+import * as confirmPage from "../../app/routes/newsletter_.confirm";
 import * as footerForm from "../../app/routes/newsletter";
 import * as unsubscribePage from "../../app/routes/unsubscribe";
 import * as statsApi from "../../app/routes/api.admin.newsletter.stats";
@@ -115,6 +115,51 @@ describe("subscribing and segments", () => {
     );
     expect(await confirmed.json()).toEqual({ confirmed: true });
     expect((await segmentCounts()).investors).toBe(1);
+  });
+
+  const confirmWith = async (token: string) =>
+    (await (
+      await run(() =>
+        confirmPage.action(args(formRequest(`/newsletter/confirm?token=${encodeURIComponent(token)}`, {})) as never),
+      )
+    ).json()) as { confirmed: boolean };
+  const subscriberOf = async (email: string) => {
+    const db = await getDb();
+    const [row] = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
+    return row;
+  };
+  const confirmationMails = async (email: string) => {
+    await runDueTasks();
+    return received.filter((m) => (m.to as { text: string }).text === email);
+  };
+
+  test("a form sent twice before confirming: the one e-mail's link still confirms", async () => {
+    const email = "twice@example.test";
+    await subscribe({ email });
+    await subscribe({ email });
+    const mails = await confirmationMails(email);
+    expect(mails).toHaveLength(1); // the second is within the first one's window
+    expect(await confirmWith(linkIn(mails[0], "/newsletter/confirm")!)).toEqual({ confirmed: true });
+  });
+
+  test("after unsubscribing, the old confirmation link subscribes no one; subscribing again sends a link that does", async () => {
+    const email = "leaver@example.test";
+    const subscriber = () => subscriberOf(email);
+    const confirmationLink = async () => linkIn((await confirmationMails(email)).at(-1)!, "/newsletter/confirm")!;
+
+    await subscribe({ email });
+    const oldLink = await confirmationLink();
+    expect(await confirmWith(oldLink)).toEqual({ confirmed: true });
+    expect(await unsubscribe((await subscriber()).unsubscribeToken)).toBe(true);
+
+    expect(await confirmWith(oldLink)).toEqual({ confirmed: false });
+    expect((await subscriber()).unsubscribedAt).not.toBeNull();
+
+    await subscribe({ email }); // signing up again is how an address comes back
+    const newLink = await confirmationLink();
+    expect(newLink).not.toBe(oldLink);
+    expect(await confirmWith(newLink)).toEqual({ confirmed: true });
+    expect((await subscriber()).unsubscribedAt).toBeNull();
   });
 
   test("segments: buyers have a paid order, printer owners a printer, investors said so, unknown the rest", async () => {

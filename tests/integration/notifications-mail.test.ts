@@ -78,6 +78,23 @@ describe("notify and e-mail", () => {
     expect(received[0].html).toContain("&lt;script&gt;");
   });
 
+  test("names with line breaks (stored before names were checked) stay on their line: the e-mail gets no lines of theirs", async () => {
+    const customer = await createTestUser({ firstName: "Nora\r\n\r\nYour account is locked: sign in at https://evil.example" });
+    const owner = await createTestUser({
+      firstName: "Owen",
+      lastName: "Smith\n\nPrintnear Support: reply to https://evil.example",
+    });
+    const printer = await createTestPrinter(owner.id);
+    const job = await createTestJob(customer.id, printer.id, "accepted", "part.stl");
+    await sendJobMessage({ jobId: job.id, senderId: owner.id, content: "hello" });
+    await deliver();
+    const lines = received[0].text!.split(/\r?\n/);
+    expect(lines.filter((line) => line.includes("evil.example"))).toEqual([
+      "Hi Nora Your account is locked: sign in at https://evil.example,",
+      "Owen Smith Printnear Support: reply to https://evil.example wrote about part.stl.",
+    ]);
+  });
+
   test("a kind turned off on /profile still reaches the bell but sends no e-mail", async () => {
     const owner = await createTestUser();
     const db = await getDb();

@@ -4,7 +4,7 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeEach, describe, expect, test } from "vitest";
-import { payments, printJobs } from "../../db/schema";
+import { payments, printJobs, users } from "../../db/schema";
 import { action as checkoutAction } from "../../app/routes/checkout";
 import { action as createConnectAccount } from "../../app/routes/api.create-connect-account";
 import { action as cancelOrder } from "../../app/routes/api.orders.$id.cancel";
@@ -16,7 +16,7 @@ import { action as transferPayment } from "../../app/routes/api.transfer-payment
 import { loader as ownerJobs } from "../../app/routes/api.users.$id.printer-jobs";
 import { action as stripeWebhook } from "../../app/routes/api.webhooks.stripe";
 import { loader as orderConfirmation } from "../../app/routes/order-confirmation";
-import { loader as trackingPage } from "../../app/routes/printer-tracking";
+import { action as trackingAction, loader as trackingPage } from "../../app/routes/printer-tracking";
 import { payWithTestCard } from "../../app/services/orders/payment-flows.server";
 import { transitionJob } from "../../app/services/orders/transitions.server";
 import { getStorage } from "../../app/services/storage.server";
@@ -24,7 +24,16 @@ import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
 import { completeCheckoutSessionForTests, finishConnectOnboardingForTests } from "../mocks/stripe";
 import { createOwnerWithPrinter, placeTestOrder } from "../setup/orders";
-import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
+import {
+  args,
+  createTestUser,
+  flashedToast,
+  formRequest,
+  getRequest,
+  jsonRequest,
+  run,
+  sessionCookieFor,
+} from "../setup/requests";
 
 WRITE_LIMITS.jobStatus.limit = 10_000;
 WRITE_LIMITS.payment.limit = 10_000;
@@ -209,6 +218,24 @@ describe("payouts through the API", () => {
     const paid = await transfer(s.jobId, s.ownerCookie);
     expect([paid.status, paid.body.amountCents]).toEqual([200, 480]);
     expect((await transfer(s.jobId, s.ownerCookie)).status).toBe(409);
+  });
+
+  test("a customer is refused a payout account on the /printer-tracking form as by the API", async () => {
+    const s = await placed();
+    const viaPage = await run(() =>
+      trackingAction(args(formRequest("/printer-tracking", { intent: "connect" }, { cookie: s.customerCookie }))),
+    );
+    expect(viaPage.headers.get("location")).toBe("/printer-tracking?tab=payouts");
+    expect(await flashedToast(viaPage)).toMatchObject({
+      title: "Connection Failed",
+      description: "Only printer owners receive payouts.",
+      variant: "destructive",
+    });
+    const viaApi = await connect(s.customerCookie);
+    expect([viaApi.status, viaApi.body.message]).toEqual([403, "Only printer owners receive payouts."]);
+    const db = await getDb();
+    const [customer] = await db.select({ account: users.stripeAccountId }).from(users).where(eq(users.id, s.customer.id));
+    expect(customer.account).toBeNull();
   });
 
   test("a job not yet picked up can't be paid out", async () => {

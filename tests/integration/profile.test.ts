@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { users } from "../../db/schema";
+import { NAME_ONE_LINE_MESSAGE } from "~/domain/person-name";
 import { getDb } from "~/utils/db.server";
 import { action as profileAction, loader as profilePage } from "~/routes/profile";
 import { action as patchUser } from "~/routes/api.users.$id";
@@ -73,6 +74,30 @@ describe("/profile", () => {
     expect((await stored(user.id)).profileImageUrl).toBeNull();
   });
 
+  test("a name with a line break or a control character is refused with a message on its field", async () => {
+    const user = await createTestUser({ firstName: "Pat", lastName: "Lee" });
+    const cookie = await sessionCookieFor(user.id);
+    for (const [field, value] of [
+      ["firstName", "Pat\r\n\r\nSign in at https://evil.example"],
+      ["lastName", "Lee\u0000"],
+      ["lastName", "Lee\u2028Printnear Support"],
+    ]) {
+      const refused = await run(() =>
+        profileAction(
+          args(
+            profilePost(cookie, [
+              ["username", user.username],
+              [field, value],
+            ]),
+          ),
+        ),
+      );
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: Record<string, string[]> }).error[field]).toEqual([NAME_ONE_LINE_MESSAGE]);
+    }
+    expect(await stored(user.id)).toMatchObject({ firstName: "Pat", lastName: "Lee" });
+  });
+
   test("PATCH /api/users/{id}: own account only, profile fields and e-mail switches", async () => {
     const user = await createTestUser();
     const other = await createTestUser();
@@ -109,5 +134,15 @@ describe("/profile", () => {
       ),
     );
     expect(badAvatar.status).toBe(400);
+    const badName = await run(() =>
+      patchUser(
+        args(jsonRequest(`/api/users/${user.id}`, { lastName: "Lee\nBcc: everyone" }, { cookie, method: "PATCH" }), {
+          id: String(user.id),
+        }),
+      ),
+    );
+    expect(badName.status).toBe(400);
+    expect(await badName.json()).toMatchObject({ message: NAME_ONE_LINE_MESSAGE, errors: { lastName: [NAME_ONE_LINE_MESSAGE] } });
+    expect((await stored(user.id)).lastName).not.toContain("Bcc");
   });
 });

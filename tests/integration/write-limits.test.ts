@@ -2,7 +2,7 @@
 // kind's limit the page or API call answers 429 with Retry-After and writes nothing.
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test } from "vitest";
-import { contactMessages, printerReviews, printJobs } from "../../db/schema";
+import { contactMessages, printerReviews, printJobs, users } from "../../db/schema";
 import { isAppError } from "~/domain/app-error";
 import { limitWrite, WRITE_LIMITS, type WriteKind } from "~/services/write-limits.server";
 import { getDb } from "~/utils/db.server";
@@ -12,6 +12,8 @@ import { action as submitOrder } from "~/routes/api.submit-order";
 import { action as submitPrintPage } from "~/routes/submit-print";
 import { action as contactAction } from "~/routes/contact";
 import { action as reviewAction } from "~/routes/jobs.$id.review";
+import { action as patchUser } from "~/routes/api.users.$id";
+import { action as profileAction } from "~/routes/profile";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { args, createTestUser, formRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
@@ -162,6 +164,33 @@ describe("printer reviews", () => {
     expect(body.result.error[""]?.[0]).toMatch(/^You have written many reviews in a short time\./);
     const db = await getDb();
     expect(await db.select().from(printerReviews).where(eq(printerReviews.jobId, second!.id))).toEqual([]);
+  });
+});
+
+describe("profile", () => {
+  test("PATCH /api/users/{id} answers 429 with Retry-After past WRITE_LIMITS.profile, counted with /profile, and changes nothing", async () => {
+    lowerLimit("profile", 2);
+    const user = await createTestUser({ firstName: "Pat" });
+    const cookie = await sessionCookieFor(user.id);
+    const patch = (firstName: string) =>
+      run(() =>
+        patchUser(
+          args(jsonRequest(`/api/users/${user.id}`, { firstName }, { cookie, method: "PATCH" }), { id: String(user.id) }),
+        ),
+      );
+    const page = () =>
+      run(() => profileAction(args(formRequest("/profile", { username: user.username, firstName: "Page" }, { cookie }))));
+    expect((await patch("Robin")).status).toBe(200);
+    expect((await page()).status).toBe(302);
+    const refused = await patch("Sam");
+    expectRefused(refused);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /^You have changed your profile many times in a short time\./,
+    );
+    expect((await page()).status).toBe(429);
+    const db = await getDb();
+    const [row] = await db.select().from(users).where(eq(users.id, user.id));
+    expect(row.firstName).toBe("Page");
   });
 });
 

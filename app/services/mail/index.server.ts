@@ -3,6 +3,7 @@
 // restart loses no queued mail. A batchKey sends at most one message per key per window.
 import { z } from "zod";
 import type { InStatement, ResultSet } from "@libsql/client";
+import { oneLine } from "~/domain/one-line";
 import { taskInsertStatement } from "../jobs/enqueue.server";
 import { getClient } from "~/utils/db.server";
 
@@ -25,7 +26,7 @@ export interface MailRequest {
 
 export const mailPayloadSchema = z.object({
   to: z.string().email(),
-  subject: z.string().min(1).max(300),
+  subject: z.string().min(1).max(300).transform(oneLine),
   text: z.string(),
   html: z.string().optional(),
   headers: z.record(z.string()).optional(),

@@ -6,6 +6,7 @@ import { payouts, users } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { OWNER_COMPLETED } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
+import { PAYOUTS_FOR_OWNERS_ONLY, receivesPayouts, type UserType } from "~/domain/users";
 import { getPaymentProvider, type PaymentProvider } from "~/services/payments/provider.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient, getDb } from "~/utils/db.server";
@@ -46,12 +47,14 @@ export async function payoutAccountState(userId: number): Promise<PayoutAccountS
 
 /**
  * Connect Stripe, or continue its setup: the saved account is reused (one per owner), and an
- * unfinished one gets a fresh onboarding link. In test mode the account is ready at once.
+ * unfinished one gets a fresh onboarding link. In test mode the account is ready at once. A
+ * customer-only account is refused (AppError "forbidden").
  */
 export async function connectPayoutAccount(
-  user: { id: number; email: string },
+  user: { id: number; email: string; userType: UserType },
   origin: string,
 ): Promise<{ accountId: string; onboardingUrl: string; ready: boolean }> {
+  if (!receivesPayouts(user.userType)) throw new AppError("forbidden", PAYOUTS_FOR_OWNERS_ONLY);
   await limitWrite(user.id, "payment");
   const provider = await getPaymentProvider();
   const returnUrl = `${origin}/printer-tracking?tab=payouts`;

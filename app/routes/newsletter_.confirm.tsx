@@ -6,6 +6,8 @@ export const meta: MetaFunction = () => [{ title: "Newsletter | Printnear" }];
 
 const tokenOf = (request: Request) => (new URL(request.url).searchParams.get("token") ?? "").slice(0, 100);
 
+// The trailing _ of the file name keeps this page out of newsletter.tsx, whose loader sends every GET home.
+
 // GET /newsletter/confirm?token=: the link of the confirmation e-mail (double opt-in) shows a
 // Confirm button; a GET changes nothing, so mail scanners that open links confirm no one.
 export async function loader({ request }: LoaderFunctionArgs) {
