@@ -1,11 +1,19 @@
 // Waiting for another connection's write lock never blocks the event loop (decision 031): a write waits
-// without blocking and commits once the lock is released.
+// without blocking and commits once the lock is released; a read that also writes on the side (the health
+// check, opening a thread, a visitor's catalogue refresh) answers at once instead of waiting for the lock.
 import { createClient, type Client } from "@libsql/client";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
-import { users } from "../../db/schema";
+import { healthChecks, messages, users } from "../../db/schema";
+import { loader as healthz } from "../../app/routes/healthz";
+import { loader as messagesPage } from "../../app/routes/messages";
+import { loader as browseLoader } from "../../app/routes/models._index";
+import { resetCatalogueSync } from "../../app/services/catalogue-sync.server";
+import { sendJobMessage } from "../../app/services/conversations.server";
 import { getDb, unlessWriteLocked, WriteLockWatch, type Database } from "../../app/utils/db.server";
-import { createTestUser } from "../setup/requests";
+import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
+import { createTestJob, createTestPrinter } from "../setup/jobs";
+import { args, createTestUser, getRequest, run, sessionCookieFor } from "../setup/requests";
 
 let holder: Client;
 /** Every wait for the lock to be freed. */
@@ -78,5 +86,58 @@ describe("a write that meets another connection's write lock", () => {
     await write("Written");
     expect(await firstNameSeenByHolder(user.id)).toBe("Written");
     await holder.execute({ sql: "UPDATE users SET last_name = 'Free' WHERE id = ?", args: [user.id] });
+  });
+});
+
+describe("reads that also write on the side answer at once while another connection holds the write lock", () => {
+  it("/healthz answers 200 without writing: the database answers, and writes wait their turn", async () => {
+    expect((await healthz()).status).toBe(200);
+    const db = await getDb();
+    const [before] = await db.select().from(healthChecks);
+
+    expect((await whileLocked(() => healthz())).status).toBe(200);
+    expect(waits).not.toHaveBeenCalled();
+    expect(await db.select().from(healthChecks)).toEqual([before]);
+  });
+
+  it("opening a thread shows its messages and leaves them unread until the next visit", async () => {
+    const customer = await createTestUser({ firstName: "Casey" });
+    const owner = await createTestUser({ firstName: "Olive" });
+    const printer = await createTestPrinter(owner.id);
+    const job = await createTestJob(customer.id, printer.id, "confirmed", "gear.stl");
+    await sendJobMessage({ jobId: job.id, senderId: owner.id, content: "Starting tonight" });
+    const cookie = await sessionCookieFor(customer.id);
+    const open = () => run(() => messagesPage(args(getRequest(`/messages?jobId=${job.id}`, cookie))));
+    const db = await getDb();
+    const readAt = async () =>
+      (await db.select({ readAt: messages.readAt }).from(messages).where(eq(messages.jobId, job.id)))[0].readAt;
+
+    const page = await whileLocked(open);
+    expect(waits).not.toHaveBeenCalled();
+    expect(page.status).toBe(200);
+    expect(JSON.stringify(await page.json())).toContain("Starting tonight");
+    expect(await readAt()).toBeNull();
+
+    await open();
+    expect(await readAt()).not.toBeNull();
+  });
+
+  it("a visitor's model listing serves the stored models without refreshing them, and no notice", async () => {
+    vi.stubEnv("THINGIVERSE_TOKEN", "mock-token");
+    vi.stubEnv("MOCKS", "true");
+    resetCatalogueSync();
+    const visit = () =>
+      browseLoader(args(new Request("http://localhost:3000/models?q=dragon", { headers: { [CLIENT_IP_HEADER]: "192.0.2.8" } })));
+    try {
+      const page = await whileLocked(visit);
+      expect(waits).not.toHaveBeenCalled();
+      expect(page.catalogueUnavailable).toBe(false);
+      expect(page.models).toEqual([]);
+      // once the lock is gone the same visit refreshes from the site
+      expect((await visit()).models.length).toBeGreaterThan(0);
+    } finally {
+      vi.unstubAllEnvs();
+      resetCatalogueSync();
+    }
   });
 });
