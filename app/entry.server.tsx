@@ -4,7 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { isBusyError } from "~/utils/db.server";
+import { isWriteUnavailable } from "~/utils/db.server";
 import { NonceProvider } from "~/utils/nonce-provider";
 import { describeError } from "~/utils/log-redaction";
 import "~/utils/request-state";
@@ -50,10 +50,10 @@ export default function handleRequest(
 }
 
 export function handleError(error: unknown, { request, context }: { request: Request; context?: AppLoadContext }) {
-  // a held write lock is not a bug: the server answers 503 with Retry-After (server/remix-handler.ts)
-  if (isBusyError(error) && context?.requestState) {
+  // a held write lock or a read-only database is not a bug: 503 with Retry-After (server/remix-handler.ts)
+  if (isWriteUnavailable(error) && context?.requestState) {
     context.requestState.databaseBusy = true;
-    console.warn(`database busy: ${new URL(request.url).pathname}`);
+    console.warn(`database cannot write now: ${new URL(request.url).pathname}`);
     return;
   }
   if (!request.signal.aborted) console.error(describeError(error));

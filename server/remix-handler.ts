@@ -65,9 +65,9 @@ const BUSY_MESSAGE = "The site is busy right now. Please try again in a few seco
 const BUSY_RETRY_SECONDS = 2;
 
 /**
- * A request whose loader or action met a held write lock answers 503 with Retry-After instead of
- * 500: the API with {message}, pages with the error page Remix rendered ("Please try again in a
- * moment"). Null when the request did not meet a busy database.
+ * A request whose loader or action met a held write lock or a read-only database answers 503 with
+ * Retry-After instead of 500: the API with {message}, pages with the error page Remix rendered
+ * ("Please try again in a moment"). Null when the request did not meet a busy database.
  */
 export function busyAnswer(path: string, response: Response, state: RequestState): Response | null {
   if (!state.databaseBusy || response.status < 500) return null;

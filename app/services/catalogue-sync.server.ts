@@ -1,7 +1,7 @@
 // Keeps catalogue_models in step with the model-sharing site, so pages read our table and never fail with the API.
 import { and, eq, sql } from "drizzle-orm";
 import { catalogueModels } from "../../db/schema";
-import { getDb } from "~/utils/db.server";
+import { getDb, unlessWriteLocked } from "~/utils/db.server";
 import { clientIp, hitRateLimit } from "~/utils/rate-limit.server";
 import {
   CatalogueRateLimitError,
@@ -38,8 +38,9 @@ export const MAX_REMEMBERED = 5_000;
 /**
  * What happened with the site: the page may show a small notice for "unavailable".
  * "limited": this visitor has used up their share, so the site was not asked (no notice).
+ * "deferred": another connection held the write lock, so the visitor's page did not wait to store (no notice).
  */
-export type SyncOutcome = "updated" | "cached" | "missing" | "unavailable" | "limited" | "not-configured";
+export type SyncOutcome = "updated" | "cached" | "missing" | "unavailable" | "limited" | "not-configured" | "deferred";
 
 export interface SyncDeps {
   /** undefined: the configured source (THINGIVERSE_TOKEN); null: none. */
@@ -204,11 +205,19 @@ export async function upsertCatalogueModels(models: CatalogueModel[], kind: "sum
   await db.batch([first!, ...rest]);
 }
 
+type ListingQuery = { type: BrowseType; q?: string; page?: number; perPage?: number };
+
+/** A visitor's refresh is best-effort: it never waits for a held write lock, and their page reads what is stored. */
+function bestEffortForVisitor(deps: SyncDeps, sync: () => Promise<SyncOutcome>): Promise<SyncOutcome> {
+  return deps.request ? unlessWriteLocked(sync, () => "deferred" as const) : sync();
+}
+
 /** Asks the site for one listing page and stores it; the caller then reads our table. */
-export async function syncCatalogueListing(
-  query: { type: BrowseType; q?: string; page?: number; perPage?: number },
-  deps: SyncDeps = {},
-): Promise<SyncOutcome> {
+export function syncCatalogueListing(query: ListingQuery, deps: SyncDeps = {}): Promise<SyncOutcome> {
+  return bestEffortForVisitor(deps, () => syncListing(query, deps));
+}
+
+async function syncListing(query: ListingQuery, deps: SyncDeps): Promise<SyncOutcome> {
   const { source, now, timeoutMs } = resolve(deps);
   if (!source) return "not-configured";
   const q = (query.q ?? "").trim();
@@ -233,7 +242,11 @@ export async function syncCatalogueListing(
 }
 
 /** Refreshes one model's full details when they are missing or stale. */
-export async function syncCatalogueModel(sourceId: number, deps: SyncDeps & { force?: boolean } = {}): Promise<SyncOutcome> {
+export function syncCatalogueModel(sourceId: number, deps: SyncDeps & { force?: boolean } = {}): Promise<SyncOutcome> {
+  return bestEffortForVisitor(deps, () => syncModel(sourceId, deps));
+}
+
+async function syncModel(sourceId: number, deps: SyncDeps & { force?: boolean }): Promise<SyncOutcome> {
   const { source, now, timeoutMs } = resolve(deps);
   if (!source) return "not-configured";
   if (!deps.force) {

@@ -6,7 +6,7 @@ import { messages, users } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { MessageText } from "~/domain/message-text";
 import { displayName, type ConversationSummary, type SenderType, type ThreadMessage } from "~/domain/messages";
-import { getClient, getDb } from "~/utils/db.server";
+import { getClient, getDb, unlessWriteLocked } from "~/utils/db.server";
 import { closeMailBatch } from "./mail/index.server";
 import { notify } from "./notifications.server";
 import { limitWrite } from "./write-limits.server";
@@ -130,7 +130,12 @@ export async function listJobMessages(
 ): Promise<ThreadMessage[] | null> {
   const conversation = await getJobConversation(jobId, userId);
   if (!conversation) return null;
-  if (options.markRead) await markThreadRead(jobId, userId);
+  // opening a thread must not wait for a held write lock: the thread then stays unread until the next visit
+  if (options.markRead)
+    await unlessWriteLocked(
+      () => markThreadRead(jobId, userId),
+      () => 0,
+    );
   return threadMessages(jobId);
 }
 

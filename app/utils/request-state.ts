@@ -2,7 +2,7 @@
 // set by entry.server's handleError, read by server/remix-handler.ts to shape the answer.
 
 export interface RequestState {
-  /** a loader or action failed because another connection held the database's write lock */
+  /** a loader or action failed because another connection held the database's write lock, or it was read-only */
   databaseBusy: boolean;
 }
 

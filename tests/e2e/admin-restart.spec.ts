@@ -1,30 +1,14 @@
 // A server killed in the middle of a weight-caching job: started again, it resumes the job after
 // the dead worker's lease expires and finishes with every model weighed exactly once.
-import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createClient } from "@libsql/client";
 import { expect, test } from "./fixtures";
+import { startOwnServer } from "./helpers";
 
 const BASE_PORT = Number(process.env.E2E_PORT || 3005) + 100;
 
-function startServer(port: number, db: string, env: Record<string, string>): ChildProcess {
-  return spawn("npx", ["tsx", "server/index.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      MOCKS: "true",
-      THINGIVERSE_TOKEN: "mock-token",
-      PORT: String(port),
-      DATABASE_URL: `file:${db}`,
-      UPLOADS_DIR: `${db}-uploads`,
-      MAIL_OUTBOX_DIR: `${db}-outbox`,
-      WORKER_LEASE_MS: "2000",
-      WORKER_POLL_MS: "200",
-      ...env,
-    },
-    stdio: "ignore",
-    detached: true,
-  });
+function startServer(port: number, db: string, env: Record<string, string>) {
+  return startOwnServer(port, db, { THINGIVERSE_TOKEN: "mock-token", WORKER_LEASE_MS: "2000", WORKER_POLL_MS: "200", ...env });
 }
 
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 40_000): Promise<T> {

@@ -1,5 +1,7 @@
 // E2E helpers: people, printers and jobs of one test, written straight into the e2e database so
 // tests running side by side (js and no-js) never share a conversation or a count.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
 import { printers, printJobs, users } from "../../db/schema";
 import type { JobStatus } from "../../app/domain/job-status";
 import { getDb } from "../../app/utils/db.server";
@@ -61,4 +63,37 @@ export async function createJob(customerId: number, printerId: number, status: J
     .values({ customerId, printerId, status, fileName, submittedAt: new Date() })
     .returning();
   return row;
+}
+
+/** A port nothing listens on now, for a server a test starts of its own. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/**
+ * The built server in mock mode on a port and a database file of its own (uploads and mail beside the file),
+ * as a process group of its own, so the whole tree (tsx and its node) stops with a kill of -pid.
+ */
+export function startOwnServer(port: number, db: string, env: Record<string, string> = {}): ChildProcess {
+  return spawn("node_modules/.bin/tsx", ["server/index.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      MOCKS: "true",
+      PORT: String(port),
+      DATABASE_URL: `file:${db}`,
+      UPLOADS_DIR: `${db}-uploads`,
+      MAIL_OUTBOX_DIR: `${db}-outbox`,
+      ...env,
+    },
+    stdio: "ignore",
+    detached: true,
+  });
 }

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { expect, jsDisabled, signInAs, test } from "./fixtures";
-import { createJob, createPerson, createPrinterFor } from "./helpers";
+import { createJob, createPerson, createPrinterFor, freePort } from "./helpers";
 import { sessionCookieFor } from "../setup/requests";
 
 test.describe("messages", () => {
@@ -241,14 +240,3 @@ test.describe("two servers, one database", () => {
     expect(text).toContain(`"jobId":${job.id}`);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}

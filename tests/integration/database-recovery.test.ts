@@ -1,15 +1,16 @@
 // The database recovers from a stuck read-only or broken connection, /healthz proves a write
-// commits, and a held write lock answers 503 with Retry-After instead of 500.
+// commits, and a held write lock or a read-only database answers 503 with Retry-After instead of 500.
 import { createClient } from "@libsql/client";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { healthChecks, users } from "../../db/schema";
 import { loader as healthz } from "../../app/routes/healthz";
 import { handleError } from "../../app/entry.server";
-import { getClient, getDb, isBusyError } from "../../app/utils/db.server";
+import { action as registerAction } from "../../app/routes/api.register";
+import { getClient, getDb, isBusyError, sqliteCodesOf } from "../../app/utils/db.server";
 import { requestState } from "../../app/utils/request-state";
 import { busyAnswer } from "../../server/remix-handler";
-import { createTestUser } from "../setup/requests";
+import { args, createTestUser, jsonRequest } from "../setup/requests";
 
 describe("a connection stuck read-only", () => {
   it("fails the write that meets it, then writes again on a fresh connection; /healthz says so", async () => {
@@ -90,4 +91,32 @@ describe("a held write lock", () => {
     // a request that did not meet a busy database keeps its answer
     expect(busyAnswer("/models/library/1", new Response("x", { status: 500 }), requestState())).toBeNull();
   }, 30_000);
+});
+
+describe("a read-only database", () => {
+  it("answers a write with 503 and Retry-After, not 500", async () => {
+    const client = await getClient();
+    // the connection turns read-only, as a file opened read-only (permissions, a read-only volume) does
+    await client.execute("PRAGMA query_only = ON");
+    const request = jsonRequest("/api/register", {
+      username: "read_only",
+      email: "read-only@example.test",
+      password: "read-only-pass-1",
+    });
+    const failure = await registerAction(args(request)).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(sqliteCodesOf(failure)).toContain("SQLITE_READONLY");
+
+    const context = { requestState: requestState() };
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
+    handleError(failure, { request, context });
+    warnings.mockRestore();
+    expect(context.requestState.databaseBusy).toBe(true);
+    const answer = busyAnswer("/api/register", new Response("Unexpected Server Error", { status: 500 }), context.requestState)!;
+    expect(answer.status).toBe(503);
+    expect(Number(answer.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await answer.json()).toEqual({ message: "The site is busy right now. Please try again in a few seconds." });
+  });
 });

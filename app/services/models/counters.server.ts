@@ -2,18 +2,14 @@
 // memory, and a background flush writes all counts in one batch every few seconds. A flush that
 // cannot write (a held write lock, a read-only moment) keeps the counts for the next one, so
 // reading a model never waits for the writer, and never fails because of it.
-import { createClient, type Client } from "@libsql/client";
-import { databaseConfig, getClient } from "~/utils/db.server";
+import { getClient, withoutWaitingForLock } from "~/utils/db.server";
 
 export const COUNTER_FLUSH_MS = 5_000;
-/** How long a flush waits for another writer before leaving the counts for the next one. */
-const WRITER_WAIT_MS = 100;
 
 type Counter = "views" | "downloads";
 const pending: Record<Counter, Map<number, number>> = { views: new Map(), downloads: new Map() };
 let timer: ReturnType<typeof setTimeout> | null = null;
 let flushing: Promise<void> | null = null;
-let writer: Client | null = null;
 
 function add(counter: Counter, modelId: number) {
   const counts = pending[counter];
@@ -45,17 +41,6 @@ function schedule() {
   timer.unref?.();
 }
 
-/**
- * The connection counters write with. On a local file it is a connection of its own that waits
- * only briefly for a held lock (the next flush tries again); elsewhere the shared one.
- */
-async function counterClient(): Promise<Client> {
-  const config = databaseConfig();
-  if (!config.url.startsWith("file:") || config.syncUrl) return getClient();
-  writer ??= createClient({ ...config, timeout: WRITER_WAIT_MS });
-  return writer;
-}
-
 const COLUMN: Record<Counter, string> = { views: "view_count", downloads: "download_count" };
 
 /** Writes every pending count in one batch; what fails to write stays pending. */
@@ -73,11 +58,10 @@ export function flushModelCounters(): Promise<void> {
     );
     if (statements.length === 0) return;
     try {
-      await (await counterClient()).batch(statements, "write");
+      // a held write lock is not waited for: the next flush tries again
+      const client = await getClient();
+      await withoutWaitingForLock(() => client.batch(statements, "write"));
     } catch (error) {
-      // a connection whose write failed can stay locked: the next flush opens a fresh one
-      writer?.close();
-      writer = null;
       // kept for the next flush; only the error's kind is logged
       console.warn("model counters not written yet:", (error as { code?: string }).code ?? "error");
       return;
