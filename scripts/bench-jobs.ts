@@ -19,6 +19,7 @@ for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DB_FILE}${suffix}`, { force
 process.env.DATABASE_URL = `file:${DB_FILE}`;
 process.env.THINGIVERSE_TOKEN = "bench-token";
 process.env.CATALOGUE_JOB_BUDGET = "100000";
+process.env.CATALOGUE_SITE_LIMIT = "100000";
 
 const API = "https://api.thingiverse.com";
 const CDN = "https://cdn.thingiverse.com";

@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import { CATALOGUE_TASKS } from "../../app/domain/background-jobs";
 import "../../app/services/jobs/handlers.server";
 import { cancelTask, getTask, runDueTasks } from "../../app/services/jobs/index.server";
-import { resetJobBudget } from "../../app/services/catalogue/index.server";
+import { resetCatalogueBudgets } from "../../app/services/catalogue/index.server";
 import { startPopularImport, startWeightCaching } from "../../app/services/catalogue-import.server";
 import { getClient } from "../../app/utils/db.server";
 import { THINGIVERSE_API, THINGIVERSE_CDN, thingiverseFixtures } from "../mocks/thingiverse";
@@ -124,7 +124,7 @@ describe("cancel", () => {
       expect(Date.now() - asked).toBeLessThan(3_000); // not the budget's 5-minute window
     } finally {
       delete process.env.CATALOGUE_JOB_BUDGET;
-      resetJobBudget();
+      resetCatalogueBudgets();
     }
   });
 });

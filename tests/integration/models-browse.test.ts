@@ -11,6 +11,7 @@ import { ftsQuery } from "../../app/services/models/lists.server";
 import { getDb } from "../../app/utils/db.server";
 import { FIXTURE_THING_NON_COMMERCIAL, THINGIVERSE_API, thingiverseErrorHandlers } from "../mocks/thingiverse";
 import { server } from "../setup/msw";
+import { freshCatalogueWindow } from "../setup/catalogue";
 import { args, getRequest } from "../setup/requests";
 
 async function browse(query = "") {
@@ -21,8 +22,8 @@ const names = (page: { models: { name: string }[] }) => page.models.map((m) => m
 beforeAll(async () => {
   await seedDatabase(await getDb(), { log: () => {} });
 });
-beforeEach(() => {
-  resetCatalogueSync();
+beforeEach(async () => {
+  await freshCatalogueWindow();
   delete process.env.THINGIVERSE_TOKEN;
   delete process.env.MOCKS;
 });
