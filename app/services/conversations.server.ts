@@ -16,8 +16,8 @@ import {
 import { getClient, getDb } from "~/utils/db.server";
 import { closeMailBatch } from "./mail/index.server";
 import { notify } from "./notifications.server";
-import { reachedOwnerSql } from "./orders/jobs.server";
-import { limitWrite } from "./write-limits.server";
+import { havePaidOrderBetween, reachedOwnerSql } from "./orders/jobs.server";
+import { limitReceived, limitWrite } from "./write-limits.server";
 
 /** A job's conversation as one of its parties sees it. */
 export interface JobConversation {
@@ -168,9 +168,22 @@ export async function markThreadRead(jobId: number, userId: number): Promise<num
 }
 
 /**
+ * Writing to someone with no paid order between you (an order cancelled or rejected) is counted
+ * for the writer and for the person written to, so neither one account nor many can flood anyone.
+ */
+async function limitUnsolicited(conversation: JobConversation, senderId: number) {
+  if (await havePaidOrderBetween(senderId, conversation.otherUserId)) return;
+  await limitWrite(senderId, "unsolicited");
+  const client = await getClient();
+  const earlier = await client.execute({ sql: "SELECT 1 FROM messages WHERE job_id = ? LIMIT 1", args: [conversation.jobId] });
+  if (earlier.rows.length === 0) await limitReceived(conversation.otherUserId, "conversation");
+  await limitReceived(conversation.otherUserId, "notification");
+}
+
+/**
  * Sends a message in a job's conversation. Throws AppError: not_found for anyone but the job's
  * customer and owner, conflict before the order is paid, invalid for blank or over-long text,
- * rate_limited past the user's limit.
+ * rate_limited past the sender's limits or the recipient's (from people with no paid order).
  */
 export async function sendJobMessage(input: { jobId: number; senderId: number; content: unknown }): Promise<ThreadMessage> {
   const conversation = await getJobConversation(input.jobId, input.senderId);
@@ -180,6 +193,7 @@ export async function sendJobMessage(input: { jobId: number; senderId: number; c
   const text = MessageText.safeParse(input.content);
   if (!text.success) throw new AppError("invalid", text.error.issues[0]?.message ?? "Invalid message.", { field: "message" });
   await limitWrite(input.senderId, "message");
+  if (conversation.otherUserId !== input.senderId) await limitUnsolicited(conversation, input.senderId);
   const db = await getDb();
   const [row] = await db
     .insert(messages)

@@ -1,7 +1,8 @@
 // An order that was never paid is not its printer owner's business: no page, API answer, count,
 // conversation, live event or notification of theirs shows it, and the customer can't write to them
-// until it is paid.
-import { describe, expect, test } from "vitest";
+// until it is paid. What one user receives from people they have no paid order with is capped too.
+import { inArray } from "drizzle-orm";
+import { afterEach, describe, expect, test } from "vitest";
 import { messages } from "../../db/schema";
 import { JOB_STATUSES, reachedOwner } from "~/domain/job-status";
 import { MESSAGE_AFTER_PAYMENT } from "~/domain/messages";
@@ -23,12 +24,29 @@ import { action as orderPageAction, loader as orderPage } from "~/routes/order.$
 import { loader as dashboardPage } from "~/routes/printer-dashboard";
 import { reachedOwnerSql } from "~/services/orders/jobs.server";
 import { LiveHub, type LiveEvent } from "~/services/live-events.server";
+import { RECEIVE_LIMITS, WRITE_LIMITS, type ReceiveKind, type WriteKind } from "~/services/write-limits.server";
 import { getClient, getDb } from "~/utils/db.server";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
 
 const CARD = { cardNumber: "4242424242424242", expiry: "12/34", cvc: "123", name: "Casey" };
 const PHISHING = "Your payout is on hold, confirm your bank details at https://printnear-payouts.example/login";
+
+/** Lowers a limit for one test; put back afterwards. */
+const restore: (() => void)[] = [];
+function lowerWrite(kind: WriteKind, limit: number) {
+  const before = WRITE_LIMITS[kind].limit;
+  WRITE_LIMITS[kind].limit = limit;
+  restore.push(() => (WRITE_LIMITS[kind].limit = before));
+}
+function lowerReceive(kind: ReceiveKind, limit: number) {
+  const before = RECEIVE_LIMITS[kind].limit;
+  RECEIVE_LIMITS[kind].limit = limit;
+  restore.push(() => (RECEIVE_LIMITS[kind].limit = before));
+}
+afterEach(() => {
+  for (const undo of restore.splice(0).reverse()) undo();
+});
 
 async function signedIn(overrides: Parameters<typeof createTestUser>[0] = {}) {
   const user = (await createTestUser(overrides))!;
@@ -312,5 +330,120 @@ describe("an unpaid order is not the owner's business", () => {
         ]);
       }
     }
+  });
+});
+
+describe("what one user receives from people they have no paid order with is capped", () => {
+  /** An owner and customers whose orders at the owner's printer were paid and then rejected: no paid order between them. */
+  async function endedOrders(count: number) {
+    const { owner, printer } = await signedInOwner();
+    const parties: { customer: Awaited<ReturnType<typeof signedIn>>; jobId: number }[] = [];
+    for (let i = 0; i < count; i++) {
+      const customer = await signedIn();
+      const job = await orderIn(customer.id, printer.id, "rejected", true);
+      parties.push({ customer, jobId: job.id });
+    }
+    return { owner, printer, parties };
+  }
+  const write = (who: { cookie: string }, jobId: number, message: string) =>
+    run(() =>
+      postJobMessage(
+        args(jsonRequest(`/api/print-jobs/${jobId}/messages`, { message }, { cookie: who.cookie }), { id: String(jobId) }),
+      ),
+    );
+  const bell = async (user: { id: number; cookie: string }) =>
+    (await body(
+      await run(() =>
+        notificationsApi(args(getRequest(`/api/users/${user.id}/notifications`, user.cookie), { id: String(user.id) })),
+      ),
+    )) as unknown as { title: string }[];
+
+  test("past the recipient's caps the sender gets 429 with Retry-After and the owner is not told; a paying customer still gets through", async () => {
+    lowerReceive("conversation", 2);
+    lowerReceive("notification", 4);
+    const { owner, printer, parties } = await endedOrders(3);
+    const [a, b, c] = parties;
+    expect((await write(a!.customer, a!.jobId, "Why was it rejected?")).status).toBe(201);
+    expect((await write(b!.customer, b!.jobId, PHISHING)).status).toBe(201);
+    // a third new conversation in the hour
+    const third = await write(c!.customer, c!.jobId, PHISHING);
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await third.json()) as { message: string }).message).toMatch(
+      /^This person has been contacted by many people in a short time\./,
+    );
+    // going on in the two open conversations: notifications 3 and 4, then the cap
+    expect((await write(a!.customer, a!.jobId, "Hello?")).status).toBe(201);
+    expect((await write(b!.customer, b!.jobId, PHISHING)).status).toBe(201);
+    const fifth = await write(a!.customer, a!.jobId, "Hello??");
+    expect(fifth.status).toBe(429);
+    expect(((await fifth.json()) as { message: string }).message).toMatch(
+      /^This person has received many messages in a short time\./,
+    );
+    // the pages refuse the same way, with the time to wait
+    const viaPage = await run(() =>
+      messagesPageAction(
+        args(
+          formRequest(
+            `/messages?jobId=${b!.jobId}`,
+            { intent: "send-message", jobId: String(b!.jobId), message: "again" },
+            b!.customer,
+          ),
+        ),
+      ),
+    );
+    const viaOrderPage = await run(() =>
+      orderPageAction(
+        args(formRequest(`/order/${b!.jobId}`, { intent: "send-message", message: "again" }, b!.customer), {
+          id: String(b!.jobId),
+        }),
+      ),
+    );
+    for (const refused of [viaPage, viaOrderPage]) {
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+
+    expect((await bell(owner)).filter((n) => n.title === "New Message")).toHaveLength(4);
+    const db = await getDb();
+    expect(
+      await db
+        .select()
+        .from(messages)
+        .where(inArray(messages.jobId, [a!.jobId, b!.jobId, c!.jobId])),
+    ).toHaveLength(4);
+
+    // a customer with a paid order is not counted against the cap
+    const payer = await signedIn();
+    const job = await orderIn(payer.id, printer.id, "accepted", true);
+    expect((await write(payer, job.id, "Is it printing yet?")).status).toBe(201);
+    expect((await bell(owner)).filter((n) => n.title === "New Message")).toHaveLength(5);
+    // nor is the owner answering that customer
+    expect((await write(owner, job.id, "Tonight.")).status).toBe(201);
+  });
+
+  test("one sender writing to many people with no paid order is capped too, owners included", async () => {
+    lowerWrite("unsolicited", 2);
+    const first = await endedOrders(1);
+    const second = await endedOrders(1);
+    const third = await endedOrders(1);
+    const { customer, jobId } = first.parties[0]!;
+    // the same customer's rejected orders at the two other printers
+    const atSecond = await orderIn(customer.id, second.printer.id, "rejected", true);
+    const atThird = await orderIn(customer.id, third.printer.id, "rejected", true);
+    expect((await write(customer, jobId, "one")).status).toBe(201);
+    expect((await write(customer, atSecond.id, "two")).status).toBe(201);
+    const refused = await write(customer, atThird.id, "three");
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /^You have written many messages to people you have no paid order with in a short time\./,
+    );
+    expect(await bell(third.owner)).toEqual([]);
+
+    // an owner writing to customers whose orders they rejected is counted the same way
+    const { owner, parties } = await endedOrders(3);
+    expect((await write(owner, parties[0]!.jobId, "Sorry, out of stock.")).status).toBe(201);
+    expect((await write(owner, parties[1]!.jobId, "Sorry, out of stock.")).status).toBe(201);
+    expect((await write(owner, parties[2]!.jobId, "Sorry, out of stock.")).status).toBe(429);
   });
 });

@@ -3,7 +3,15 @@ import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
 import type { JobActor } from "~/domain/job-lifecycle";
-import { OWNER_ACTIVE, OWNER_COMPLETED, OWNER_PENDING, OWNER_VISIBLE, reachedOwner, type JobStatus } from "~/domain/job-status";
+import {
+  OWNER_ACTIVE,
+  OWNER_COMPLETED,
+  OWNER_PENDING,
+  OWNER_VISIBLE,
+  PAID_STATUSES,
+  reachedOwner,
+  type JobStatus,
+} from "~/domain/job-status";
 import { getClient, getDb } from "~/utils/db.server";
 
 const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
@@ -54,6 +62,19 @@ export function actorFor(party: JobParty, userId: number, customerAction: boolea
   if (isJobOwner(party.job, party.ownerId, userId)) return "owner";
   if (party.job.customerId === userId) return "customer";
   return null;
+}
+
+/** Whether two users have a paid order between them: one of them its customer, the other the owner of its printer. */
+export async function havePaidOrderBetween(userA: number, userB: number): Promise<boolean> {
+  const client = await getClient();
+  const result = await client.execute({
+    sql: `SELECT 1 FROM print_jobs j JOIN printers p ON p.id = j.printer_id
+          WHERE j.status IN (${quoted(PAID_STATUSES)})
+            AND ((j.customer_id = ?1 AND p.owner_id = ?2) OR (j.customer_id = ?2 AND p.owner_id = ?1))
+          LIMIT 1`,
+    args: [userA, userB],
+  });
+  return result.rows.length > 0;
 }
 
 const customer = alias(users, "customer");
