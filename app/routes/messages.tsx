@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ConversationThread } from "~/components/conversation-thread";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
-import { SEND_MESSAGE_INTENT, type ConversationSummary } from "~/domain/messages";
+import { MESSAGE_AFTER_PAYMENT, SEND_MESSAGE_INTENT, type ConversationSummary } from "~/domain/messages";
 import { emptySummary, getJobConversation, listConversations, listJobMessages } from "~/services/conversations.server";
 import { LocalTime } from "~/components/local-time";
 import { countUnreadMessages } from "~/services/notifications.server";
@@ -43,6 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           otherUserName: open.conversation.otherUserName,
           printerName: open.conversation.printerName,
           role: open.conversation.role,
+          canMessage: open.conversation.reachedOwner,
           messages: open.messages ?? [],
         }
       : null,
@@ -108,6 +109,8 @@ export default function MessagesPage() {
                 hiddenFields={{ jobId: open.jobId }}
                 error={refused?.messageError}
                 draft={refused?.messageDraft}
+                canSend={open.canMessage}
+                emptyText={open.canMessage ? undefined : MESSAGE_AFTER_PAYMENT}
               />
             </div>
           ) : (

@@ -5,7 +5,7 @@ import { data } from "@remix-run/node";
 import { isAppError } from "~/domain/app-error";
 import { MESSAGE_FAILED_DEFAULT, MESSAGE_FIELD, MESSAGE_SENT_TOAST } from "~/domain/messages";
 import { sendJobMessage } from "~/services/conversations.server";
-import { httpStatusOf } from "./app-error.server";
+import { httpStatusOf, retryHeaders } from "./app-error.server";
 import { redirectWithToast } from "./toast.server";
 
 /** What the page's view gets back after a refused send: pass both to ConversationThread. */
@@ -32,6 +32,6 @@ export async function answerMessageForm(input: {
       messageDraft: typeof content === "string" ? content : "",
     };
     // the page shows the refusal beside the box at once (a flashed toast would only show on the next page)
-    return data(result, { status: httpStatusOf(error) });
+    return data(result, { status: httpStatusOf(error), headers: retryHeaders(error) });
   }
 }
