@@ -232,16 +232,16 @@ export default function EditPrinter() {
             setMaterialCount(boxes?.length ?? 0);
           }}
         />
-        <div className="flex items-center gap-4">
+        <div className="flex flex-wrap items-center gap-4">
           <PrinterPhoto printer={printer} className="h-20 w-28 rounded-md object-cover" />
-          <div className="flex-1">
+          <div className="min-w-0 flex-1">
             <label className="label" htmlFor={fields.image.id}>
               New photo (optional)
             </label>
             <input
               {...getInputProps(fields.image, { type: "file" })}
               accept="image/jpeg,image/png,image/webp"
-              className="block text-sm"
+              className="block max-w-full text-sm"
             />
             <FieldError id={fields.image.errorId} errors={fields.image.errors} />
             {printer.imageUrl.endsWith("/default.jpg") || printer.imageUrl.endsWith(".svg") ? null : (
