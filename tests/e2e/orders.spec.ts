@@ -8,7 +8,7 @@ import type { Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { printers, printJobs, users } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
-import { createDraft, createOwnerWithPrinter } from "../setup/orders";
+import { createDraft, createOwnerWithPrinter, placeTestOrder } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
 import { DEMO, expect, signInAs, test } from "./fixtures";
 import { createJob, createPerson, createPrinterFor } from "./helpers";
@@ -155,6 +155,26 @@ test.describe("orders", () => {
     await payWith(page, "4000 0000 0000 0002");
     await expect(page.getByText("Your card was declined.")).toBeVisible();
     await expect(page).toHaveURL(/\/checkout\?orderId=\d+$/);
+  });
+
+  test("the card fields start empty: the test card is a hint beside them, and its button fills them in", async ({ page }) => {
+    const { customer, jobId } = await placeTestOrder();
+    await signInAs(page, customer.email);
+    await page.goto(`/checkout?orderId=${jobId}`);
+    const fields = ["Card number", "Expiry (MM/YY)", "CVC", "Name on card"].map((label) => page.getByLabel(label));
+    // nothing in a field looks typed in: no values, and no sample values as placeholders
+    for (const field of fields) {
+      await expect(field).toHaveValue("");
+      await expect(field).not.toHaveAttribute("placeholder", /./);
+    }
+    const hint = page.getByTestId("test-card-hint");
+    await expect(hint).toContainText("4242 4242 4242 4242");
+    await hint.getByRole("link", { name: "Fill in the test card" }).click();
+    await expect(fields[0]!).toHaveValue("4242 4242 4242 4242");
+    for (const field of fields) await expect(field).not.toHaveValue("");
+    await page.getByRole("button", { name: /^Pay \$/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/order-confirmation\\?orderId=${jobId}$`));
+    await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
   });
 
   test("the customer cancels a paid order before the printer answers", async ({ page }) => {
