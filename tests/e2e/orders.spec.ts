@@ -177,6 +177,41 @@ test.describe("orders", () => {
     await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
   });
 
+  test("the dashboard's stat cards count what its tabs list", async ({ page }) => {
+    await signInAs(page, DEMO.customer);
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { name: "Welcome back, Casey" })).toBeVisible();
+    const tabs = page.getByRole("navigation", { name: "Order tabs" });
+    const tabCount = async (label: string) =>
+      Number(/\((\d+)\)/.exec((await tabs.getByRole("link", { name: new RegExp(`^${label}`) }).textContent()) ?? "")?.[1]);
+    expect(await tabCount("All Orders")).toBeGreaterThan(0);
+    await expect(page.getByTestId("stat-totalOrders")).toHaveText(String(await tabCount("All Orders")));
+    await expect(page.getByTestId("stat-active")).toHaveText(String(await tabCount("Active Orders")));
+    await expect(page.getByTestId("stat-completed")).toHaveText(String(await tabCount("Completed")));
+  });
+
+  test("/orders offers Contact Printer only while a printer is working on the order", async ({ page }) => {
+    await signInAs(page, DEMO.customer);
+    await page.goto("/orders");
+    const rows = page.getByTestId("order-row");
+    for (const ended of ["Cancelled", "Rejected"]) {
+      const row = rows.filter({ has: page.getByText(ended, { exact: true }) });
+      await expect(row.first()).toBeVisible();
+      await expect(row.getByRole("link", { name: "Contact Printer" })).toHaveCount(0);
+    }
+    const printing = rows.filter({ has: page.getByText("Printing", { exact: true }) }).first();
+    await expect(printing.getByRole("link", { name: "Contact Printer" })).toBeVisible();
+  });
+
+  test("Submit Print Job gives the print time as every page does (2h 16m, not 136 min)", async ({ page }) => {
+    const customer = await newCustomer(page);
+    const draft = await createDraft(customer.id, { printTimeMinutes: 136 });
+    await page.goto(`/submit-print?printerId=1&draftId=${draft.id}`);
+    const details = page.getByRole("region", { name: "File details" });
+    await expect(details).toContainText("2h 16m");
+    await expect(details).not.toContainText("136 min");
+  });
+
   test("the customer cancels a paid order before the printer answers", async ({ page }) => {
     await newCustomer(page);
     await uploadForPrinter(page);
