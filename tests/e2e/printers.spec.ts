@@ -317,7 +317,7 @@ test.describe("customers find printers", () => {
   });
 
   for (const width of [1366, 390]) {
-    test(`at ${width} px a marker's popup opens wholly inside the map, with the printer's name, model and owner`, async ({
+    test(`at ${width} px a marker's popup opens wholly inside the map, with the printer's name, model and owner (the map needs JavaScript)`, async ({
       page,
     }) => {
       test.skip(jsDisabled(), "the map needs JavaScript; without it the list carries every printer");
@@ -421,5 +421,14 @@ test.describe("customers find printers", () => {
     expect(sources.some((src) => src?.startsWith("/printer-models/"))).toBe(true);
     const own = await page.request.get(sources.find((src) => src?.startsWith("/printer-models/"))!);
     expect(own.status()).toBe(200);
+    // a drawing is shown whole, its model's name at its foot included, on the cards as on the printer's page:
+    // cropped to the card, every printer looked like the same frame
+    const drawingFits = (path: string) =>
+      page
+        .locator(`${path === "/browse" ? "[data-testid=printer-card] " : "main "}img[src$=".svg"]`)
+        .evaluateAll((imgs) => imgs.map((img) => getComputedStyle(img).objectFit));
+    expect(new Set(await drawingFits("/browse"))).toEqual(new Set(["contain"]));
+    await page.goto(`/printers/${await printerId("Loveland Makerspace MK4")}`);
+    expect(new Set(await drawingFits("/printers"))).toEqual(new Set(["contain"]));
   });
 });
