@@ -56,6 +56,18 @@ beforeAll(async () => {
   farCookie = await sessionCookieFor(farAway.id);
 });
 
+/** A 20 g, one-hour library model by a new creator, in the first category. */
+async function libraryModel(values: Pick<typeof libraryModels.$inferInsert, "name" | "description" | "license">) {
+  const db = await getDb();
+  const [category] = await db.select().from(categories).limit(1);
+  const creator = await createTestUser();
+  const [model] = await db
+    .insert(libraryModels)
+    .values({ creatorId: creator.id, categoryId: category.id, filamentWeightGrams: 20, printTimeMinutes: 60, ...values })
+    .returning();
+  return model;
+}
+
 describe("the model page's estimate before a printer is chosen", () => {
   it("ranges over the available printers within the default radius of the customer's ZIP, each at its own rate", async () => {
     expect(await page(localCookie)).toBe("from $2.60 to $3.40 at 2 printers near you");
@@ -77,21 +89,7 @@ describe("the model page's estimate before a printer is chosen", () => {
   });
 
   it("gives no price for a model whose licence forbids paid prints: its page says why instead", async () => {
-    const db = await getDb();
-    const [category] = await db.select().from(categories).limit(1);
-    const creator = await createTestUser();
-    const [nc] = await db
-      .insert(libraryModels)
-      .values({
-        creatorId: creator.id,
-        categoryId: category.id,
-        name: "Personal Pin",
-        description: "A pin for personal use.",
-        license: "CC BY-NC",
-        filamentWeightGrams: 20,
-        printTimeMinutes: 60,
-      })
-      .returning();
+    const nc = await libraryModel({ name: "Personal Pin", description: "A pin for personal use.", license: "CC BY-NC" });
     const data = await detailLoader(
       args(getRequest(`/models/library/${nc.id}`, localCookie), { source: "library", id: String(nc.id) }),
     );
@@ -101,20 +99,7 @@ describe("the model page's estimate before a printer is chosen", () => {
 
   it("counts only the printers whose build volume holds the model's file", async () => {
     const db = await getDb();
-    const [category] = await db.select().from(categories).limit(1);
-    const creator = await createTestUser();
-    const [long] = await db
-      .insert(libraryModels)
-      .values({
-        creatorId: creator.id,
-        categoryId: category.id,
-        name: "Long Rail",
-        description: "A rail 300 mm long.",
-        license: "CC BY",
-        filamentWeightGrams: 20,
-        printTimeMinutes: 60,
-      })
-      .returning();
+    const long = await libraryModel({ name: "Long Rail", description: "A rail 300 mm long.", license: "CC BY" });
     await db.insert(modelFiles).values({
       libraryModelId: long.id,
       name: "rail.stl",
