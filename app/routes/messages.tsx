@@ -65,7 +65,7 @@ export default function MessagesPage() {
     <div className="container-page py-8">
       <h1 className="text-2xl font-bold">Messages</h1>
       <p className="text-slate-600">Talk with your printer owner or your customer about a print.</p>
-      <div className="mt-6 grid gap-6 md:grid-cols-[20rem_1fr]">
+      <div className="mt-6 grid grid-cols-1 gap-6 md:grid-cols-[20rem_minmax(0,1fr)]">
         <nav aria-label="Conversations" className={open ? "hidden md:block" : ""}>
           {conversations.length === 0 ? (
             <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">
@@ -134,7 +134,7 @@ function ConversationItem({ conversation: c, active }: { conversation: Conversat
         data-testid="conversation-item"
       >
         <div className="flex items-baseline justify-between gap-2">
-          <span className="truncate font-medium">{c.jobFileName}</span>
+          <span className="min-w-0 truncate font-medium">{c.jobFileName}</span>
           {c.unreadCount > 0 ? (
             <span className="rounded-full bg-brand-600 px-2 text-xs font-semibold text-white" data-testid="conversation-unread">
               <span className="sr-only">Unread: </span>

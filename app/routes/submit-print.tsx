@@ -23,6 +23,7 @@ import { useIsPending } from "~/utils/misc-react";
 import { requireUser } from "~/utils/session.server";
 import { redirectDocumentWithToast, redirectWithToast } from "~/utils/toast.server";
 import { formatGrams } from "~/domain/grams";
+import { formatMinutes } from "~/utils/format";
 
 const OrderSchema = z.object({
   printerId: z.coerce.number().int().positive(),
@@ -192,7 +193,7 @@ export default function SubmitPrint() {
             </h2>
             <p className="mt-2 text-sm text-slate-700">
               {d.draft.fileName} · {(d.draft.fileSize / 1024 / 1024).toFixed(2)} MB · {d.draft.material} ·{" "}
-              {formatGrams(d.draft.weightGrams)} g · {d.draft.colors} colour(s) · {d.draft.printTimeMinutes} min
+              {formatGrams(d.draft.weightGrams)} g · {d.draft.colors} colour(s) · {formatMinutes(d.draft.printTimeMinutes)}
             </p>
           </section>
 

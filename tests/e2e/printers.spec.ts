@@ -316,6 +316,53 @@ test.describe("customers find printers", () => {
     await expect(page).toHaveURL(/\/upload\?printer=\d+$|redirectTo=%2Fupload%3Fprinter%3D\d+$/);
   });
 
+  for (const width of [1366, 390]) {
+    test(`at ${width} px a marker's popup opens wholly inside the map, with the printer's name, model and owner (the map needs JavaScript)`, async ({
+      page,
+    }) => {
+      test.skip(jsDisabled(), "the map needs JavaScript; without it the list carries every printer");
+      const customer = await signInAs(page, DEMO.customer);
+      const [draft] = await (
+        await getDb()
+      )
+        .select({ id: printJobs.id })
+        .from(printJobs)
+        .where(and(eq(printJobs.customerId, customer.id), eq(printJobs.status, "draft")))
+        .limit(1);
+      await page.setViewportSize({ width, height: 900 });
+      for (const path of [
+        "/browse?view=map&location=Loveland%2C+CO",
+        `/choose-printer?draftId=${draft!.id}`,
+        "/printers?view=map&location=Loveland%2C+CO",
+      ]) {
+        await page.goto(path);
+        const map = page.locator(".leaflet-container");
+        await map.scrollIntoViewIfNeeded();
+        // other specs' printers may stand on the same spot and cover it: the click goes to this marker itself
+        await page.getByRole("button", { name: /^Berthoud Print Shop, Available/ }).dispatchEvent("click");
+        const popup = page.locator(".leaflet-popup");
+        await expect(popup).toContainText("Berthoud Print Shop");
+        // the map zooms to the chosen printer and pans to show its popup: measure once it has stopped
+        let box = await popup.boundingBox();
+        await expect(async () => {
+          const before = box;
+          await page.waitForTimeout(300);
+          box = await popup.boundingBox();
+          expect(box).toEqual(before);
+        }).toPass({ timeout: 5000 });
+        const frame = (await map.boundingBox())!;
+        const where = `${path} at ${width}: popup ${JSON.stringify(box)} in map ${JSON.stringify(frame)}`;
+        expect(box!.y, where).toBeGreaterThanOrEqual(frame.y);
+        expect(box!.x, where).toBeGreaterThanOrEqual(frame.x);
+        expect(box!.y + box!.height, where).toBeLessThanOrEqual(frame.y + frame.height);
+        expect(box!.x + box!.width, where).toBeLessThanOrEqual(frame.x + frame.width);
+        for (const line of ["Berthoud Print Shop", "Bambu Lab P1S", "Bella Berthold"]) {
+          await expect(popup.getByText(line, { exact: true })).toBeInViewport();
+        }
+      }
+    });
+  }
+
   test("the map loads Leaflet only on pages that show a map", async ({ page }) => {
     test.skip(jsDisabled(), "no scripts load without JavaScript");
     const leaflet: string[] = [];
@@ -374,5 +421,14 @@ test.describe("customers find printers", () => {
     expect(sources.some((src) => src?.startsWith("/printer-models/"))).toBe(true);
     const own = await page.request.get(sources.find((src) => src?.startsWith("/printer-models/"))!);
     expect(own.status()).toBe(200);
+    // a drawing is shown whole, its model's name at its foot included, on the cards as on the printer's page:
+    // cropped to the card, every printer looked like the same frame
+    const drawingFits = (path: string) =>
+      page
+        .locator(`${path === "/browse" ? "[data-testid=printer-card] " : "main "}img[src$=".svg"]`)
+        .evaluateAll((imgs) => imgs.map((img) => getComputedStyle(img).objectFit));
+    expect(new Set(await drawingFits("/browse"))).toEqual(new Set(["contain"]));
+    await page.goto(`/printers/${await printerId("Loveland Makerspace MK4")}`);
+    expect(new Set(await drawingFits("/printers"))).toEqual(new Set(["contain"]));
   });
 });

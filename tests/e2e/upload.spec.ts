@@ -149,6 +149,21 @@ test.describe("refused uploads", () => {
     if (!existsSync(BIG_FILE)) writeFileSync(BIG_FILE, Buffer.alloc(51 * 1024 * 1024, 1));
   });
 
+  test("1 KB of random bytes named .stl is called not a valid STL, not a model with too many triangles", async ({ page }) => {
+    await newCustomer(page);
+    await page.goto("/upload");
+    const bytes = randomBytes(1024);
+    // what random bytes almost always hold: a first word that is not "solid", a triangle count in the billions
+    bytes[0] = 0x01;
+    bytes.writeUInt32LE(0xdeadbeef, 80);
+    await page.locator("#design-file").setInputFiles({ name: "random.stl", mimeType: "application/octet-stream", buffer: bytes });
+    if (!jsDisabled()) await expect(page.getByTestId("file-error")).toContainText("This file is not a valid STL file");
+    await page.getByRole("button", { name: "Save Print" }).click();
+    const alert = page.getByTestId("upload-alert");
+    await expect(alert).toContainText("This file is not a valid STL file");
+    await expect(alert).not.toContainText("triangles");
+  });
+
   test("a missing file, a renamed PNG, a 51 MB file and a zip bomb get clear messages; the server stays up", async ({ page }) => {
     test.setTimeout(60_000);
     await newCustomer(page);

@@ -15,7 +15,6 @@ import {
 import { getClient, getDb } from "~/utils/db.server";
 
 const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
-const inList = (statuses: readonly string[]) => sql.raw(quoted(statuses));
 
 /**
  * reachedOwner (domain/job-status.ts) as an SQL condition on the print_jobs row named `job` (an alias,
@@ -221,29 +220,6 @@ export async function listOwnerJobs(ownerId: number, options: { printerId?: numb
       ),
     )
     .orderBy(asc(sql`coalesce(${printJobs.confirmedAt}, ${printJobs.createdAt})`), asc(printJobs.id));
-}
-
-/** The customer dashboard's stat cards, counted in SQL. */
-export async function customerStats(
-  customerId: number,
-  groups: { active: readonly JobStatus[]; completed: readonly JobStatus[]; paid: readonly JobStatus[] },
-) {
-  const db = await getDb();
-  const [row] = await db
-    .select({
-      totalOrders: sql<number>`count(*) filter (where ${printJobs.status} <> 'draft')`,
-      active: sql<number>`count(*) filter (where ${printJobs.status} in (${inList(groups.active)}))`,
-      completed: sql<number>`count(*) filter (where ${printJobs.status} in (${inList(groups.completed)}))`,
-      totalSpentCents: sql<number>`coalesce(sum(${printJobs.amountDueCents}) filter (where ${printJobs.status} in (${inList(groups.paid)})), 0)`,
-    })
-    .from(printJobs)
-    .where(eq(printJobs.customerId, customerId));
-  return {
-    totalOrders: Number(row?.totalOrders ?? 0),
-    active: Number(row?.active ?? 0),
-    completed: Number(row?.completed ?? 0),
-    totalSpentCents: Number(row?.totalSpentCents ?? 0),
-  };
 }
 
 /** The owner dashboard's and tracking page's stat cards, counted in SQL over all the owner's printers. */

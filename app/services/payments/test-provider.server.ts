@@ -10,6 +10,8 @@ import type { CardDetails, NewPayment, PaymentProvider, ProviderPaymentState } f
 
 export const TEST_MODE_LABEL = "Test mode: no real charge";
 export const DECLINED_CARD = "4000000000000002";
+/** The card the checkout page offers as a hint and fills in on request: authorised, with any future expiry and CVC. */
+export const TEST_CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" } as const;
 
 /** The Luhn checksum every real card number passes. */
 export function luhnValid(digits: string): boolean {
