@@ -6,7 +6,7 @@ import { formatCents } from "~/domain/money";
 import { deleteDraft } from "~/services/draft-writes.server";
 import { choosePrinterUrlFor, draftPreviewUrl, listDrafts } from "~/services/drafts.server";
 import { LocalTime } from "~/components/local-time";
-import { formatMinutes } from "~/utils/format";
+import { formatMinutes } from "~/domain/format";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { formatGrams } from "~/domain/grams";

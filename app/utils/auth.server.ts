@@ -9,7 +9,7 @@ import { AppError } from "~/domain/app-error";
 import { subscribe } from "~/services/newsletter.server";
 import { getDb, isUniqueViolation } from "./db.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { UsernameSchema } from "./profile-schema";
+import { UsernameSchema } from "~/domain/profile";
 import {
   clearRateLimit,
   clientIp,

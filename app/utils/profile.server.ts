@@ -6,9 +6,9 @@ import { AppError } from "~/domain/app-error";
 import { NOTIFICATION_KINDS, type NotificationKind } from "~/domain/notification-kinds";
 import { USER_TYPE_REFUSED, USER_TYPES, userTypesAllowed, type UserType } from "~/domain/users";
 import { limitWrite } from "~/services/write-limits.server";
-import { ProfileSchema } from "./profile-schema";
+import { ProfileSchema } from "~/domain/profile";
 
-export { PRESET_AVATARS, ProfileSchema } from "./profile-schema";
+export { PRESET_AVATARS, ProfileSchema } from "~/domain/profile";
 import { getDb } from "./db.server";
 
 export const ApiUserPatchSchema = ProfileSchema.omit({ emailOn: true })

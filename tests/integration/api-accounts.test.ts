@@ -13,7 +13,7 @@ import { loader as adminCheck } from "../../app/routes/api.admin.check";
 import { loader as notificationsApi } from "../../app/routes/api.users.$id.notifications";
 import { action as patchUser } from "../../app/routes/api.users.$id";
 import { loader as healthz } from "../../app/routes/healthz";
-import { notify } from "../../app/utils/notifications.server";
+import { notify } from "../../app/services/notifications.server";
 import { args, createTestUser, getRequest, jsonRequest, sessionCookieFor } from "../setup/requests";
 
 const printerRow = (ownerId: number) => ({

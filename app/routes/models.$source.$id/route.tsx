@@ -16,7 +16,7 @@ import { getModelDetail, getViewerState } from "~/services/models/detail.server"
 import { addComment, deleteComment, rateModel, setLike } from "~/services/models/feedback.server";
 import { isAppError, replyWithError } from "~/utils/app-error.server";
 import { LocalTime } from "~/components/local-time";
-import { formatMinutes } from "~/utils/format";
+import { formatMinutes } from "~/domain/format";
 import { invariantResponse, parseId } from "~/utils/misc";
 import { getSessionUser, requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
