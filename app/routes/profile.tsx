@@ -10,7 +10,7 @@ import { isAppError } from "~/domain/app-error";
 import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, wantsEmail } from "~/domain/notification-kinds";
 import { httpStatusOf } from "~/utils/app-error.server";
 import { emailOffFrom, PRESET_AVATARS, ProfileSchema } from "~/domain/profile";
-import { updateUser } from "~/utils/profile.server";
+import { updateUser } from "~/services/accounts/profile.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
