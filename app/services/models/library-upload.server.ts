@@ -12,7 +12,7 @@ import type { Difficulty } from "~/domain/models";
 import { analyzeOffThread } from "../analysis-pool.server";
 import { headOf } from "../design-analysis.server";
 import { IMAGE_TYPES, sniffImage } from "../printer-images.server";
-import type { IncomingFile } from "../design-form.server";
+import type { IncomingFile } from "~/utils/streamed-form.server";
 import { hitModelUploadLimit, modelUploadLimitMessage } from "../design-quotas.server";
 import { getStorage, newStorageKey } from "../storage.server";
 import { createLibraryModel } from "./library.server";
