@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { startPopularImport } from "~/services/catalogue-import.server";
+import { startPopularImport } from "~/services/catalogue/import.server";
 import { startJobFromApi } from "~/routes/admin-api.server";
 
 // POST /api/thingiverse/import-popular: starts the background job and answers at once (202) with it.

@@ -2,7 +2,7 @@
 // from the site first when a token is configured and it answers in time.
 import { AppError } from "~/domain/app-error";
 import { MODEL_PAGE_SIZE } from "~/domain/models";
-import { BROWSE_TYPES, syncCatalogueListing, type BrowseType } from "~/services/catalogue-sync.server";
+import { BROWSE_TYPES, syncCatalogueListing, type BrowseType } from "~/services/catalogue/sync.server";
 import { apiCatalogueModel } from "~/services/models/api-shapes";
 import { listCatalogueModels } from "~/services/models/lists.server";
 import { withApiErrors } from "~/utils/app-error.server";

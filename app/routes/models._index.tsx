@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { ModelCard, ModelCardSkeleton } from "~/components/model-card";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MODEL_PAGE_SIZE, MODEL_SORTS, parseModelSort } from "~/domain/models";
-import { syncCatalogueListing } from "~/services/catalogue-sync.server";
+import { syncCatalogueListing } from "~/services/catalogue/sync.server";
 import { listCatalogueModels, listCategories, listLibraryModels } from "~/services/models/lists.server";
 import { parseId } from "~/utils/misc";
 import { visitorOf } from "~/utils/session.server";

@@ -28,7 +28,7 @@ import {
   syncCatalogueModel,
   VISITOR_SYNC_LIMIT,
   VISITOR_SYNC_WINDOW_MS,
-} from "../../app/services/catalogue-sync.server";
+} from "../../app/services/catalogue/sync.server";
 import { getModelDetail } from "../../app/services/models/detail.server";
 import { listCatalogueModels } from "../../app/services/models/lists.server";
 import { getOrderableModel } from "../../app/services/models/ordering.server";

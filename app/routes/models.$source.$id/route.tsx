@@ -11,7 +11,7 @@ import { formatCents } from "~/domain/money";
 import { PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { priceRangeText } from "~/domain/price-range";
 import { PRINT_DEFAULTS } from "~/domain/print-defaults";
-import { designPriceRange } from "~/services/printer-price-range.server";
+import { designPriceRange } from "~/services/printers/price-range.server";
 import { getModelDetail, getViewerState } from "~/services/models/detail.server";
 import { addComment, deleteComment, rateModel, setLike } from "~/services/models/feedback.server";
 import { isAppError, replyWithError } from "~/utils/app-error.server";

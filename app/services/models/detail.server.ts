@@ -6,7 +6,7 @@ import { displayName, type ModelDetail, type ModelSource, type ViewerState } fro
 import { getDb } from "~/utils/db.server";
 import { countView, unwrittenCounts } from "./counters.server";
 import { httpsUrl } from "../catalogue/index.server";
-import { syncCatalogueModel, type CatalogueVisitor, type SyncDeps, type SyncOutcome } from "../catalogue-sync.server";
+import { syncCatalogueModel, type CatalogueVisitor, type SyncDeps, type SyncOutcome } from "../catalogue/sync.server";
 import {
   catalogueImageUrls,
   cataloguePublicUrl,

@@ -1,6 +1,6 @@
 // Keeps catalogue_models in step with the model-sharing site, so pages read our table and never fail with the API.
 import { and, eq, sql } from "drizzle-orm";
-import { catalogueModels } from "../../db/schema";
+import { catalogueModels } from "../../../db/schema";
 import { getDb, unlessWriteLocked } from "~/utils/db.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import {
@@ -12,7 +12,7 @@ import {
   type CatalogueModel,
   type CatalogueSort,
   type CatalogueSource,
-} from "./catalogue/index.server";
+} from "./index.server";
 
 export const CATALOGUE_SOURCE = "thingiverse" as const;
 /** A page waits at most this long for the site; the adapter's own 8 s limit is for batch work. */
