@@ -2,6 +2,9 @@
 
 export const PAYMENT_PROVIDERS = ["test", "stripe"] as const;
 
+/** What checkout says while the built-in test provider takes the payments. */
+export const TEST_MODE_LABEL = "Test mode: no real charge";
+
 export const PAYMENT_STATUSES = ["requires_payment", "authorized", "captured", "released", "refunded", "failed"] as const;
 
 /** Payment states that may still hold or take the customer's money at the provider. */
