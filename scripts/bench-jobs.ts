@@ -103,9 +103,9 @@ mocks.listen({ onUnhandledRequest: "error" });
 const { migrateDatabase } = await import("../db/migrate");
 (await migrateDatabase()).close();
 await import("../app/services/jobs/handlers.server");
-const { startWeightCaching } = await import("../app/services/catalogue-import.server");
+const { startWeightCaching } = await import("../app/services/catalogue/import.server");
 const { getTask, runDueTasks } = await import("../app/services/jobs/index.server");
-const { getAnalysisPool } = await import("../app/services/analysis-pool.server");
+const { getAnalysisPool } = await import("../app/services/designs/analysis-pool.server");
 
 const { id } = await startWeightCaching({ count: MODELS, page: 1 });
 const started = performance.now();

@@ -2,7 +2,7 @@ import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { RootUser } from "~/domain/signed-in-user";
 import { LocalTime } from "./local-time";
-import { badgeCount } from "~/utils/format";
+import { badgeCount } from "~/domain/format";
 import { UserAvatar } from "./user-avatar";
 
 const MAIN_LINKS = [

@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { JobOutcome } from "~/components/job-outcome";
 import { JobProgress } from "~/components/job-progress";
 import { LiveRefresh } from "~/components/live-refresh";
-import { cancelJob, getJobSummary } from "~/services/admin-jobs.server";
+import { cancelJob, getJobSummary } from "~/services/admin/jobs.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { invariantResponse, requireIdParam } from "~/utils/misc";
 import { jobFinishToast } from "~/utils/job-toasts.server";

@@ -3,12 +3,12 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
-import { getOrderForAdmin } from "~/services/admin-orders.server";
+import { getOrderForAdmin } from "~/services/admin/orders.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { LocalTime } from "~/components/local-time";
 import { invariantResponse, requireIdParam } from "~/utils/misc";
 import { formatGrams } from "~/domain/grams";
-import { formatMinutes } from "~/utils/format";
+import { formatMinutes } from "~/domain/format";
 
 export const meta: MetaFunction = () => [{ title: "Order (admin) | Printnear" }];
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
-import { isJobStatus, listOrders } from "~/services/admin-orders.server";
+import { isJobStatus, listOrders } from "~/services/admin/orders.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { LocalTime } from "~/components/local-time";
 import { parseId } from "~/utils/misc";

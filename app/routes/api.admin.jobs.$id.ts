@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { jobOutcomeMessage } from "~/domain/background-jobs";
-import { getJobSummary } from "~/services/admin-jobs.server";
+import { getJobSummary } from "~/services/admin/jobs.server";
 import { apiError, idParam, requireApiAdmin } from "~/utils/api.server";
 
 // GET /api/admin/jobs/:id: the job's state and progress; once finished, its message and stats.

@@ -6,7 +6,7 @@ import { MESSAGE_AFTER_PAYMENT, SEND_MESSAGE_INTENT, type ConversationSummary } 
 import { emptySummary, getJobConversation, listConversations, listJobMessages } from "~/services/conversations.server";
 import { LocalTime } from "~/components/local-time";
 import { countUnreadMessages } from "~/services/notifications.server";
-import { answerMessageForm, type MessageFormResult } from "~/utils/message-form.server";
+import { answerMessageForm, type MessageFormResult } from "~/routes/message-form.server";
 import { parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 

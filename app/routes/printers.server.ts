@@ -13,8 +13,8 @@ import type { z } from "zod";
 import type { Printer, User } from "../../db/schema";
 import { isAppError } from "~/domain/app-error";
 import { FORM_UNREADABLE, ONE_PHOTO_ONLY, PHOTO_TOO_LARGE } from "~/domain/printer-form";
-import { MAX_PRINTER_IMAGE_BYTES } from "~/services/printer-images.server";
-import { findOwnedPrinter } from "~/services/printer-owner.server";
+import { MAX_PRINTER_IMAGE_BYTES } from "~/services/printers/images.server";
+import { findOwnedPrinter } from "~/services/printers/owner.server";
 import { requireUser } from "~/utils/session.server";
 
 /** Pages: the signed-in owner and their printer; anyone else gets a 404, since saying "exists" helps no one. */

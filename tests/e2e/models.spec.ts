@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { catalogueModels, libraryModels } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
 import { quotePrice } from "../../app/domain/pricing";
-import { formatMinutes } from "../../app/utils/format";
+import { formatMinutes } from "../../app/domain/format";
 import { DEMO, expect, jsDisabled, signInAs, test } from "./fixtures";
 
 async function libraryId(name: string) {

@@ -52,7 +52,7 @@ test.describe("the shell", () => {
   test("marking notifications read clears the badge", async ({ page }) => {
     // the admin has no seeded notifications: give one through the API-independent page flow
     const user = await signInAs(page, DEMO.fortCollinsOwner);
-    const { notify } = await import("../../app/utils/notifications.server");
+    const { notify } = await import("../../app/services/notifications.server");
     await notify(user.id, "Test notice", `for ${jsDisabled() ? "no-js" : "js"}`);
     await page.goto("/profile");
     await expect(page.getByTestId("notification-badge")).toBeVisible();

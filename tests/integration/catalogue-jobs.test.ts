@@ -8,7 +8,7 @@ import { CATALOGUE_TASKS } from "../../app/domain/background-jobs";
 import "../../app/services/jobs/handlers.server";
 import { cancelTask, getTask, runDueTasks } from "../../app/services/jobs/index.server";
 import { resetCatalogueBudgets } from "../../app/services/catalogue/index.server";
-import { startPopularImport, startWeightCaching } from "../../app/services/catalogue-import.server";
+import { startPopularImport, startWeightCaching } from "../../app/services/catalogue/import.server";
 import { getClient } from "../../app/utils/db.server";
 import { THINGIVERSE_API, THINGIVERSE_CDN, thingiverseFixtures } from "../mocks/thingiverse";
 import { server } from "../setup/msw";

@@ -9,7 +9,7 @@ import { action as createModelDraftAction } from "../../app/routes/api.create-mo
 import { action as downloadThingiverseAction } from "../../app/routes/api.download-thingiverse-model";
 import { AppError } from "../../app/domain/app-error";
 import { allowedDownloadUrl, CATALOGUE_DOWNLOAD_HOSTS, downloadCatalogueFile } from "../../app/services/catalogue/index.server";
-import { LIMITS } from "../../app/services/design-quotas.server";
+import { LIMITS } from "../../app/services/designs/quotas.server";
 import { getStorage, newStorageKey } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { FIXTURE_THING_NON_COMMERCIAL, FIXTURE_THING_WITHOUT_FILES } from "../mocks/thingiverse";

@@ -4,8 +4,8 @@ import { readFileSync, rmSync, statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_DESIGN_BYTES } from "../../app/domain/design-settings";
 import { action as saveDraftAction } from "../../app/routes/api.save-draft";
-import { AnalysisPool, type AnalysisJob } from "../../app/services/analysis-pool.server";
-import { readDesignForm } from "../../app/services/design-form.server";
+import { AnalysisPool, type AnalysisJob } from "../../app/services/designs/analysis-pool.server";
+import { readDesignForm } from "../../app/routes/upload/design-form.server";
 import { args, createTestUser, run, sessionCookieFor, streamedMultipart } from "../setup/requests";
 import { fileOf, multipartRequest, storedFiles, withTemporaryUploads } from "../fixtures/designs/helpers";
 

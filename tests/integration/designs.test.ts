@@ -14,9 +14,9 @@ import { loader as previewLoader } from "../../app/routes/drafts.$id.preview[.]p
 import { loader as fileLoader } from "../../app/routes/drafts.$id.file";
 import { DesignSettingsSchema } from "../../app/domain/design-settings";
 import { AppError } from "../../app/domain/app-error";
-import { LIMITS, UPLOADS_PER_HOUR } from "../../app/services/design-quotas.server";
-import { updateDraft } from "../../app/services/draft-writes.server";
-import { getOwnDraft } from "../../app/services/drafts.server";
+import { LIMITS, UPLOADS_PER_HOUR } from "../../app/services/designs/quotas.server";
+import { updateDraft } from "../../app/services/designs/draft-writes.server";
+import { getOwnDraft } from "../../app/services/designs/drafts.server";
 import { getStorage } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { createTestPrinter } from "../setup/jobs";

@@ -5,7 +5,7 @@ import { catalogueModels, libraryModels, users } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
 import { loader as browseLoader } from "../../app/routes/models._index";
 import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
-import { resetCatalogueSync, syncCatalogueListing } from "../../app/services/catalogue-sync.server";
+import { resetCatalogueSync, syncCatalogueListing } from "../../app/services/catalogue/sync.server";
 import { createLibraryModel } from "../../app/services/models/library.server";
 import { ftsQuery } from "../../app/services/models/lists.server";
 import { getDb } from "../../app/utils/db.server";

@@ -28,7 +28,7 @@ import {
   syncCatalogueModel,
   VISITOR_SYNC_LIMIT,
   VISITOR_SYNC_WINDOW_MS,
-} from "../../app/services/catalogue-sync.server";
+} from "../../app/services/catalogue/sync.server";
 import { getModelDetail } from "../../app/services/models/detail.server";
 import { listCatalogueModels } from "../../app/services/models/lists.server";
 import { getOrderableModel } from "../../app/services/models/ordering.server";
@@ -81,9 +81,7 @@ describe("one visitor's share of the site's budget", () => {
       expect(res.headers.get("x-catalogue-sync")).toBe("limited");
     }
     // a detail refresh is an ask too
-    expect((await getModelDetail("thingiverse", 6201003, { request: from(greedy, "/models/thingiverse/6201003") })).sync).toBe(
-      "limited",
-    );
+    expect((await getModelDetail("thingiverse", 6201003, { visitor: { userId: null, clientIp: greedy } })).sync).toBe("limited");
     expect(calls).toEqual([]);
 
     // someone else still gets fresh answers, and what they fetched is cached for everyone

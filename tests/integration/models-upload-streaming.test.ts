@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { categories, libraryModels } from "../../db/schema";
 import { CATEGORIES } from "../../db/seed";
 import { action as uploadAction } from "../../app/routes/upload-model";
-import { AnalysisBusyError, AnalysisPool, type AnalysisJob } from "../../app/services/analysis-pool.server";
+import { AnalysisBusyError, AnalysisPool, type AnalysisJob } from "../../app/services/designs/analysis-pool.server";
 import { LIBRARY_THUMBNAIL_SIZE } from "../../app/services/models/library-upload.server";
 import { getDb } from "../../app/utils/db.server";
 import { args, createTestUser, formRequest, run, sessionCookieFor, streamedMultipart } from "../setup/requests";

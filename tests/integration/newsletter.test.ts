@@ -7,7 +7,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { backgroundTasks, newsletterCampaigns, newsletterSubscribers, payments, printers, printJobs } from "../../db/schema";
 import { jobOutcomeMessage, NEWSLETTER_TASK } from "../../app/domain/background-jobs";
-import { getJobSummary } from "../../app/services/admin-jobs.server";
+import { getJobSummary } from "../../app/services/admin/jobs.server";
 import { mailDelivery } from "../../app/services/mail/transport.server";
 import "../../app/services/jobs/handlers.server";
 import { runDueTasks } from "../../app/services/jobs/index.server";

@@ -15,7 +15,7 @@ import { quotePrice } from "../../app/domain/pricing";
 import { resolveLocation } from "../../app/services/gazetteer.server";
 import { PHOTO_TOO_LARGE } from "../../app/domain/printer-form";
 import type { PrinterJson } from "../../app/domain/printer-listing";
-import { getPrinterJson, listOwnerPrinters, searchPrinters } from "../../app/services/printer-search.server";
+import { getPrinterJson, listOwnerPrinters, searchPrinters } from "../../app/services/printers/search.server";
 import { listPrinterReviews } from "../../app/services/printer-reviews.server";
 import { getClient, getDb } from "../../app/utils/db.server";
 import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";

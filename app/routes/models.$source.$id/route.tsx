@@ -11,14 +11,14 @@ import { formatCents } from "~/domain/money";
 import { PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { priceRangeText } from "~/domain/price-range";
 import { PRINT_DEFAULTS } from "~/domain/print-defaults";
-import { designPriceRange } from "~/services/printer-price-range.server";
+import { designPriceRange } from "~/services/printers/price-range.server";
 import { getModelDetail, getViewerState } from "~/services/models/detail.server";
 import { addComment, deleteComment, rateModel, setLike } from "~/services/models/feedback.server";
 import { isAppError, replyWithError } from "~/utils/app-error.server";
 import { LocalTime } from "~/components/local-time";
-import { formatMinutes } from "~/utils/format";
+import { formatMinutes } from "~/domain/format";
 import { invariantResponse, parseId } from "~/utils/misc";
-import { getSessionUser, requireUser } from "~/utils/session.server";
+import { getSessionUser, requireUser, visitorOf } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { parseWithZod } from "@conform-to/zod";
 import { LibraryInteractions } from "./library-interactions";
@@ -52,7 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
   const { model, sync } = await getModelDetail(source, id, {
     countView: source === "library" && !isRepeatView(request),
-    request,
+    visitor: await visitorOf(request),
   });
   invariantResponse(model, MODEL_NOT_FOUND, { status: 404 });
   const viewer = user && source === "library" ? await getViewerState(id, user.id) : null;

@@ -9,9 +9,9 @@ import { DEFAULT_PRINTER_IMAGE, DeletePrinterButton, isPrinterDrawing, PrinterPh
 import { FieldError, MaterialCheckboxes } from "~/components/printer-form";
 import { isAppError, type AppError } from "~/domain/app-error";
 import { InventorySchema, LOCATION_NOT_FOUND, PrinterSettingsSchema, StockRowSchema } from "~/domain/printer-form";
-import { checkPrinterPhoto } from "~/services/printer-images.server";
-import { placeAfterEdit, removeStock, setStock, updatePrinter } from "~/services/printer-owner.server";
-import { getPrinterJson } from "~/services/printer-search.server";
+import { checkPrinterPhoto } from "~/services/printers/images.server";
+import { placeAfterEdit, removeStock, setStock, updatePrinter } from "~/services/printers/owner.server";
+import { getPrinterJson } from "~/services/printers/search.server";
 import { httpStatusOf, replyWithError, retryHeaders } from "~/utils/app-error.server";
 import { requireIdParam } from "~/utils/misc";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -1,7 +1,7 @@
 // Every order as the admin sees it: a filtered list and one order, read-only.
 import { and, desc, eq, like, ne, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { payments, printers, printJobs, users } from "../../db/schema";
+import { payments, printers, printJobs, users } from "../../../db/schema";
 import { JOB_STATUSES, type JobStatus } from "~/domain/job-status";
 import { getDb } from "~/utils/db.server";
 

@@ -3,8 +3,8 @@
 import { summarizeJob } from "~/domain/background-jobs";
 import { getTask } from "~/services/jobs/index.server";
 import { limitWrite } from "~/services/write-limits.server";
-import { readJson, requireApiAdmin } from "./api.server";
-import { withApiErrors } from "./app-error.server";
+import { readJson, requireApiAdmin } from "~/utils/api.server";
+import { withApiErrors } from "~/utils/app-error.server";
 
 export async function startJobFromApi(
   request: Request,

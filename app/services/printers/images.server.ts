@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel } from "~/domain/printer-models";
-import { getStorage, newStorageKey } from "./storage.server";
+import { getStorage, newStorageKey } from "~/services/storage.server";
 
 export const DEFAULT_PRINTER_IMAGE_FILE = "default.jpg";
 export const DEFAULT_PRINTER_IMAGE_URL = `/api/printer-images/${DEFAULT_PRINTER_IMAGE_FILE}`;

@@ -1,7 +1,7 @@
 // Profile rules, shared by the browser (early checks) and the server (the real ones).
 import { z } from "zod";
-import { NOTIFICATION_KINDS } from "~/domain/notification-kinds";
-import { PersonNameSchema } from "~/domain/person-name";
+import { NOTIFICATION_KINDS } from "./notification-kinds";
+import { PersonNameSchema } from "./person-name";
 
 export const PRESET_AVATARS = Array.from({ length: 8 }, (_, i) => `/avatars/avatar-${i + 1}.svg`);
 

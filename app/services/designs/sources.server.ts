@@ -1,17 +1,17 @@
 // Drafts made from models: a library model's stored file, or a catalogue model's printable file
 // fetched from the model-sharing site under the same size cap and checks as an upload.
 import { and, desc, eq, gt } from "drizzle-orm";
-import { printJobs, type PrintJob } from "../../db/schema";
+import { printJobs, type PrintJob } from "../../../db/schema";
 import { DESIGN_DEFAULTS, DesignSettingsSchema } from "~/domain/design-settings";
 import { AppError, isAppError } from "~/domain/app-error";
 import type { ModelSource } from "~/domain/models";
 import { CatalogueUnavailableError, getCatalogueSource, pickPrintableFile } from "~/services/catalogue/index.server";
 import { getOrderableModel } from "~/services/models/ordering.server";
 import { getDb } from "~/utils/db.server";
-import { readStoredFile } from "./design-analysis.server";
-import { hitModelDraftLimit, modelDraftLimitMessage } from "./design-quotas.server";
+import { readStoredFile } from "./analysis.server";
+import { hitModelDraftLimit, modelDraftLimitMessage } from "./quotas.server";
 import { assertRoomForDraft, createDraft } from "./draft-writes.server";
-import { MAX_DESIGN_BYTES } from "./storage.server";
+import { MAX_DESIGN_BYTES } from "~/services/storage.server";
 
 /** Ordering the same model twice within this window reuses the draft (a refresh or prefetch must not pile up drafts). */
 const REUSE_WINDOW_MS = 10 * 60 * 1000;

@@ -1,40 +1,22 @@
-// Accounts: sign-in and sign-up through remix-auth's form strategy, shared by the pages and the JSON API.
+// Accounts: sign-in and sign-up, shared by the page's form strategies (routes/auth.server.ts) and the JSON API.
+// Each takes the client's address, which the per-address limits count.
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { Authenticator } from "remix-auth";
-import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
-import { users, type User } from "../../db/schema";
-import { AppError } from "~/domain/app-error";
+import { users, type User } from "../../../db/schema";
+import { AuthFailure } from "~/domain/auth-failure";
+import { UsernameSchema } from "~/domain/profile";
 import { subscribe } from "~/services/newsletter.server";
-import { getDb, isUniqueViolation } from "./db.server";
-import { hashPassword, verifyPassword } from "./password.server";
-import { UsernameSchema } from "./profile-schema";
+import { getDb, isUniqueViolation } from "~/utils/db.server";
+import { hashPassword, verifyPassword } from "~/utils/password.server";
 import {
   clearRateLimit,
-  clientIp,
   failureState,
   hitRateLimit,
   minutesText,
   recordFailure,
   refundRateLimit,
-} from "./rate-limit.server";
-
-/**
- * A sign-in or sign-up that did not go through: an AppError (its code gives the status through the one
- * mapper, app/utils/app-error.server.ts) with the title the page shows and the messages per field.
- */
-export class AuthFailure extends AppError {
-  constructor(
-    code: "invalid" | "unauthenticated" | "conflict" | "rate_limited",
-    readonly title: string,
-    message: string,
-    readonly fieldErrors: Record<string, string[]> = {},
-    retryAfterSeconds?: number,
-  ) {
-    super(code, message, { retryAfterSeconds });
-  }
-}
+} from "~/utils/rate-limit.server";
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const ONE_HOUR = 60 * 60 * 1000;
@@ -98,7 +80,7 @@ function flattenIssues(error: z.ZodError) {
   return error.flatten().fieldErrors as Record<string, string[]>;
 }
 
-export async function loginWithPassword(input: { email?: unknown; password?: unknown }, request: Request): Promise<User> {
+export async function loginWithPassword(input: { email?: unknown; password?: unknown }, clientIp: string): Promise<User> {
   const email = text(input.email).toLowerCase();
   const password = typeof input.password === "string" ? input.password : "";
   if (!email || !password) throw new AuthFailure("invalid", "Missing Information", "Please fill in all fields");
@@ -107,9 +89,9 @@ export async function loginWithPassword(input: { email?: unknown; password?: unk
     throw new AuthFailure("invalid", "Login Failed", "Enter a valid email address", flattenIssues(parsed.error));
 
   // counted before the check, so a burst of guesses can't all pass; a correct sign-in gives its count back
-  const addressKey = `login:ip:${clientIp(request)}`;
+  const addressKey = `login:ip:${clientIp}`;
   const addressAttempt = await limit(addressKey, LIMITS.loginPerIp, FIFTEEN_MINUTES, "sign-in");
-  const failuresKey = `login:failures:${email}:${clientIp(request)}`;
+  const failuresKey = `login:failures:${email}:${clientIp}`;
   const failures = await failureState(failuresKey, ONE_HOUR);
   const waitSeconds = Math.ceil((failures.lastAt + signInDelaySeconds(failures.count) * 1000 - Date.now()) / 1000);
   if (failures.count > 0 && waitSeconds > 0) {
@@ -144,7 +126,7 @@ function waitText(seconds: number) {
   return seconds < 60 ? `${seconds} second${seconds === 1 ? "" : "s"}` : minutesText(seconds);
 }
 
-export async function registerAccount(input: Record<string, unknown>, request: Request): Promise<User> {
+export async function registerAccount(input: Record<string, unknown>, clientIp: string): Promise<User> {
   if (!text(input.username) || !text(input.email) || !input.password) {
     throw new AuthFailure("invalid", "Missing Information", "Please fill in all required fields");
   }
@@ -163,7 +145,7 @@ export async function registerAccount(input: Record<string, unknown>, request: R
   const { username, password, newsletterSubscribed } = parsed.data;
   const email = parsed.data.email.toLowerCase();
 
-  await limit(`signup:ip:${clientIp(request)}`, LIMITS.signupPerIp, ONE_HOUR, "sign-up");
+  await limit(`signup:ip:${clientIp}`, LIMITS.signupPerIp, ONE_HOUR, "sign-up");
   await limit(`signup:email:${email}`, LIMITS.signupPerEmail, ONE_HOUR, "sign-up");
 
   const db = await getDb();
@@ -204,25 +186,3 @@ export async function registerAccount(input: Record<string, unknown>, request: R
   }
   return user;
 }
-
-export const authenticator = new Authenticator<User>();
-authenticator.use(
-  new FormStrategy(async ({ form, request }) =>
-    loginWithPassword({ email: form.get("email"), password: form.get("password") }, request),
-  ),
-  "password",
-);
-authenticator.use(
-  new FormStrategy(async ({ form, request }) =>
-    registerAccount(
-      {
-        username: form.get("username"),
-        email: form.get("email"),
-        password: form.get("password"),
-        newsletterSubscribed: form.get("newsletterSubscribed"),
-      },
-      request,
-    ),
-  ),
-  "register",
-);

@@ -1,7 +1,7 @@
 // Reading an upload form as it streams: each file part goes straight to a file on disk (never whole in memory)
 // and is cut at its own limit; the small text fields are kept, also those posted after a refused file, so the
-// page keeps what was chosen. The design upload (/upload and its API calls) and the library upload
-// (/upload-model) both read their forms here.
+// page keeps what was chosen. The design upload (/upload and its API calls, routes/upload/design-form.server.ts)
+// and the library upload (/upload-model) both read their forms here.
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -9,13 +9,8 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Busboy } from "@fastify/busboy";
 import { parseFormData } from "@remix-run/form-data-parser";
-import { AppError } from "~/domain/app-error";
-import { MAX_DESIGN_BYTES, MESSAGES } from "~/domain/design-settings";
-import { UNREADABLE_UPLOAD_MESSAGE } from "~/domain/upload-limits";
-import { incomingUploadPath } from "./storage.server";
+import type { AppError } from "~/domain/app-error";
 
-/** The form field that carries the design file. */
-export const FILE_FIELD = "file";
 const ONE_MIB = 1024 * 1024;
 /** Everything but the files: a few short text fields. */
 const MAX_FIELDS_BYTES = ONE_MIB;
@@ -29,8 +24,6 @@ export interface IncomingFile {
   /** the name the uploader's browser gave it */
   name: string;
 }
-/** An uploaded design as it arrived. */
-export type IncomingDesign = IncomingFile;
 
 export interface FilePartRule {
   /** the part is cut past this many bytes, and the form refused with `tooLarge` */
@@ -49,6 +42,8 @@ export interface StreamedFormSpec {
   notMultipart: AppError | null;
   /** the name a file part without one is given */
   defaultName: string;
+  /** a fresh path for each incoming file (the storage's incoming folder) */
+  incomingPath: () => string;
 }
 
 export interface StreamedForm {
@@ -115,7 +110,7 @@ export async function readStreamedForm(request: Request, spec: StreamedFormSpec)
       stream.resume();
       return;
     }
-    const path = incomingUploadPath();
+    const path = spec.incomingPath();
     paths.push(path);
     let size = 0;
     let cut = false;
@@ -179,30 +174,4 @@ export async function readStreamedForm(request: Request, spec: StreamedFormSpec)
   const files = new Map<string, IncomingFile>();
   for (const [name, file] of arrived) if (!files.has(name)) files.set(name, file);
   return { fields, files, error: null, discard };
-}
-
-export interface DesignForm {
-  fields: FormData;
-  file: IncomingDesign | null;
-  /** the body could not be taken (too large, unreadable); `fields` then holds the text fields that arrived */
-  error: AppError | null;
-  /** removes the incoming file; call it once the design is stored or refused */
-  discard: () => Promise<void>;
-}
-
-const fileError = (code: "invalid" | "too_large", message: string) => new AppError(code, message, { field: FILE_FIELD });
-
-/**
- * The design upload form: only the `file` field may carry a file, refused the moment it passes 50 MB. A refused
- * body comes back with its error and the fields that could be read.
- */
-export async function readDesignForm(request: Request): Promise<DesignForm> {
-  const form = await readStreamedForm(request, {
-    files: { [FILE_FIELD]: { maxBytes: MAX_DESIGN_BYTES, tooLarge: fileError("too_large", MESSAGES.tooLarge) } },
-    unreadable: fileError("invalid", UNREADABLE_UPLOAD_MESSAGE),
-    tooManyFiles: fileError("invalid", "Please upload one design file at a time."),
-    notMultipart: fileError("invalid", "Send the design as a multipart/form-data form."),
-    defaultName: "design",
-  });
-  return { fields: form.fields, file: form.files.get(FILE_FIELD) ?? null, error: form.error, discard: form.discard };
 }

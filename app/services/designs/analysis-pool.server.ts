@@ -131,7 +131,7 @@ export async function analyzeInThread(job: AnalysisJob): Promise<AnalysisOutput>
 export function defaultWorkerUrl(): URL | null {
   const candidates = [
     new URL("./analysis-pool.worker.mjs", import.meta.url),
-    pathToFileURL(resolve("app/services/analysis-pool.worker.mjs")),
+    pathToFileURL(resolve("app/services/designs/analysis-pool.worker.mjs")),
   ];
   return candidates.find((url) => url.protocol === "file:" && existsSync(fileURLToPath(url))) ?? null;
 }
@@ -233,7 +233,7 @@ export class AnalysisPool {
     if (this.started) return;
     this.started = true;
     if (!this.workerUrl) {
-      this.fallBack(new Error("the worker entry app/services/analysis-pool.worker.mjs was not found"));
+      this.fallBack(new Error("the worker entry app/services/designs/analysis-pool.worker.mjs was not found"));
       return;
     }
     for (let k = 0; k < this.size && !this.inThread; k++) this.spawn();

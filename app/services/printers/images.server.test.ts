@@ -6,7 +6,7 @@ import {
   familyImageUrl,
   printerImageUrl,
   sniffImage,
-} from "./printer-images.server";
+} from "./images.server";
 import { PRINTER_MODELS } from "~/domain/printer-models";
 import { existsSync } from "node:fs";
 

@@ -8,7 +8,7 @@ import { detectFormat, estimateFromFileSize, MeshError, type MeshFormat, type Su
 import { openAsBlob } from "node:fs";
 import { open } from "node:fs/promises";
 import { analyzeOffThread } from "./analysis-pool.server";
-import { getStorage, MAX_DESIGN_BYTES, newStorageKey } from "./storage.server";
+import { getStorage, MAX_DESIGN_BYTES, newStorageKey } from "~/services/storage.server";
 
 /** The server-rendered preview of a draft (pages without JavaScript show it). */
 export const PREVIEW_SIZE = { width: 480, height: 360 };

@@ -1,7 +1,7 @@
 // Writing drafts: analyse and store a design, then insert or update its row with the settings and the price
 // worked out on the server; an update only lands on the version of the row its request read.
 import { and, count, eq } from "drizzle-orm";
-import { printJobs, type PrintJob } from "../../db/schema";
+import { printJobs, type PrintJob } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { qualityForLayerHeight, type DesignSettings } from "~/domain/design-settings";
 import { cleanFileName } from "~/domain/file-name";
@@ -16,8 +16,8 @@ import {
   type AnalyzedDesign,
   type DesignSource,
   type StoredAnalysis,
-} from "./design-analysis.server";
-import { LIMITS } from "./design-quotas.server";
+} from "./analysis.server";
+import { LIMITS } from "./quotas.server";
 import { getOwnDraft, quoteDraft, type PrinterRate } from "./drafts.server";
 
 function analysisColumns(analysis: StoredAnalysis) {

@@ -2,7 +2,7 @@
 // contact inbox and the running background jobs.
 import { getClient } from "~/utils/db.server";
 import type { JobSummary } from "~/domain/background-jobs";
-import { listJobSummaries } from "./admin-jobs.server";
+import { listJobSummaries } from "./jobs.server";
 
 export interface AdminOverview {
   usersByRole: { customers: number; printerOwners: number; both: number; admins: number; total: number };

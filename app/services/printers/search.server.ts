@@ -17,10 +17,10 @@ import {
   type SearchOrigin,
 } from "~/domain/printer-listing";
 import { getDb, type Database } from "~/utils/db.server";
-import { lookupPlace, lookupZip } from "./gazetteer.server";
-import { hydratePrinters } from "./printer-records.server";
+import { lookupPlace, lookupZip } from "~/services/gazetteer.server";
+import { hydratePrinters } from "./records.server";
 
-export { getPrinterJson, hydratePrinters, listOwnerPrinters, serializePrinter } from "./printer-records.server";
+export { getPrinterJson, hydratePrinters, listOwnerPrinters, serializePrinter } from "./records.server";
 
 export const DEFAULT_MAP_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
 

@@ -9,8 +9,8 @@ import { readFile } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import { tsImport } from "tsx/esm/api";
 
-/** @type {typeof import("../domain/mesh/index")} */
-const engine = await tsImport(new URL("../domain/mesh/index.ts", import.meta.url).href, import.meta.url);
+/** @type {typeof import("../../domain/mesh/index")} */
+const engine = await tsImport(new URL("../../domain/mesh/index.ts", import.meta.url).href, import.meta.url);
 
 /** MeshError keeps its code across the thread boundary; anything else travels as name and message. */
 function serializeError(error) {

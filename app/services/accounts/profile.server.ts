@@ -1,15 +1,13 @@
 // Profile changes shared by /profile and PATCH /api/users/{id}: one set of rules.
 import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { printers, users, type User } from "../../db/schema";
+import { printers, users, type User } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { NOTIFICATION_KINDS, type NotificationKind } from "~/domain/notification-kinds";
+import { ProfileSchema } from "~/domain/profile";
 import { USER_TYPE_REFUSED, USER_TYPES, userTypesAllowed, type UserType } from "~/domain/users";
 import { limitWrite } from "~/services/write-limits.server";
-import { ProfileSchema } from "./profile-schema";
-
-export { PRESET_AVATARS, ProfileSchema } from "./profile-schema";
-import { getDb } from "./db.server";
+import { getDb } from "~/utils/db.server";
 
 export const ApiUserPatchSchema = ProfileSchema.omit({ emailOn: true })
   .partial()

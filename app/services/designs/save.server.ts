@@ -1,11 +1,11 @@
 // The design flow behind the upload page and the upload/draft API calls: a new draft from an uploaded file,
 // or an edit of one of the customer's drafts (new settings, maybe a new file). Plain inputs, a plain result;
 // anything that stops it is an AppError.
-import type { PrintJob, User } from "../../db/schema";
+import type { PrintJob, User } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { MESSAGES, type DesignIntent, type DesignSettings } from "~/domain/design-settings";
-import type { IncomingDesign } from "./design-form.server";
-import { limitDesignUpload } from "./design-quotas.server";
+import type { IncomingFile } from "~/utils/streamed-form.server";
+import { limitDesignUpload } from "./quotas.server";
 import { createDraft, updateDraft, type NewDesignFile } from "./draft-writes.server";
 import { getPrinterRate, type PrinterRate } from "./drafts.server";
 
@@ -14,7 +14,7 @@ export interface DesignSave {
   settings: DesignSettings;
   intent: DesignIntent;
   /** the uploaded file, on disk while it waits, if one came */
-  file: IncomingDesign | null;
+  file: IncomingFile | null;
   /** the draft being edited (/upload?draft=, PUT /api/drafts/{id}) */
   draft?: PrintJob | null;
 }

@@ -1,9 +1,8 @@
 // Keeps catalogue_models in step with the model-sharing site, so pages read our table and never fail with the API.
 import { and, eq, sql } from "drizzle-orm";
-import { catalogueModels } from "../../db/schema";
+import { catalogueModels } from "../../../db/schema";
 import { getDb, unlessWriteLocked } from "~/utils/db.server";
-import { clientIp, hitRateLimit } from "~/utils/rate-limit.server";
-import { getSessionUser } from "~/utils/session.server";
+import { hitRateLimit } from "~/utils/rate-limit.server";
 import {
   CatalogueRateLimitError,
   CatalogueUnavailableError,
@@ -13,7 +12,7 @@ import {
   type CatalogueModel,
   type CatalogueSort,
   type CatalogueSource,
-} from "./catalogue/index.server";
+} from "./index.server";
 
 export const CATALOGUE_SOURCE = "thingiverse" as const;
 /** A page waits at most this long for the site; the adapter's own 8 s limit is for batch work. */
@@ -53,10 +52,16 @@ export interface SyncDeps {
   now?: () => number;
   timeoutMs?: number;
   /**
-   * The visitor's request, when a page or API call triggers the sync: asking the site then counts
-   * against that client IP's share. Without it (scripts, imports) nothing is counted.
+   * The visitor, when a page or API call triggers the sync: asking the site then counts against their
+   * share. Without it (scripts, imports) nothing is counted.
    */
-  request?: Request;
+  visitor?: CatalogueVisitor;
+}
+
+/** Who made a page or API call ask the site: the signed-in user's id (or null), and the client's address. */
+export interface CatalogueVisitor {
+  userId: number | null;
+  clientIp: string;
 }
 
 const SORT_FOR: Record<BrowseType, CatalogueSort> = { featured: "relevant", newest: "newest", popular: "popular" };
@@ -99,19 +104,18 @@ function resolve(deps: SyncDeps) {
 }
 
 /** Whose share an ask spends: the signed-in user's, or else the client IP's (visitors behind one address share it). */
-async function visitorKey(request: Request): Promise<string> {
-  const user = await getSessionUser(request);
-  return user ? `catalogue:user:${user.id}` : `catalogue:${clientIp(request)}`;
+function visitorKey(visitor: CatalogueVisitor): string {
+  return visitor.userId !== null ? `catalogue:user:${visitor.userId}` : `catalogue:${visitor.clientIp}`;
 }
 
 /**
  * Counts one ask of the site against the visitor's share and the visitors' part of the budget;
  * false when either is used up (the caller then skips the sync).
  */
-async function visitorMayAsk(request: Request | undefined, now: number): Promise<boolean> {
-  if (!request) return true;
+async function visitorMayAsk(visitor: CatalogueVisitor | undefined, now: number): Promise<boolean> {
+  if (!visitor) return true;
   if (visitorSlotsLeft() === 0) return false; // spent by other visitors: this one's share stays unused
-  const { allowed } = await hitRateLimit(await visitorKey(request), VISITOR_SYNC_LIMIT, VISITOR_SYNC_WINDOW_MS, now);
+  const { allowed } = await hitRateLimit(visitorKey(visitor), VISITOR_SYNC_LIMIT, VISITOR_SYNC_WINDOW_MS, now);
   return allowed && takeVisitorSlot();
 }
 
@@ -224,7 +228,7 @@ type ListingQuery = { type: BrowseType; q?: string; page?: number; perPage?: num
 
 /** A visitor's refresh is best-effort: it never waits for a held write lock, and their page reads what is stored. */
 function bestEffortForVisitor(deps: SyncDeps, sync: () => Promise<SyncOutcome>): Promise<SyncOutcome> {
-  return deps.request ? unlessWriteLocked(sync, () => "deferred" as const) : sync();
+  return deps.visitor ? unlessWriteLocked(sync, () => "deferred" as const) : sync();
 }
 
 /** Asks the site for one listing page and stores it; the caller then reads our table. */
@@ -241,7 +245,7 @@ async function syncListing(query: ListingQuery, deps: SyncDeps): Promise<SyncOut
   const seen = listingSeenAt.get(key);
   if (seen !== undefined && now() - seen < LISTING_TTL_MS) return "cached";
   if (now() < unavailableUntil) return "unavailable";
-  if (!(await visitorMayAsk(deps.request, now()))) return "limited";
+  if (!(await visitorMayAsk(deps.visitor, now()))) return "limited";
 
   let models: CatalogueModel[];
   try {
@@ -277,7 +281,7 @@ async function syncModel(sourceId: number, deps: SyncDeps & { force?: boolean })
     if (until !== undefined && now() < until) return "missing";
   }
   if (now() < unavailableUntil) return "unavailable";
-  if (!(await visitorMayAsk(deps.request, now()))) return "limited";
+  if (!(await visitorMayAsk(deps.visitor, now()))) return "limited";
 
   let model: CatalogueModel | null;
   try {

@@ -1,7 +1,7 @@
 // Writes to printers and their filament inventory. Every function takes the acting user; only the
 // owner changes a printer, and each kind of write is limited per user (limitWrite).
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { filamentInventory, printers, printJobs, users, type Printer, type User } from "../../db/schema";
+import { filamentInventory, printers, printJobs, users, type Printer, type User } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { PRINTER_IN_USE } from "~/domain/job-status";
 import {
@@ -14,9 +14,9 @@ import {
 import { minVolumeFilter } from "~/domain/printer-fit";
 import { ratePerKgCentsFromPricePerGram } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
-import { resolveLocation } from "./gazetteer.server";
-import { limitWrite } from "./write-limits.server";
-import { removePrinterPhoto, storePrinterPhoto, type ImageExtension, type PhotoBytes } from "./printer-images.server";
+import { resolveLocation } from "~/services/gazetteer.server";
+import { limitWrite } from "~/services/write-limits.server";
+import { removePrinterPhoto, storePrinterPhoto, type ImageExtension, type PhotoBytes } from "./images.server";
 
 /** The printer if this user owns it; null when it does not exist; AppError("forbidden") when someone else owns it. */
 export async function findOwnedPrinter(user: Pick<User, "id">, printerId: number): Promise<Printer | null> {

@@ -1,6 +1,6 @@
 // Background jobs as the admin pages and API show them.
 import { summarizeJob, type JobSummary, type TaskState } from "~/domain/background-jobs";
-import { cancelTask, getTask, listTasks } from "./jobs/index.server";
+import { cancelTask, getTask, listTasks } from "~/services/jobs/index.server";
 
 export async function getJobSummary(id: number): Promise<JobSummary | null> {
   const task = await getTask(id);

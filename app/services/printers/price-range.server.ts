@@ -2,7 +2,7 @@
 import { DEFAULT_RADIUS_MILES, MAX_PAGE_SIZE } from "~/domain/printer-listing";
 import { priceRange, type PriceRange, type RangeRates } from "~/domain/price-range";
 import type { QuoteInput } from "~/domain/pricing";
-import { searchPrinters } from "./printer-search.server";
+import { searchPrinters } from "./search.server";
 
 /** What a design needs of a printer before one is chosen: its material, weight of filament and size. */
 export interface DesignNeeds {

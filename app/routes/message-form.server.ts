@@ -5,8 +5,8 @@ import { data } from "@remix-run/node";
 import { isAppError } from "~/domain/app-error";
 import { MESSAGE_FAILED_DEFAULT, MESSAGE_FIELD, MESSAGE_SENT_TOAST } from "~/domain/messages";
 import { sendJobMessage } from "~/services/conversations.server";
-import { httpStatusOf, retryHeaders } from "./app-error.server";
-import { redirectWithToast } from "./toast.server";
+import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
+import { redirectWithToast } from "~/utils/toast.server";
 
 /** What the page's view gets back after a refused send: pass both to ConversationThread. */
 export interface MessageFormResult {

@@ -6,10 +6,10 @@
 // drops the bytes and skips models already cached. Handlers resume from their recorded items and
 // the listing page saved as their checkpoint.
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
-import { catalogueModels } from "../../db/schema";
+import { catalogueModels } from "../../../db/schema";
 import { CATALOGUE_TASKS } from "~/domain/background-jobs";
 import { AppError, isAppError } from "~/domain/app-error";
-import { analyzeOffThread } from "~/services/analysis-pool.server";
+import { analyzeOffThread } from "~/services/designs/analysis-pool.server";
 import {
   CatalogueCancelledError,
   CatalogueMalformedResponseError,
@@ -18,8 +18,8 @@ import {
   type CatalogueModel,
   pickPrintableFile,
   type CatalogueSource,
-} from "~/services/catalogue/index.server";
-import { CATALOGUE_SOURCE, upsertCatalogueModels } from "~/services/catalogue-sync.server";
+} from "./index.server";
+import { CATALOGUE_SOURCE, upsertCatalogueModels } from "./sync.server";
 import { enqueueTask, PermanentTaskError, registerTaskHandler, type TaskContext } from "~/services/jobs/index.server";
 import { MAX_DESIGN_BYTES } from "~/services/storage.server";
 import { getDb } from "~/utils/db.server";

@@ -1,13 +1,13 @@
 // Full printer records as pages and the API read them: owner, inventory, distance, and exact places only
 // for the viewer's own printers.
 import { eq, sql } from "drizzle-orm";
-import { printers, type Printer } from "../../db/schema";
+import { printers, type Printer } from "../../../db/schema";
 import { publicCoordinate, publicLocation } from "~/domain/geo";
 import { pricePerGramFromRatePerKgCents } from "~/domain/pricing";
 import { centsToDollarString } from "~/domain/money";
 import type { PrinterJson } from "~/domain/printer-listing";
 import { getDb, type Database } from "~/utils/db.server";
-import { printerImageUrl } from "./printer-images.server";
+import { printerImageUrl } from "./images.server";
 
 /** A printer row as the hydrate query's json_object gives it: SQLite's 0/1 and epoch milliseconds, with owner and inventory. */
 type HydratedRow = Omit<Printer, "isAvailable" | "createdAt" | "updatedAt" | "fitSmall" | "fitMid" | "fitLarge"> & {

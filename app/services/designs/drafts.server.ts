@@ -1,12 +1,12 @@
 // Drafts (print_jobs in status 'draft') as every route reads them: only the owner's, priced with the one
 // price engine (the platform's default rate until a printer is chosen).
 import { and, desc, eq } from "drizzle-orm";
-import { printers, printJobs, type PrintJob, type User } from "../../db/schema";
+import { printers, printJobs, type PrintJob, type User } from "../../../db/schema";
 import type { DesignSettings } from "~/domain/design-settings";
 import { roundGrams } from "~/domain/mesh";
 import { DEFAULT_RATE_PER_KG_CENTS, quotePrice, type PriceQuote } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
-import { getStorage } from "./storage.server";
+import { getStorage } from "~/services/storage.server";
 
 export async function getOwnDraft(userId: number, draftId: number): Promise<PrintJob | null> {
   const db = await getDb();
