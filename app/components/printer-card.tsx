@@ -86,7 +86,7 @@ export function PrinterCard({
         </div>
         <p className="text-sm text-slate-600">
           <span aria-label="Rating">★ {ratingText(printer.rating)}</span>
-          {printer.totalReviews > 0 ? <span className="text-slate-400"> ({printer.totalReviews})</span> : null}
+          {printer.totalReviews > 0 ? <span className="text-slate-500"> ({printer.totalReviews})</span> : null}
         </p>
         <p className="text-sm text-slate-600">
           {printer.location}

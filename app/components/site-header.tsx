@@ -79,7 +79,7 @@ function NotificationBell({ user }: { user: RootUser }) {
                   <p>{n.title}</p>
                 )}
                 <p className="font-normal">{n.message}</p>
-                <p className="text-xs text-slate-400">
+                <p className="text-xs text-slate-600">
                   <LocalTime value={n.createdAt} />
                 </p>
               </li>

@@ -94,7 +94,7 @@ export default function ChoosePrinter() {
         <p className="text-slate-600">
           {data.askedDraftId ? "We couldn't find that draft in your saved prints. " : ""}
           Pick a printer, then{" "}
-          <Link to="/upload" className="text-brand-700 hover:underline">
+          <Link to="/upload" className="text-brand-700 underline">
             upload your design
           </Link>
           .

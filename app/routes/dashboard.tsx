@@ -115,7 +115,7 @@ export default function Dashboard() {
             aria-current={t.id === tab ? "page" : undefined}
             className={`whitespace-nowrap border-b-2 px-4 py-2 text-sm font-medium ${t.id === tab ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
           >
-            {t.label} <span className="text-slate-400">({counts[t.id]})</span>
+            {t.label} <span className="text-slate-500">({counts[t.id]})</span>
           </Link>
         ))}
       </nav>

@@ -145,9 +145,9 @@ function ConversationItem({ conversation: c, active }: { conversation: Conversat
         <p className="truncate text-sm text-slate-600">
           {c.otherUserName} · {c.printerName}
         </p>
-        {c.lastMessage ? <p className="truncate text-sm text-slate-500">{c.lastMessage}</p> : null}
+        {c.lastMessage ? <p className="truncate text-sm text-slate-600">{c.lastMessage}</p> : null}
         {c.lastMessageAt ? (
-          <p className="text-xs text-slate-400">
+          <p className="text-xs text-slate-600">
             <LocalTime value={c.lastMessageAt} />
           </p>
         ) : null}

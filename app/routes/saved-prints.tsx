@@ -84,7 +84,7 @@ export default function SavedPrints() {
                     loading="lazy"
                   />
                 ) : (
-                  <span className="text-sm text-slate-500">No preview</span>
+                  <span className="text-sm text-slate-600">No preview</span>
                 )}
               </div>
               <div className="flex flex-1 flex-col p-4">

@@ -1,5 +1,6 @@
-// The admin area with JavaScript on and off: non-admins are refused on every admin page, and an
-// import job started from /admin/import runs to 100% with its progress on the page.
+// The admin area with JavaScript on and off: non-admins are refused on every admin page, an
+// import job started from /admin/import runs to 100% with its progress on the page, and a job
+// asked for more models than the catalogue has ends with a full bar and its failures named.
 import { DEMO, expect, signInAs, test } from "./fixtures";
 
 // one job's and one order's pages too: the check comes before the lookup, so any id is refused
@@ -67,6 +68,36 @@ test("an import job runs to 100% with its progress visible", async ({ page }) =>
   await expect(page).toHaveURL(/\/admin\/jobs\/\d+$/);
   await expect(page.getByTestId("job-status")).toHaveText("Done");
   await expect(page.getByTestId("job-percent")).toHaveText("100%");
+});
+
+test("weight caching asked for more models than the catalogue has: a full bar, counts that add up, each failure named with its reason", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signInAs(page, DEMO.admin);
+  await page.goto("/admin/import");
+  const card = page.locator("section", { has: page.getByRole("heading", { name: "Quick Weight Caching" }) });
+  // the default batch of 100 asks for more than the catalogue lists
+  await expect(card.getByLabel("Models")).toHaveValue("100");
+  await card.getByRole("button", { name: "Calculate Weights" }).click();
+  // this test's own job (the other project may be running one too), followed on its page
+  const started = page.getByTestId("toast").filter({ hasText: "Weight calculation started" });
+  await expect(started).toContainText(/Job #\d+/);
+  const jobId = /Job #(\d+)/.exec((await started.textContent()) ?? "")![1];
+  await page.goto(`/admin/jobs/${jobId}`);
+  await expect(page.getByTestId("job-status")).toHaveText("Done", { timeout: 60_000 });
+  await expect(page.getByTestId("job-percent")).toHaveText("100%");
+  await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "100");
+  const text = (await page.getByTestId(/^job-\d+$/).textContent()) ?? "";
+  const [, processed, total] = /(\d+) of (\d+)/.exec(text) ?? [];
+  expect(processed).toBe(total);
+  const counted = [...text.matchAll(/(?:Calculated|Cached|Failed): (\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+  expect(counted).toBe(Number(processed));
+  const failures = page.getByTestId("job-failure");
+  await expect(failures).toHaveCount(Number(/Failed: (\d+)/.exec(text)![1]));
+  const gearbox = failures.filter({ hasText: "Planetary Gearbox Concept (WIP)" });
+  await expect(gearbox).toContainText("The model has no STL, OBJ or 3MF file to weigh.");
+  await expect(gearbox.getByRole("link")).toHaveAttribute("href", "/models/thingiverse/6201006");
 });
 
 test("the category card: suggested categories fill the term, a blank term is refused", async ({ page }) => {

@@ -143,6 +143,46 @@ test.describe("printer owners", () => {
     await expect(card).toContainText("ABS, ASA");
   });
 
+  test("the dashboard's quick form lists a printer from its model, its spool and its address, and says what is missing", async ({
+    page,
+  }) => {
+    const user = await signInAsNewCustomer(page);
+    await page.goto("/printer-dashboard");
+    const quick = page.getByTestId("quick-add-printer");
+    // a plain disclosure: closed at first, opened by its summary with or without JavaScript
+    await expect(quick.getByLabel("Printer model")).toBeHidden();
+    await quick.getByText("Quick Add Printer", { exact: true }).click();
+    await quick.getByRole("button", { name: "Add Printer to Marketplace" }).click();
+    await expect(quick.getByText("Please select a printer model")).toBeVisible();
+    await expect(quick.getByText("Please select at least one material")).toBeVisible();
+    await expect(quick.getByText("Please enter filament cost and weight")).toBeVisible();
+    await expect(quick.getByText("Please enter complete address information")).toBeVisible();
+
+    await quick.getByLabel("Printer model").selectOption("Bambu Lab A1 mini");
+    if (!jsDisabled()) await expect(quick.getByLabel("TPU", { exact: true })).toBeChecked(); // the model's materials
+    await quick.getByLabel("PLA", { exact: true }).check();
+    await quick.getByLabel("Spool cost (USD)").fill("19.99");
+    await quick.getByLabel("Spool weight").selectOption("500 g");
+    if (!jsDisabled()) await expect(quick.getByTestId("quick-price-per-gram")).toHaveText("Price per gram: $0.0400");
+    await quick.getByLabel("Street").fill("2 N Cascade Ave");
+    await quick.getByLabel("City").fill("Colorado Springs");
+    await quick.getByLabel("State").fill("co");
+    await quick.getByLabel("ZIP code").fill("80903");
+    await quick.getByRole("button", { name: "Add Printer to Marketplace" }).click();
+
+    await expect(page).toHaveURL(/\/printer-dashboard$/);
+    await expect(page.getByTestId("toast")).toContainText("Printer added successfully!");
+    const card = page.getByTestId("owner-printer");
+    await expect(card).toHaveCount(1);
+    await expect(card).toContainText("Bambu Lab A1 mini");
+    await expect(card).toContainText("2 N Cascade Ave, Colorado Springs, CO 80903");
+    await expect(card).toContainText("$0.04/g");
+    await expect(card).toContainText("180 × 180 × 180 mm");
+    const db = await getDb();
+    const [row] = await db.select().from(printers).where(eq(printers.ownerId, user.id));
+    expect(row).toMatchObject({ ratePerKgCents: 4000, state: "CO", zip: "80903", isAvailable: true });
+  });
+
   test("another user cannot change a printer through the page or the API", async ({ page }) => {
     await signInAs(page, DEMO.customer);
     const id = await printerId("Loveland Makerspace MK4");

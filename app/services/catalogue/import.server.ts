@@ -22,6 +22,7 @@ import {
 import { CATALOGUE_SOURCE, upsertCatalogueModels } from "./sync.server";
 import { enqueueTask, PermanentTaskError, registerTaskHandler, type TaskContext } from "~/services/jobs/index.server";
 import { MAX_DESIGN_BYTES } from "~/services/storage.server";
+import { FILE_TOO_LARGE_MESSAGE } from "~/domain/upload-limits";
 import { getDb } from "~/utils/db.server";
 
 /** Admin input ranges and defaults. */
@@ -171,8 +172,14 @@ async function importListing(ctx: TaskContext, term: string, sort: "popular" | "
     }
     await ctx.reportProgress({ processed, total: count, counts: countsOf(stats) });
   }
+  await reportListingEnd(ctx, processed, stats);
   stats.total = processed;
   return stats;
+}
+
+/** The listing ended: the job's total becomes what the catalogue really had, so a finished bar is full. */
+async function reportListingEnd(ctx: TaskContext, processed: number, stats: object) {
+  if (!ctx.isCancelled()) await ctx.reportProgress({ processed, total: processed, counts: countsOf(stats) });
 }
 
 const countsOf = (stats: object) =>
@@ -217,8 +224,8 @@ export async function weighCatalogueModel(
   sourceId: number,
 ): Promise<{ grams: number; minutes: number }> {
   const file = pickPrintableFile(await source.getFiles(sourceId));
-  if (!file) throw new Error("no printable file");
-  if (file.size > MAX_DESIGN_BYTES) throw new Error("file too large");
+  if (!file) throw new AppError("unsupported", "The model has no STL, OBJ or 3MF file to weigh.");
+  if (file.size > MAX_DESIGN_BYTES) throw new AppError("too_large", FILE_TOO_LARGE_MESSAGE);
   // the adapter fetches over https from the site's own hosts, redirects re-checked, under the byte cap
   const bytes = await source.downloadFile(file, { maxBytes: MAX_DESIGN_BYTES });
   const { analysis } = await analyzeOffThread(bytes, file.name); // the file is not kept
@@ -251,6 +258,7 @@ export async function cacheWeights(ctx: TaskContext, offset: number, count: numb
     for (const m of fresh) {
       if (ctx.isCancelled()) return { ...stats, total: processed };
       let outcome: "calculated" | "cached" | "failed" = "cached";
+      let failure: { reason: string } | undefined;
       if (!cached.has(m.sourceId)) {
         try {
           await weighCatalogueModel(source, m.sourceId);
@@ -260,14 +268,17 @@ export async function cacheWeights(ctx: TaskContext, offset: number, count: numb
           // is the job's last attempt, when one model's host that keeps failing must not fail the whole job
           if (ctx.isCancelled() || (isTransient(error) && !ctx.lastAttempt)) throw error;
           outcome = "failed";
-          console.warn(`Weight caching: model ${m.sourceId} failed: ${error instanceof Error ? error.message : error}`);
+          failure = { reason: error instanceof Error ? error.message : String(error) };
+          console.warn(`Weight caching: model ${m.sourceId} failed: ${failure.reason}`);
         }
       }
-      if (await ctx.recordItem(String(m.sourceId), outcome)) stats[outcome] += 1;
+      // a failed model keeps its reason, which the job's page lists
+      if (await ctx.recordItem(String(m.sourceId), outcome, failure)) stats[outcome] += 1;
       processed += 1;
       await ctx.reportProgress({ processed, total: count, counts: countsOf(stats) });
     }
   }
+  await reportListingEnd(ctx, processed, stats);
   return { ...stats, total: processed };
 }
 
