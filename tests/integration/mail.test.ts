@@ -4,9 +4,7 @@
 // mail lands in the outbox.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import "../../app/services/mail/mail-task.server";
 import { queueMail } from "../../app/services/mail/index.server";
@@ -17,45 +15,31 @@ import { listNotifications, notify } from "../../app/services/notifications.serv
 import { getClient } from "../../app/utils/db.server";
 import { workerDies } from "../setup/jobs";
 import { createTestUser } from "../setup/requests";
+import { testSmtpServer } from "../setup/smtp";
 
-const received: ParsedMail[] = [];
 let refuseNext = 0;
 /** recipients the server refuses, quoting the address as real servers do */
 const unknownMailboxes = new Set<string>();
-let server: SMTPServer;
+const smtp = testSmtpServer({
+  recipient: (address) =>
+    unknownMailboxes.has(address)
+      ? { code: 550, message: `<${address}>: Recipient address rejected: User unknown in virtual mailbox table` }
+      : undefined,
+  message() {
+    if (refuseNext === 0) return undefined;
+    refuseNext -= 1;
+    return { code: 451, message: "Try again later" };
+  },
+});
+const received = smtp.received;
 
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (!unknownMailboxes.has(address.address)) return callback();
-      const error = `<${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`;
-      callback(Object.assign(new Error(error), { responseCode: 550 }));
-    },
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", async () => {
-        if (refuseNext > 0) {
-          refuseNext -= 1;
-          const error = Object.assign(new Error("Try again later"), { responseCode: 451 });
-          return callback(error);
-        }
-        received.push(await simpleParser(Buffer.concat(chunks)));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
-  process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+  process.env.SMTP_URL = await smtp.start();
 });
 
 afterAll(async () => {
   delete process.env.SMTP_URL;
-  await new Promise<void>((resolve) => server.close(resolve));
+  await smtp.stop();
 });
 
 afterEach(() => {
