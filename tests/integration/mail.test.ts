@@ -14,8 +14,10 @@ import { mailDelivery } from "../../app/services/mail/transport.server";
 import { listNotifications, notify } from "../../app/services/notifications.server";
 import { getClient } from "../../app/utils/db.server";
 import { workerDies } from "../setup/jobs";
+import { atTime } from "../setup/clock";
 import { createTestUser } from "../setup/requests";
 import { testSmtpServer } from "../setup/smtp";
+import { waitFor } from "../setup/wait";
 
 let refuseNext = 0;
 /** recipients the server refuses, quoting the address as real servers do */
@@ -100,10 +102,13 @@ describe("queueMail through a real SMTP server", () => {
     expect(task!.status).toBe("queued");
     expect(task!.lastError).toMatch(/451|Try again later/);
     expect(received).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 120));
-    expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["queued"]);
-    await new Promise((r) => setTimeout(r, 220));
-    expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["done"]);
+    // the clock moves to each retry's time
+    await atTime(task!.runAt, async () => {
+      expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["queued"]);
+    });
+    await atTime((await getTask(id!))!.runAt, async () => {
+      expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["done"]);
+    });
     task = await getTask(id!);
     expect(task!.attempts).toBe(3);
     expect(received.map((m) => m.subject)).toEqual(["Retry me"]);
@@ -152,9 +157,11 @@ describe("restarts and failures", () => {
     expect(claimed?.id).toBe(id);
     const worker = startWorker({ workerId: "next-worker", leaseMs: 150, pollMs: 20, types: ["mail.send"] });
     try {
-      const deadline = Date.now() + 5000;
-      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-      await new Promise((r) => setTimeout(r, 400)); // several more polls and leases: nothing is sent twice
+      // once the task is done no worker takes it again; stopping waits for any send still under way
+      await waitFor(
+        () => getTask(id!),
+        (task) => task!.status === "done",
+      );
     } finally {
       await worker.stop();
     }
