@@ -1,6 +1,6 @@
 // The admin area with JavaScript on and off: non-admins are refused on every admin page, and an
 // import job started from /admin/import runs to 100% with its progress on the page.
-import { DEMO, expect, signInAs, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 
 // one job's and one order's pages too: the check comes before the lookup, so any id is refused
 const ADMIN_PAGES = [
@@ -20,8 +20,8 @@ test("visitors are sent to sign in from every admin page", async ({ page }) => {
   }
 });
 
-test("a signed-in customer is refused on every admin page with Access Denied", async ({ page }) => {
-  await signInAs(page, DEMO.customer);
+test("a signed-in customer is refused on every admin page with Access Denied", async ({ page, signIn }) => {
+  await signIn("customer");
   for (const path of ADMIN_PAGES) {
     // the toast is in the answered HTML; without JavaScript it hides itself 5 s after it is drawn, and on a
     // busy machine the landing page's load event can come later than that
@@ -34,8 +34,8 @@ test("a signed-in customer is refused on every admin page with Access Denied", a
   expect(api.status()).toBe(403);
 });
 
-test("an admin reaches the overview from the avatar menu", async ({ page }) => {
-  await signInAs(page, DEMO.admin);
+test("an admin reaches the overview from the avatar menu", async ({ page, signIn }) => {
+  await signIn("admin");
   await page.goto("/dashboard");
   await page.getByLabel("Account menu").first().click();
   await page.getByRole("link", { name: "Admin", exact: true }).click();
@@ -44,9 +44,9 @@ test("an admin reaches the overview from the avatar menu", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Running jobs" })).toBeVisible();
 });
 
-test("an import job runs to 100% with its progress visible", async ({ page }) => {
+test("an import job runs to 100% with its progress visible", async ({ page, signIn }) => {
   test.setTimeout(60_000);
-  await signInAs(page, DEMO.admin);
+  await signIn("admin");
   await page.goto("/admin/import");
   await expect(page.getByRole("heading", { name: "Thingiverse Import", level: 1 })).toBeVisible();
   const card = page.locator("section", { has: page.getByRole("heading", { name: "Import Popular Models" }) });
@@ -69,8 +69,8 @@ test("an import job runs to 100% with its progress visible", async ({ page }) =>
   await expect(page.getByTestId("job-percent")).toHaveText("100%");
 });
 
-test("the category card: suggested categories fill the term, a blank term is refused", async ({ page }) => {
-  await signInAs(page, DEMO.admin);
+test("the category card: suggested categories fill the term, a blank term is refused", async ({ page, signIn }) => {
+  await signIn("admin");
   await page.goto("/admin/import");
   await page.getByRole("link", { name: "vase", exact: true }).click();
   await expect(page.getByRole("textbox", { name: "Category" })).toHaveValue("vase");
