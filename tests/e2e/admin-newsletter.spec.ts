@@ -6,18 +6,12 @@ import { rmSync } from "node:fs";
 import { createClient } from "@libsql/client";
 import { createCookie } from "@remix-run/node";
 import { testSmtpServer } from "../setup/smtp";
+import { waitFor } from "../setup/wait";
 import { expect, test } from "./fixtures";
 import { startOwnServer } from "./helpers";
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 40_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read().catch(() => undefined as T);
-    if (value !== undefined && ok(value)) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** A started server and its worker take their time on a loaded machine. */
+const until = <T>(read: () => Promise<T>, ok: (v: T) => boolean) => waitFor(read, ok, 40_000);
 
 test("a newsletter reaches the SMTP server with a working one-click unsubscribe link", async ({ page }, testInfo) => {
   test.setTimeout(90_000);
