@@ -1,12 +1,15 @@
 import { defineConfig, devices } from "@playwright/test";
 
-// End-to-end tests drive the built server in Debian's Chromium, twice: JavaScript on and off.
+// End-to-end tests drive the built server in Debian's Chromium, twice: JavaScript on and off. A test that
+// uses no browser (requests only, or servers of its own) ends its title with @no-browser and runs once.
 const PORT = Number(process.env.E2E_PORT || 3005);
 export const E2E_DB = process.env.E2E_DB || "tests/.tmp/e2e.db";
 process.env.DATABASE_URL = `file:${E2E_DB}`;
 process.env.SESSION_SECRET = "e2e-session-secret";
 // tests that store files directly must write where the server reads
 process.env.UPLOADS_DIR = `${E2E_DB}-uploads`;
+
+const NO_BROWSER = /@no-browser/;
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
@@ -36,8 +39,13 @@ export default defineConfig({
     launchOptions: chromium,
   },
   projects: [
-    { name: "js", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
-    { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions: chromium } },
+    { name: "js", grepInvert: NO_BROWSER, use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    {
+      name: "no-js",
+      grepInvert: NO_BROWSER,
+      use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions: chromium },
+    },
+    { name: "no-browser", grep: NO_BROWSER },
   ],
   webServer: {
     command: `rm -rf ${E2E_DB} ${E2E_DB}-wal ${E2E_DB}-shm ${E2E_DB}-uploads ${E2E_DB}-outbox && npx tsx db/seed.ts > /dev/null && NODE_ENV=production MOCKS=true PORT=${PORT} npx tsx server/index.ts`,

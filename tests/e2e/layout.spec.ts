@@ -388,7 +388,7 @@ test.describe("titles and API answers", () => {
     await expect(page).toHaveTitle("Pricing | Printnear");
   });
 
-  test("a missing or wrongly asked /api address answers JSON", async ({ request }) => {
+  test("a missing or wrongly asked /api address answers JSON @no-browser", async ({ request }) => {
     const missing = await request.get("/api/no-such-endpoint");
     expect(missing.status()).toBe(404);
     expect(missing.headers()["content-type"]).toMatch(/application\/json/);

@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { catalogueModels, contactMessages } from "../../db/schema";
 import { getSiteStats } from "../../app/services/stats.server";
 import { getDb } from "../../app/utils/db.server";
-import { DEMO, expect, jsDisabled, signInAs, test } from "./fixtures";
+import { DEMO, expect, jsDisabled, test } from "./fixtures";
 
 const STAT_KEYS = ["printersNearby", "printsThisMonth", "totalPrinters", "totalOrders"] as const;
 
@@ -99,6 +99,8 @@ test.describe("landing page", () => {
   test("the carousel loops and scrolls by itself with JavaScript, pausing on hover; without it, it is a plain scrollable row", async ({
     page,
   }) => {
+    // the page's clock (its animation frames) runs as usual, and a test moves it on where it waits for nothing to happen
+    if (!jsDisabled()) await page.clock.install();
     await page.goto("/");
     const carousel = page.getByTestId("featured-carousel");
     await expect(carousel).toHaveCSS("overflow-x", "auto");
@@ -120,9 +122,9 @@ test.describe("landing page", () => {
     await expect.poll(scrollLeft, { timeout: 5000 }).toBeGreaterThan(start + 5);
 
     await carousel.hover();
-    await page.waitForTimeout(100);
+    await page.clock.runFor(100);
     const paused = await scrollLeft();
-    await page.waitForTimeout(600);
+    await page.clock.runFor(600);
     expect(await scrollLeft()).toBe(paused);
 
     await page.mouse.move(5, 5);
@@ -227,8 +229,8 @@ test.describe("contact form", () => {
     await expect(page.getByLabel("Message")).toHaveValue("");
   });
 
-  test("a signed-in user's name and e-mail are filled in and the message is linked to them", async ({ page }) => {
-    const user = await signInAs(page, DEMO.customer);
+  test("a signed-in user's name and e-mail are filled in and the message is linked to them", async ({ page, signIn }) => {
+    const user = await signIn("customer");
     await page.goto("/help");
     await expect(page.getByLabel("Name")).toHaveValue("Casey Customer");
     await expect(page.getByLabel("Email")).toHaveValue(DEMO.customer);

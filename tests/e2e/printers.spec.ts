@@ -3,7 +3,6 @@ import { and, eq } from "drizzle-orm";
 import { printers, printJobs, users } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
 import { hashPassword } from "../../app/utils/password.server";
-import { createUserSession } from "../../app/utils/session.server";
 import { DEMO, expect, jsDisabled, signInAs, test } from "./fixtures";
 
 // The js and no-js projects run side by side on one database, so every printer made here has its own name
@@ -11,7 +10,7 @@ import { DEMO, expect, jsDisabled, signInAs, test } from "./fixtures";
 const tag = () => `${jsDisabled() ? "nojs" : "js"}${Date.now().toString(36)}`;
 const FAR_AWAY = "Colorado Springs, CO";
 
-/** A brand-new customer account, signed in the way fixtures.ts signs demo users in. */
+/** A brand-new customer account, signed in. */
 async function signInAsNewCustomer(page: Page) {
   const db = await getDb();
   const name = `owner_${tag()}`;
@@ -25,12 +24,7 @@ async function signInAsNewCustomer(page: Page) {
       passwordHash: await hashPassword("a long enough password"),
     })
     .returning();
-  const [pair] = (await createUserSession(user!.id)).split(";");
-  const [cookieName, ...rest] = pair!.split("=");
-  await page
-    .context()
-    .addCookies([{ name: cookieName!, value: rest.join("="), url: test.info().project.use.baseURL ?? "http://localhost:3005" }]);
-  return user!;
+  return signInAs(page, user!.email);
 }
 
 async function printerId(name: string) {

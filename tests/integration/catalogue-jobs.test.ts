@@ -2,8 +2,7 @@
 // outcome, a listing page with malformed hits does not end the listing, a resumed job skips
 // the listing pages an earlier attempt finished, and a finished job's counts add up.
 import { http, HttpResponse } from "msw";
-import { afterAll, describe, expect, test, vi } from "vitest";
-import { rmSync } from "node:fs";
+import { describe, expect, test, vi } from "vitest";
 import { CATALOGUE_TASKS } from "../../app/domain/background-jobs";
 import "../../app/services/jobs/handlers.server";
 import { cancelTask, getTask, runDueTasks } from "../../app/services/jobs/index.server";
@@ -16,7 +15,6 @@ import { server } from "../setup/msw";
 
 process.env.MOCKS = "true";
 process.env.THINGIVERSE_TOKEN = "mock-token";
-afterAll(() => rmSync(process.env.UPLOADS_DIR!, { recursive: true, force: true }));
 
 async function items(taskId: number) {
   const client = await getClient();

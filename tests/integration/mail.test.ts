@@ -4,9 +4,7 @@
 // mail lands in the outbox.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import "../../app/services/mail/mail-task.server";
 import { queueMail } from "../../app/services/mail/index.server";
@@ -16,46 +14,34 @@ import { mailDelivery } from "../../app/services/mail/transport.server";
 import { listNotifications, notify } from "../../app/services/notifications.server";
 import { getClient } from "../../app/utils/db.server";
 import { workerDies } from "../setup/jobs";
+import { atTime } from "../setup/clock";
 import { createTestUser } from "../setup/requests";
+import { testSmtpServer } from "../setup/smtp";
+import { waitFor } from "../setup/wait";
 
-const received: ParsedMail[] = [];
 let refuseNext = 0;
 /** recipients the server refuses, quoting the address as real servers do */
 const unknownMailboxes = new Set<string>();
-let server: SMTPServer;
+const smtp = testSmtpServer({
+  recipient: (address) =>
+    unknownMailboxes.has(address)
+      ? { code: 550, message: `<${address}>: Recipient address rejected: User unknown in virtual mailbox table` }
+      : undefined,
+  message() {
+    if (refuseNext === 0) return undefined;
+    refuseNext -= 1;
+    return { code: 451, message: "Try again later" };
+  },
+});
+const received = smtp.received;
 
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (!unknownMailboxes.has(address.address)) return callback();
-      const error = `<${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`;
-      callback(Object.assign(new Error(error), { responseCode: 550 }));
-    },
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", async () => {
-        if (refuseNext > 0) {
-          refuseNext -= 1;
-          const error = Object.assign(new Error("Try again later"), { responseCode: 451 });
-          return callback(error);
-        }
-        received.push(await simpleParser(Buffer.concat(chunks)));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
-  process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+  process.env.SMTP_URL = await smtp.start();
 });
 
 afterAll(async () => {
   delete process.env.SMTP_URL;
-  await new Promise<void>((resolve) => server.close(resolve));
+  await smtp.stop();
 });
 
 afterEach(() => {
@@ -116,10 +102,13 @@ describe("queueMail through a real SMTP server", () => {
     expect(task!.status).toBe("queued");
     expect(task!.lastError).toMatch(/451|Try again later/);
     expect(received).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 120));
-    expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["queued"]);
-    await new Promise((r) => setTimeout(r, 220));
-    expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["done"]);
+    // the clock moves to each retry's time
+    await atTime(task!.runAt, async () => {
+      expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["queued"]);
+    });
+    await atTime((await getTask(id!))!.runAt, async () => {
+      expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["done"]);
+    });
     task = await getTask(id!);
     expect(task!.attempts).toBe(3);
     expect(received.map((m) => m.subject)).toEqual(["Retry me"]);
@@ -168,9 +157,11 @@ describe("restarts and failures", () => {
     expect(claimed?.id).toBe(id);
     const worker = startWorker({ workerId: "next-worker", leaseMs: 150, pollMs: 20, types: ["mail.send"] });
     try {
-      const deadline = Date.now() + 5000;
-      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-      await new Promise((r) => setTimeout(r, 400)); // several more polls and leases: nothing is sent twice
+      // once the task is done no worker takes it again; stopping waits for any send still under way
+      await waitFor(
+        () => getTask(id!),
+        (task) => task!.status === "done",
+      );
     } finally {
       await worker.stop();
     }

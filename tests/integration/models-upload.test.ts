@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { categories, libraryModels, modelFiles } from "../../db/schema";
@@ -17,9 +15,6 @@ import { flushModelCounters } from "../../app/services/models/counters.server";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
 import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
-
-// uploads of this file go to a throwaway folder (read lazily by the storage service)
-process.env.UPLOADS_DIR = mkdtempSync(join(tmpdir(), "printnear-models-upload-"));
 
 const CUBE_STL = readFileSync("tests/fixtures/models/trimesh_20mm-xyz-cube.stl");
 const PNG = Uint8Array.from([

@@ -1,9 +1,7 @@
 // Newsletter: sanitising, double opt-in, segment counts, sending through a real SMTP server with
 // each recipient's unsubscribe link and List-Unsubscribe headers, one-click unsubscribe.
-import type { AddressInfo } from "node:net";
 import { eq, inArray } from "drizzle-orm";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { backgroundTasks, newsletterCampaigns, newsletterSubscribers, payments, printers, printJobs } from "../../db/schema";
 import { jobOutcomeMessage, NEWSLETTER_TASK } from "../../app/domain/background-jobs";
@@ -28,31 +26,18 @@ import * as sendApi from "../../app/routes/api.admin.newsletter.send";
 import * as campaignsApi from "../../app/routes/api.admin.newsletter.campaigns";
 import { workerDies } from "../setup/jobs";
 import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
+import { testSmtpServer } from "../setup/smtp";
 
-const received: ParsedMail[] = [];
-let server: SMTPServer;
+const smtp = testSmtpServer();
+const received = smtp.received;
 
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", async () => {
-        received.push(await simpleParser(Buffer.concat(chunks)));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.SMTP_URL = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  process.env.SMTP_URL = await smtp.start();
   process.env.PUBLIC_URL = "https://printnear.test";
 });
 afterAll(async () => {
   delete process.env.SMTP_URL;
-  await new Promise<void>((resolve) => server.close(resolve));
+  await smtp.stop();
 });
 
 const linkIn = (mail: ParsedMail, path: string) => {
@@ -341,17 +326,9 @@ describe("campaign delivery", () => {
 
   test("a mail server that refuses the e-mails ends the campaign with Send Failed, not Newsletter Sent!", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {}); // the job's failure is logged
-    const refusing = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onRcptTo(_address, _session, callback) {
-        callback(Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 }));
-      },
-    });
-    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const refusing = testSmtpServer({ recipient: () => ({ code: 550, message: "Mailbox unavailable" }) });
     const working = process.env.SMTP_URL;
-    process.env.SMTP_URL = `smtp://127.0.0.1:${(refusing.server.address() as AddressInfo).port}`;
+    process.env.SMTP_URL = await refusing.start();
     try {
       await onlySubscribers(["refused1@example.test", "refused2@example.test"]);
       const { jobId, campaignId } = await startCampaign("Refused news");
@@ -366,23 +343,15 @@ describe("campaign delivery", () => {
       expect(campaign.recipientCount).toBe(0);
     } finally {
       process.env.SMTP_URL = working;
-      await new Promise<void>((resolve) => refusing.close(resolve));
+      await refusing.stop();
     }
   });
 
   test("a mail server that refuses our sign-in (5xx to AUTH) fails the attempt; no recipient is marked failed", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const strict = new SMTPServer({
-      disabledCommands: ["STARTTLS"],
-      allowInsecureAuth: true,
-      logger: false,
-      onAuth(_auth, _session, callback) {
-        callback(Object.assign(new Error("Authentication credentials invalid"), { responseCode: 535 }));
-      },
-    });
-    await new Promise<void>((resolve) => strict.listen(0, "127.0.0.1", resolve));
+    const strict = testSmtpServer({ signIn: { code: 535, message: "Authentication credentials invalid" } });
     const working = process.env.SMTP_URL;
-    process.env.SMTP_URL = `smtp://wrong:password@127.0.0.1:${(strict.server.address() as AddressInfo).port}`;
+    process.env.SMTP_URL = `smtp://wrong:password@${new URL(await strict.start()).host}`;
     try {
       await onlySubscribers(["auth1@example.test", "auth2@example.test"]);
       const { jobId } = await startCampaign("Auth news");
@@ -395,7 +364,7 @@ describe("campaign delivery", () => {
       expect(rows.map((r) => r.outcome)).not.toContain("failed");
     } finally {
       process.env.SMTP_URL = working;
-      await new Promise<void>((resolve) => strict.close(resolve));
+      await strict.stop();
     }
   });
 

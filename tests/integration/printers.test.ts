@@ -20,8 +20,6 @@ import { listPrinterReviews } from "../../app/services/printer-reviews.server";
 import { getClient, getDb } from "../../app/utils/db.server";
 import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 
-process.env.UPLOADS_DIR = `tests/.tmp/uploads-printers-${process.pid}`;
-
 async function json<T>(fn: () => Promise<unknown>): Promise<T> {
   const res = await run(fn);
   expect(res.status).toBe(200);
