@@ -14,12 +14,21 @@ export type MeshErrorCode =
   | "malformed"
   | "bad-option";
 
+// A brand shared by every copy of this module in one process (the built app and the job runner
+// loaded from source share one analysis pool), so `instanceof MeshError` holds across copies.
+const MESH_ERROR_BRAND = Symbol.for("printnear.MeshError");
+
 export class MeshError extends Error {
   readonly code: MeshErrorCode;
+  readonly [MESH_ERROR_BRAND] = true;
   constructor(message: string, code: MeshErrorCode) {
     super(message);
     this.name = "MeshError";
     this.code = code;
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MESH_ERROR_BRAND] === true;
   }
 }
 
