@@ -79,6 +79,20 @@ export const healthChecks = sqliteTable("health_checks", {
   checkedAt: stamp("checked_at").notNull(),
 });
 
+/**
+ * Live streams (/events) open on any server process: the per-user cap counts these rows, so it holds across
+ * machines. Each is a lease its process renews while the stream is open; a dead process's rows expire.
+ */
+export const liveStreams = sqliteTable(
+  "live_streams",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id").notNull(),
+    expiresAt: stamp("expires_at").notNull(),
+  },
+  (t) => [index("live_streams_user_idx").on(t.userId, t.expiresAt), index("live_streams_expires_idx").on(t.expiresAt)],
+);
+
 /** Listed printers. drizzle/0002 adds printers_rtree, an R*Tree over latitude/longitude kept in step by triggers. */
 export const printers = sqliteTable(
   "printers",
