@@ -8,6 +8,8 @@ process.env.SESSION_SECRET = "e2e-session-secret";
 // tests that store files directly must write where the server reads
 process.env.UPLOADS_DIR = `${E2E_DB}-uploads`;
 
+const SEVERAL_PROCESSES = /several-processes\.spec\.ts$/;
+
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
   args: [
@@ -36,8 +38,14 @@ export default defineConfig({
     launchOptions: chromium,
   },
   projects: [
-    { name: "js", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
-    { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions: chromium } },
+    { name: "js", testIgnore: SEVERAL_PROCESSES, use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    {
+      name: "no-js",
+      testIgnore: SEVERAL_PROCESSES,
+      use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions: chromium },
+    },
+    // app processes of its own on one database and one bucket, driven without a browser: once is enough
+    { name: "processes", testMatch: SEVERAL_PROCESSES },
   ],
   webServer: {
     command: `rm -rf ${E2E_DB} ${E2E_DB}-wal ${E2E_DB}-shm ${E2E_DB}-uploads ${E2E_DB}-outbox && npx tsx db/seed.ts > /dev/null && NODE_ENV=production MOCKS=true PORT=${PORT} npx tsx server/index.ts`,
