@@ -6,7 +6,7 @@
 // this process's own.
 import { randomUUID } from "node:crypto";
 import { AppError } from "~/domain/app-error";
-import { getClient, unlessWriteLocked } from "~/utils/db.server";
+import { getClient, syncWithPrimary, unlessWriteLocked } from "~/utils/db.server";
 
 export type LiveEvent = { kind: "message"; id: number; jobId: number } | { kind: "notification"; id: number };
 type Listener = (event: LiveEvent) => void;
@@ -223,6 +223,8 @@ export class LiveHub {
   }
 
   private async readChanges() {
+    // on a replica, messages written through other machines arrive with a sync: one per tick while streams are open
+    await syncWithPrimary();
     const client = await getClient();
     const latest = await client.execute(
       "SELECT (SELECT coalesce(max(id), 0) FROM messages) AS m, (SELECT coalesce(max(id), 0) FROM notifications) AS n",

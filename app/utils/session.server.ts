@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createCookie, redirect } from "@remix-run/node";
 import { and, eq, gt } from "drizzle-orm";
 import { sessions, users, type User } from "../../db/schema";
-import { getDb } from "./db.server";
+import { getDb, readFromPrimaryOnMiss } from "./db.server";
 import { cookieOptions } from "./env.server";
 import { currentRequestScope } from "./request-scope.server";
 
@@ -36,13 +36,16 @@ export function getSessionUser(request: Request): Promise<User | null> {
       const sessionId = await readSessionId(request);
       if (!sessionId) return null;
       const db = await getDb();
-      const [row] = await db
-        .select({ user: users })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
-        .limit(1);
-      return row?.user ?? null;
+      // a session started through another machine a moment ago
+      return readFromPrimaryOnMiss(async () => {
+        const [row] = await db
+          .select({ user: users })
+          .from(sessions)
+          .innerJoin(users, eq(users.id, sessions.userId))
+          .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
+          .limit(1);
+        return row?.user;
+      });
     })();
     cache.set(request, pending);
     scope?.sessionUsers.set(key, pending);

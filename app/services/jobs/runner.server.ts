@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Client, Row } from "@libsql/client";
 import { retryDelayMs, type TaskProgress, type TaskState } from "~/domain/background-jobs";
-import { getClient } from "~/utils/db.server";
+import { getClient, syncWithPrimary } from "~/utils/db.server";
 import { enqueuePeriodicTasks } from "./enqueue.server";
 
 export interface TaskContext<P = unknown> {
@@ -178,6 +178,8 @@ export async function runClaimedTask(task: ClaimedTask, options: RunOptions): Pr
     return "failed";
   }
   await renew(); // reads a cancel asked for before the claim
+  // a resumed task's items were recorded through the machine that ran it before: a replica syncs to see them
+  if (task.attempts > 1) await syncWithPrimary();
   const timer = setInterval(() => void renew().catch(() => {}), Math.max(50, Math.floor(leaseMs / 3)));
   let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
   try {

@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
 import type { JobActor } from "~/domain/job-lifecycle";
 import { OWNER_ACTIVE, OWNER_COMPLETED, OWNER_PENDING, OWNER_VISIBLE, type JobStatus } from "~/domain/job-status";
-import { getClient, getDb } from "~/utils/db.server";
+import { getClient, getDb, readFromPrimaryOnMiss } from "~/utils/db.server";
 
 export interface JobParty {
   job: PrintJob;
@@ -46,31 +46,41 @@ const owner = alias(users, "owner");
 /** Everything the order page and GET /api/print-jobs/{id} show, for the customer or the owner only (else null). */
 export async function getOrderForViewer(jobId: number, viewerId: number) {
   const db = await getDb();
-  const [row] = await db
-    .select({
-      job: printJobs,
-      printer: {
-        id: printers.id,
-        name: printers.name,
-        location: printers.location,
-        zip: printers.zip,
-        ownerId: printers.ownerId,
-      },
-      owner: { id: owner.id, firstName: owner.firstName, lastName: owner.lastName, username: owner.username, email: owner.email },
-      customer: {
-        id: customer.id,
-        firstName: customer.firstName,
-        lastName: customer.lastName,
-        username: customer.username,
-        email: customer.email,
-      },
-    })
-    .from(printJobs)
-    .innerJoin(customer, eq(customer.id, printJobs.customerId))
-    .leftJoin(printers, eq(printers.id, printJobs.printerId))
-    .leftJoin(owner, eq(owner.id, printers.ownerId))
-    .where(and(eq(printJobs.id, jobId), ne(printJobs.status, "draft")))
-    .limit(1);
+  // an order placed through another machine a moment ago
+  const row = await readFromPrimaryOnMiss(async () => {
+    const [found] = await db
+      .select({
+        job: printJobs,
+        printer: {
+          id: printers.id,
+          name: printers.name,
+          location: printers.location,
+          zip: printers.zip,
+          ownerId: printers.ownerId,
+        },
+        owner: {
+          id: owner.id,
+          firstName: owner.firstName,
+          lastName: owner.lastName,
+          username: owner.username,
+          email: owner.email,
+        },
+        customer: {
+          id: customer.id,
+          firstName: customer.firstName,
+          lastName: customer.lastName,
+          username: customer.username,
+          email: customer.email,
+        },
+      })
+      .from(printJobs)
+      .innerJoin(customer, eq(customer.id, printJobs.customerId))
+      .leftJoin(printers, eq(printers.id, printJobs.printerId))
+      .leftJoin(owner, eq(owner.id, printers.ownerId))
+      .where(and(eq(printJobs.id, jobId), ne(printJobs.status, "draft")))
+      .limit(1);
+    return found;
+  });
   if (!row) return null;
   const viewerRole = row.printer?.ownerId === viewerId ? "owner" : row.job.customerId === viewerId ? "customer" : null;
   if (!viewerRole) return null;
