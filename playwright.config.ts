@@ -1,6 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 
-// End-to-end tests drive the built server in Debian's Chromium, twice: JavaScript on and off.
+// End-to-end tests drive the built server in Debian's Chromium, twice: JavaScript on and off. A test that
+// uses no browser (requests only, or servers of its own) ends its title with @no-browser and runs once.
 const PORT = Number(process.env.E2E_PORT || 3005);
 export const E2E_DB = process.env.E2E_DB || "tests/.tmp/e2e.db";
 process.env.DATABASE_URL = `file:${E2E_DB}`;
@@ -8,7 +9,7 @@ process.env.SESSION_SECRET = "e2e-session-secret";
 // tests that store files directly must write where the server reads
 process.env.UPLOADS_DIR = `${E2E_DB}-uploads`;
 
-const SEVERAL_PROCESSES = /several-processes\.spec\.ts$/;
+const NO_BROWSER = /@no-browser/;
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
@@ -38,14 +39,13 @@ export default defineConfig({
     launchOptions: chromium,
   },
   projects: [
-    { name: "js", testIgnore: SEVERAL_PROCESSES, use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    { name: "js", grepInvert: NO_BROWSER, use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
     {
       name: "no-js",
-      testIgnore: SEVERAL_PROCESSES,
+      grepInvert: NO_BROWSER,
       use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions: chromium },
     },
-    // app processes of its own on one database and one bucket, driven without a browser: once is enough
-    { name: "processes", testMatch: SEVERAL_PROCESSES },
+    { name: "no-browser", grep: NO_BROWSER },
   ],
   webServer: {
     command: `rm -rf ${E2E_DB} ${E2E_DB}-wal ${E2E_DB}-shm ${E2E_DB}-uploads ${E2E_DB}-outbox && npx tsx db/seed.ts > /dev/null && NODE_ENV=production MOCKS=true PORT=${PORT} npx tsx server/index.ts`,

@@ -66,32 +66,8 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
-/** Fixed-window counters for rate limits; in the database so every instance shares them. */
-export const rateLimits = sqliteTable("rate_limits", {
-  key: text("key").primaryKey(),
-  count: integer("count").notNull(),
-  windowStart: stamp("window_start").notNull(),
-});
-
-/** One row the health check rewrites: /healthz proves that a write can commit, not only that a read answers. */
-export const healthChecks = sqliteTable("health_checks", {
-  id: integer("id").primaryKey(),
-  checkedAt: stamp("checked_at").notNull(),
-});
-
-/**
- * Live streams (/events) open on any server process: the per-user cap counts these rows, so it holds across
- * machines. Each is a lease its process renews while the stream is open; a dead process's rows expire.
- */
-export const liveStreams = sqliteTable(
-  "live_streams",
-  {
-    id: text("id").primaryKey(),
-    userId: integer("user_id").notNull(),
-    expiresAt: stamp("expires_at").notNull(),
-  },
-  (t) => [index("live_streams_user_idx").on(t.userId, t.expiresAt), index("live_streams_expires_idx").on(t.expiresAt)],
-);
+// the server's own bookkeeping (rate-limit counters, the health probe's row, live-stream leases)
+export * from "./schema-bookkeeping";
 
 /** Listed printers. drizzle/0002 adds printers_rtree, an R*Tree over latitude/longitude kept in step by triggers. */
 export const printers = sqliteTable(

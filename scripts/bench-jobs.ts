@@ -19,6 +19,7 @@ for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DB_FILE}${suffix}`, { force
 process.env.DATABASE_URL = `file:${DB_FILE}`;
 process.env.THINGIVERSE_TOKEN = "bench-token";
 process.env.CATALOGUE_JOB_BUDGET = "100000";
+process.env.CATALOGUE_SITE_LIMIT = "100000";
 
 const API = "https://api.thingiverse.com";
 const CDN = "https://cdn.thingiverse.com";
@@ -102,9 +103,9 @@ mocks.listen({ onUnhandledRequest: "error" });
 const { migrateDatabase } = await import("../db/migrate");
 (await migrateDatabase()).close();
 await import("../app/services/jobs/handlers.server");
-const { startWeightCaching } = await import("../app/services/catalogue-import.server");
+const { startWeightCaching } = await import("../app/services/catalogue/import.server");
 const { getTask, runDueTasks } = await import("../app/services/jobs/index.server");
-const { getAnalysisPool } = await import("../app/services/analysis-pool.server");
+const { getAnalysisPool } = await import("../app/services/designs/analysis-pool.server");
 
 const { id } = await startWeightCaching({ count: MODELS, page: 1 });
 const started = performance.now();

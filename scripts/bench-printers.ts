@@ -16,7 +16,7 @@ process.env.SESSION_SECRET ||= "bench-printers-session-secret";
 
 const { migrateDatabase } = await import("../db/migrate");
 const { getClient } = await import("../app/utils/db.server");
-const { searchPrinters } = await import("../app/services/printer-search.server");
+const { searchPrinters } = await import("../app/services/printers/search.server");
 const { loader: printersLoader } = await import("../app/routes/printers._index");
 const { quotePrice } = await import("../app/domain/pricing");
 

@@ -11,7 +11,7 @@ import { migrateDatabase } from "../db/migrate";
 import { isCrossSiteRequest } from "../app/utils/origin";
 import { installLogRedaction } from "../app/utils/log-redaction";
 import { CATALOGUE_IMAGE_SOURCES } from "../app/services/catalogue/index.server";
-import { mapTileUrl } from "../app/services/printer-search.server";
+import { mapTileUrl } from "../app/services/printers/search.server";
 import { describeStorage, storageConfig } from "../app/services/storage/config.server";
 import { setClientAddress } from "./client-address";
 import { publicHost, remixHandler } from "./remix-handler";

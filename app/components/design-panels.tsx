@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { formatCents } from "~/domain/money";
 import { DEFAULT_RATE_PER_KG_CENTS, formatPricePerGram, type PriceQuote } from "~/domain/pricing";
 import { priceRangeText, type PriceRange } from "~/domain/price-range";
-import { formatMinutes } from "~/utils/format";
+import { formatMinutes } from "~/domain/format";
 import { MESSAGES, type DesignAnalysis } from "~/domain/design-settings";
 import { formatGrams } from "~/domain/grams";
 

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { FeaturedModel } from "~/domain/models";
-import { formatCount } from "./model-card";
+import { formatCount, ModelImage } from "./model-card";
 
 /** The carousel moves 0.5 px per animation frame. */
 export const CAROUSEL_PX_PER_FRAME = 0.5;
@@ -32,19 +32,10 @@ function Card({ model, hidden }: { model: FeaturedModel; hidden: boolean }) {
         tabIndex={hidden ? -1 : undefined}
         className="card block overflow-hidden transition-shadow hover:shadow-md"
       >
-        {model.thumbnailUrl ? (
-          <img
-            src={model.thumbnailUrl}
-            alt=""
-            width={224}
-            height={168}
-            loading="lazy"
-            decoding="async"
-            className="h-42 w-56 bg-slate-100 object-cover"
-          />
-        ) : (
-          <div className="h-42 w-56 bg-slate-100" />
-        )}
+        {/* as on /models: a picture that cannot load gives way to the placeholder, not a broken-image box */}
+        <div className="h-42 w-56 bg-slate-100">
+          <ModelImage src={model.thumbnailUrl} alt="" />
+        </div>
         <div className="p-3">
           <p className="truncate font-medium text-slate-900">{model.name}</p>
           <p className="truncate text-sm text-slate-500">by {model.creatorName || "Unknown creator"}</p>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useRouteLoaderData } from "@remix-run/react";
-import { formatDate, formatDateTime } from "~/utils/format";
+import { formatDate, formatDateTime } from "~/domain/format";
 
 /** The zone the server rendered in (the signed-in user's, from their ZIP code; UTC for visitors). */
 export function useServerTimeZone(): string {

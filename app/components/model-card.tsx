@@ -12,8 +12,9 @@ export function formatCount(n: number) {
 function Placeholder({ label }: { label: string }) {
   return (
     <div
-      role="img"
-      aria-label={label}
+      // an unnamed picture (the link beside it names the model) is decoration
+      {...(label ? { role: "img", "aria-label": label } : { "aria-hidden": true })}
+      data-testid="model-placeholder"
       className="flex h-full w-full items-center justify-center bg-gradient-to-br from-slate-100 to-slate-200 text-slate-400"
     >
       <svg viewBox="0 0 24 24" className="h-12 w-12" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
@@ -24,7 +25,10 @@ function Placeholder({ label }: { label: string }) {
   );
 }
 
-/** An <img> that shows the placeholder instead of a broken picture (also when it failed before hydration). */
+/**
+ * An <img> that shows the placeholder instead of a broken picture (also when it failed before hydration); without
+ * JavaScript the stylesheet's model-image rule draws the placeholder over a picture that could not load.
+ */
 export function ModelImage({ src, alt, className = "" }: { src: string | null; alt: string; className?: string }) {
   const [failed, setFailed] = useState(false);
   const ref = useRef<HTMLImageElement>(null);
@@ -40,8 +44,9 @@ export function ModelImage({ src, alt, className = "" }: { src: string | null; a
       src={src}
       alt={alt}
       loading="lazy"
+      decoding="async"
       onError={() => setFailed(true)}
-      className={`h-full w-full object-cover ${className}`}
+      className={`model-image h-full w-full object-cover ${className}`}
     />
   );
 }

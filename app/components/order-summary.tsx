@@ -14,7 +14,7 @@ export function OrderSummary({
         <div key={row.label} className="flex justify-between gap-4">
           <dt className="text-slate-600">
             {row.label}
-            {row.note ? <span className="text-slate-400"> ({row.note})</span> : null}
+            {row.note ? <span className="text-slate-500"> ({row.note})</span> : null}
           </dt>
           <dd>{row.cents === null ? "—" : row.free ? "Free" : formatCents(row.cents)}</dd>
         </div>

@@ -23,14 +23,22 @@ export function buildVolumeText(p: Pick<PrinterJson, "buildVolumeX" | "buildVolu
   return `${p.buildVolumeX} × ${p.buildVolumeY} × ${p.buildVolumeZ} mm`;
 }
 
-/** The photo, or the stock image when there is none or it fails to load. */
+/** A drawing of the printer's model or family, which stands in for an owner's photo. */
+export function isPrinterDrawing(imageUrl: string): boolean {
+  return imageUrl.endsWith(".svg");
+}
+
+/** The photo, or the stock image when there is none or it fails to load; a drawing is shown whole, its model's name included. */
 export function PrinterPhoto({ printer, className }: { printer: Pick<PrinterJson, "imageUrl" | "name">; className?: string }) {
+  const src = printer.imageUrl || DEFAULT_PRINTER_IMAGE;
   return (
     <img
-      src={printer.imageUrl || DEFAULT_PRINTER_IMAGE}
+      src={src}
       alt={printer.name}
       loading="lazy"
       className={className}
+      // a photo fills its box; a drawing is never cropped, or every card would show the same printer frame
+      style={isPrinterDrawing(src) ? { objectFit: "contain" } : undefined}
       onError={(event) => {
         const img = event.currentTarget;
         if (!img.src.endsWith(DEFAULT_PRINTER_IMAGE)) img.src = DEFAULT_PRINTER_IMAGE;
@@ -78,7 +86,7 @@ export function PrinterCard({
         </div>
         <p className="text-sm text-slate-600">
           <span aria-label="Rating">★ {ratingText(printer.rating)}</span>
-          {printer.totalReviews > 0 ? <span className="text-slate-400"> ({printer.totalReviews})</span> : null}
+          {printer.totalReviews > 0 ? <span className="text-slate-500"> ({printer.totalReviews})</span> : null}
         </p>
         <p className="text-sm text-slate-600">
           {printer.location}

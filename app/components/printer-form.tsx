@@ -1,5 +1,6 @@
 // The printer forms' shared fields; their rules live in app/domain/printer-form.ts.
 import { getCollectionProps, type FieldMetadata } from "@conform-to/react";
+import type { SelectHTMLAttributes } from "react";
 import { PRINTER_MATERIALS } from "~/domain/materials";
 
 export function FieldError({ id, errors }: { id?: string; errors?: string[] | null }) {
@@ -34,5 +35,37 @@ export function MaterialCheckboxes({
       </div>
       <FieldError id={field.errorId} errors={field.errors} />
     </fieldset>
+  );
+}
+
+/** The printer model choice; `onChoose` applies the chosen model's preset. */
+export function ModelSelect({
+  selectProps,
+  errorId,
+  errors,
+  options,
+  onChoose,
+}: {
+  selectProps: SelectHTMLAttributes<HTMLSelectElement> & { id: string };
+  errorId: string;
+  errors?: string[] | null;
+  options: readonly string[];
+  onChoose: (name: string) => void;
+}) {
+  return (
+    <div>
+      <label className="label" htmlFor={selectProps.id}>
+        Printer model
+      </label>
+      <select {...selectProps} className="input" onChange={(e) => onChoose(e.currentTarget.value)}>
+        <option value="">Select a printer model</option>
+        {options.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+      <FieldError id={errorId} errors={errors} />
+    </div>
   );
 }

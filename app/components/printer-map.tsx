@@ -173,11 +173,15 @@ export function PrinterMap({
         // a blank div icon until the next effect styles it: Leaflet's default icon would fetch images we don't serve
         icon: L.divIcon({ className: "printer-marker", html: "", iconSize: [1, 1] }),
       });
-      marker.bindPopup(() =>
-        popupContent(p, (chosen) => {
-          selectRef.current(chosen.id);
-          navigateRef.current(chosen.selectHref);
-        }),
+      marker.bindPopup(
+        () =>
+          popupContent(p, (chosen) => {
+            selectRef.current(chosen.id);
+            navigateRef.current(chosen.selectHref);
+          }),
+        // choosing a printer zooms to it after the popup has opened: pan again once the map stops, so the
+        // popup's top (name, model, owner) is never left above the map's edge
+        { keepInView: true, autoPanPadding: [MAP.popupPaddingPx, MAP.popupPaddingPx] },
       );
       marker.on("click", () => selectRef.current(p.id));
       marker.addTo(layer);

@@ -2,7 +2,7 @@ import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { RootUser } from "~/domain/signed-in-user";
 import { LocalTime } from "./local-time";
-import { badgeCount } from "~/utils/format";
+import { badgeCount } from "~/domain/format";
 import { UserAvatar } from "./user-avatar";
 
 const MAIN_LINKS = [
@@ -79,7 +79,7 @@ function NotificationBell({ user }: { user: RootUser }) {
                   <p>{n.title}</p>
                 )}
                 <p className="font-normal">{n.message}</p>
-                <p className="text-xs text-slate-400">
+                <p className="text-xs text-slate-600">
                   <LocalTime value={n.createdAt} />
                 </p>
               </li>
@@ -207,7 +207,8 @@ export function SiteHeader({ user }: { user: RootUser | null }) {
           <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
             <path d="M12 2 3 7v10l9 5 9-5V7z M3 7l9 5 9-5 M12 12v10" />
           </svg>
-          Printnear
+          {/* signed in, from 1024 to 1280 px the eight links, the bell and the avatar need the wordmark's room */}
+          <span className={user ? "lg:sr-only xl:not-sr-only" : undefined}>Printnear</span>
         </Link>
         <nav aria-label="Main" className="hidden flex-1 items-center gap-0.5 md:flex xl:gap-1">
           {MAIN_LINKS.map((link) => (

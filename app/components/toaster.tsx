@@ -38,7 +38,8 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
       ref={region}
       tabIndex={-1}
       aria-label="Notifications (F8)"
-      className="pointer-events-none fixed top-20 right-4 z-[100] flex w-full max-w-[420px] flex-col gap-2 outline-none"
+      // 1 rem from the right edge and, on a phone, from the left one too
+      className="pointer-events-none fixed top-20 right-4 z-[100] flex w-[calc(100%-2rem)] max-w-[420px] flex-col gap-2 outline-none"
     >
       {visible ? (
         <li

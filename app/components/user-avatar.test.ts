@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { badgeCount } from "~/utils/format";
+import { badgeCount } from "~/domain/format";
 import { initialsOf } from "./user-avatar";
 
 describe("avatar initials", () => {

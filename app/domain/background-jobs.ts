@@ -124,6 +124,16 @@ export function summarizeJob(
   };
 }
 
+/** One item a job could not do, as its page lists it: the model (when known) and why. */
+export interface JobFailure {
+  key: string;
+  /** the item's name, e.g. the catalogue model's; null when it is not known */
+  name: string | null;
+  /** the item's own page, when it has one */
+  href: string | null;
+  reason: string;
+}
+
 /** The documented message a finished job shows (title and description), or null while it runs. */
 export function jobOutcomeMessage(
   job: Pick<JobSummary, "type" | "status" | "result" | "lastError">,

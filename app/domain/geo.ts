@@ -26,6 +26,8 @@ export const MAP = Object.freeze({
   selectedZoom: 15,
   singlePrinterZoom: 14,
   fitPaddingPx: 20,
+  /** the least room kept between an open popup and the map's edge */
+  popupPaddingPx: 12,
   heightPx: 600,
 });
 

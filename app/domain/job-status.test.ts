@@ -5,6 +5,7 @@ import {
   inCustomerTab,
   JOB_STATUSES,
   PRINTER_IN_USE,
+  reachedOwner,
   type CustomerTab,
   type JobStatus,
 } from "./job-status";
@@ -50,5 +51,18 @@ describe("customer dashboard groupings", () => {
   it("a rejected or cancelled job does not keep its printer in use", () => {
     expect(PRINTER_IN_USE).not.toContain("rejected");
     expect(PRINTER_IN_USE).not.toContain("cancelled");
+  });
+});
+
+describe("what reaches a printer's owner", () => {
+  it("an order reaches its owner once paid: never as a draft, unpaid, or cancelled before payment", () => {
+    const paidAt = new Date();
+    expect(reachedOwner({ status: "draft", confirmedAt: null })).toBe(false);
+    expect(reachedOwner({ status: "submitted", confirmedAt: null })).toBe(false);
+    expect(reachedOwner({ status: "cancelled", confirmedAt: null })).toBe(false);
+    expect(reachedOwner({ status: "cancelled", confirmedAt: paidAt })).toBe(true);
+    for (const status of ["confirmed", "accepted", "printing", "rejected", "picked_up", "shipped"] as const) {
+      expect(reachedOwner({ status, confirmedAt: paidAt })).toBe(true);
+    }
   });
 });

@@ -35,6 +35,15 @@ export const OWNER_ACTIVE: readonly JobStatus[] = ["accepted", "printing", "comp
 export const OWNER_COMPLETED: readonly JobStatus[] = ["picked_up", "shipped"];
 /** What owners ever see: paid jobs and their outcome (an unpaid submitted job is not a request yet). */
 export const OWNER_VISIBLE: readonly JobStatus[] = JOB_STATUSES.filter((status) => status !== "draft" && status !== "submitted");
+
+/**
+ * Whether an order ever reached its printer's owner: it was paid at some point. Until then it is not
+ * the owner's business: no page, list, count, conversation or notification of theirs shows it.
+ * An order cancelled before payment never reached them (it has no confirmation time).
+ */
+export function reachedOwner(job: { status: JobStatus; confirmedAt: Date | number | null }): boolean {
+  return OWNER_VISIBLE.includes(job.status) && !(job.status === "cancelled" && job.confirmedAt == null);
+}
 /** The customer's Contact Printer shows while a paid job is with its printer. */
 export const CONTACT_PRINTER_STATUSES: readonly JobStatus[] = [...OWNER_PENDING, ...OWNER_ACTIVE];
 /** Jobs that still need their printer: a printer is not deleted from under them. */

@@ -13,6 +13,8 @@ export const MESSAGE_FAILED_TOAST = "Failed to Send Message";
 export const MESSAGE_FAILED_DEFAULT = "Failed to send message";
 
 export const MESSAGE_BLANK = "Write a message before sending.";
+/** An order reaches its printer's owner once it is paid; so does the customer's first word. */
+export const MESSAGE_AFTER_PAYMENT = "You can message the printer owner once your order is paid.";
 export const MESSAGE_TOO_LONG = `Messages are at most ${MESSAGE_MAX_LENGTH} characters.`;
 
 /** The two sides of an order's conversation. */

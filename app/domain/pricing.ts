@@ -1,7 +1,7 @@
 // The one price engine: pure, integer cents, shared by every screen and the server.
 
 import { findMaterial } from "./materials";
-import { decimalToScaledInt } from "./money";
+import { decimalToScaledInt, dollarsToCents } from "./money";
 
 /** Platform default filament rate before a printer is chosen: 15 dollars per 1000 g. */
 export const DEFAULT_RATE_PER_KG_CENTS = 1500;
@@ -149,6 +149,17 @@ export function pricePerGramFromRatePerKgCents(ratePerKgCents: number): string {
   let fraction = String(abs % 100000).padStart(5, "0");
   while (fraction.length > 2 && fraction.endsWith("0")) fraction = fraction.slice(0, -1);
   return `${sign}${Math.floor(abs / 100000)}.${fraction}`;
+}
+
+/** The spool weights an owner's quick form offers, in grams. */
+export const SPOOL_WEIGHTS_GRAMS = [1000, 750, 500, 250] as const;
+
+/** A spool's cost over its grams, to 4 decimals: "24.99" over 1000 g is "0.0250"; null when the cost is not an amount. */
+export function pricePerGramFromSpool(cost: string, grams: number): string | null {
+  const cents = dollarsToCents(cost);
+  if (cents === null || cents <= 0 || !Number.isInteger(grams) || grams <= 0) return null;
+  const tenThousandths = Math.round((cents * 100) / grams);
+  return `${Math.floor(tenThousandths / 10_000)}.${String(tenThousandths % 10_000).padStart(4, "0")}`;
 }
 
 /** "$0.12/g" for printer cards and popups. */

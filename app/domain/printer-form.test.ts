@@ -9,8 +9,11 @@ import {
   modelPreset,
   placementAfterEdit,
   PrinterUpdateSchema,
+  QuickAddPrinterSchema,
+  quickPrinterValues,
   storedModelName,
 } from "./printer-form";
+import { pricePerGramFromSpool } from "./pricing";
 
 function form(fields: [string, string][]): FormData {
   const data = new FormData();
@@ -111,6 +114,75 @@ describe("AddPrinterSchema", () => {
       schema: AddPrinterSchema,
     });
     expect(price.reply().error?.pricePerGram?.[0]).toMatch(/dollars per gram/);
+  });
+});
+
+describe("the quick add-printer form", () => {
+  it.each([
+    ["24.99", 1000, "0.0250"],
+    ["20", 750, "0.0267"],
+    ["19.99", 500, "0.0400"],
+    ["$12.50", 250, "0.0500"],
+    ["25", 1000, "0.0250"],
+  ])("%s for a %i g spool is %s per gram", (cost, grams, price) => {
+    expect(pricePerGramFromSpool(cost, grams)).toBe(price);
+  });
+
+  it("uses the document's messages", () => {
+    const result = parseWithZod(form([]), { schema: QuickAddPrinterSchema });
+    expect(result.reply().error).toEqual({
+      model: ["Please select a printer model"],
+      materials: ["Please select at least one material"],
+      filamentCost: ["Please enter filament cost and weight"],
+      spoolWeight: ["Please enter filament cost and weight"],
+      street: ["Please enter complete address information"],
+      city: ["Please enter complete address information"],
+      state: ["Please enter complete address information"],
+      zip: ["Please enter complete address information"],
+    });
+  });
+
+  const complete: [string, string][] = [
+    ["model", "Prusa MK4"],
+    ["materials", "PLA"],
+    ["materials", "PETG"],
+    ["filamentCost", "24.99"],
+    ["spoolWeight", "1000"],
+    ["street", "120 E 4th St"],
+    ["city", "Loveland"],
+    ["state", "co"],
+    ["zip", "80537"],
+  ];
+  const replaced = (key: string, value: string) => form(complete.map(([k, v]) => [k, k === key ? value : v]));
+
+  it("gives the full form's values: the model's name and volume, the spool's price, the address as the location", () => {
+    const result = parseWithZod(form(complete), { schema: QuickAddPrinterSchema });
+    if (result.status !== "success") throw new Error("expected success");
+    expect(quickPrinterValues(result.value)).toEqual({
+      name: "Prusa MK4",
+      model: "Prusa MK4",
+      buildVolumeX: 250,
+      buildVolumeY: 210,
+      buildVolumeZ: 220,
+      materials: ["PLA", "PETG"],
+      pricePerGram: "0.0250",
+      location: "120 E 4th St, Loveland, CO 80537",
+      isAvailable: true,
+    });
+  });
+
+  it.each([
+    ["model", "Custom/Other", "model", "Please select a printer model"],
+    ["spoolWeight", "600", "spoolWeight", "Choose a spool of 1000, 750, 500 or 250 g"],
+    ["state", "Colorado", "state", "Use at most 2 characters"],
+    ["state", "C0", "state", "Use the state's 2-letter code, like CO"],
+    ["zip", "805", "zip", "Enter the 5-digit ZIP code"],
+    ["zip", "805370", "zip", "Use at most 5 characters"],
+    ["filamentCost", "cheap", "filamentCost", "Enter the spool's cost in dollars, like 24.99"],
+    ["filamentCost", "5", "filamentCost", "Price per gram must be at least $0.01"],
+  ])("refuses %s %j", (key, value, field, message) => {
+    const result = parseWithZod(replaced(key, value), { schema: QuickAddPrinterSchema });
+    expect(result.reply().error?.[field]?.[0]).toBe(message);
   });
 });
 

@@ -3,8 +3,9 @@
 import { z } from "zod";
 import { AppError } from "./app-error";
 import { COLOR_NAMES, PRINTER_MATERIALS, type MaterialName } from "./materials";
-import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel, PRINTER_MODELS } from "./printer-models";
+import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel, PRESET_MODEL_NAMES, PRINTER_MODELS } from "./printer-models";
 import { decimalToScaledInt } from "./money";
+import { pricePerGramFromSpool, SPOOL_WEIGHTS_GRAMS } from "./pricing";
 
 export const MAX_BUILD_VOLUME_MM = 2000;
 /** A price per gram runs from $0.01 to $10.00, with at most 4 decimals (a spool's cost over its grams). */
@@ -114,6 +115,70 @@ export const AddPrinterSchema = z
   })
   .superRefine(bothOrNeither);
 export type AddPrinterValues = z.infer<typeof AddPrinterSchema>;
+
+export const QUICK_ADD_MESSAGES = {
+  model: "Please select a printer model",
+  materials: "Please select at least one material",
+  filament: "Please enter filament cost and weight",
+  address: "Please enter complete address information",
+} as const;
+export const ADDRESS_NOT_FOUND = "We couldn't find this address. Check the city, state and ZIP code.";
+
+const addressPart = (max: number) => requiredText(QUICK_ADD_MESSAGES.address, max);
+
+/** The dashboard's quick add-printer form: a known model, materials, the spool it prints from, the address in parts. */
+export const QuickAddPrinterSchema = z
+  .object({
+    model: z
+      .string({ required_error: QUICK_ADD_MESSAGES.model })
+      .trim()
+      .refine((v) => PRESET_MODEL_NAMES.includes(findPrinterModel(v)?.name ?? ""), QUICK_ADD_MESSAGES.model),
+    materials: z
+      .array(z.enum(MATERIAL_ENUM, { errorMap: () => ({ message: "Choose materials from the list" }) }), {
+        required_error: QUICK_ADD_MESSAGES.materials,
+      })
+      .min(1, QUICK_ADD_MESSAGES.materials)
+      .transform((list) => [...new Set(list)]),
+    filamentCost: z.string({ required_error: QUICK_ADD_MESSAGES.filament }).trim().min(1, QUICK_ADD_MESSAGES.filament),
+    spoolWeight: z
+      .number({ required_error: QUICK_ADD_MESSAGES.filament, invalid_type_error: QUICK_ADD_MESSAGES.filament })
+      .refine((g) => (SPOOL_WEIGHTS_GRAMS as readonly number[]).includes(g), "Choose a spool of 1000, 750, 500 or 250 g"),
+    street: addressPart(200),
+    city: addressPart(100),
+    state: addressPart(2)
+      .refine((v) => /^[a-z]{2}$/i.test(v), "Use the state's 2-letter code, like CO")
+      .transform((v) => v.toUpperCase()),
+    zip: addressPart(5).refine((v) => /^\d{5}$/.test(v), "Enter the 5-digit ZIP code"),
+  })
+  .superRefine((value, ctx) => {
+    // the price per gram the spool gives must be one a printer may charge
+    if (!value.filamentCost || !(SPOOL_WEIGHTS_GRAMS as readonly number[]).includes(value.spoolWeight)) return;
+    const price = pricePerGramFromSpool(value.filamentCost, value.spoolWeight);
+    if (price === null) {
+      ctx.addIssue({ code: "custom", path: ["filamentCost"], message: "Enter the spool's cost in dollars, like 24.99" });
+      return;
+    }
+    const checked = pricePerGram.safeParse(price);
+    if (!checked.success) ctx.addIssue({ code: "custom", path: ["filamentCost"], message: checked.error.issues[0]!.message });
+  });
+export type QuickAddPrinterValues = z.infer<typeof QuickAddPrinterSchema>;
+
+/** The quick form's values as the full form's: named after its model, the model's preset volume, the address as the location. */
+export function quickPrinterValues(quick: QuickAddPrinterValues): AddPrinterValues {
+  const preset = modelPreset(quick.model)!;
+  const model = findPrinterModel(quick.model)!.name;
+  return {
+    name: model,
+    model,
+    buildVolumeX: Number(preset.buildVolumeX),
+    buildVolumeY: Number(preset.buildVolumeY),
+    buildVolumeZ: Number(preset.buildVolumeZ),
+    materials: quick.materials,
+    pricePerGram: pricePerGramFromSpool(quick.filamentCost, quick.spoolWeight)!,
+    location: `${quick.street}, ${quick.city}, ${quick.state} ${quick.zip}`,
+    isAvailable: true,
+  };
+}
 
 /** Printer settings: name and location required, price 0 or more, at least one material. */
 export const PrinterSettingsSchema = z

@@ -58,6 +58,9 @@ export const PRINTER_MODELS: readonly PrinterModel[] = Object.freeze([
   model(CUSTOM_PRINTER_MODEL_NAME, "custom", null, ["PLA"], null),
 ]);
 
+/** The known models, whose preset gives the build volume (the quick form offers only these). */
+export const PRESET_MODEL_NAMES: readonly string[] = PRINTER_MODELS.filter((m) => m.buildVolume).map((m) => m.name);
+
 // Fail at import, not on a page, if a preset names a material the owner form cannot tick.
 for (const m of PRINTER_MODELS) {
   for (const material of m.defaultMaterials) {

@@ -4,6 +4,7 @@ import { FeaturedCarousel } from "~/components/featured-carousel";
 import type { FeaturedModel } from "~/domain/models";
 import { listFeaturedModels } from "~/services/models/lists.server";
 import { getSiteStats, type SiteStats } from "~/services/stats.server";
+import { getSessionUser } from "~/utils/session.server";
 
 const FEATURED_LIMIT = 12;
 
@@ -23,10 +24,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       console.error("featured models failed", error);
       return [] as FeaturedModel[];
     }),
-    getSiteStats(request).catch((error: unknown) => {
-      console.error("site stats failed", error);
-      return null;
-    }),
+    getSessionUser(request)
+      .then((user) => getSiteStats({ zipCode: user?.zipCode }))
+      .catch((error: unknown) => {
+        console.error("site stats failed", error);
+        return null;
+      }),
   ]);
   return { featured, stats };
 }

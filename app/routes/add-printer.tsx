@@ -5,17 +5,14 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FieldError, MaterialCheckboxes } from "~/components/printer-form";
+import { FieldError, MaterialCheckboxes, ModelSelect } from "~/components/printer-form";
 import { AddPrinterSchema, applyModelPreset, LOCATION_NOT_FOUND, MODEL_OPTIONS, modelPreset } from "~/domain/printer-form";
-import { isAppError } from "~/domain/app-error";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel } from "~/domain/printer-models";
-import { checkPrinterPhoto } from "~/services/printer-images.server";
-import { createPrinter, newPrinterFromForm, placePrinter } from "~/services/printer-owner.server";
-import { replyWithError } from "~/utils/app-error.server";
+import { checkPrinterPhoto } from "~/services/printers/images.server";
+import { newPrinterFromForm, placePrinter } from "~/services/printers/owner.server";
 import { useIsPending } from "~/utils/misc-react";
 import { requireUser } from "~/utils/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
-import { readPrinterForm } from "./printers.server";
+import { listNewPrinter, readPrinterForm } from "./printers.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Printer | Printnear" }];
 
@@ -51,19 +48,11 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
-  try {
-    await createPrinter(
-      user,
-      newPrinterFromForm(values, placement, { isAvailable: values.isAvailable === true, photo: photo?.ok ? photo : null }),
-    );
-  } catch (error) {
-    if (isAppError(error)) return replyWithError(submission, error);
-    throw error;
-  }
-  return redirectWithToast("/printer-dashboard", {
-    title: "Printer added successfully!",
-    description: `${values.name} is now listed on the marketplace.`,
-  });
+  return listNewPrinter(
+    user,
+    submission,
+    newPrinterFromForm(values, placement, { isAvailable: values.isAvailable === true, photo: photo?.ok ? photo : null }),
+  );
 }
 
 export default function AddPrinter() {
@@ -131,20 +120,14 @@ export default function AddPrinter() {
         </div>
 
         <div className="grid gap-4 sm:grid-cols-2">
-          <div>
-            <label className="label" htmlFor={fields.model.id}>
-              Printer model
-            </label>
-            <select key={modelKey} {...modelProps} className="input" onChange={(e) => chooseModel(e.currentTarget.value)}>
-              <option value="">Select a printer model</option>
-              {MODEL_OPTIONS.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-            <FieldError id={fields.model.errorId} errors={fields.model.errors} />
-          </div>
+          <ModelSelect
+            key={modelKey}
+            selectProps={modelProps}
+            errorId={fields.model.errorId}
+            errors={fields.model.errors}
+            options={MODEL_OPTIONS}
+            onChoose={chooseModel}
+          />
           {isCustom ? (
             <div>
               <label className="label" htmlFor={fields.customModel.id}>

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { JobProgress } from "~/components/job-progress";
 import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
-import { getAdminOverview } from "~/services/admin-overview.server";
+import { getAdminOverview } from "~/services/admin/overview.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { LocalTime } from "~/components/local-time";
 import type { JobStatus } from "~/domain/job-status";

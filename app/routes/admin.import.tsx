@@ -5,14 +5,14 @@ import { JobOutcome } from "~/components/job-outcome";
 import { JobProgress } from "~/components/job-progress";
 import { LiveRefresh } from "~/components/live-refresh";
 import { CATALOGUE_TASKS } from "~/domain/background-jobs";
-import { listJobSummaries } from "~/services/admin-jobs.server";
+import { listJobSummaries } from "~/services/admin/jobs.server";
 import {
   IMPORT_LIMITS,
   startBulkCaching,
   startCategoryImport,
   startPopularImport,
   startWeightCaching,
-} from "~/services/catalogue-import.server";
+} from "~/services/catalogue/import.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { AppError, httpStatusOf, isAppError, toastOf } from "~/utils/app-error.server";

@@ -1,10 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { JobOutcome } from "~/components/job-outcome";
+import { JobFailureList, JobOutcome } from "~/components/job-outcome";
 import { JobProgress } from "~/components/job-progress";
 import { LiveRefresh } from "~/components/live-refresh";
-import { cancelJob, getJobSummary } from "~/services/admin-jobs.server";
+import { cancelJob, getJobSummary, listJobFailures } from "~/services/admin/jobs.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { invariantResponse, requireIdParam } from "~/utils/misc";
 import { jobFinishToast } from "~/utils/job-toasts.server";
@@ -20,8 +20,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const job = await getJobSummary(requireIdParam(params.id));
   invariantResponse(job, "Job not found", { status: 404 });
-  const { toast, headers } = await jobFinishToast(request, [job]);
-  return data({ job, jobToast: toast }, { headers });
+  const [{ toast, headers }, failures] = await Promise.all([jobFinishToast(request, [job]), listJobFailures(job)]);
+  return data({ job, failures, jobToast: toast }, { headers });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -45,7 +45,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AdminJob() {
-  const { job } = useLoaderData<typeof loader>();
+  const { job, failures } = useLoaderData<typeof loader>();
   return (
     <div className="max-w-2xl space-y-4">
       <Link to="/admin/jobs" className="text-sm text-blue-700 hover:underline">
@@ -55,6 +55,7 @@ export default function AdminJob() {
       <LiveRefresh active={!job.finished} />
       <JobProgress job={job} />
       <JobOutcome job={job} />
+      <JobFailureList failures={failures} />
       {job.status === "queued" && job.attempts > 0 && job.lastError ? (
         <p className="text-sm text-amber-700">Retrying after an error: {job.lastError}</p>
       ) : null}

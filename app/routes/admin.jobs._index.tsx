@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { JobProgress } from "~/components/job-progress";
 import { LiveRefresh } from "~/components/live-refresh";
 import { LocalTime } from "~/components/local-time";
-import { listJobSummaries } from "~/services/admin-jobs.server";
+import { listJobSummaries } from "~/services/admin/jobs.server";
 import { requireAdmin } from "~/utils/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Background Jobs | Printnear" }];

@@ -6,7 +6,7 @@ import { JobOutcome } from "~/components/job-outcome";
 import { JobProgress } from "~/components/job-progress";
 import { LiveRefresh } from "~/components/live-refresh";
 import { NEWSLETTER_TASK } from "~/domain/background-jobs";
-import { getJobSummary } from "~/services/admin-jobs.server";
+import { getJobSummary } from "~/services/admin/jobs.server";
 import { recentCampaigns, sanitizeNewsletterHtml, segmentCounts, sendNewsletter } from "~/services/newsletter.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { requireAdmin } from "~/utils/admin.server";

@@ -3,11 +3,12 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
-import { getOrderForAdmin } from "~/services/admin-orders.server";
+import { getOrderForAdmin } from "~/services/admin/orders.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { LocalTime } from "~/components/local-time";
 import { invariantResponse, requireIdParam } from "~/utils/misc";
 import { formatGrams } from "~/domain/grams";
+import { formatMinutes } from "~/domain/format";
 
 export const meta: MetaFunction = () => [{ title: "Order (admin) | Printnear" }];
 
@@ -45,7 +46,7 @@ export default function AdminOrder() {
         <Row label="Material and colour" value={`${job.material}, ${job.filamentColor}`} />
         <Row label="Delivery" value={job.deliveryMethod} />
         <Row label="Weight" value={`${formatGrams(job.estimatedWeightGrams)} g`} />
-        <Row label="Print time" value={`${job.printTimeMinutes} min`} />
+        <Row label="Print time" value={formatMinutes(job.printTimeMinutes)} />
         <Row label="Printer profit" value={formatCents(job.printerProfitCents)} />
         <Row label="Platform fee" value={formatCents(job.platformFeeCents)} />
         <Row label="Delivery fee" value={formatCents(job.deliveryFeeCents)} />

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
-import { isJobStatus, listOrders } from "~/services/admin-orders.server";
+import { isJobStatus, listOrders } from "~/services/admin/orders.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { LocalTime } from "~/components/local-time";
 import { parseId } from "~/utils/misc";
@@ -52,36 +52,39 @@ export default function AdminOrders() {
       {orders.length === 0 ? (
         <p className="text-slate-600">No orders match.</p>
       ) : (
-        <table className="w-full text-left text-sm">
-          <thead className="border-b text-slate-600">
-            <tr>
-              <th className="py-2">Order</th>
-              <th>Status</th>
-              <th>Customer</th>
-              <th>Printer</th>
-              <th>Amount</th>
-              <th>Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {orders.map((o) => (
-              <tr key={o.id} className="border-b border-slate-100">
-                <td className="py-2">
-                  <Link to={`/admin/orders/${o.id}`} className="text-blue-700 hover:underline">
-                    #{o.id} {o.fileName}
-                  </Link>
-                </td>
-                <td>{STATUS_LABELS[o.status]}</td>
-                <td>{o.customer}</td>
-                <td>{o.printer ?? "—"}</td>
-                <td>{formatCents(o.amountDueCents)}</td>
-                <td>
-                  <LocalTime value={o.createdAt} dateOnly />
-                </td>
+        // a phone scrolls the table, not the page
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b text-slate-600">
+              <tr>
+                <th className="py-2">Order</th>
+                <th>Status</th>
+                <th>Customer</th>
+                <th>Printer</th>
+                <th>Amount</th>
+                <th>Created</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {orders.map((o) => (
+                <tr key={o.id} className="border-b border-slate-100">
+                  <td className="py-2">
+                    <Link to={`/admin/orders/${o.id}`} className="text-blue-700 hover:underline">
+                      #{o.id} {o.fileName}
+                    </Link>
+                  </td>
+                  <td>{STATUS_LABELS[o.status]}</td>
+                  <td>{o.customer}</td>
+                  <td>{o.printer ?? "—"}</td>
+                  <td>{formatCents(o.amountDueCents)}</td>
+                  <td>
+                    <LocalTime value={o.createdAt} dateOnly />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <div className="flex gap-3 text-sm">
         {page > 1 ? <Link to={pageLink(page - 1)}>← Newer</Link> : null}

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { jobOutcomeMessage } from "~/domain/background-jobs";
-import { getJobSummary } from "~/services/admin-jobs.server";
+import { getJobSummary, listJobFailures } from "~/services/admin/jobs.server";
 import { apiError, idParam, requireApiAdmin } from "~/utils/api.server";
 
-// GET /api/admin/jobs/:id: the job's state and progress; once finished, its message and stats.
+// GET /api/admin/jobs/:id: the job's state and progress, the items it failed and why; once finished, its message and stats.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireApiAdmin(request);
   const job = await getJobSummary(idParam(params.id));
@@ -13,5 +13,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     job,
     message: outcome ? `${outcome.title}: ${outcome.description}` : null,
     stats: job.result?.stats ?? null,
+    failures: await listJobFailures(job),
   });
 }

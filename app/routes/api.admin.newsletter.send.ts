@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { sendNewsletter } from "~/services/newsletter.server";
-import { startJobFromApi } from "~/utils/admin-api.server";
+import { startJobFromApi } from "~/routes/admin-api.server";
 
 // POST /api/admin/newsletter/send {subject, content, segment}: {recipientCount} and the sending job, at once.
 export async function action({ request }: ActionFunctionArgs) {

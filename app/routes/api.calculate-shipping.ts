@@ -3,7 +3,7 @@
 // costs are dollars as the document has them, with cents beside them.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { isZip, type ShippingOption } from "~/domain/shipping";
-import { getOwnDraft } from "~/services/drafts.server";
+import { getOwnDraft } from "~/services/designs/drafts.server";
 import { getOrderablePrinter } from "~/services/orders/place-order.server";
 import { shippingQuote } from "~/services/shipping/rates.server";
 import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";

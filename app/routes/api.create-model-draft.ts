@@ -1,8 +1,8 @@
 // POST /api/create-model-draft {modelId}: a draft from a library model's stored file; answers draftId.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { draftFromLibraryModel } from "~/services/design-sources.server";
-import { choosePrinterUrlFor } from "~/services/drafts.server";
+import { draftFromLibraryModel } from "~/services/designs/sources.server";
+import { choosePrinterUrlFor } from "~/services/designs/drafts.server";
 import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 

@@ -2,8 +2,8 @@
 // modelData is ignored: the licence and files come from the catalogue itself, never from the client.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { draftFromCatalogueModel } from "~/services/design-sources.server";
-import { choosePrinterUrlFor } from "~/services/drafts.server";
+import { draftFromCatalogueModel } from "~/services/designs/sources.server";
+import { choosePrinterUrlFor } from "~/services/designs/drafts.server";
 import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 

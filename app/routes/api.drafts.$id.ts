@@ -1,7 +1,7 @@
 // GET, PUT and DELETE /api/drafts/{id}: only the owner's drafts exist here; anything else is 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteDraft } from "~/services/draft-writes.server";
-import { getOwnDraft } from "~/services/drafts.server";
+import { deleteDraft } from "~/services/designs/draft-writes.server";
+import { getOwnDraft } from "~/services/designs/drafts.server";
 import { apiError, idParam, methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { createToastHeader } from "~/utils/toast.server";
 import { designApiAnswer, draftJson } from "./upload/upload.server";

@@ -7,7 +7,7 @@ import {
   familyImageSvg,
   imageKeyFromFileName,
   readDefaultPrinterImage,
-} from "~/services/printer-images.server";
+} from "~/services/printers/images.server";
 import { getStorage } from "~/services/storage.server";
 import { apiErrorResponse } from "~/utils/app-error.server";
 

@@ -2,8 +2,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import { LOCATION_NOT_FOUND, PrinterUpdateSchema } from "~/domain/printer-form";
-import { deletePrinter, findOwnedPrinter, placeAfterEdit, updatePrinter } from "~/services/printer-owner.server";
-import { getPrinterJson } from "~/services/printer-search.server";
+import { deletePrinter, findOwnedPrinter, placeAfterEdit, updatePrinter } from "~/services/printers/owner.server";
+import { getPrinterJson } from "~/services/printers/search.server";
 import { idParam, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { getSessionUser } from "~/utils/session.server";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { startBulkCaching } from "~/services/catalogue-import.server";
-import { startJobFromApi } from "~/utils/admin-api.server";
+import { startBulkCaching } from "~/services/catalogue/import.server";
+import { startJobFromApi } from "~/routes/admin-api.server";
 
 // POST /api/thingiverse/bulk-cache: starts the background job and answers at once (202) with it.
 export async function action({ request }: ActionFunctionArgs) {

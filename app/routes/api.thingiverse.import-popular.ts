@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { startPopularImport } from "~/services/catalogue-import.server";
-import { startJobFromApi } from "~/utils/admin-api.server";
+import { startPopularImport } from "~/services/catalogue/import.server";
+import { startJobFromApi } from "~/routes/admin-api.server";
 
 // POST /api/thingiverse/import-popular: starts the background job and answers at once (202) with it.
 export async function action({ request }: ActionFunctionArgs) {

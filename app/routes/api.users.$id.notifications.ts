@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, idParam, requireApiUser } from "~/utils/api.server";
-import { listNotifications } from "~/utils/notifications.server";
+import { listNotifications } from "~/services/notifications.server";
 
 // GET /api/users/{id}/notifications: only one's own.
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
-import { listOwnerPrinters } from "~/services/printer-search.server";
+import { listOwnerPrinters } from "~/services/printers/search.server";
 import { idParam } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { getDb } from "~/utils/db.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, idParam, methodNotAllowed, publicUser, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
-import { ApiUserPatchSchema, checkUserTypeChange, emailOffAfter, updateUser } from "~/utils/profile.server";
+import { ApiUserPatchSchema, checkUserTypeChange, emailOffAfter, updateUser } from "~/services/accounts/profile.server";
 
 // PATCH /api/users/{id}: userType (only what the account may choose, see app/domain/users.ts), or username/firstName/lastName/profileImageUrl; only one's own.
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -4,7 +4,8 @@ import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remi
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { FailureToast } from "~/components/toaster";
 import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
-import { authenticator, AuthFailure } from "~/utils/auth.server";
+import { AuthFailure } from "~/domain/auth-failure";
+import { authenticator } from "./auth.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
 import { createUserSession, getSessionUser, safeRedirect } from "~/utils/session.server";
 import { combineHeaders, createToastHeader } from "~/utils/toast.server";

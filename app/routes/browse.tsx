@@ -19,7 +19,7 @@ import { formatDistance } from "~/domain/geo";
 import { BROWSE_MATERIALS } from "~/domain/materials";
 import { DEFAULT_PAGE_SIZE, DEFAULT_RADIUS_MILES, pageParam, toCardPrinter } from "~/domain/printer-listing";
 import type { loader as rootLoader } from "~/root";
-import { canonicalMaterial, mapTileUrl, numberParam, searchPrinters } from "~/services/printer-search.server";
+import { canonicalMaterial, mapTileUrl, numberParam, searchPrinters } from "~/services/printers/search.server";
 import { getSessionUser } from "~/utils/session.server";
 
 const AVAILABILITY_OPTIONS = [

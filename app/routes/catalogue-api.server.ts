@@ -2,11 +2,12 @@
 // from the site first when a token is configured and it answers in time.
 import { AppError } from "~/domain/app-error";
 import { MODEL_PAGE_SIZE } from "~/domain/models";
-import { BROWSE_TYPES, syncCatalogueListing, type BrowseType } from "~/services/catalogue-sync.server";
+import { BROWSE_TYPES, syncCatalogueListing, type BrowseType } from "~/services/catalogue/sync.server";
 import { apiCatalogueModel } from "~/services/models/api-shapes";
 import { listCatalogueModels } from "~/services/models/lists.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
+import { visitorOf } from "~/utils/session.server";
 
 export function catalogueListingAnswer(request: Request, q?: string): Promise<Response> {
   return withApiErrors(async () => {
@@ -18,7 +19,10 @@ export function catalogueListingAnswer(request: Request, q?: string): Promise<Re
     const page = rawPage === null ? 1 : parseId(rawPage);
     if (!page) throw new AppError("invalid", "page must be a positive whole number.");
     const sort = type as BrowseType;
-    const sync = await syncCatalogueListing({ type: sort, q, page, perPage: MODEL_PAGE_SIZE }, { request });
+    const sync = await syncCatalogueListing(
+      { type: sort, q, page, perPage: MODEL_PAGE_SIZE },
+      { visitor: await visitorOf(request) },
+    );
     const result = await listCatalogueModels({ q, sort, page });
     return Response.json(result.models.map(apiCatalogueModel), {
       headers: { "X-Total-Count": String(result.total), "X-Catalogue-Sync": sync },

@@ -10,10 +10,10 @@ import { DELIVERY_METHOD_NAMES } from "~/domain/shipping";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
 import { isAppError } from "~/domain/app-error";
+import { TEST_CARD, TEST_MODE_LABEL } from "~/domain/payments";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { payWithTestCard, startHostedCheckout } from "~/services/orders/payment-flows.server";
 import { getPaymentProvider, stripePublishableKey } from "~/services/payments/provider.server";
-import { TEST_MODE_LABEL } from "~/services/payments/test-provider.server";
 import { parseId } from "~/utils/misc";
 import { useIsPending } from "~/utils/misc-react";
 import { requireUser } from "~/utils/session.server";
@@ -23,18 +23,26 @@ const StripeCardForm = lazy(() => import("~/components/stripe-card-form"));
 
 export const meta: MetaFunction = () => [{ title: "Checkout | Printnear" }];
 
+/** ?card=test: the test card's fields come filled in (the hint's button), so it works without JavaScript too. */
+const FILL_TEST_CARD = "test";
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const orderId = parseId(new URL(request.url).searchParams.get("orderId"));
+  const params = new URL(request.url).searchParams;
+  const orderId = parseId(params.get("orderId"));
   const view = orderId ? await getOrderForViewer(orderId, user.id) : null;
   if (!view || view.viewerRole !== "customer") return { invalid: true as const };
   if (view.job.status !== "submitted") throw redirect(`/order/${view.job.id}`);
   const { job } = view;
   const provider = await getPaymentProvider();
+  const customerName = [view.customer.firstName, view.customer.lastName].filter(Boolean).join(" ");
   return {
     invalid: false as const,
     provider: provider.name,
     testModeLabel: TEST_MODE_LABEL,
+    testCard: TEST_CARD,
+    // the fields start empty: a value shown as a placeholder looks filled in and is not sent
+    filled: provider.name === "test" && params.get("card") === FILL_TEST_CARD ? { ...TEST_CARD, name: customerName } : null,
     publishableKey: provider.name === "stripe" ? stripePublishableKey() : null,
     order: {
       id: job.id,
@@ -48,7 +56,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       deliveryFee: job.deliveryFeeCents,
       total: job.amountDueCents,
       printerName: view.printer?.name ?? "",
-      customerName: [view.customer.firstName, view.customer.lastName].filter(Boolean).join(" "),
     },
   };
 }
@@ -86,7 +93,7 @@ export async function action({ request }: ActionFunctionArgs) {
 function CardField(props: {
   name: string;
   label: string;
-  placeholder: string;
+  defaultValue?: string;
   autoComplete: string;
   error?: string;
   inputMode?: "numeric";
@@ -100,7 +107,7 @@ function CardField(props: {
         id={props.name}
         name={props.name}
         required
-        placeholder={props.placeholder}
+        defaultValue={props.defaultValue}
         autoComplete={props.autoComplete}
         inputMode={props.inputMode}
         maxLength={props.name === "name" ? 100 : 23}
@@ -173,14 +180,30 @@ export default function Checkout() {
             </p>
           ) : null}
           {d.provider === "test" ? (
-            <Form method="post" className="space-y-3">
+            // a new key when the test card is filled in: the fields take their new starting values
+            <Form method="post" className="space-y-3" key={d.filled ? "filled" : "empty"}>
               <p className="badge bg-amber-100 text-amber-900">{d.testModeLabel}</p>
-              <p className="text-xs text-slate-500">Use 4242 4242 4242 4242 with any future expiry and any CVC.</p>
+              <div
+                className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700"
+                data-testid="test-card-hint"
+              >
+                <p>
+                  Test card: <span className="font-mono">{d.testCard.cardNumber}</span> with any future expiry and any CVC.
+                </p>
+                <Link
+                  to={`?${new URLSearchParams({ orderId: String(o.id), card: FILL_TEST_CARD })}`}
+                  replace
+                  preventScrollReset
+                  className="btn-secondary mt-2"
+                >
+                  Fill in the test card
+                </Link>
+              </div>
               <input type="hidden" name="intent" value="pay" />
               <CardField
                 name="cardNumber"
                 label="Card number"
-                placeholder="4242 4242 4242 4242"
+                defaultValue={d.filled?.cardNumber}
                 autoComplete="cc-number"
                 inputMode="numeric"
                 error={fieldError("cardNumber")}
@@ -189,14 +212,14 @@ export default function Checkout() {
                 <CardField
                   name="expiry"
                   label="Expiry (MM/YY)"
-                  placeholder="12/34"
+                  defaultValue={d.filled?.expiry}
                   autoComplete="cc-exp"
                   error={fieldError("expiry")}
                 />
                 <CardField
                   name="cvc"
                   label="CVC"
-                  placeholder="123"
+                  defaultValue={d.filled?.cvc}
                   autoComplete="cc-csc"
                   inputMode="numeric"
                   error={fieldError("cvc")}
@@ -205,7 +228,7 @@ export default function Checkout() {
               <CardField
                 name="name"
                 label="Name on card"
-                placeholder={o.customerName}
+                defaultValue={d.filled?.name}
                 autoComplete="cc-name"
                 error={fieldError("name")}
               />

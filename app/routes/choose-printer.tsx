@@ -14,8 +14,8 @@ import {
 import { PrinterMap } from "~/components/printer-map";
 import { UPLOAD_MATERIALS } from "~/domain/materials";
 import { type CardPrinter, DEFAULT_RADIUS_MILES, toCardPrinter } from "~/domain/printer-listing";
-import { findOwnDraft } from "~/services/drafts.server";
-import { canonicalMaterial, mapTileUrl, numberParam, quoteEachPrinter, searchPrinters } from "~/services/printer-search.server";
+import { findOwnDraft } from "~/services/designs/drafts.server";
+import { canonicalMaterial, mapTileUrl, numberParam, quoteEachPrinter, searchPrinters } from "~/services/printers/search.server";
 import { getSessionUser } from "~/utils/session.server";
 import { formatGrams } from "~/domain/grams";
 
@@ -94,7 +94,7 @@ export default function ChoosePrinter() {
         <p className="text-slate-600">
           {data.askedDraftId ? "We couldn't find that draft in your saved prints. " : ""}
           Pick a printer, then{" "}
-          <Link to="/upload" className="text-brand-700 hover:underline">
+          <Link to="/upload" className="text-brand-700 underline">
             upload your design
           </Link>
           .

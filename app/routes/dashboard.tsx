@@ -6,8 +6,6 @@ import { OrderActions } from "~/components/order-actions";
 import { buttonActions, reviewPath } from "~/domain/job-lifecycle";
 import { reviewLinkLabel } from "~/domain/reviews";
 import {
-  CUSTOMER_ACTIVE,
-  CUSTOMER_COMPLETED,
   CONTACT_PRINTER_STATUSES,
   CUSTOMER_TABS,
   inCustomerTab,
@@ -15,7 +13,6 @@ import {
   STATUS_LABELS,
   type CustomerTab,
 } from "~/domain/job-status";
-import { customerStats } from "~/services/orders/jobs.server";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { formatCents } from "~/domain/money";
 import { getDb } from "~/utils/db.server";
@@ -48,8 +45,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     .where(eq(printJobs.customerId, user.id))
     .orderBy(desc(printJobs.createdAt), desc(printJobs.id));
 
-  const stats = await customerStats(user.id, { active: CUSTOMER_ACTIVE, completed: CUSTOMER_COMPLETED, paid: PAID_STATUSES });
   const counts = Object.fromEntries(CUSTOMER_TABS.map((t) => [t.id, jobs.filter((j) => inCustomerTab(j.status, t.id)).length]));
+  // the stat cards count what the tabs list: one definition of an order, of active and of completed
+  const stats = {
+    totalOrders: counts.all ?? 0,
+    active: counts.active ?? 0,
+    completed: counts.completed ?? 0,
+    totalSpentCents: jobs.filter((j) => PAID_STATUSES.includes(j.status)).reduce((sum, j) => sum + (j.amountDueCents ?? 0), 0),
+  };
   const shown = jobs.filter((j) => inCustomerTab(j.status, tab));
   const reviews = await reviewLinksOf(
     user.id,
@@ -57,6 +60,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
   return {
     name: user.firstName || user.username,
+    // a new account has nothing to come back to yet
+    returning: jobs.length > 0,
     tab,
     stats,
     counts,
@@ -76,12 +81,14 @@ const STAT_CARDS = [
 ] as const;
 
 export default function Dashboard() {
-  const { name, tab, stats, counts, jobs } = useLoaderData<typeof loader>();
+  const { name, returning, tab, stats, counts, jobs } = useLoaderData<typeof loader>();
   return (
     <div className="container-page py-8">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold">Welcome back, {name}</h1>
+          <h1 className="text-2xl font-bold">
+            {returning ? "Welcome back" : "Welcome"}, {name}
+          </h1>
           <p className="text-slate-600">Your designs, orders and prints in one place.</p>
         </div>
         <Link to="/upload" className="btn-primary">
@@ -108,7 +115,7 @@ export default function Dashboard() {
             aria-current={t.id === tab ? "page" : undefined}
             className={`whitespace-nowrap border-b-2 px-4 py-2 text-sm font-medium ${t.id === tab ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
           >
-            {t.label} <span className="text-slate-400">({counts[t.id]})</span>
+            {t.label} <span className="text-slate-500">({counts[t.id]})</span>
           </Link>
         ))}
       </nav>

@@ -1,6 +1,6 @@
 // /drafts/{id}/file: the owner's own design file, which the upload page re-reads in the browser for the 3D view.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getOwnJobFile } from "~/services/drafts.server";
+import { getOwnJobFile } from "~/services/designs/drafts.server";
 import { getSessionUser } from "~/utils/session.server";
 
 const notFound = () => new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });

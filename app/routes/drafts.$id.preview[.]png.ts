@@ -1,6 +1,6 @@
 // /drafts/{id}/preview.png: the server-rendered picture of a design, for its owner only (404 for anyone else).
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getOwnJobFile } from "~/services/drafts.server";
+import { getOwnJobFile } from "~/services/designs/drafts.server";
 import { getSessionUser } from "~/utils/session.server";
 
 const notFound = () => new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });

@@ -215,8 +215,9 @@ const SECTIONS: { title: string; items: { q: string; a: ReactNode }[] }[] = [
         a: (
           <p>
             Catalogue models come from a public model-sharing site and stay their designers' work. Each model page shows its
-            licence. Licences such as CC BY allow prints for personal use with credit to the designer; non-commercial licences
-            (for example CC BY-NC) do not allow the print to be sold on, so order those for your own use only.
+            licence. Licences such as CC BY allow prints to be made and sold with credit to the designer, so those models can be
+            ordered here. Non-commercial licences (for example CC BY-NC) do not allow a print to be sold, so those models can't be
+            ordered as paid prints: their pages say why, and you can still download the file and print it yourself.
           </p>
         ),
       },

@@ -2,11 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ConversationThread } from "~/components/conversation-thread";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
-import { SEND_MESSAGE_INTENT, type ConversationSummary } from "~/domain/messages";
+import { MESSAGE_AFTER_PAYMENT, SEND_MESSAGE_INTENT, type ConversationSummary } from "~/domain/messages";
 import { emptySummary, getJobConversation, listConversations, listJobMessages } from "~/services/conversations.server";
 import { LocalTime } from "~/components/local-time";
 import { countUnreadMessages } from "~/services/notifications.server";
-import { answerMessageForm, type MessageFormResult } from "~/utils/message-form.server";
+import { answerMessageForm, type MessageFormResult } from "~/routes/message-form.server";
 import { parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 
@@ -43,6 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           otherUserName: open.conversation.otherUserName,
           printerName: open.conversation.printerName,
           role: open.conversation.role,
+          canMessage: open.conversation.reachedOwner,
           messages: open.messages ?? [],
         }
       : null,
@@ -64,7 +65,7 @@ export default function MessagesPage() {
     <div className="container-page py-8">
       <h1 className="text-2xl font-bold">Messages</h1>
       <p className="text-slate-600">Talk with your printer owner or your customer about a print.</p>
-      <div className="mt-6 grid gap-6 md:grid-cols-[20rem_1fr]">
+      <div className="mt-6 grid grid-cols-1 gap-6 md:grid-cols-[20rem_minmax(0,1fr)]">
         <nav aria-label="Conversations" className={open ? "hidden md:block" : ""}>
           {conversations.length === 0 ? (
             <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">
@@ -108,6 +109,8 @@ export default function MessagesPage() {
                 hiddenFields={{ jobId: open.jobId }}
                 error={refused?.messageError}
                 draft={refused?.messageDraft}
+                canSend={open.canMessage}
+                emptyText={open.canMessage ? undefined : MESSAGE_AFTER_PAYMENT}
               />
             </div>
           ) : (
@@ -131,7 +134,7 @@ function ConversationItem({ conversation: c, active }: { conversation: Conversat
         data-testid="conversation-item"
       >
         <div className="flex items-baseline justify-between gap-2">
-          <span className="truncate font-medium">{c.jobFileName}</span>
+          <span className="min-w-0 truncate font-medium">{c.jobFileName}</span>
           {c.unreadCount > 0 ? (
             <span className="rounded-full bg-brand-600 px-2 text-xs font-semibold text-white" data-testid="conversation-unread">
               <span className="sr-only">Unread: </span>
@@ -142,9 +145,9 @@ function ConversationItem({ conversation: c, active }: { conversation: Conversat
         <p className="truncate text-sm text-slate-600">
           {c.otherUserName} · {c.printerName}
         </p>
-        {c.lastMessage ? <p className="truncate text-sm text-slate-500">{c.lastMessage}</p> : null}
+        {c.lastMessage ? <p className="truncate text-sm text-slate-600">{c.lastMessage}</p> : null}
         {c.lastMessageAt ? (
-          <p className="text-xs text-slate-400">
+          <p className="text-xs text-slate-600">
             <LocalTime value={c.lastMessageAt} />
           </p>
         ) : null}

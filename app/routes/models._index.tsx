@@ -4,9 +4,10 @@ import { useEffect, useRef } from "react";
 import { ModelCard, ModelCardSkeleton } from "~/components/model-card";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MODEL_PAGE_SIZE, MODEL_SORTS, parseModelSort } from "~/domain/models";
-import { syncCatalogueListing } from "~/services/catalogue-sync.server";
+import { syncCatalogueListing } from "~/services/catalogue/sync.server";
 import { listCatalogueModels, listCategories, listLibraryModels } from "~/services/models/lists.server";
 import { parseId } from "~/utils/misc";
+import { visitorOf } from "~/utils/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Browse Models | Printnear" }];
 
@@ -25,7 +26,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return { tab, q, sort, categoryId, categories, catalogueUnavailable: false, ...result };
   }
   // the site only enriches our table; whatever it says, the page reads from the database
-  const sync = await syncCatalogueListing({ type: sort, q, page, perPage: MODEL_PAGE_SIZE }, { request });
+  const sync = await syncCatalogueListing(
+    { type: sort, q, page, perPage: MODEL_PAGE_SIZE },
+    { visitor: await visitorOf(request) },
+  );
   const result = await listCatalogueModels({ q, sort, page });
   return { tab, q, sort, categoryId: null, categories: [], catalogueUnavailable: sync === "unavailable", ...result };
 }

@@ -73,7 +73,7 @@ export default function NotificationsPage() {
                     n.title
                   )}
                 </p>
-                <LocalTime value={n.createdAt} className="shrink-0 text-xs text-slate-500" />
+                <LocalTime value={n.createdAt} className="shrink-0 text-xs text-slate-600" />
               </div>
               <p className="text-sm text-slate-600">{n.message}</p>
             </li>

@@ -4,8 +4,8 @@ import { Form, useLoaderData, useNavigation, useSubmit } from "@remix-run/react"
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { parseModelSource } from "~/domain/models";
-import { draftFromModel } from "~/services/design-sources.server";
-import { choosePrinterUrlFor } from "~/services/drafts.server";
+import { draftFromModel } from "~/services/designs/sources.server";
+import { choosePrinterUrlFor } from "~/services/designs/drafts.server";
 import { getModelDetail } from "~/services/models/detail.server";
 import { isAppError, toastOf } from "~/utils/app-error.server";
 import { requireIdParam } from "~/utils/misc";

@@ -11,11 +11,11 @@ import { OrderActions } from "~/components/order-actions";
 import { OrderSummary } from "~/components/order-summary";
 import { buttonActions, JOB_ACTIONS, reviewPath, type JobAction } from "~/domain/job-lifecycle";
 import { reviewLinkLabel } from "~/domain/reviews";
-import { STATUS_LABELS } from "~/domain/job-status";
-import { MESSAGE_FIELD, SEND_MESSAGE_INTENT } from "~/domain/messages";
+import { reachedOwner, STATUS_LABELS } from "~/domain/job-status";
+import { MESSAGE_AFTER_PAYMENT, MESSAGE_FIELD, SEND_MESSAGE_INTENT } from "~/domain/messages";
 import { listJobMessages, sendJobMessage } from "~/services/conversations.server";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
-import { isAppError } from "~/utils/app-error.server";
+import { formStatusOf, isAppError, retryHeaders } from "~/utils/app-error.server";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { LocalTime } from "~/components/local-time";
 import { requireIdParam } from "~/utils/misc";
@@ -88,6 +88,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     actions: buttonActions(job.status, view.viewerRole, job.deliveryMethod),
     backTo: view.viewerRole === "owner" ? "/printer-tracking" : "/dashboard",
     messages,
+    canMessage: reachedOwner(job),
     userId: user.id,
     review: reviews?.get(job.id) ?? null,
   };
@@ -109,7 +110,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (error.code === "not_found") throw new Response(NOT_FOUND, { status: 404 });
       return data(
         { messageError: error.message, draft: typeof content === "string" ? content : "" },
-        { status: error.code === "rate_limited" ? 429 : 400 },
+        { status: formStatusOf(error), headers: retryHeaders(error) },
       );
     }
   }
@@ -233,6 +234,8 @@ export default function OrderDetail() {
               currentUserId={d.userId}
               error={sendRefused?.messageError}
               draft={sendRefused?.draft}
+              canSend={d.canMessage}
+              emptyText={d.canMessage ? undefined : MESSAGE_AFTER_PAYMENT}
             />
           </section>
 

@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LocalTime } from "~/components/local-time";
 import { OrderActions } from "~/components/order-actions";
 import { buttonActions } from "~/domain/job-lifecycle";
-import { STATUS_LABELS } from "~/domain/job-status";
+import { CONTACT_PRINTER_STATUSES, STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import { listCustomerOrders } from "~/services/orders/jobs.server";
 import { requireUser } from "~/utils/session.server";
@@ -70,9 +70,11 @@ export default function Orders() {
                     Pay now
                   </Link>
                 ) : null}
-                <Link to={`/messages?jobId=${o.id}`} className="btn-secondary">
-                  Contact Printer
-                </Link>
+                {CONTACT_PRINTER_STATUSES.includes(o.status) ? (
+                  <Link to={`/messages?jobId=${o.id}`} className="btn-secondary">
+                    Contact Printer
+                  </Link>
+                ) : null}
                 <OrderActions jobId={o.id} actions={o.actions} deliveryMethod={o.deliveryMethod} redirectTo="/orders" />
               </div>
             </li>

@@ -1,18 +1,23 @@
+import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { OwnerOrderSections, OwnerStatCards } from "~/components/owner-orders";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { AvailabilitySwitch, DeletePrinterButton, PrinterPhoto } from "~/components/printer-card";
+import { QUICK_ADD_INTENT, QuickAddPrinter } from "~/components/quick-add-printer";
 import { isAppError } from "~/domain/app-error";
+import { ADDRESS_NOT_FOUND, QuickAddPrinterSchema, quickPrinterValues } from "~/domain/printer-form";
 import { formatPricePerGram } from "~/domain/pricing";
-import { deletePrinter, setPrinterAvailability } from "~/services/printer-owner.server";
-import { listOwnerPrinters } from "~/services/printer-search.server";
+import { deletePrinter, newPrinterFromForm, placePrinter, setPrinterAvailability } from "~/services/printers/owner.server";
+import { listOwnerPrinters } from "~/services/printers/search.server";
 import { ownerOrderSections } from "~/services/orders/jobs.server";
 import { toastOf } from "~/utils/app-error.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { listNewPrinter } from "./printers.server";
+import type { User } from "../../db/schema";
 
 const IntentSchema = z.discriminatedUnion("intent", [
   z.object({
@@ -33,7 +38,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = IntentSchema.safeParse(Object.fromEntries(await request.formData()));
+  const formData = await request.formData();
+  if (formData.get("intent") === QUICK_ADD_INTENT) return quickAddPrinter(user, formData);
+  const parsed = IntentSchema.safeParse(Object.fromEntries(formData));
   if (!parsed.success) throw data({ message: "Unknown action" }, { status: 400 });
   const form = parsed.data;
   if (form.intent === "toggle-availability") {
@@ -64,8 +71,21 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+/** The quick add-printer form: the same printer the full form lists, from a model, a spool and an address. */
+async function quickAddPrinter(user: User, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: QuickAddPrinterSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const values = quickPrinterValues(submission.value);
+  const placement = placePrinter(values.location);
+  if (!placement) {
+    return data({ result: submission.reply({ fieldErrors: { zip: [ADDRESS_NOT_FOUND] } }) }, { status: 400 });
+  }
+  return listNewPrinter(user, submission, newPrinterFromForm(values, placement, { isAvailable: true, photo: null }));
+}
+
 export default function PrinterDashboard() {
   const { name, printers, orders } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const pendingId = navigation.state === "submitting" ? Number(navigation.formData?.get("printerId")) : null;
   return (
@@ -101,6 +121,8 @@ export default function PrinterDashboard() {
             Add Printer
           </Link>
         </div>
+        {/* a new printer in the list starts the form afresh */}
+        <QuickAddPrinter key={printers.length} lastResult={actionData?.result} />
         {printers.length === 0 ? (
           <div className="card mt-4 p-10 text-center text-slate-600">
             <p>You haven't listed a printer yet.</p>

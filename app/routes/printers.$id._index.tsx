@@ -6,7 +6,7 @@ import { PrinterMap } from "~/components/printer-map";
 import { StarRatingDisplay } from "~/components/star-rating";
 import { formatPricePerGram } from "~/domain/pricing";
 import { listPrinterReviews } from "~/services/printer-reviews.server";
-import { getPrinterJson, mapTileUrl } from "~/services/printer-search.server";
+import { getPrinterJson, mapTileUrl } from "~/services/printers/search.server";
 import { LocalTime } from "~/components/local-time";
 import { requireIdParam } from "~/utils/misc";
 

@@ -27,7 +27,7 @@ import {
   sortParam,
   toCardPrinter,
 } from "~/domain/printer-listing";
-import { findOwnDraft } from "~/services/drafts.server";
+import { findOwnDraft } from "~/services/designs/drafts.server";
 import {
   canonicalColor,
   canonicalMaterial,
@@ -35,7 +35,7 @@ import {
   numberParam,
   quoteEachPrinter,
   searchPrinters,
-} from "~/services/printer-search.server";
+} from "~/services/printers/search.server";
 import { getSessionUser } from "~/utils/session.server";
 import { formatGrams } from "~/domain/grams";
 

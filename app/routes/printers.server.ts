@@ -1,5 +1,6 @@
 // What the printer pages and the printer API share at the HTTP edge: the owner check for pages,
-// reading a printer form with a photo, and the API's answer for a body that failed validation.
+// reading a printer form with a photo, listing a new printer from a form, and the API's answer
+// for a body that failed validation.
 import type { SubmissionResult } from "@conform-to/react";
 import {
   FormDataParseError,
@@ -13,9 +14,11 @@ import type { z } from "zod";
 import type { Printer, User } from "../../db/schema";
 import { isAppError } from "~/domain/app-error";
 import { FORM_UNREADABLE, ONE_PHOTO_ONLY, PHOTO_TOO_LARGE } from "~/domain/printer-form";
-import { MAX_PRINTER_IMAGE_BYTES } from "~/services/printer-images.server";
-import { findOwnedPrinter } from "~/services/printer-owner.server";
+import { MAX_PRINTER_IMAGE_BYTES } from "~/services/printers/images.server";
+import { createPrinter, findOwnedPrinter, type NewPrinter } from "~/services/printers/owner.server";
+import { replyWithError } from "~/utils/app-error.server";
 import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
 
 /** Pages: the signed-in owner and their printer; anyone else gets a 404, since saying "exists" helps no one. */
 export async function requirePrinterOwner(request: Request, printerId: number): Promise<{ user: User; printer: Printer }> {
@@ -63,6 +66,20 @@ export async function readPrinterForm(request: Request): Promise<{ formData: For
     if (!failure) throw error;
     return { failure };
   }
+}
+
+/** The add-printer forms' answer (full page and dashboard quick form): the owner's dashboard with a toast, or the refusal on the form. */
+export async function listNewPrinter(user: User, submission: Parameters<typeof replyWithError>[0], printer: NewPrinter) {
+  try {
+    await createPrinter(user, printer);
+  } catch (error) {
+    if (isAppError(error)) return replyWithError(submission, error);
+    throw error;
+  }
+  return redirectWithToast("/printer-dashboard", {
+    title: "Printer added successfully!",
+    description: `${printer.name} is now listed on the marketplace.`,
+  });
 }
 
 /** The API's 400 for a body that failed validation: the first message, and every field's messages. */

@@ -5,12 +5,12 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { FailureToast } from "~/components/toaster";
 import { UserAvatar } from "~/components/user-avatar";
-import { humanize } from "~/utils/format";
+import { humanize } from "~/domain/format";
 import { isAppError } from "~/domain/app-error";
 import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, wantsEmail } from "~/domain/notification-kinds";
 import { httpStatusOf } from "~/utils/app-error.server";
-import { emailOffFrom, PRESET_AVATARS, ProfileSchema } from "~/utils/profile-schema";
-import { updateUser } from "~/utils/profile.server";
+import { emailOffFrom, PRESET_AVATARS, ProfileSchema } from "~/domain/profile";
+import { updateUser } from "~/services/accounts/profile.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 

@@ -3,10 +3,10 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { formatBytes } from "~/components/design-panels";
 import { formatCents } from "~/domain/money";
-import { deleteDraft } from "~/services/draft-writes.server";
-import { choosePrinterUrlFor, draftPreviewUrl, listDrafts } from "~/services/drafts.server";
+import { deleteDraft } from "~/services/designs/draft-writes.server";
+import { choosePrinterUrlFor, draftPreviewUrl, listDrafts } from "~/services/designs/drafts.server";
 import { LocalTime } from "~/components/local-time";
-import { formatMinutes } from "~/utils/format";
+import { formatMinutes } from "~/domain/format";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { formatGrams } from "~/domain/grams";
@@ -84,7 +84,7 @@ export default function SavedPrints() {
                     loading="lazy"
                   />
                 ) : (
-                  <span className="text-sm text-slate-500">No preview</span>
+                  <span className="text-sm text-slate-600">No preview</span>
                 )}
               </div>
               <div className="flex flex-1 flex-col p-4">

@@ -15,7 +15,7 @@ import { colorChoices } from "~/domain/materials";
 import { formatCents } from "~/domain/money";
 import { DELIVERY_METHODS, isDeliveryMethod, type DeliveryMethod } from "~/domain/pricing";
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES } from "~/domain/shipping";
-import { getOwnDraft } from "~/services/drafts.server";
+import { getOwnDraft } from "~/services/designs/drafts.server";
 import { colorsInStock, getOrderablePrinter, NO_COLOR, placeOrder, priceOrder } from "~/services/orders/place-order.server";
 import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
 import { parseId } from "~/utils/misc";
@@ -23,6 +23,7 @@ import { useIsPending } from "~/utils/misc-react";
 import { requireUser } from "~/utils/session.server";
 import { redirectDocumentWithToast, redirectWithToast } from "~/utils/toast.server";
 import { formatGrams } from "~/domain/grams";
+import { formatMinutes } from "~/domain/format";
 
 const OrderSchema = z.object({
   printerId: z.coerce.number().int().positive(),
@@ -192,7 +193,7 @@ export default function SubmitPrint() {
             </h2>
             <p className="mt-2 text-sm text-slate-700">
               {d.draft.fileName} · {(d.draft.fileSize / 1024 / 1024).toFixed(2)} MB · {d.draft.material} ·{" "}
-              {formatGrams(d.draft.weightGrams)} g · {d.draft.colors} colour(s) · {d.draft.printTimeMinutes} min
+              {formatGrams(d.draft.weightGrams)} g · {d.draft.colors} colour(s) · {formatMinutes(d.draft.printTimeMinutes)}
             </p>
           </section>
 

@@ -9,9 +9,9 @@ import type { User } from "../../db/schema";
 import { AppError, isAppError } from "~/domain/app-error";
 import { createModelUploadSchema, IMAGE_TOO_LARGE_MESSAGE, MAX_IMAGE_BYTES, ModelPayloadSchema } from "~/domain/model-upload";
 import { FILE_TOO_LARGE_MESSAGE, UNREADABLE_UPLOAD_MESSAGE } from "~/domain/upload-limits";
-import { readStreamedForm, type StreamedForm } from "~/services/design-form.server";
+import { readStreamedForm, type StreamedForm } from "~/utils/streamed-form.server";
 import { countModelUpload, uploadLibraryModel } from "~/services/models/library-upload.server";
-import { MAX_DESIGN_BYTES } from "~/services/storage.server";
+import { incomingUploadPath, MAX_DESIGN_BYTES } from "~/services/storage.server";
 import { readJson } from "~/utils/api.server";
 import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -33,6 +33,7 @@ function readModelForm(request: Request): Promise<StreamedForm> {
     // a post without files is a form too
     notMultipart: null,
     defaultName: "model",
+    incomingPath: incomingUploadPath,
   });
 }
 

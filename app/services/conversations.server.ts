@@ -1,15 +1,23 @@
 // Conversations: one per print job, between the job's customer and its printer's owner and no
 // one else. Pages (/messages, /order/{id}) and the API read and send through these functions;
-// anyone who is not a party gets null (a 404 for them: saying "exists" would leak).
+// anyone who is not a party gets null (a 404 for them: saying "exists" would leak). The owner is
+// a party only once the order was paid (reachedOwnerSql); before that the customer can't write.
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { messages, users } from "../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { MessageText } from "~/domain/message-text";
-import { displayName, type ConversationSummary, type SenderType, type ThreadMessage } from "~/domain/messages";
+import {
+  displayName,
+  MESSAGE_AFTER_PAYMENT,
+  type ConversationSummary,
+  type SenderType,
+  type ThreadMessage,
+} from "~/domain/messages";
 import { getClient, getDb, unlessWriteLocked } from "~/utils/db.server";
 import { closeMailBatch } from "./mail/index.server";
 import { notify } from "./notifications.server";
-import { limitWrite } from "./write-limits.server";
+import { havePaidOrderBetween, reachedOwnerSql } from "./orders/jobs.server";
+import { limitReceived, limitWrite } from "./write-limits.server";
 
 /** A job's conversation as one of its parties sees it. */
 export interface JobConversation {
@@ -24,23 +32,27 @@ export interface JobConversation {
   role: SenderType;
   otherUserId: number;
   otherUserName: string;
+  /** the order was paid, so its owner hears about it: until then nobody can write */
+  reachedOwner: boolean;
 }
 
 /**
  * The conversation of a job for this user, or null when there is none for them: the job does not
- * exist, is still a draft, has no printer, or the user is neither its customer nor its owner.
+ * exist, is still a draft, has no printer, or the user is neither its customer nor its owner (an
+ * owner of an order that was never paid is not).
  */
 export async function getJobConversation(jobId: number, userId: number): Promise<JobConversation | null> {
   const client = await getClient();
   const result = await client.execute({
     sql: `SELECT j.id AS job_id, j.file_name, j.status, j.customer_id, p.id AS printer_id, p.name AS printer_name,
                  p.owner_id, c.first_name AS c_first, c.last_name AS c_last, c.username AS c_username,
-                 o.first_name AS o_first, o.last_name AS o_last, o.username AS o_username
+                 o.first_name AS o_first, o.last_name AS o_last, o.username AS o_username,
+                 ${reachedOwnerSql("j")} AS reached_owner
           FROM print_jobs j
           JOIN printers p ON p.id = j.printer_id
           JOIN users c ON c.id = j.customer_id
           JOIN users o ON o.id = p.owner_id
-          WHERE j.id = ?1 AND j.status <> 'draft' AND (j.customer_id = ?2 OR p.owner_id = ?2)`,
+          WHERE j.id = ?1 AND j.status <> 'draft' AND (j.customer_id = ?2 OR (p.owner_id = ?2 AND ${reachedOwnerSql("j")}))`,
     args: [jobId, userId],
   });
   const row = result.rows[0];
@@ -70,6 +82,7 @@ export async function getJobConversation(jobId: number, userId: number): Promise
     role,
     otherUserId: role === "customer" ? ownerId : customerId,
     otherUserName: role === "customer" ? ownerName : customerName,
+    reachedOwner: Number(row.reached_owner) === 1,
   };
 }
 
@@ -160,15 +173,32 @@ export async function markThreadRead(jobId: number, userId: number): Promise<num
 }
 
 /**
+ * Writing to someone with no paid order between you (an order cancelled or rejected) is counted
+ * for the writer and for the person written to, so neither one account nor many can flood anyone.
+ */
+async function limitUnsolicited(conversation: JobConversation, senderId: number) {
+  if (await havePaidOrderBetween(senderId, conversation.otherUserId)) return;
+  await limitWrite(senderId, "unsolicited");
+  const client = await getClient();
+  const earlier = await client.execute({ sql: "SELECT 1 FROM messages WHERE job_id = ? LIMIT 1", args: [conversation.jobId] });
+  if (earlier.rows.length === 0) await limitReceived(conversation.otherUserId, "conversation");
+  await limitReceived(conversation.otherUserId, "notification");
+}
+
+/**
  * Sends a message in a job's conversation. Throws AppError: not_found for anyone but the job's
- * customer and owner, invalid for blank or over-long text, rate_limited past the user's limit.
+ * customer and owner, conflict before the order is paid, invalid for blank or over-long text,
+ * rate_limited past the sender's limits or the recipient's (from people with no paid order).
  */
 export async function sendJobMessage(input: { jobId: number; senderId: number; content: unknown }): Promise<ThreadMessage> {
   const conversation = await getJobConversation(input.jobId, input.senderId);
   if (!conversation) throw new AppError("not_found", "Order not found.");
+  // an unpaid order is not the owner's business: nothing of it reaches them, words included
+  if (!conversation.reachedOwner) throw new AppError("conflict", MESSAGE_AFTER_PAYMENT);
   const text = MessageText.safeParse(input.content);
   if (!text.success) throw new AppError("invalid", text.error.issues[0]?.message ?? "Invalid message.", { field: "message" });
   await limitWrite(input.senderId, "message");
+  if (conversation.otherUserId !== input.senderId) await limitUnsolicited(conversation, input.senderId);
   const db = await getDb();
   const [row] = await db
     .insert(messages)
@@ -209,7 +239,7 @@ export async function listConversations(userId: number): Promise<ConversationSum
             UNION
             SELECT j.id, j.file_name, j.customer_id, p.owner_id, p.name AS printer_name
             FROM printers p JOIN print_jobs j ON j.printer_id = p.id
-            WHERE j.status <> 'draft' AND p.owner_id = ?1
+            WHERE p.owner_id = ?1 AND ${reachedOwnerSql("j")}
           ),
           last AS (
             SELECT m.job_id, max(m.id) AS last_id,

@@ -6,7 +6,9 @@
 // this process's own.
 import { randomUUID } from "node:crypto";
 import { AppError } from "~/domain/app-error";
-import { getClient, syncWithPrimary, unlessWriteLocked } from "~/utils/db.server";
+import { getClient, unlessWriteLocked } from "~/utils/db.server";
+import { reachedOwnerSql } from "./orders/jobs.server";
+import { syncWithPrimary } from "~/utils/replica.server";
 
 export type LiveEvent = { kind: "message"; id: number; jobId: number } | { kind: "notification"; id: number };
 type Listener = (event: LiveEvent) => void;
@@ -238,7 +240,8 @@ export class LiveHub {
     const next = { ...before };
     if (now.message > before.message) {
       const rows = await client.execute({
-        sql: `SELECT m.id, m.job_id, j.customer_id, p.owner_id FROM messages m
+        // an order's owner hears of its messages only once it was paid
+        sql: `SELECT m.id, m.job_id, j.customer_id, CASE WHEN ${reachedOwnerSql("j")} THEN p.owner_id END AS owner_id FROM messages m
               JOIN print_jobs j ON j.id = m.job_id LEFT JOIN printers p ON p.id = j.printer_id
               WHERE m.id > ? ORDER BY m.id LIMIT ${BATCH}`,
         args: [before.message],

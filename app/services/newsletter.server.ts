@@ -1,7 +1,7 @@
 // Newsletter: double opt-in subscriptions (footer form, sign-up checkbox), segments as the
 // product decisions define them, sanitised campaigns sent as a background job through the mail
 // service (delivered inside the campaign job, so its outcome is what the mail server accepted), one-click unsubscribe links with List-Unsubscribe headers.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { siteUrl } from "~/utils/env.server";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
@@ -212,7 +212,8 @@ export async function sendNewsletter(input: CampaignInput, adminId: number) {
     .insert(newsletterCampaigns)
     .values({ subject, content, segment, recipientCount, sentById: adminId })
     .returning();
-  const job = await enqueueTask(NEWSLETTER_TASK, { campaignId: campaign.id }, { maxAttempts: 5 });
+  // the key makes each recipient's Message-ID unique to this campaign and the same on every retry
+  const job = await enqueueTask(NEWSLETTER_TASK, { campaignId: campaign.id, messageKey: randomUUID() }, { maxAttempts: 5 });
   return { campaignId: campaign.id, recipientCount, jobId: job.id };
 }
 
@@ -261,41 +262,58 @@ function refusedForGood(error: unknown): boolean {
   return code === "EENVELOPE" || code === "EMESSAGE" || /^(RCPT|MAIL|DATA)/i.test(String(command ?? ""));
 }
 
+/** The per-recipient outcomes the campaign job recorded, counted: what the report says comes from here. */
+function countOutcomes(done: Map<string, string>) {
+  const counts = { sent: 0, failed: 0, skipped: 0, unconfirmed: 0 };
+  for (const outcome of done.values()) {
+    // "sending" left at the end: the recipient left the segment before its unknown send could be retried
+    if (outcome === "sending") counts.unconfirmed += 1;
+    else if (outcome in counts) counts[outcome as keyof typeof counts] += 1;
+  }
+  return counts;
+}
+
 /**
  * Sends a campaign to its segment, one e-mail at a time, inside the job, so its outcome counts
- * what the mail server accepted. Each recipient is claimed ("sending") before the send: a worker
- * that dies after a send never sends that e-mail again (its outcome stays "unconfirmed"). The
- * subscriber's state is read again right before each send, so an address unsubscribed meanwhile
- * gets nothing. A recipient the server refuses counts as failed; a server that can't be reached
- * fails the attempt and the job resumes later with the rest. Any failed recipient fails the job.
+ * what the mail server accepted. Each recipient is marked "sending" before the send and "sent"
+ * only after the server accepted it; a send a dead worker left "sending" (its outcome unknown) is
+ * retried under the same Message-ID, so no recipient is lost and a repeat is recognisably the same
+ * message (decision 032). The subscriber's state is read again right before each send, so an
+ * address unsubscribed meanwhile gets nothing. A recipient the server refuses counts as failed; a
+ * server that can't be reached fails the attempt and the job resumes later with the rest. Any
+ * failed recipient fails the job. The report counts the recorded outcomes, never a running tally.
  */
-registerTaskHandler<{ campaignId: number }>(NEWSLETTER_TASK, async (ctx) => {
+registerTaskHandler<{ campaignId: number; messageKey?: string }>(NEWSLETTER_TASK, async (ctx) => {
   const db = await getDb();
   const [campaign] = await db.select().from(newsletterCampaigns).where(eq(newsletterCampaigns.id, ctx.payload.campaignId));
   if (!campaign) throw new PermanentTaskError("The campaign no longer exists.");
   const list = await recipients(campaign.segment);
   const done = await ctx.doneItems();
-  const counts = { sent: 0, failed: 0, skipped: 0, unconfirmed: 0 };
-  for (const outcome of done.values()) {
-    if (outcome === "sending")
-      counts.unconfirmed += 1; // an earlier worker died during this send
-    else if (outcome in counts) counts[outcome as keyof typeof counts] += 1;
-  }
   const total = Math.max(list.length, done.size);
-  const report = () =>
-    ctx.reportProgress({ processed: counts.sent + counts.failed + counts.skipped + counts.unconfirmed, total, counts });
+  const report = () => {
+    const counts = countOutcomes(done);
+    const processed = counts.sent + counts.failed + counts.skipped;
+    return ctx.reportProgress({ processed, total, counts });
+  };
+  const storeSentCount = (sent: number) =>
+    db.update(newsletterCampaigns).set({ recipientCount: sent }).where(eq(newsletterCampaigns.id, campaign.id));
   await report();
+  // campaigns queued before stable message keys fall back to the task's id
+  const messageKey = ctx.payload.messageKey ?? `task${ctx.taskId}`;
   const text = textOf(campaign.content);
   const base = siteUrl();
   const delivery = mailDelivery();
   for (const r of list) {
     const key = String(r.id);
-    if (done.has(key)) continue;
+    const earlier = done.get(key);
+    if (earlier !== undefined && earlier !== "sending") continue;
     if (ctx.isCancelled()) break;
-    if (!(await ctx.recordItem(key, "sending"))) continue;
+    // "sending" from a worker that died: whether the server got it is unknown, so it goes again as the same message
+    if (earlier === undefined && !(await ctx.recordItem(key, "sending"))) continue;
+    done.set(key, "sending");
     if (!(await stillSubscribed(r.id))) {
-      await ctx.updateItem(key, "skipped");
-      counts.skipped += 1;
+      if (!(await ctx.updateItem(key, "skipped"))) break; // the task is no longer ours
+      done.set(key, "skipped");
       await report();
       continue;
     }
@@ -311,24 +329,27 @@ registerTaskHandler<{ campaignId: number }>(NEWSLETTER_TASK, async (ctx) => {
           ...body,
           headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
         },
-        `newsletter-${campaign.id}-${r.id}`,
+        `newsletter-${campaign.id}-${r.id}-${messageKey}`,
       );
     } catch (error) {
       if (!refusedForGood(error)) {
-        await ctx.forgetItem(key); // not sent: the next attempt sends it
-        await db.update(newsletterCampaigns).set({ recipientCount: counts.sent }).where(eq(newsletterCampaigns.id, campaign.id));
+        await ctx.forgetItem(key); // not accepted: the next attempt sends it
+        done.delete(key);
+        const { sent } = countOutcomes(done);
+        await storeSentCount(sent);
         throw new Error(
-          `Failed to send newsletter: the mail server could not be reached (sent to ${counts.sent} of ${total} subscribers so far).`,
+          `Failed to send newsletter: the mail server could not be reached (sent to ${sent} of ${total} subscribers so far).`,
         );
       }
       outcome = "failed";
       console.warn(`Newsletter ${campaign.id}: the mail server refused subscriber ${r.id}`);
     }
     if (!(await ctx.updateItem(key, outcome))) break; // the task is no longer ours
-    counts[outcome] += 1;
+    done.set(key, outcome);
     await report();
   }
-  await db.update(newsletterCampaigns).set({ recipientCount: counts.sent }).where(eq(newsletterCampaigns.id, campaign.id));
+  const counts = countOutcomes(await ctx.doneItems());
+  await storeSentCount(counts.sent);
   if (counts.failed > 0) {
     throw new PermanentTaskError(
       `Failed to send newsletter: the mail server refused ${counts.failed} of ${total} e-mails (sent to ${counts.sent} subscribers).`,

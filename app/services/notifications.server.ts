@@ -9,6 +9,7 @@ import { isNotificationKind, wantsEmail, type NotificationKind } from "~/domain/
 import { oneLine } from "~/domain/one-line";
 import { getClient, getDb } from "~/utils/db.server";
 import { mailStatements } from "./mail/index.server";
+import { reachedOwnerSql } from "./orders/jobs.server";
 
 export const MESSAGE_EMAIL_WINDOW_MS = 15 * 60 * 1000;
 export const EMAIL_SETTINGS_PATH = "/profile#email-settings";
@@ -143,7 +144,7 @@ export async function markNotificationsRead(userId: number, ids?: number[]) {
 const UNREAD_MESSAGES_OF_USER_1 = `(SELECT count(*) FROM messages m
     JOIN print_jobs j ON j.id = m.job_id
     LEFT JOIN printers p ON p.id = j.printer_id
-   WHERE m.read_at IS NULL AND m.sender_id <> ?1 AND (j.customer_id = ?1 OR p.owner_id = ?1))`;
+   WHERE m.read_at IS NULL AND m.sender_id <> ?1 AND (j.customer_id = ?1 OR (p.owner_id = ?1 AND ${reachedOwnerSql("j")})))`;
 
 /** Messages in the user's conversations (as customer or printer owner) that someone else sent and nobody read. */
 export async function countUnreadMessages(userId: number): Promise<number> {

@@ -5,7 +5,6 @@ import { boundingBox, haversineMiles, MAP_DEFAULT_CENTER, type LatLon } from "~/
 import { PAID_STATUSES } from "~/domain/job-status";
 import { lookupZip } from "~/services/gazetteer.server";
 import { getDb } from "~/utils/db.server";
-import { getSessionUser } from "~/utils/session.server";
 
 export const NEARBY_RADIUS_MILES = 25;
 
@@ -21,16 +20,16 @@ export function startOfMonthUtc(now: Date = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
-/** The signed-in user's ZIP when it resolves, else the map's default centre. */
-async function statsCenter(request: Request | undefined): Promise<LatLon> {
-  const user = request ? await getSessionUser(request) : null;
-  const home = lookupZip(user?.zipCode);
+/** The viewer's ZIP when it resolves, else the map's default centre. */
+function statsCenter(zipCode: string | null | undefined): LatLon {
+  const home = lookupZip(zipCode);
   return home ? { latitude: home.latitude, longitude: home.longitude } : MAP_DEFAULT_CENTER;
 }
 
-export async function getSiteStats(request?: Request, now: Date = new Date()): Promise<SiteStats> {
+/** The numbers, "nearby" measured from the signed-in viewer's ZIP (visitors: the default centre). */
+export async function getSiteStats(viewer: { zipCode?: string | null } = {}, now: Date = new Date()): Promise<SiteStats> {
   const db = await getDb();
-  const center = await statsCenter(request);
+  const center = statsCenter(viewer.zipCode);
   const box = boundingBox(center.latitude, center.longitude, NEARBY_RADIUS_MILES);
 
   const [candidates, [paid], [all], [orders]] = await Promise.all([

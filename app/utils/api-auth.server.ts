@@ -1,8 +1,8 @@
 // The JSON sign-in / sign-up calls share the page's account functions and answer with a session cookie.
 import type { User } from "../../db/schema";
+import { AuthFailure } from "~/domain/auth-failure";
 import { publicUser } from "./api.server";
 import { httpStatusOf, retryHeaders } from "./app-error.server";
-import { AuthFailure } from "./auth.server";
 import { createUserSession } from "./session.server";
 
 export async function answerWithSession(request: Request, authenticate: () => Promise<User>, status = 200) {

@@ -3,9 +3,11 @@ import { randomBytes } from "node:crypto";
 import { createCookie, redirect } from "@remix-run/node";
 import { and, eq, gt } from "drizzle-orm";
 import { sessions, users, type User } from "../../db/schema";
-import { getDb, readFromPrimaryOnMiss } from "./db.server";
+import { getDb } from "./db.server";
 import { cookieOptions } from "./env.server";
+import { clientIp } from "./rate-limit.server";
 import { currentRequestScope } from "./request-scope.server";
+import { readFromPrimaryOnMiss } from "./replica.server";
 
 export const SESSION_DAYS = 30;
 const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
@@ -54,6 +56,12 @@ export function getSessionUser(request: Request): Promise<User | null> {
 }
 
 /** Starts a brand-new session (a new id on every sign-in) and returns its Set-Cookie header. */
+/** Who is asking, for the services that count per visitor: the signed-in user's id (or null) and the client's address. */
+export async function visitorOf(request: Request): Promise<{ userId: number | null; clientIp: string }> {
+  const user = await getSessionUser(request);
+  return { userId: user?.id ?? null, clientIp: clientIp(request) };
+}
+
 export async function createUserSession(userId: number): Promise<string> {
   const db = await getDb();
   const id = randomBytes(32).toString("base64url");

@@ -1,62 +1,32 @@
 // A newsletter sent from /admin/newsletter reaches a real SMTP server started here, each e-mail
 // with its recipient's working unsubscribe link (JavaScript on and off). The spec runs its own
 // server so its mail goes to this SMTP server.
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { createClient } from "@libsql/client";
 import { createCookie } from "@remix-run/node";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import { testSmtpServer } from "../setup/smtp";
+import { waitFor } from "../setup/wait";
 import { expect, test } from "./fixtures";
+import { startOwnServer } from "./helpers";
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 40_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read().catch(() => undefined as T);
-    if (value !== undefined && ok(value)) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** A started server and its worker take their time on a loaded machine. */
+const until = <T>(read: () => Promise<T>, ok: (v: T) => boolean) => waitFor(read, ok, 40_000);
 
 test("a newsletter reaches the SMTP server with a working one-click unsubscribe link", async ({ page }, testInfo) => {
   test.setTimeout(90_000);
-  const received: ParsedMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", async () => {
-        received.push(await simpleParser(Buffer.concat(chunks)));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
+  const smtp = testSmtpServer();
+  const received = smtp.received;
+  const smtpUrl = await smtp.start();
 
   const port = Number(process.env.E2E_PORT || 3005) + 200 + (testInfo.project.name === "js" ? 0 : 10);
   const db = `tests/.tmp/e2e-newsletter-${testInfo.project.name}.db`;
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
-  const server: ChildProcess = spawn("npx", ["tsx", "server/index.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      DATABASE_URL: `file:${db}`,
-      UPLOADS_DIR: `${db}-uploads`,
-      SESSION_SECRET: "e2e-session-secret",
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      PUBLIC_URL: `http://localhost:${port}`,
-      WORKER_POLL_MS: "200",
-    },
-    stdio: "ignore",
-    detached: true,
+  const server = startOwnServer(port, db, {
+    SESSION_SECRET: "e2e-session-secret",
+    SMTP_URL: smtpUrl,
+    PUBLIC_URL: `http://localhost:${port}`,
+    WORKER_POLL_MS: "200",
   });
   // the server writes at start-up and from its worker: this connection waits for its lock like the app does
   const client = createClient({ url: `file:${db}`, timeout: 5000 });
@@ -129,6 +99,6 @@ test("a newsletter reaches the SMTP server with a working one-click unsubscribe 
     } catch {
       // already gone
     }
-    await new Promise<void>((resolve) => smtp.close(resolve));
+    await smtp.stop();
   }
 });

@@ -2,6 +2,7 @@
 // the dead worker's lease expires and finishes with every model weighed exactly once.
 import { rmSync } from "node:fs";
 import { createClient } from "@libsql/client";
+import { waitFor } from "../setup/wait";
 import { expect, test } from "./fixtures";
 import { startOwnServer } from "./helpers";
 
@@ -11,17 +12,10 @@ function startServer(port: number, db: string, env: Record<string, string>) {
   return startOwnServer(port, db, { THINGIVERSE_TOKEN: "mock-token", WORKER_LEASE_MS: "2000", WORKER_POLL_MS: "200", ...env });
 }
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 40_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read().catch(() => undefined as T);
-    if (value !== undefined && ok(value)) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** A started server and its worker take their time on a loaded machine. */
+const until = <T>(read: () => Promise<T>, ok: (v: T) => boolean) => waitFor(read, ok, 40_000);
 
-test("a weight-caching job survives the server being killed and finishes with each model weighed once", async ({}, testInfo) => {
+test("a weight-caching job survives the server being killed and finishes with each model weighed once @no-browser", async ({}, testInfo) => {
   test.setTimeout(120_000);
   const port = BASE_PORT + testInfo.parallelIndex + (testInfo.project.name === "js" ? 0 : 10);
   const db = `tests/.tmp/e2e-restart-${testInfo.project.name}.db`;

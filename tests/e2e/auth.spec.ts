@@ -12,7 +12,9 @@ test.describe("accounts", () => {
     await page.getByRole("button", { name: "Create Account" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByTestId("toast")).toContainText("Account Created!");
-    await expect(page.getByRole("heading", { name: `Welcome back, ${name}` })).toBeVisible();
+    // a new account has not been here before
+    await expect(page.getByRole("heading", { name: `Welcome, ${name}`, exact: true })).toBeVisible();
+    await expect(page.getByText("Welcome back,")).toHaveCount(0);
 
     await page.getByLabel("Account menu").click();
     await page.getByRole("button", { name: "Sign Out" }).first().click();

@@ -4,16 +4,8 @@
 import { randomBytes } from "node:crypto";
 import type { Page, Request } from "@playwright/test";
 import { createDraft } from "../setup/orders";
-import { createTestUser } from "../setup/requests";
-import { expect, jsDisabled, signInAs, test } from "./fixtures";
+import { expect, jsDisabled, test } from "./fixtures";
 import { createJob } from "./helpers";
-
-async function newCustomer(page: Page) {
-  const tag = randomBytes(6).toString("hex");
-  const user = (await createTestUser({ email: `payer-${tag}@example.test`, username: `payer_${tag}` }))!;
-  await signInAs(page, user.email);
-  return user;
-}
 
 /** Document (not fetch) requests for /checkout from now on. */
 function checkoutDocuments(page: Page) {
@@ -40,8 +32,8 @@ async function expectCheckoutDocument(page: Page, documents: Request[], orderId:
 
 test.describe("into /checkout", () => {
   for (const from of ["/order/{id}", "/dashboard", "/orders"]) {
-    test(`Pay now on ${from} loads checkout as a document`, async ({ page }) => {
-      const customer = await newCustomer(page);
+    test(`Pay now on ${from} loads checkout as a document`, async ({ page, signIn }) => {
+      const customer = await signIn();
       const job = (await createJob(customer.id, 1, "submitted", `pay-${randomBytes(3).toString("hex")}.stl`))!;
       await page.goto(from.replace("{id}", String(job.id)));
       await hydrated(page);
@@ -51,8 +43,8 @@ test.describe("into /checkout", () => {
     });
   }
 
-  test("Submit Order goes on to checkout as a document, with its toast", async ({ page }) => {
-    const customer = await newCustomer(page);
+  test("Submit Order goes on to checkout as a document, with its toast", async ({ page, signIn }) => {
+    const customer = await signIn();
     const draft = await createDraft(customer.id);
     await page.goto(`/submit-print?printerId=1&draftId=${draft.id}`);
     await hydrated(page);

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { expect, jsDisabled, signInAs, test } from "./fixtures";
-import { createJob, createPerson, createPrinterFor, freePort } from "./helpers";
-import { sessionCookieFor } from "../setup/requests";
+import type { ChildProcess } from "node:child_process";
+import { expect, jsDisabled, sessionCookie, test } from "./fixtures";
+import { createJob, createPerson, createPrinterFor, freePort, startOwnServer } from "./helpers";
 
 test.describe("messages", () => {
-  test("a customer and a printer owner exchange messages; the unread badge moves", async ({ browser, page }) => {
+  test("a customer and a printer owner exchange messages; the unread badge moves", async ({ browser, page, signIn }) => {
     const customer = await createPerson("Carla");
     const owner = await createPerson("Otto", "printer_owner");
     const printer = await createPrinterFor(owner.id, "Otto's Prusa");
@@ -13,11 +12,11 @@ test.describe("messages", () => {
     // the owner waits on the dashboard in another browser
     const ownerContext = await browser.newContext();
     const ownerPage = await ownerContext.newPage();
-    await signInAs(ownerPage, owner.email);
+    await signIn(owner, ownerPage);
     await ownerPage.goto("/dashboard");
     await expect(ownerPage.getByRole("banner").getByLabel(/unread messages/)).toHaveCount(0);
 
-    await signInAs(page, customer.email);
+    await signIn(customer);
     await page.goto(`/messages?jobId=${job.id}`);
     await expect(page.getByTestId("thread-title")).toHaveText(job.fileName);
     await expect(page.getByText("Printer owner: Otto Tester")).toBeVisible();
@@ -64,22 +63,27 @@ test.describe("messages", () => {
     await ownerContext.close();
   });
 
-  test("a message arriving while a saved form's page loads keeps that page's toast", async ({ browser, page, baseURL }) => {
+  test("a message arriving while a saved form's page loads keeps that page's toast", async ({
+    browser,
+    page,
+    baseURL,
+    signIn,
+  }) => {
     test.skip(jsDisabled(), "live reloads run only with JavaScript; without it each page load is complete");
     const customer = await createPerson("Cleo");
     const owner = await createPerson("Oren", "printer_owner");
     const printer = await createPrinterFor(owner.id, "Oren's Ender");
     const job = await createJob(customer.id, printer.id, "accepted", `toast-race-${Date.now()}.stl`);
-    const customerCookie = await sessionCookieFor(customer.id);
+    const customerCookie = await sessionCookie(customer);
 
     // a second browser of the owner's, idle on its dashboard, shows when the event has reached their streams
     // (its own cookies: its reloads must not take the first browser's toast)
     const watcherContext = await browser.newContext();
     const watcher = await watcherContext.newPage();
-    await signInAs(watcher, owner.email);
+    await signIn(owner, watcher);
     await watcher.goto("/dashboard");
 
-    await signInAs(page, owner.email);
+    await signIn(owner);
     const streamOpen = page.waitForResponse((response) => new URL(response.url()).pathname === "/events");
     await page.goto("/profile");
     await streamOpen;
@@ -113,13 +117,14 @@ test.describe("messages", () => {
   test("the order page carries the same conversation: the customer writes there, the owner answers there", async ({
     browser,
     page,
+    signIn,
   }) => {
     const customer = await createPerson("Cora");
     const owner = await createPerson("Olaf", "printer_owner");
     const printer = await createPrinterFor(owner.id);
     const job = await createJob(customer.id, printer.id, "printing", `order-chat-${Date.now()}.stl`);
 
-    await signInAs(page, customer.email);
+    await signIn(customer);
     await page.goto(`/order/${job.id}`);
     await page.getByTestId("message-input").fill("Is it on schedule?");
     await page.getByRole("button", { name: "Send" }).click();
@@ -132,7 +137,7 @@ test.describe("messages", () => {
 
     const ownerContext = await browser.newContext();
     const ownerPage = await ownerContext.newPage();
-    await signInAs(ownerPage, owner.email);
+    await signIn(owner, ownerPage);
     await ownerPage.goto(`/order/${job.id}`);
     await expect(ownerPage.getByTestId("thread-message").filter({ hasText: "Is it on schedule?" })).toHaveAttribute(
       "data-mine",
@@ -151,13 +156,13 @@ test.describe("messages", () => {
     await ownerContext.close();
   });
 
-  test("blank messages are refused and strangers cannot open a conversation", async ({ page }) => {
+  test("blank messages are refused and strangers cannot open a conversation", async ({ page, signIn }) => {
     const customer = await createPerson("Bea");
     const owner = await createPerson("Omar", "printer_owner");
     const stranger = await createPerson("Stan");
     const printer = await createPrinterFor(owner.id);
     const job = await createJob(customer.id, printer.id, "confirmed", `blank-${Date.now()}.stl`);
-    await signInAs(page, customer.email);
+    await signIn(customer);
     await page.goto(`/messages?jobId=${job.id}`);
     await page.getByTestId("message-input").fill("    ");
     await page.getByRole("button", { name: "Send" }).click();
@@ -168,7 +173,7 @@ test.describe("messages", () => {
     await expect(page.getByTestId("thread-message")).toHaveCount(0);
 
     await page.context().clearCookies();
-    await signInAs(page, stranger.email);
+    await signIn(stranger);
     const response = await page.goto(`/messages?jobId=${job.id}`);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Conversation Not Found" })).toBeVisible();
@@ -186,24 +191,11 @@ test.describe("two servers, one database", () => {
     if (second?.pid) process.kill(-second.pid, "SIGTERM");
   });
 
-  test("a message written through server A reaches a stream held open on server B", async ({ baseURL }) => {
+  test("a message written through server A reaches a stream held open on server B @no-browser", async ({ baseURL }) => {
     const port = await freePort();
-    // its own process group, so the whole tree (tsx and its node) stops with the test
-    second = spawn("node_modules/.bin/tsx", ["server/index.ts"], {
-      detached: true,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(port),
-        MOCKS: "false",
-        LIVE_POLL_MS: "200",
-        // server A's worker runs the shared database's queued tasks; B only serves, and any mail
-        // it wrote would go beside the test database, never into data/outbox
-        WORKER: "off",
-        MAIL_OUTBOX_DIR: `${testDatabaseFile()}-outbox`,
-      },
-      stdio: "ignore",
-    });
+    // server A's worker runs the shared database's queued tasks; B only serves, and any mail it wrote would go
+    // beside the test database (startOwnServer), never into data/outbox
+    second = startOwnServer(port, testDatabaseFile(), { MOCKS: "false", LIVE_POLL_MS: "200", WORKER: "off" });
     const serverB = `http://localhost:${port}`;
     await expect
       .poll(async () => (await fetch(`${serverB}/healthz`).catch(() => null))?.status ?? 0, { timeout: 60_000 })
@@ -216,7 +208,7 @@ test.describe("two servers, one database", () => {
 
     const controller = new AbortController();
     const stream = await fetch(`${serverB}/events`, {
-      headers: { cookie: await sessionCookieFor(owner.id), accept: "text/event-stream" },
+      headers: { cookie: await sessionCookie(owner), accept: "text/event-stream" },
       signal: controller.signal,
     });
     expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
@@ -227,7 +219,7 @@ test.describe("two servers, one database", () => {
       while (!seen.includes("event: ready")) seen += decoder.decode((await reader.read()).value);
       const sent = await fetch(`${baseURL}/api/print-jobs/message`, {
         method: "POST",
-        headers: { cookie: await sessionCookieFor(customer.id), "content-type": "application/json" },
+        headers: { cookie: await sessionCookie(customer), "content-type": "application/json" },
         body: JSON.stringify({ jobId: job.id, message: "Written through A" }),
       });
       expect(sent.status).toBe(201);

@@ -4,8 +4,8 @@ import { eq } from "drizzle-orm";
 import { catalogueModels, libraryModels } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
 import { quotePrice } from "../../app/domain/pricing";
-import { formatMinutes } from "../../app/utils/format";
-import { DEMO, expect, jsDisabled, signInAs, test } from "./fixtures";
+import { formatMinutes } from "../../app/domain/format";
+import { expect, jsDisabled, test } from "./fixtures";
 
 async function libraryId(name: string) {
   const db = await getDb();
@@ -24,7 +24,7 @@ const cards = (page: Page) => page.getByTestId("model-card");
 
 // the two projects run side by side on one database, so each signs in as its own demo user
 // neither created the demo library models (a creator cannot rate their own)
-const member = () => (jsDisabled() ? DEMO.lovelandOwner : DEMO.fortCollinsOwner);
+const member = () => (jsDisabled() ? "lovelandOwner" : "fortCollinsOwner");
 
 test.describe("Browse Models", () => {
   test("browse both tabs, search, sort and filter", async ({ page }) => {
@@ -142,8 +142,8 @@ test.describe("Browse Models", () => {
     expect((await page.request.get(`/api/models/library/${id}/like-status`)).status()).toBe(401);
   });
 
-  test("like, comment and rate as a signed-in user", async ({ page }) => {
-    await signInAs(page, member());
+  test("like, comment and rate as a signed-in user", async ({ page, signIn }) => {
+    await signIn(member());
     const id = await libraryId(jsDisabled() ? "Hex Key Holder" : "Self-Watering Planter");
     await page.goto(`/models/library/${id}`);
 
@@ -178,8 +178,8 @@ test.describe("Browse Models", () => {
     await expect(page.getByTestId("model-rating")).not.toContainText("No ratings yet");
   });
 
-  test("the author deletes their comment after confirming", async ({ page }) => {
-    await signInAs(page, member());
+  test("the author deletes their comment after confirming", async ({ page, signIn }) => {
+    await signIn(member());
     const id = await libraryId(jsDisabled() ? "Hex Key Holder" : "Self-Watering Planter");
     await page.goto(`/models/library/${id}`);
     const text = `A comment to take back (${Date.now()})`;
@@ -205,8 +205,8 @@ test.describe("Upload Model", () => {
     await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fupload-model$/);
   });
 
-  test("upload a library model with its file and land on its page", async ({ page }) => {
-    await signInAs(page, member());
+  test("upload a library model with its file and land on its page", async ({ page, signIn }) => {
+    await signIn(member());
     await page.goto("/upload-model");
     await expect(page.getByLabel("Difficulty")).toHaveValue("beginner");
     await expect(page.getByLabel("License")).toHaveValue("CC BY");
@@ -240,8 +240,8 @@ test.describe("Upload Model", () => {
     expect((await res.body()).equals(readFileSync("tests/fixtures/models/trimesh_20mm-xyz-cube.stl"))).toBe(true);
   });
 
-  test("Cancel goes back to the models", async ({ page }) => {
-    await signInAs(page, member());
+  test("Cancel goes back to the models", async ({ page, signIn }) => {
+    await signIn(member());
     await page.goto("/upload-model");
     await page.getByRole("link", { name: "Cancel" }).click();
     await expect(page).toHaveURL(/\/models$/);

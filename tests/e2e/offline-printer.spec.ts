@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { printers } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
-import { expect, signInAs, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { createPerson } from "./helpers";
 
 const OFFLINE = "That printer is offline and not taking orders right now. Please choose another one.";
@@ -16,9 +16,12 @@ async function offlinePrinterId(): Promise<number> {
   return row.id;
 }
 
-test("an offline printer in the upload URL is refused with a message, and the server refuses it too", async ({ page }) => {
+test("an offline printer in the upload URL is refused with a message, and the server refuses it too", async ({
+  page,
+  signIn,
+}) => {
   const person = await createPerson("Otto");
-  await signInAs(page, person.email);
+  await signIn(person);
   const id = await offlinePrinterId();
   await page.goto(`/upload?printer=${id}`);
   await expect(page.getByTestId("printer-refusal")).toHaveText(OFFLINE);

@@ -8,7 +8,7 @@ import type { Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { printers, printJobs, users } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
-import { createDraft, createOwnerWithPrinter } from "../setup/orders";
+import { createDraft, createOwnerWithPrinter, placeTestOrder } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
 import { DEMO, expect, signInAs, test } from "./fixtures";
 import { createJob, createPerson, createPrinterFor } from "./helpers";
@@ -155,6 +155,61 @@ test.describe("orders", () => {
     await payWith(page, "4000 0000 0000 0002");
     await expect(page.getByText("Your card was declined.")).toBeVisible();
     await expect(page).toHaveURL(/\/checkout\?orderId=\d+$/);
+  });
+
+  test("the card fields start empty: the test card is a hint beside them, and its button fills them in", async ({ page }) => {
+    const { customer, jobId } = await placeTestOrder();
+    await signInAs(page, customer.email);
+    await page.goto(`/checkout?orderId=${jobId}`);
+    const fields = ["Card number", "Expiry (MM/YY)", "CVC", "Name on card"].map((label) => page.getByLabel(label));
+    // nothing in a field looks typed in: no values, and no sample values as placeholders
+    for (const field of fields) {
+      await expect(field).toHaveValue("");
+      await expect(field).not.toHaveAttribute("placeholder", /./);
+    }
+    const hint = page.getByTestId("test-card-hint");
+    await expect(hint).toContainText("4242 4242 4242 4242");
+    await hint.getByRole("link", { name: "Fill in the test card" }).click();
+    await expect(fields[0]!).toHaveValue("4242 4242 4242 4242");
+    for (const field of fields) await expect(field).not.toHaveValue("");
+    await page.getByRole("button", { name: /^Pay \$/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/order-confirmation\\?orderId=${jobId}$`));
+    await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
+  });
+
+  test("the dashboard's stat cards count what its tabs list", async ({ page }) => {
+    await signInAs(page, DEMO.customer);
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { name: "Welcome back, Casey" })).toBeVisible();
+    const tabs = page.getByRole("navigation", { name: "Order tabs" });
+    const tabCount = async (label: string) =>
+      Number(/\((\d+)\)/.exec((await tabs.getByRole("link", { name: new RegExp(`^${label}`) }).textContent()) ?? "")?.[1]);
+    expect(await tabCount("All Orders")).toBeGreaterThan(0);
+    await expect(page.getByTestId("stat-totalOrders")).toHaveText(String(await tabCount("All Orders")));
+    await expect(page.getByTestId("stat-active")).toHaveText(String(await tabCount("Active Orders")));
+    await expect(page.getByTestId("stat-completed")).toHaveText(String(await tabCount("Completed")));
+  });
+
+  test("/orders offers Contact Printer only while a printer is working on the order", async ({ page }) => {
+    await signInAs(page, DEMO.customer);
+    await page.goto("/orders");
+    const rows = page.getByTestId("order-row");
+    for (const ended of ["Cancelled", "Rejected"]) {
+      const row = rows.filter({ has: page.getByText(ended, { exact: true }) });
+      await expect(row.first()).toBeVisible();
+      await expect(row.getByRole("link", { name: "Contact Printer" })).toHaveCount(0);
+    }
+    const printing = rows.filter({ has: page.getByText("Printing", { exact: true }) }).first();
+    await expect(printing.getByRole("link", { name: "Contact Printer" })).toBeVisible();
+  });
+
+  test("Submit Print Job gives the print time as every page does (2h 16m, not 136 min)", async ({ page }) => {
+    const customer = await newCustomer(page);
+    const draft = await createDraft(customer.id, { printTimeMinutes: 136 });
+    await page.goto(`/submit-print?printerId=1&draftId=${draft.id}`);
+    const details = page.getByRole("region", { name: "File details" });
+    await expect(details).toContainText("2h 16m");
+    await expect(details).not.toContainText("136 min");
   });
 
   test("the customer cancels a paid order before the printer answers", async ({ page }) => {

@@ -3,7 +3,6 @@ import { and, eq } from "drizzle-orm";
 import { printers, printJobs, users } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
 import { hashPassword } from "../../app/utils/password.server";
-import { createUserSession } from "../../app/utils/session.server";
 import { DEMO, expect, jsDisabled, signInAs, test } from "./fixtures";
 
 // The js and no-js projects run side by side on one database, so every printer made here has its own name
@@ -11,7 +10,7 @@ import { DEMO, expect, jsDisabled, signInAs, test } from "./fixtures";
 const tag = () => `${jsDisabled() ? "nojs" : "js"}${Date.now().toString(36)}`;
 const FAR_AWAY = "Colorado Springs, CO";
 
-/** A brand-new customer account, signed in the way fixtures.ts signs demo users in. */
+/** A brand-new customer account, signed in. */
 async function signInAsNewCustomer(page: Page) {
   const db = await getDb();
   const name = `owner_${tag()}`;
@@ -25,12 +24,7 @@ async function signInAsNewCustomer(page: Page) {
       passwordHash: await hashPassword("a long enough password"),
     })
     .returning();
-  const [pair] = (await createUserSession(user!.id)).split(";");
-  const [cookieName, ...rest] = pair!.split("=");
-  await page
-    .context()
-    .addCookies([{ name: cookieName!, value: rest.join("="), url: test.info().project.use.baseURL ?? "http://localhost:3005" }]);
-  return user!;
+  return signInAs(page, user!.email);
 }
 
 async function printerId(name: string) {
@@ -141,6 +135,46 @@ test.describe("printer owners", () => {
     await expect(card).toContainText("Voron 2.4");
     await expect(card).toContainText("350 × 350 × 340 mm");
     await expect(card).toContainText("ABS, ASA");
+  });
+
+  test("the dashboard's quick form lists a printer from its model, its spool and its address, and says what is missing", async ({
+    page,
+  }) => {
+    const user = await signInAsNewCustomer(page);
+    await page.goto("/printer-dashboard");
+    const quick = page.getByTestId("quick-add-printer");
+    // a plain disclosure: closed at first, opened by its summary with or without JavaScript
+    await expect(quick.getByLabel("Printer model")).toBeHidden();
+    await quick.getByText("Quick Add Printer", { exact: true }).click();
+    await quick.getByRole("button", { name: "Add Printer to Marketplace" }).click();
+    await expect(quick.getByText("Please select a printer model")).toBeVisible();
+    await expect(quick.getByText("Please select at least one material")).toBeVisible();
+    await expect(quick.getByText("Please enter filament cost and weight")).toBeVisible();
+    await expect(quick.getByText("Please enter complete address information")).toBeVisible();
+
+    await quick.getByLabel("Printer model").selectOption("Bambu Lab A1 mini");
+    if (!jsDisabled()) await expect(quick.getByLabel("TPU", { exact: true })).toBeChecked(); // the model's materials
+    await quick.getByLabel("PLA", { exact: true }).check();
+    await quick.getByLabel("Spool cost (USD)").fill("19.99");
+    await quick.getByLabel("Spool weight").selectOption("500 g");
+    if (!jsDisabled()) await expect(quick.getByTestId("quick-price-per-gram")).toHaveText("Price per gram: $0.0400");
+    await quick.getByLabel("Street").fill("2 N Cascade Ave");
+    await quick.getByLabel("City").fill("Colorado Springs");
+    await quick.getByLabel("State").fill("co");
+    await quick.getByLabel("ZIP code").fill("80903");
+    await quick.getByRole("button", { name: "Add Printer to Marketplace" }).click();
+
+    await expect(page).toHaveURL(/\/printer-dashboard$/);
+    await expect(page.getByTestId("toast")).toContainText("Printer added successfully!");
+    const card = page.getByTestId("owner-printer");
+    await expect(card).toHaveCount(1);
+    await expect(card).toContainText("Bambu Lab A1 mini");
+    await expect(card).toContainText("2 N Cascade Ave, Colorado Springs, CO 80903");
+    await expect(card).toContainText("$0.04/g");
+    await expect(card).toContainText("180 × 180 × 180 mm");
+    const db = await getDb();
+    const [row] = await db.select().from(printers).where(eq(printers.ownerId, user.id));
+    expect(row).toMatchObject({ ratePerKgCents: 4000, state: "CO", zip: "80903", isAvailable: true });
   });
 
   test("another user cannot change a printer through the page or the API", async ({ page }) => {
@@ -316,6 +350,53 @@ test.describe("customers find printers", () => {
     await expect(page).toHaveURL(/\/upload\?printer=\d+$|redirectTo=%2Fupload%3Fprinter%3D\d+$/);
   });
 
+  for (const width of [1366, 390]) {
+    test(`at ${width} px a marker's popup opens wholly inside the map, with the printer's name, model and owner (the map needs JavaScript)`, async ({
+      page,
+    }) => {
+      test.skip(jsDisabled(), "the map needs JavaScript; without it the list carries every printer");
+      const customer = await signInAs(page, DEMO.customer);
+      const [draft] = await (
+        await getDb()
+      )
+        .select({ id: printJobs.id })
+        .from(printJobs)
+        .where(and(eq(printJobs.customerId, customer.id), eq(printJobs.status, "draft")))
+        .limit(1);
+      await page.setViewportSize({ width, height: 900 });
+      for (const path of [
+        "/browse?view=map&location=Loveland%2C+CO",
+        `/choose-printer?draftId=${draft!.id}`,
+        "/printers?view=map&location=Loveland%2C+CO",
+      ]) {
+        await page.goto(path);
+        const map = page.locator(".leaflet-container");
+        await map.scrollIntoViewIfNeeded();
+        // other specs' printers may stand on the same spot and cover it: the click goes to this marker itself
+        await page.getByRole("button", { name: /^Berthoud Print Shop, Available/ }).dispatchEvent("click");
+        const popup = page.locator(".leaflet-popup");
+        await expect(popup).toContainText("Berthoud Print Shop");
+        // the map zooms to the chosen printer and pans to show its popup: measure once it has stopped
+        let box = await popup.boundingBox();
+        await expect(async () => {
+          const before = box;
+          await page.waitForTimeout(300);
+          box = await popup.boundingBox();
+          expect(box).toEqual(before);
+        }).toPass({ timeout: 5000 });
+        const frame = (await map.boundingBox())!;
+        const where = `${path} at ${width}: popup ${JSON.stringify(box)} in map ${JSON.stringify(frame)}`;
+        expect(box!.y, where).toBeGreaterThanOrEqual(frame.y);
+        expect(box!.x, where).toBeGreaterThanOrEqual(frame.x);
+        expect(box!.y + box!.height, where).toBeLessThanOrEqual(frame.y + frame.height);
+        expect(box!.x + box!.width, where).toBeLessThanOrEqual(frame.x + frame.width);
+        for (const line of ["Berthoud Print Shop", "Bambu Lab P1S", "Bella Berthold"]) {
+          await expect(popup.getByText(line, { exact: true })).toBeInViewport();
+        }
+      }
+    });
+  }
+
   test("the map loads Leaflet only on pages that show a map", async ({ page }) => {
     test.skip(jsDisabled(), "no scripts load without JavaScript");
     const leaflet: string[] = [];
@@ -374,5 +455,14 @@ test.describe("customers find printers", () => {
     expect(sources.some((src) => src?.startsWith("/printer-models/"))).toBe(true);
     const own = await page.request.get(sources.find((src) => src?.startsWith("/printer-models/"))!);
     expect(own.status()).toBe(200);
+    // a drawing is shown whole, its model's name at its foot included, on the cards as on the printer's page:
+    // cropped to the card, every printer looked like the same frame
+    const drawingFits = (path: string) =>
+      page
+        .locator(`${path === "/browse" ? "[data-testid=printer-card] " : "main "}img[src$=".svg"]`)
+        .evaluateAll((imgs) => imgs.map((img) => getComputedStyle(img).objectFit));
+    expect(new Set(await drawingFits("/browse"))).toEqual(new Set(["contain"]));
+    await page.goto(`/printers/${await printerId("Loveland Makerspace MK4")}`);
+    expect(new Set(await drawingFits("/printers"))).toEqual(new Set(["contain"]));
   });
 });

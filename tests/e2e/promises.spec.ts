@@ -4,6 +4,10 @@
 // belongs in this table; a flow that goes away takes its promise with it.
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { eq } from "drizzle-orm";
+import { libraryModels } from "../../db/schema";
+import { WEIGHT_TIERS } from "../../app/domain/pricing";
+import { getDb } from "../../app/utils/db.server";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
 import { expect, signInAs, test } from "./fixtures";
@@ -13,6 +17,8 @@ interface World {
   confirmedId: number;
   shippedId: number;
   submittedId: number;
+  /** a library model whose licence forbids paid prints */
+  nonCommercialModelId: number;
 }
 interface Promise_ {
   /** the words as a page shows them */
@@ -23,6 +29,8 @@ interface Promise_ {
   keptBy: (w: World) => string;
   as: Who;
   shows: string | RegExp;
+  /** what that route must not show beside it (a promise it would contradict) */
+  hides?: string | RegExp;
 }
 
 const PROMISES: Promise_[] = [
@@ -135,6 +143,26 @@ const PROMISES: Promise_[] = [
   },
 ];
 
+// Catalogue licences and quotes before a printer is chosen: the copy says what the model pages do.
+PROMISES.push(
+  {
+    text: /Non-commercial licences \(for example CC BY-NC\) do not allow a print to be sold, so those models can't be ordered as paid prints/,
+    page: "/faq",
+    keptBy: (w) => `/models/library/${w.nonCommercialModelId}`,
+    as: "customer",
+    shows: "which does not allow commercial use, so it can't be ordered as a paid print",
+    hides: "Estimated total",
+  },
+  {
+    text: /Before you choose a printer, model pages and uploads show what the printers that can print it charge, each at its own rate; the platform rate of \$15\.00\/kg is used only when no printer can print it yet/,
+    page: "/pricing",
+    keptBy: () => "/models/thingiverse/3495390",
+    as: "visitor",
+    shows: /^from \$\d+\.\d\d to \$\d+\.\d\d at \d+ printers anywhere/,
+    hides: "at the platform rate",
+  },
+);
+
 const NEVER_PROMISED = [/live chat/i, /money-back/i, /verified sellers/i];
 
 async function world(page: Page) {
@@ -147,6 +175,9 @@ async function world(page: Page) {
     submittedId: (await job("submitted")).id,
     confirmedId: (await job("confirmed")).id,
     shippedId: (await job("shipped", { deliveryMethod: "shipping", deliveryZip: "10001", trackingNumber: "9400 1111 2222" })).id,
+    nonCommercialModelId: (
+      await (await getDb()).select({ id: libraryModels.id }).from(libraryModels).where(eq(libraryModels.name, "Phone Stand Pro"))
+    )[0]!.id,
   };
   const as = async (who: Who) => {
     await page.context().clearCookies();
@@ -158,6 +189,8 @@ async function world(page: Page) {
 
 test.describe("promises the copy makes and the routes that keep them", () => {
   test("every promise is on its page, and its route answers with what was promised", async ({ page }) => {
+    // two page loads per promise
+    test.setTimeout(90_000);
     const { w, as } = await world(page);
     for (const promise of PROMISES) {
       await as("visitor");
@@ -170,7 +203,25 @@ test.describe("promises the copy makes and the routes that keep them", () => {
       const response = await page.goto(path);
       expect(response?.status(), `${path} for the ${promise.as}`).toBeLessThan(400);
       await expect(page.getByText(promise.shows).first(), `${path} shows "${promise.shows}"`).toBeVisible();
+      if (promise.hides) await expect(page.getByText(promise.hides), `${path} shows "${promise.hides}"`).toHaveCount(0);
     }
+  });
+
+  test("the pricing page's keychain example weighs what a keychain does, and costs what the calculator says", async ({
+    page,
+  }) => {
+    await page.goto("/pricing");
+    const example = page.getByTestId("pricing-example").filter({ hasText: "Keychain-sized part" });
+    const grams = Number(/([\d.]+) g,/.exec((await example.textContent()) ?? "")?.[1]);
+    // the weight tier table's first row is the keychain's: "Keychain/trinkets"
+    const keychains = WEIGHT_TIERS[0]!;
+    expect(keychains.description).toBe("Keychain/trinkets");
+    expect(grams).toBeGreaterThan(keychains.minGrams);
+    expect(grams).toBeLessThanOrEqual(keychains.maxGrams);
+    const price = (await example.getByText(/^\$\d+\.\d\d$/).textContent())!;
+    await example.getByRole("link", { name: "Try it in the calculator" }).click();
+    await expect(page.getByLabel("Weight (grams)")).toHaveValue(String(grams));
+    await expect(page.getByTestId("calculator-total")).toHaveText(price);
   });
 
   test("no page promises live chat, a money-back guarantee or verified sellers", async ({ page }) => {

@@ -1,15 +1,15 @@
-import { expect, signInAs, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { createJob, createPerson, createPrinterFor } from "./helpers";
 
 test.describe("printer reviews", () => {
-  test("after pickup the customer rates the printer and the review shows on the printer page", async ({ page }) => {
+  test("after pickup the customer rates the printer and the review shows on the printer page", async ({ page, signIn }) => {
     const customer = await createPerson("Rita");
     const owner = await createPerson("Owen", "printer_owner");
     const printer = await createPrinterFor(owner.id, `Owen's Voron ${Date.now()}`);
     const printing = await createJob(customer.id, printer.id, "printing", "not-yet.stl");
     const done = await createJob(customer.id, printer.id, "picked_up", "vase.stl");
 
-    await signInAs(page, customer.email);
+    await signIn(customer);
     await page.goto(`/printers/${printer.id}`);
     await expect(page.getByTestId("printer-rating")).toContainText("New");
     await expect(page.getByRole("link", { name: "Print here" })).toHaveAttribute("href", `/upload?printer=${printer.id}`);
@@ -46,7 +46,7 @@ test.describe("printer reviews", () => {
 
     // the owner can't review (it isn't their order)
     await page.context().clearCookies();
-    await signInAs(page, owner.email);
+    await signIn(owner);
     await page.goto(`/order/${done.id}`);
     await expect(page.getByTestId("order-status")).toBeVisible();
     await expect(page.getByRole("link", { name: /Rate this printer|Edit your review/ })).toHaveCount(0);
@@ -56,9 +56,9 @@ test.describe("printer reviews", () => {
 });
 
 test.describe("profile", () => {
-  test("choosing a preset avatar updates the profile and the header", async ({ page }) => {
+  test("choosing a preset avatar updates the profile and the header", async ({ page, signIn }) => {
     const user = await createPerson("Ava");
-    await signInAs(page, user.email);
+    await signIn(user);
     await page.goto("/profile");
     await expect(page.getByText("Account type: customer")).toBeVisible();
     await page.getByRole("radio", { name: "Avatar 5" }).check();
@@ -70,17 +70,17 @@ test.describe("profile", () => {
     await expect(page.getByLabel("Account menu").locator("img")).toHaveAttribute("src", "/avatars/avatar-5.svg");
   });
 
-  test("an owner's account type is shown with a space, not an underscore", async ({ page }) => {
+  test("an owner's account type is shown with a space, not an underscore", async ({ page, signIn }) => {
     const owner = await createPerson("Opal", "printer_owner");
-    await signInAs(page, owner.email);
+    await signIn(owner);
     await page.goto("/profile");
     await expect(page.getByText(/Account type: printer owner/i)).toBeVisible();
     await expect(page.getByText("printer_owner")).toHaveCount(0);
   });
 
-  test("a bad ZIP is refused with Update Failed", async ({ page }) => {
+  test("a bad ZIP is refused with Update Failed", async ({ page, signIn }) => {
     const user = await createPerson("Zed");
-    await signInAs(page, user.email);
+    await signIn(user);
     await page.goto("/profile");
     const zip = page.getByLabel("ZIP code (finds printers near you)");
     await zip.fill("12ab");

@@ -1,7 +1,7 @@
 // Two built app processes on one libSQL file and one bucket (s3rver, started here) work as one site: what one
 // stores the other serves, a message written through one reaches a live stream held by the other, a write limit
 // counts the writes of both, and a job whose worker is killed mid-way is finished by the other's worker.
-// Page-less, in a Playwright project of its own (playwright.config.ts): it runs once, not per browser mode.
+// No browser: its tests are tagged @no-browser and run once (playwright.config.ts).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { ChildProcess } from "node:child_process";
 import type { Client } from "@libsql/client";
@@ -141,7 +141,7 @@ test.describe.serial("two app processes on one database and one bucket", () => {
     await bucket?.close();
   });
 
-  test("a design uploaded through A: preview, file, order and the owner's download through B", async () => {
+  test("a design uploaded through A: preview, file, order and the owner's download through B @no-browser", async () => {
     const customerOnA = await signIn(a, customer.email);
     const form = new FormData();
     form.append("file", new File([readFileSync(CUBE_STL)], "cube.stl"));
@@ -164,6 +164,13 @@ test.describe.serial("two app processes on one database and one bucket", () => {
     });
     expect([order.status, order.status === 201 || (await order.text())]).toEqual([201, true]);
     const { orderId } = (await order.json()) as { orderId: number };
+    // paid through A (the test provider): from then on the printer's owner sees the order
+    const paid = await fetch(`${a.origin}/api/confirm-payment`, {
+      method: "POST",
+      headers: { cookie: customerOnA, "content-type": "application/json" },
+      body: JSON.stringify({ orderId, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123", name: "Cora Tester" }),
+    });
+    expect(await paid.json()).toEqual({ orderId, status: "confirmed" });
     const ownerOnB = await signIn(b, owner.email);
     const download = await fetch(`${b.origin}/api/print-jobs/${orderId}/download`, { headers: { cookie: ownerOnB } });
     expect(download.status).toBe(200);
@@ -184,7 +191,7 @@ test.describe.serial("two app processes on one database and one bucket", () => {
     stream.close();
   });
 
-  test("a library model with a picture uploaded through B is shown through A; comments count on both", async () => {
+  test("a library model with a picture uploaded through B is shown through A; comments count on both @no-browser", async () => {
     const onB = await signIn(b, customer.email);
     const form = new FormData();
     for (const [name, value] of Object.entries({
@@ -232,7 +239,7 @@ test.describe.serial("two app processes on one database and one bucket", () => {
     }
   });
 
-  test("a weight-caching job whose worker process is killed mid-way is finished by the other", async () => {
+  test("a weight-caching job whose worker process is killed mid-way is finished by the other @no-browser", async () => {
     const admin = await createPerson("Ada", "customer", database.db);
     await database.client.execute({ sql: "UPDATE users SET is_admin = 1 WHERE id = ?", args: [admin.id] });
     // catalogue downloads wait while this file exists: whichever worker claims the job stops on its first file

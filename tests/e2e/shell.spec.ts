@@ -1,4 +1,4 @@
-import { DEMO, expect, jsDisabled, signInAs, test } from "./fixtures";
+import { DEMO, expect, jsDisabled, sessionCookie, test } from "./fixtures";
 
 test.describe("the shell", () => {
   test("signed-out header offers Sign In and Get Started", async ({ page }) => {
@@ -9,8 +9,8 @@ test.describe("the shell", () => {
     await expect(page.getByRole("contentinfo").getByRole("heading", { name: "Get in Touch" })).toBeVisible();
   });
 
-  test("signed-in header: links, unread badge, notifications dropdown and avatar menu", async ({ page }) => {
-    await signInAs(page, DEMO.customer);
+  test("signed-in header: links, unread badge, notifications dropdown and avatar menu", async ({ page, signIn }) => {
+    await signIn("customer");
     await page.goto("/dashboard");
     const main = page.getByRole("navigation", { name: "Main" });
     await expect(main.getByRole("link", { name: "Browse Models" })).toBeVisible();
@@ -25,8 +25,8 @@ test.describe("the shell", () => {
     await expect(page.getByRole("link", { name: "Printer Dashboard" })).toHaveCount(0);
   });
 
-  test("a printer owner's avatar menu has the Printer Dashboard", async ({ page }) => {
-    await signInAs(page, DEMO.lovelandOwner);
+  test("a printer owner's avatar menu has the Printer Dashboard", async ({ page, signIn }) => {
+    await signIn("lovelandOwner");
     await page.goto("/dashboard");
     await page.getByLabel("Account menu").click();
     await expect(page.getByRole("link", { name: "Printer Dashboard" })).toBeVisible();
@@ -49,10 +49,10 @@ test.describe("the shell", () => {
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
   });
 
-  test("marking notifications read clears the badge", async ({ page }) => {
+  test("marking notifications read clears the badge", async ({ page, signIn }) => {
     // the admin has no seeded notifications: give one through the API-independent page flow
-    const user = await signInAs(page, DEMO.fortCollinsOwner);
-    const { notify } = await import("../../app/utils/notifications.server");
+    const user = await signIn("fortCollinsOwner");
+    const { notify } = await import("../../app/services/notifications.server");
     await notify(user.id, "Test notice", `for ${jsDisabled() ? "no-js" : "js"}`);
     await page.goto("/profile");
     await expect(page.getByTestId("notification-badge")).toBeVisible();
@@ -62,10 +62,8 @@ test.describe("the shell", () => {
     await expect(page.getByTestId("notification-badge")).toHaveCount(0);
   });
 
-  test("the JSON API knows the session cookie and answers 401 without it", async ({ page, request }) => {
-    await signInAs(page, DEMO.customer);
-    const cookies = await page.context().cookies();
-    const cookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  test("the JSON API knows the session cookie and answers 401 without it @no-browser", async ({ request }) => {
+    const cookie = await sessionCookie("customer");
     const withCookie = await request.get("/api/auth/user", { headers: { cookie } });
     expect(withCookie.status()).toBe(200);
     expect((await withCookie.json()).email).toBe(DEMO.customer);
@@ -74,13 +72,13 @@ test.describe("the shell", () => {
     expect((await request.get("/healthz")).status()).toBe(200);
   });
 
-  test("a cross-site form post is refused", async ({ request }) => {
+  test("a cross-site form post is refused @no-browser", async ({ request }) => {
     const res = await request.post("/logout", { headers: { origin: "https://evil.example" } });
     expect(res.status()).toBe(403);
   });
 
-  test("profile changes are saved", async ({ page }) => {
-    await signInAs(page, DEMO.admin);
+  test("profile changes are saved", async ({ page, signIn }) => {
+    await signIn("admin");
     await page.goto("/profile");
     await page.getByLabel("First name").fill(jsDisabled() ? "Adele" : "Adaline");
     await page.getByRole("button", { name: "Save Changes" }).click();
@@ -89,7 +87,7 @@ test.describe("the shell", () => {
   });
 });
 
-test("an oversized form body is refused before it is read", async ({ request }) => {
+test("an oversized form body is refused before it is read @no-browser", async ({ request }) => {
   const res = await request.post("/contact", { form: { message: "x".repeat(300 * 1024) } });
   expect(res.status()).toBe(413);
 });

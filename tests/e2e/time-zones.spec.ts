@@ -4,12 +4,12 @@
 import { eq } from "drizzle-orm";
 import { notifications, printJobs } from "../../db/schema";
 import { getDb } from "../../app/utils/db.server";
-import { expect, jsDisabled, signInAs, test } from "./fixtures";
+import { expect, jsDisabled, test } from "./fixtures";
 import { createJob, createPerson, createPrinterFor } from "./helpers";
 
 test.use({ timezoneId: "America/New_York" });
 
-test("a notification's time shows in the browser's zone with JavaScript, the profile's without", async ({ page }) => {
+test("a notification's time shows in the browser's zone with JavaScript, the profile's without", async ({ page, signIn }) => {
   const person = await createPerson("Zoe");
   const db = await getDb();
   await db.insert(notifications).values({
@@ -18,7 +18,7 @@ test("a notification's time shows in the browser's zone with JavaScript, the pro
     message: "A notice sent at 18:00 UTC.",
     createdAt: new Date("2026-01-01T18:00:00Z"),
   });
-  await signInAs(page, person.email);
+  await signIn(person);
   await page.goto("/notifications");
   const time = page.getByTestId("notification-list").locator("li", { hasText: "Zone check" }).locator("time");
   if (jsDisabled()) await expect(time).toHaveText("1/1/26, 11:00 AM MST");
@@ -26,7 +26,7 @@ test("a notification's time shows in the browser's zone with JavaScript, the pro
   await expect(time).not.toContainText("UTC");
 });
 
-test("an order's date is the viewer's day, not UTC's", async ({ page }) => {
+test("an order's date is the viewer's day, not UTC's", async ({ page, signIn }) => {
   const person = await createPerson("Zack");
   const db = await getDb();
   const owner = await createPerson("Zed", "printer_owner");
@@ -35,7 +35,7 @@ test("an order's date is the viewer's day, not UTC's", async ({ page }) => {
   // 03:00 UTC on 2 January is still 1 January in Colorado and New York
   const at = new Date("2026-01-02T03:00:00Z");
   await db.update(printJobs).set({ submittedAt: at, createdAt: at }).where(eq(printJobs.id, job.id));
-  await signInAs(page, person.email);
+  await signIn(person);
   await page.goto("/orders");
   const row = page.getByTestId("order-row").filter({ hasText: "zone-part.stl" });
   await expect(row).toContainText("1/1/26");

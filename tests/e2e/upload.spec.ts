@@ -5,7 +5,7 @@ import { categories, libraryModels, modelFiles, users } from "../../db/schema";
 import { getStorage, newStorageKey } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { createTestUser } from "../setup/requests";
-import { expect, jsDisabled, signInAs, test } from "./fixtures";
+import { expect, jsDisabled, test } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
@@ -13,14 +13,6 @@ const DODECA_3MF = "tests/fixtures/models/3mfc_dodeca_chain_loop.3mf";
 const BLOCK_OBJ = "tests/fixtures/designs/block-40x30x10.obj";
 const BIG_FILE = "tests/.tmp/e2e-upload-51mb.stl";
 /** The e2e server inherits the runner's environment, so this says whether its catalogue answers from the msw mock. */
-
-async function newCustomer(page: Page) {
-  // both projects run at once: names must not collide across workers
-  const tag = randomBytes(6).toString("hex");
-  const user = await createTestUser({ email: `uploader-${tag}@example.test`, username: `uploader_${tag}` });
-  await signInAs(page, user.email);
-  return user;
-}
 
 function chooseFile(page: Page, path: string, name?: string) {
   return page
@@ -41,8 +33,8 @@ async function saveDraftThroughApi(page: Page, path: string, name: string): Prom
 }
 
 test.describe("uploading a design", () => {
-  test("an STL is analysed, priced, saved as a draft and edited", async ({ page }) => {
-    await newCustomer(page);
+  test("an STL is analysed, priced, saved as a draft and edited", async ({ page, signIn }) => {
+    await signIn();
     await page.goto("/upload");
     await expect(page.getByRole("heading", { name: "Upload Your 3D Design" })).toBeVisible();
     await expect(page.getByText("3MF, STL or OBJ, under 50MB")).toBeVisible();
@@ -88,9 +80,9 @@ test.describe("uploading a design", () => {
     await expect.poll(() => weightShown(page)).toBeGreaterThan(before);
   });
 
-  test("a file dropped on the drop zone is read at once", async ({ page }) => {
+  test("a file dropped on the drop zone is read at once", async ({ page, signIn }) => {
     test.skip(jsDisabled(), "drag and drop needs JavaScript; without it the plain file input is used (tested above)");
-    await newCustomer(page);
+    await signIn();
     await page.goto("/upload");
     const bytes = Array.from(readFileSync(BLOCK_OBJ));
     const dataTransfer = await page.evaluateHandle((content) => {
@@ -105,8 +97,8 @@ test.describe("uploading a design", () => {
     await expect(page.getByTestId("current-file")).toContainText("dropped-block.obj");
   });
 
-  test("an OBJ goes on to printer search with its real size", async ({ page }) => {
-    await newCustomer(page);
+  test("an OBJ goes on to printer search with its real size", async ({ page, signIn }) => {
+    await signIn();
     await page.goto("/upload");
     await chooseFile(page, BLOCK_OBJ);
     if (!jsDisabled()) await expect(page.getByTestId("analysis-size")).toHaveText("40 × 30 × 10 mm");
@@ -115,23 +107,28 @@ test.describe("uploading a design", () => {
     await expect(page).toHaveURL(/\/printers\?material=PLA&color=Blue&minX=40&minY=30&minZ=10&weight=\d+(\.\d{1,2})?&jobId=\d+$/);
   });
 
-  test("a 3MF shows weight, time and price, and uploads with real progress", async ({ page }) => {
-    await newCustomer(page);
+  test("a 3MF shows weight, time and price, and uploads with real progress", async ({ page, signIn }) => {
+    await signIn();
     await page.goto("/upload?printer=1");
     await expect(page.getByRole("button", { name: "Submit to Printer #1" })).toBeVisible();
     await chooseFile(page, DODECA_3MF);
+    let sawProgress!: () => void;
+    const progressSeen = new Promise<void>((resolve) => (sawProgress = resolve));
     if (!jsDisabled()) {
       await expect.poll(() => weightShown(page)).toBeGreaterThan(30);
       await expect(page.getByTestId("analysis-time")).toHaveText(/\dh \d+m/);
       await expect(page.getByTestId("design-viewer").or(page.getByText("This browser cannot show the 3D preview"))).toBeVisible();
-      // hold the answer back so the progress bar can be seen
+      // hold the answer back until the progress bar has been seen
       await page.route("**/api/upload-design", async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await progressSeen;
         await route.continue();
       });
     }
     await page.getByRole("button", { name: "Submit to Printer #1" }).click();
-    if (!jsDisabled()) await expect(page.getByTestId("upload-progress")).toBeVisible();
+    if (!jsDisabled()) {
+      await expect(page.getByTestId("upload-progress")).toBeVisible();
+      sawProgress();
+    }
     await expect(page).toHaveURL(/\/submit-print\?printerId=1&draftId=\d+$/);
     const draftId = Number(new URL(page.url()).searchParams.get("draftId"));
     const draft = await (await page.request.get(`/api/drafts/${draftId}`)).json();
@@ -149,9 +146,30 @@ test.describe("refused uploads", () => {
     if (!existsSync(BIG_FILE)) writeFileSync(BIG_FILE, Buffer.alloc(51 * 1024 * 1024, 1));
   });
 
-  test("a missing file, a renamed PNG, a 51 MB file and a zip bomb get clear messages; the server stays up", async ({ page }) => {
+  test("1 KB of random bytes named .stl is called not a valid STL, not a model with too many triangles", async ({
+    page,
+    signIn,
+  }) => {
+    await signIn();
+    await page.goto("/upload");
+    const bytes = randomBytes(1024);
+    // what random bytes almost always hold: a first word that is not "solid", a triangle count in the billions
+    bytes[0] = 0x01;
+    bytes.writeUInt32LE(0xdeadbeef, 80);
+    await page.locator("#design-file").setInputFiles({ name: "random.stl", mimeType: "application/octet-stream", buffer: bytes });
+    if (!jsDisabled()) await expect(page.getByTestId("file-error")).toContainText("This file is not a valid STL file");
+    await page.getByRole("button", { name: "Save Print" }).click();
+    const alert = page.getByTestId("upload-alert");
+    await expect(alert).toContainText("This file is not a valid STL file");
+    await expect(alert).not.toContainText("triangles");
+  });
+
+  test("a missing file, a renamed PNG, a 51 MB file and a zip bomb get clear messages; the server stays up", async ({
+    page,
+    signIn,
+  }) => {
     test.setTimeout(60_000);
-    await newCustomer(page);
+    await signIn();
     await page.goto("/upload");
 
     await page.getByRole("button", { name: "Save Print" }).click();
@@ -183,8 +201,8 @@ test.describe("refused uploads", () => {
 });
 
 test.describe("saved prints", () => {
-  test("lists drafts, links to printer choice and deletes one after confirmation", async ({ page }) => {
-    await newCustomer(page);
+  test("lists drafts, links to printer choice and deletes one after confirmation", async ({ page, signIn }) => {
+    await signIn();
     const keep = await saveDraftThroughApi(page, CUBE_STL, "keep-me.stl");
     await saveDraftThroughApi(page, BLOCK_OBJ, "delete-me.obj");
     await page.goto("/saved-prints");
@@ -204,11 +222,11 @@ test.describe("saved prints", () => {
     await expect(page.getByTestId("draft-name")).toHaveText("keep-me.stl");
   });
 
-  test("another customer's draft is out of reach", async ({ page }) => {
-    const owner = await newCustomer(page);
+  test("another customer's draft is out of reach", async ({ page, signIn }) => {
+    const owner = await signIn();
     const draftId = await saveDraftThroughApi(page, CUBE_STL, "private.stl");
     await page.context().clearCookies();
-    await newCustomer(page);
+    await signIn();
     const response = await page.goto(`/upload?draft=${draftId}`);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Draft not found" })).toBeVisible();
@@ -248,8 +266,8 @@ test.describe("ordering a model", () => {
     return response.json();
   }
 
-  test("a library model becomes a draft on its way to printer choice", async ({ page }) => {
-    await newCustomer(page);
+  test("a library model becomes a draft on its way to printer choice", async ({ page, signIn }) => {
+    await signIn();
     const model = await libraryModelWithFile("E2E Bracket");
     await page.goto(`/models/library/${model.id}`);
     await page.getByRole("button", { name: "Order Print" }).click();
@@ -258,8 +276,8 @@ test.describe("ordering a model", () => {
     await expect(page.getByTestId("draft-name")).toHaveText("bracket.stl");
   });
 
-  test("opening the order page makes no draft until its button is pressed", async ({ page }) => {
-    const user = await newCustomer(page);
+  test("opening the order page makes no draft until its button is pressed", async ({ page, signIn }) => {
+    const user = await signIn();
     const model = await libraryModelWithFile("E2E Prefetched Bracket");
     // what a link prefetcher or another site's link does: a GET alone
     const fetched = await page.request.get(`/order-model/library/${model.id}`);
@@ -303,8 +321,9 @@ test.describe("ordering a model", () => {
   ] as const) {
     test(`the demo's catalogue model ${fileName} orders in mock mode, the draft weighing what its page said`, async ({
       page,
+      signIn,
     }) => {
-      await newCustomer(page);
+      await signIn();
       await page.goto(`/models/thingiverse/${id}`);
       const pageGrams = (await page.getByTestId("model-grams").textContent())?.trim();
       expect(pageGrams).toMatch(/^\d+(\.\d+)? g$/);
@@ -316,8 +335,8 @@ test.describe("ordering a model", () => {
     });
   }
 
-  test("a catalogue model is downloaded through the catalogue adapter", async ({ page }) => {
-    await newCustomer(page);
+  test("a catalogue model is downloaded through the catalogue adapter", async ({ page, signIn }) => {
+    await signIn();
     await page.goto("/models/thingiverse/6201001");
     await page.getByRole("button", { name: "Order Print" }).click();
     await expect(page).toHaveURL(/\/choose-printer\?draftId=\d+$/);
@@ -325,8 +344,8 @@ test.describe("ordering a model", () => {
     await expect(page.getByTestId("draft-name")).toHaveText("cable_clip_8mm.stl");
   });
 
-  test("a model whose licence forbids paid printing goes back to its page with the Error toast", async ({ page }) => {
-    await newCustomer(page);
+  test("a model whose licence forbids paid printing goes back to its page with the Error toast", async ({ page, signIn }) => {
+    await signIn();
     // the seeded Low-Poly Planter is CC BY-NC (and unknown to the catalogue mock); its page has no live button,
     // so the order page's own form is posted
     await page.goto("/order-model/thingiverse/4734271");

@@ -33,7 +33,7 @@ async function timed(url: string, init?: RequestInit) {
   return { status: response.status, ms: Math.round(performance.now() - started) };
 }
 
-test("a write lock held by another process leaves reads quick and answers writes 503 with Retry-After", async ({}, testInfo) => {
+test("a write lock held by another process leaves reads quick and answers writes 503 with Retry-After @no-browser", async ({}, testInfo) => {
   test.setTimeout(120_000);
   const port = await freePort();
   const origin = `http://localhost:${port}`;

@@ -1,6 +1,5 @@
 // Admin area: the admin check on every page and call, catalogue import without duplicates, and
 // weight caching against the msw-mocked catalogue (real STL/OBJ bytes, analysed in worker threads).
-import { rmSync } from "node:fs";
 import { count, eq, isNotNull } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
 import { catalogueModels, printJobs } from "../../db/schema";
@@ -26,10 +25,7 @@ import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessio
 process.env.MOCKS = "true";
 process.env.THINGIVERSE_TOKEN = "mock-token";
 const mocks = startMockServer();
-afterAll(() => {
-  mocks.close();
-  rmSync(process.env.UPLOADS_DIR!, { recursive: true, force: true });
-});
+afterAll(() => mocks.close());
 
 const PAGES = [
   ["/admin", adminIndex.loader],

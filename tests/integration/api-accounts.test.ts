@@ -8,12 +8,13 @@ import { action as login, loader as loginGet } from "../../app/routes/api.login"
 import { action as logout, loader as logoutGet } from "../../app/routes/api.logout";
 import { action as register, loader as registerGet } from "../../app/routes/api.register";
 import { isAppError } from "../../app/domain/app-error";
-import { AuthFailure, loginWithPassword } from "../../app/utils/auth.server";
+import { AuthFailure } from "../../app/domain/auth-failure";
+import { loginWithPassword } from "../../app/services/accounts/sign-in.server";
 import { loader as adminCheck } from "../../app/routes/api.admin.check";
 import { loader as notificationsApi } from "../../app/routes/api.users.$id.notifications";
 import { action as patchUser } from "../../app/routes/api.users.$id";
 import { loader as healthz } from "../../app/routes/healthz";
-import { notify } from "../../app/utils/notifications.server";
+import { notify } from "../../app/services/notifications.server";
 import { args, createTestUser, getRequest, jsonRequest, sessionCookieFor } from "../setup/requests";
 
 const printerRow = (ownerId: number) => ({
@@ -117,10 +118,9 @@ describe("JSON sign-in, sign-up and sign-out", () => {
   });
 
   it("reports a failed sign-in as an AppError with a status-neutral code, mapped by the one mapper", async () => {
-    const failure = await loginWithPassword(
-      { email: "nobody@example.test", password: "x" },
-      new Request("http://localhost/api/login"),
-    ).catch((error: unknown) => error);
+    const failure = await loginWithPassword({ email: "nobody@example.test", password: "x" }, "local").catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(AuthFailure);
     expect(isAppError(failure)).toBe(true);
     expect(failure).toMatchObject({ code: "unauthenticated", title: "Login Failed" });

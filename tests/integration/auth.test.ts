@@ -5,7 +5,7 @@ import { action as authAction, loader as authLoader } from "../../app/routes/aut
 import { action as loginApi } from "../../app/routes/api.login";
 import { action as logoutAction } from "../../app/routes/logout";
 import { loader as dashboardLoader } from "../../app/routes/dashboard";
-import { LIMITS, signInDelaySeconds } from "../../app/utils/auth.server";
+import { LIMITS, signInDelaySeconds } from "../../app/services/accounts/sign-in.server";
 import { getDb } from "../../app/utils/db.server";
 import { getHoneypot } from "../../app/utils/honeypot.server";
 import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";

@@ -1,21 +1,20 @@
 // Catalogue jobs against the msw-mocked site: a transient failure is not a model's final
-// outcome, a listing page with malformed hits does not end the listing, and a resumed job skips
-// the listing pages an earlier attempt finished.
+// outcome, a listing page with malformed hits does not end the listing, a resumed job skips
+// the listing pages an earlier attempt finished, and a finished job's counts add up.
 import { http, HttpResponse } from "msw";
-import { afterAll, describe, expect, test, vi } from "vitest";
-import { rmSync } from "node:fs";
+import { describe, expect, test, vi } from "vitest";
 import { CATALOGUE_TASKS } from "../../app/domain/background-jobs";
 import "../../app/services/jobs/handlers.server";
 import { cancelTask, getTask, runDueTasks } from "../../app/services/jobs/index.server";
-import { resetJobBudget } from "../../app/services/catalogue/index.server";
-import { startPopularImport, startWeightCaching } from "../../app/services/catalogue-import.server";
+import { getJobSummary, listJobFailures } from "../../app/services/admin/jobs.server";
+import { resetCatalogueBudgets } from "../../app/services/catalogue/index.server";
+import { startPopularImport, startWeightCaching } from "../../app/services/catalogue/import.server";
 import { getClient } from "../../app/utils/db.server";
 import { THINGIVERSE_API, THINGIVERSE_CDN, thingiverseFixtures } from "../mocks/thingiverse";
 import { server } from "../setup/msw";
 
 process.env.MOCKS = "true";
 process.env.THINGIVERSE_TOKEN = "mock-token";
-afterAll(() => rmSync(process.env.UPLOADS_DIR!, { recursive: true, force: true }));
 
 async function items(taskId: number) {
   const client = await getClient();
@@ -124,7 +123,7 @@ describe("cancel", () => {
       expect(Date.now() - asked).toBeLessThan(3_000); // not the budget's 5-minute window
     } finally {
       delete process.env.CATALOGUE_JOB_BUDGET;
-      resetJobBudget();
+      resetCatalogueBudgets();
     }
   });
 });
@@ -163,5 +162,45 @@ describe("listing", () => {
     });
     await runDueTasks({ types: [CATALOGUE_TASKS.importPopular] });
     expect(again.pages).toEqual([2]);
+  });
+});
+
+describe("a finished job's counts", () => {
+  /** The job as its admin page shows it: its bar, its counts, its failed items. */
+  async function finished(jobId: number) {
+    const job = (await getJobSummary(jobId))!;
+    const counts = Object.values(job.progress!.counts).reduce((sum, n) => sum + n, 0);
+    return { job, counts, failures: await listJobFailures(job) };
+  }
+
+  test("weight caching asked for more models than the catalogue lists: a full bar, counts that add up, the failed model named with its reason", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const started = await startWeightCaching({ count: 100, page: 1 });
+    expect(await runDueTasks({ types: [CATALOGUE_TASKS.calculateWeights] })).toEqual(["done"]);
+    const { job, counts, failures } = await finished(started.id);
+    expect(job.status).toBe("done");
+    expect(job.progress).toMatchObject({ processed: 9, total: 9 });
+    expect(job.percent).toBe(100);
+    expect(counts).toBe(9);
+    expect(job.result?.stats).toMatchObject({ total: 9, failed: 1 });
+    expect(failures).toEqual([
+      {
+        key: "6201006",
+        name: "Planetary Gearbox Concept (WIP)",
+        href: "/models/thingiverse/6201006",
+        reason: "The model has no STL, OBJ or 3MF file to weigh.",
+      },
+    ]);
+  });
+
+  test("an import asked for more models than the catalogue lists ends at 100% with what it found", async () => {
+    const started = await startPopularImport({ count: 12 });
+    expect(await runDueTasks({ types: [CATALOGUE_TASKS.importPopular] })).toEqual(["done"]);
+    const { job, counts, failures } = await finished(started.id);
+    expect(job.progress).toMatchObject({ processed: 9, total: 9 });
+    expect(job.percent).toBe(100);
+    expect(counts).toBe(9);
+    expect(job.result?.stats).toMatchObject({ total: 9 });
+    expect(failures).toEqual([]);
   });
 });

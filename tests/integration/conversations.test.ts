@@ -3,7 +3,7 @@ import { isAppError } from "~/domain/app-error";
 import { MESSAGE_MAX_LENGTH } from "~/domain/messages";
 import { getJobConversation, listConversations, listJobMessages, sendJobMessage } from "~/services/conversations.server";
 import { WRITE_LIMITS } from "~/services/write-limits.server";
-import { countUnreadMessages, listNotifications } from "~/utils/notifications.server";
+import { countUnreadMessages, listNotifications } from "~/services/notifications.server";
 import { loader as messagesApi, action as messagesApiPost } from "~/routes/api.print-jobs.$id.messages";
 import { action as messageApiPost } from "~/routes/api.print-jobs.message";
 import { loader as conversationsApi } from "~/routes/api.users.$id.conversations";

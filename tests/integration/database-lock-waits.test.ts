@@ -8,7 +8,7 @@ import { healthChecks, messages, users } from "../../db/schema";
 import { loader as healthz } from "../../app/routes/healthz";
 import { loader as messagesPage } from "../../app/routes/messages";
 import { loader as browseLoader } from "../../app/routes/models._index";
-import { resetCatalogueSync } from "../../app/services/catalogue-sync.server";
+import { resetCatalogueSync } from "../../app/services/catalogue/sync.server";
 import { sendJobMessage } from "../../app/services/conversations.server";
 import { getDb, unlessWriteLocked, WriteLockWatch, type Database } from "../../app/utils/db.server";
 import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";

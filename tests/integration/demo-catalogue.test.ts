@@ -1,5 +1,4 @@
 // The demo as shipped (npm run demo: MOCKS=true, no THINGIVERSE_TOKEN): Order Print works on the demo's catalogue models.
-import { rmSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogueModels, printJobs } from "../../db/schema";
@@ -7,10 +6,6 @@ import { seedDatabase } from "../../db/seed";
 import { action as orderModelAction } from "../../app/routes/order-model.$source.$id";
 import { getDb } from "../../app/utils/db.server";
 import { args, createTestUser, run, sessionCookieFor } from "../setup/requests";
-import { withTemporaryUploads } from "../fixtures/designs/helpers";
-
-const uploads = withTemporaryUploads();
-afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 
 let cookie: string;
 const saved = { mocks: process.env.MOCKS, token: process.env.THINGIVERSE_TOKEN };

@@ -1,8 +1,7 @@
 // The demo seed's orders: every status, pickup, local delivery and shipping, each priced as an
 // order placed today would be (the price engine, the flat local-delivery fee, the rate table).
-import { rmSync } from "node:fs";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { printers, printJobs, users } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
 import { JOB_STATUSES } from "../../app/domain/job-status";
@@ -10,9 +9,6 @@ import { LOCAL_DELIVERY_FEE_CENTS, quotePrice } from "../../app/domain/pricing";
 import { tableShippingQuote } from "../../app/domain/shipping";
 import { localDeliveryAvailable, milesBetweenZips } from "../../app/services/shipping/rates.server";
 import { getDb } from "../../app/utils/db.server";
-
-process.env.UPLOADS_DIR = `tests/.tmp/uploads-demo-orders-${process.pid}`;
-afterAll(() => rmSync(process.env.UPLOADS_DIR!, { recursive: true, force: true }));
 
 async function seededOrders() {
   const db = await getDb();

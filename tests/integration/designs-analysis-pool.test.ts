@@ -12,9 +12,9 @@ import {
   AnalysisTimeoutError,
   getAnalysisPool,
   type AnalysisJob,
-} from "../../app/services/analysis-pool.server";
+} from "../../app/services/designs/analysis-pool.server";
 import { AppError } from "../../app/domain/app-error";
-import { analyzeDesign } from "../../app/services/design-analysis.server";
+import { analyzeDesign } from "../../app/services/designs/analysis.server";
 
 const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
 const FIXTURES: Array<[string, string]> = [

@@ -1,24 +1,21 @@
 // Drafts made from models: library files from our storage, catalogue files downloaded through the msw Thingiverse mock.
-import { rmSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { http, HttpResponse } from "msw";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { categories, libraryModels, modelFiles, printJobs, rateLimits } from "../../db/schema";
 import { loader as orderModelLoader, action as orderModelAction } from "../../app/routes/order-model.$source.$id";
 import { action as createModelDraftAction } from "../../app/routes/api.create-model-draft";
 import { action as downloadThingiverseAction } from "../../app/routes/api.download-thingiverse-model";
 import { AppError } from "../../app/domain/app-error";
 import { allowedDownloadUrl, CATALOGUE_DOWNLOAD_HOSTS, downloadCatalogueFile } from "../../app/services/catalogue/index.server";
-import { LIMITS } from "../../app/services/design-quotas.server";
+import { LIMITS } from "../../app/services/designs/quotas.server";
 import { getStorage, newStorageKey } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { FIXTURE_THING_NON_COMMERCIAL, FIXTURE_THING_WITHOUT_FILES } from "../mocks/thingiverse";
 import { server } from "../setup/msw";
 import { args, createTestUser, flashedToast, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
-import { fileOf, withTemporaryUploads } from "../fixtures/designs/helpers";
+import { fileOf } from "../fixtures/designs/helpers";
 
-const uploads = withTemporaryUploads();
-afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 process.env.MOCKS = "true";
 process.env.THINGIVERSE_TOKEN = "mock-token";
 

@@ -1,24 +1,23 @@
 // Upload capacity: a design is written to disk as it arrives (never whole in memory), analysed from there, and
 // many small uploads at once all get through one worker.
-import { readFileSync, rmSync, statSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { readFileSync, statSync } from "node:fs";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_DESIGN_BYTES } from "../../app/domain/design-settings";
 import { action as saveDraftAction } from "../../app/routes/api.save-draft";
-import { AnalysisPool, type AnalysisJob } from "../../app/services/analysis-pool.server";
-import { readDesignForm } from "../../app/services/design-form.server";
+import { AnalysisPool, type AnalysisJob } from "../../app/services/designs/analysis-pool.server";
+import { readDesignForm } from "../../app/routes/upload/design-form.server";
 import { args, createTestUser, run, sessionCookieFor, streamedMultipart } from "../setup/requests";
-import { fileOf, multipartRequest, storedFiles, withTemporaryUploads } from "../fixtures/designs/helpers";
+import { fileOf, multipartRequest, storedFiles } from "../fixtures/designs/helpers";
+import { testUploadsDir } from "../setup/uploads";
 
 const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
 const MIB = 1024 * 1024;
 
-let uploads: string;
+const uploads = testUploadsDir();
 let cookie: string;
 beforeAll(async () => {
-  uploads = withTemporaryUploads();
   cookie = await sessionCookieFor((await createTestUser()).id);
 });
-afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 
 /** The upload API's multipart post, its file generated as it is read. */
 function streamedUpload(fileBytes: number, settingsAfter: Record<string, string> = {}): Request {

@@ -1,7 +1,6 @@
 // The upload flow against a real database and storage folder: page action (no JavaScript), the API calls, drafts.
 import { eq } from "drizzle-orm";
-import { rmSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { printJobs, rateLimits } from "../../db/schema";
 import { quotePrice } from "../../app/domain/pricing";
 import { action as uploadAction, loader as uploadLoader } from "../../app/routes/upload/route";
@@ -14,17 +13,17 @@ import { loader as previewLoader } from "../../app/routes/drafts.$id.preview[.]p
 import { loader as fileLoader } from "../../app/routes/drafts.$id.file";
 import { DesignSettingsSchema } from "../../app/domain/design-settings";
 import { AppError } from "../../app/domain/app-error";
-import { LIMITS, UPLOADS_PER_HOUR } from "../../app/services/design-quotas.server";
-import { updateDraft } from "../../app/services/draft-writes.server";
-import { getOwnDraft } from "../../app/services/drafts.server";
+import { LIMITS, UPLOADS_PER_HOUR } from "../../app/services/designs/quotas.server";
+import { updateDraft } from "../../app/services/designs/draft-writes.server";
+import { getOwnDraft } from "../../app/services/designs/drafts.server";
 import { getStorage } from "../../app/services/storage.server";
 import { getDb } from "../../app/utils/db.server";
 import { createTestPrinter } from "../setup/jobs";
 import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
-import { fileOf, fixture, multipartRequest, storedFiles, withTemporaryUploads } from "../fixtures/designs/helpers";
+import { fileOf, fixture, multipartRequest, storedFiles } from "../fixtures/designs/helpers";
+import { testUploadsDir } from "../setup/uploads";
 
-const uploads = withTemporaryUploads();
-afterAll(() => rmSync(uploads, { recursive: true, force: true }));
+const uploads = testUploadsDir();
 const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
 const DODECA_3MF = "tests/fixtures/models/3mfc_dodeca_chain_loop.3mf";
 const BLOCK_OBJ = "tests/fixtures/designs/block-40x30x10.obj";

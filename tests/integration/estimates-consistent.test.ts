@@ -1,9 +1,7 @@
 // One set of default print settings: the weight a model's page shows is the weight of the draft Order Print makes.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { categories, printJobs } from "../../db/schema";
 import { CATEGORIES } from "../../db/seed";
 import { action as uploadAction } from "../../app/routes/upload-model";
@@ -11,10 +9,6 @@ import { loader as detailLoader } from "../../app/routes/models.$source.$id/rout
 import { action as orderModelAction } from "../../app/routes/order-model.$source.$id";
 import { getDb } from "../../app/utils/db.server";
 import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
-
-const uploads = mkdtempSync(join(tmpdir(), "printnear-estimates-"));
-process.env.UPLOADS_DIR = uploads;
-afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 
 let cookie: string;
 beforeAll(async () => {

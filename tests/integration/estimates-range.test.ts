@@ -17,7 +17,7 @@ const page = async (cookie?: string) => {
   const data = await detailLoader(
     args(getRequest(`/models/library/${modelId}`, cookie), { source: "library", id: String(modelId) }),
   );
-  return priceRangeText(data.range);
+  return priceRangeText(data.range!);
 };
 
 beforeAll(async () => {
@@ -56,6 +56,18 @@ beforeAll(async () => {
   farCookie = await sessionCookieFor(farAway.id);
 });
 
+/** A 20 g, one-hour library model by a new creator, in the first category. */
+async function libraryModel(values: Pick<typeof libraryModels.$inferInsert, "name" | "description" | "license">) {
+  const db = await getDb();
+  const [category] = await db.select().from(categories).limit(1);
+  const creator = await createTestUser();
+  const [model] = await db
+    .insert(libraryModels)
+    .values({ creatorId: creator.id, categoryId: category.id, filamentWeightGrams: 20, printTimeMinutes: 60, ...values })
+    .returning();
+  return model;
+}
+
 describe("the model page's estimate before a printer is chosen", () => {
   it("ranges over the available printers within the default radius of the customer's ZIP, each at its own rate", async () => {
     expect(await page(localCookie)).toBe("from $2.60 to $3.40 at 2 printers near you");
@@ -76,22 +88,18 @@ describe("the model page's estimate before a printer is chosen", () => {
     expect(await page(farCookie)).toBe("$1.30 at the platform rate: no printer near you can print this yet");
   });
 
+  it("gives no price for a model whose licence forbids paid prints: its page says why instead", async () => {
+    const nc = await libraryModel({ name: "Personal Pin", description: "A pin for personal use.", license: "CC BY-NC" });
+    const data = await detailLoader(
+      args(getRequest(`/models/library/${nc.id}`, localCookie), { source: "library", id: String(nc.id) }),
+    );
+    expect(data.range).toBeNull();
+    expect(data.model.licenseRefusal).toMatch(/licensed CC BY-NC, which does not allow commercial use/);
+  });
+
   it("counts only the printers whose build volume holds the model's file", async () => {
     const db = await getDb();
-    const [category] = await db.select().from(categories).limit(1);
-    const creator = await createTestUser();
-    const [long] = await db
-      .insert(libraryModels)
-      .values({
-        creatorId: creator.id,
-        categoryId: category.id,
-        name: "Long Rail",
-        description: "A rail 300 mm long.",
-        license: "CC BY",
-        filamentWeightGrams: 20,
-        printTimeMinutes: 60,
-      })
-      .returning();
+    const long = await libraryModel({ name: "Long Rail", description: "A rail 300 mm long.", license: "CC BY" });
     await db.insert(modelFiles).values({
       libraryModelId: long.id,
       name: "rail.stl",
@@ -106,7 +114,7 @@ describe("the model page's estimate before a printer is chosen", () => {
           await detailLoader(
             args(getRequest(`/models/library/${long.id}`, localCookie), { source: "library", id: String(long.id) }),
           )
-        ).range,
+        ).range!,
       );
     // neither Berthoud printer (250 x 210 x 220 mm) holds 300 mm
     expect(await text()).toBe("$1.30 at the platform rate: no printer near you can print this yet");
@@ -148,7 +156,7 @@ describe("the model page's estimate before a printer is chosen", () => {
               id: String(long.sourceId),
             }),
           )
-        ).range,
+        ).range!,
       );
     // size unknown: every nearby printer that stocks the material counts
     expect(await text()).toBe("from $2.60 to $3.40 at 2 printers near you");

@@ -18,17 +18,20 @@ import { enqueuePeriodicTasks } from "../../app/services/jobs/enqueue.server";
 import { claimTask } from "../../app/services/jobs/runner.server";
 import { databaseConfig, getClient, getDb, openDatabase } from "../../app/utils/db.server";
 import { ensureWorkLog, ITEMS_TASK, itemsHandler } from "../fixtures/jobs/items-handler";
+import { atTime } from "../setup/clock";
+import { waitFor } from "../setup/wait";
 
+/** A handler's pause between pieces of its work (not a test's wait). */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await sleep(50);
-  }
+/** When the task's lease runs out, as stored. */
+async function leaseExpiry(id: number): Promise<number> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ lease: backgroundTasks.leaseExpiresAt })
+    .from(backgroundTasks)
+    .where(eq(backgroundTasks.id, id));
+  return row.lease?.getTime() ?? 0;
 }
 
 const others: { close(): void }[] = [];
@@ -86,7 +89,7 @@ describe("lease expiry and resume", () => {
     await ensureWorkLog();
     const { id } = await enqueueTask(ITEMS_TASK, { total: 10 });
     const child = spawn(process.execPath, ["--import", "tsx", "tests/fixtures/jobs/dying-worker.ts"], {
-      env: { ...process.env, LEASE_MS: "1500", DIE_AFTER: "4" },
+      env: { ...process.env, LEASE_MS: "30000", DIE_AFTER: "4" },
       stdio: "ignore",
     });
     const exit = await new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
@@ -98,8 +101,8 @@ describe("lease expiry and resume", () => {
     // while the lease lasts, nobody else may take it
     expect(await claimTask("survivor", [ITEMS_TASK], 30_000)).toBeNull();
     registerTaskHandler(ITEMS_TASK, itemsHandler("survivor"));
-    await sleep(1600);
-    const outcomes = await runDueTasks({ workerId: "survivor", types: [ITEMS_TASK] });
+    // the clock moves past the dead worker's lease
+    const outcomes = await atTime((await leaseExpiry(id)) + 1, () => runDueTasks({ workerId: "survivor", types: [ITEMS_TASK] }));
     expect(outcomes).toEqual(["done"]);
 
     const task = await getTask(id);
@@ -129,8 +132,13 @@ describe("lease expiry and resume", () => {
       () => getTask(id),
       (t) => t!.status === "running",
     );
-    await sleep(400); // well past the first lease: heartbeats renewed it
-    expect(await claimTask("thief", ["test.long"], 150)).toBeNull();
+    // a heartbeat after the first lease ran out renewed it (from then on, 150 ms): a thief then finds nothing to take
+    const firstLeaseEnds = await leaseExpiry(id);
+    await waitFor(
+      () => leaseExpiry(id),
+      (lease) => lease > firstLeaseEnds + 150,
+    );
+    expect(await claimTask("thief", ["test.long"], 150, firstLeaseEnds + 1)).toBeNull();
     release();
     await waitFor(
       () => getTask(id),
@@ -158,13 +166,16 @@ describe("retries and failures", () => {
     expect(task!.runAt - Date.now()).toBeLessThanOrEqual(200);
     // not due yet: nothing runs
     expect(await runDueTasks({ types: ["test.flaky"], backoffBaseMs: 200 })).toEqual([]);
-    await sleep(250);
-    const second = Date.now();
-    expect(await runDueTasks({ types: ["test.flaky"], backoffBaseMs: 200 })).toEqual(["queued"]);
+    // the clock moves to each retry's time
+    const second = task!.runAt;
+    await atTime(second, async () => {
+      expect(await runDueTasks({ types: ["test.flaky"], backoffBaseMs: 200 })).toEqual(["queued"]);
+    });
     task = await getTask(id);
     expect(task!.runAt - second).toBeGreaterThanOrEqual(400); // doubled
-    await sleep(450);
-    expect(await runDueTasks({ types: ["test.flaky"], backoffBaseMs: 200 })).toEqual(["done"]);
+    await atTime(task!.runAt, async () => {
+      expect(await runDueTasks({ types: ["test.flaky"], backoffBaseMs: 200 })).toEqual(["done"]);
+    });
     task = await getTask(id);
     expect(task!.status).toBe("done");
     expect(task!.result).toEqual({ attempt: 3 });
@@ -179,8 +190,7 @@ describe("retries and failures", () => {
     });
     const { id } = await enqueueTask("test.broken", {}, { maxAttempts: 2 });
     await runDueTasks({ types: ["test.broken"], backoffBaseMs: 1 });
-    await sleep(5);
-    await runDueTasks({ types: ["test.broken"], backoffBaseMs: 1 });
+    await atTime((await getTask(id))!.runAt, () => runDueTasks({ types: ["test.broken"], backoffBaseMs: 1 }));
     expect(await getTask(id)).toMatchObject({ status: "failed", attempts: 2, lastError: "always" });
 
     registerTaskHandler("test.invalid", async () => {

@@ -12,7 +12,7 @@ import {
 } from "~/services/live-events.server";
 import { getClient } from "~/utils/db.server";
 import { CLIENT_IP_HEADER } from "~/utils/rate-limit.server";
-import { notify } from "~/utils/notifications.server";
+import { notify } from "~/services/notifications.server";
 import { loader as events } from "~/routes/events";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
 import { args, createTestUser, getRequest, run, sessionCookieFor } from "../setup/requests";

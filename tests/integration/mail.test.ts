@@ -1,58 +1,73 @@
 // The mail service: queued mail reaches a real SMTP server started here, a failing server is
-// retried, batches send one message per window, and without SMTP_URL mail lands in the outbox.
+// retried, batches send one message per window, a worker killed around a send neither loses nor
+// repeats the e-mail (a repeat keeps its Message-ID), logs name no address, and without SMTP_URL
+// mail lands in the outbox.
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import "../../app/services/mail/mail-task.server";
 import { queueMail } from "../../app/services/mail/index.server";
-import { getTask, runDueTasks, startWorker } from "../../app/services/jobs/index.server";
+import { getTask, listTasks, runDueTasks, startWorker } from "../../app/services/jobs/index.server";
 import { claimTask } from "../../app/services/jobs/runner.server";
+import { mailDelivery } from "../../app/services/mail/transport.server";
 import { listNotifications, notify } from "../../app/services/notifications.server";
 import { getClient } from "../../app/utils/db.server";
+import { workerDies } from "../setup/jobs";
+import { atTime } from "../setup/clock";
 import { createTestUser } from "../setup/requests";
+import { testSmtpServer } from "../setup/smtp";
+import { waitFor } from "../setup/wait";
 
-const received: ParsedMail[] = [];
 let refuseNext = 0;
-let server: SMTPServer;
+/** recipients the server refuses, quoting the address as real servers do */
+const unknownMailboxes = new Set<string>();
+const smtp = testSmtpServer({
+  recipient: (address) =>
+    unknownMailboxes.has(address)
+      ? { code: 550, message: `<${address}>: Recipient address rejected: User unknown in virtual mailbox table` }
+      : undefined,
+  message() {
+    if (refuseNext === 0) return undefined;
+    refuseNext -= 1;
+    return { code: 451, message: "Try again later" };
+  },
+});
+const received = smtp.received;
 
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", async () => {
-        if (refuseNext > 0) {
-          refuseNext -= 1;
-          const error = Object.assign(new Error("Try again later"), { responseCode: 451 });
-          return callback(error);
-        }
-        received.push(await simpleParser(Buffer.concat(chunks)));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
-  process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+  process.env.SMTP_URL = await smtp.start();
 });
 
 afterAll(async () => {
   delete process.env.SMTP_URL;
-  await new Promise<void>((resolve) => server.close(resolve));
+  await smtp.stop();
 });
 
 afterEach(() => {
   received.length = 0;
   refuseNext = 0;
+  unknownMailboxes.clear();
 });
 
+const messageIdOf = (mail: ParsedMail) => mail.messageId;
+
+/** Everything written to the console while `work` runs, as one text. */
+async function logOf(work: () => Promise<unknown>): Promise<string> {
+  const lines: string[] = [];
+  const spies = (["log", "info", "warn", "error"] as const).map((method) =>
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" "))),
+  );
+  try {
+    await work();
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+  return lines.join("\n");
+}
+
 describe("queueMail through a real SMTP server", () => {
-  test("a queued message arrives with its subject, text, HTML and headers; the log names no body", async () => {
+  test("a queued message arrives with its subject, text, HTML and headers; the log names neither address nor body", async () => {
     const log = vi.spyOn(console, "log");
     const { id, skipped } = await queueMail({
       to: "maker@example.test",
@@ -73,7 +88,8 @@ describe("queueMail through a real SMTP server", () => {
     expect(mail.headerLines.find((h) => h.key === "list-unsubscribe")?.line).toContain("unsubscribe?token=abc");
     expect((await getTask(id!))!.status).toBe("done");
     const lines = log.mock.calls.map((c) => c.join(" ")).join("\n");
-    expect(lines).toContain("maker@example.test");
+    expect(lines).toContain(`message ${mail.messageId!.slice(1, mail.messageId!.indexOf("@"))} (SMTP)`);
+    expect(lines).not.toContain("maker@example.test");
     expect(lines).not.toContain("Secret");
     log.mockRestore();
   });
@@ -86,10 +102,13 @@ describe("queueMail through a real SMTP server", () => {
     expect(task!.status).toBe("queued");
     expect(task!.lastError).toMatch(/451|Try again later/);
     expect(received).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 120));
-    expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["queued"]);
-    await new Promise((r) => setTimeout(r, 220));
-    expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["done"]);
+    // the clock moves to each retry's time
+    await atTime(task!.runAt, async () => {
+      expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["queued"]);
+    });
+    await atTime((await getTask(id!))!.runAt, async () => {
+      expect(await runDueTasks({ types: ["mail.send"], backoffBaseMs: 100 })).toEqual(["done"]);
+    });
     task = await getTask(id!);
     expect(task!.attempts).toBe(3);
     expect(received.map((m) => m.subject)).toEqual(["Retry me"]);
@@ -110,6 +129,21 @@ describe("queueMail through a real SMTP server", () => {
     expect(received.map((m) => m.text?.trim()).sort()).toEqual(["1", "3", "4"]);
   });
 
+  test("no log line of a send, a refused send or a notification's e-mail carries an e-mail address", async () => {
+    const user = await createTestUser();
+    unknownMailboxes.add("gone@example.test");
+    const log = await logOf(async () => {
+      await notify(user.id, "Order shipped", "Your order is on its way.", "/orders/1", { kind: "order_update" });
+      await queueMail({ to: "gone@example.test", subject: "Refused", text: "x", maxAttempts: 1 });
+      await queueMail({ to: "reader@example.test", subject: "Accepted", text: "y" });
+      expect((await runDueTasks({ types: ["mail.send"] })).sort()).toEqual(["done", "done", "failed"]);
+    });
+    expect(received.map((m) => (m.to as { text: string }).text).sort()).toEqual(["reader@example.test", user.email].sort());
+    expect(log).toContain("Mail sent"); // the sends were logged ...
+    expect(log).toContain("Recipient address rejected"); // ... and so was the refusal
+    expect(log).not.toMatch(/[^\s@<>"']+@[^\s@<>"']+\.[a-z]{2,}/i); // ... none with an address
+  });
+
   test("a bad address is refused when queueing", async () => {
     await expect(queueMail({ to: "not-an-address", subject: "x", text: "y" })).rejects.toThrow();
   });
@@ -123,15 +157,59 @@ describe("restarts and failures", () => {
     expect(claimed?.id).toBe(id);
     const worker = startWorker({ workerId: "next-worker", leaseMs: 150, pollMs: 20, types: ["mail.send"] });
     try {
-      const deadline = Date.now() + 5000;
-      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-      await new Promise((r) => setTimeout(r, 400)); // several more polls and leases: nothing is sent twice
+      // once the task is done no worker takes it again; stopping waits for any send still under way
+      await waitFor(
+        () => getTask(id!),
+        (task) => task!.status === "done",
+      );
     } finally {
       await worker.stop();
     }
     expect(received.map((m) => m.subject)).toEqual(["Survives a restart"]);
     const task = await getTask(id!);
     expect([task!.status, task!.attempts]).toEqual(["done", 2]);
+  });
+
+  test("a notification e-mail whose worker is killed (kill -9) right after logging its send is not sent again", async () => {
+    const user = await createTestUser();
+    await notify(user.id, "Order shipped", "Your order is on its way.", "/orders/1", { kind: "order_update" });
+    const [queued] = await listTasks({ types: ["mail.send"], statuses: ["queued"], limit: 1 });
+    const child = spawn(process.execPath, ["--import", "tsx", "tests/fixtures/jobs/dying-mail-worker.ts"], {
+      env: process.env,
+      stdio: "ignore",
+    });
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, sig) => resolve(sig)));
+    expect(signal).toBe("SIGKILL");
+    expect(received.map((m) => m.subject)).toEqual(["Order shipped | Printnear"]);
+    expect((await getTask(queued.id))!.status).toBe("running"); // killed holding its lease
+
+    await workerDies(queued.id); // its lease runs out
+    expect(await runDueTasks({ types: ["mail.send"] })).toEqual(["done"]);
+    expect(received.map((m) => m.subject)).toEqual(["Order shipped | Printnear"]);
+  }, 30_000);
+
+  test("a worker that dies during a send whose outcome it never learns: the next sends it again as the same message", async () => {
+    const { id } = await queueMail({ to: "unknown-outcome@example.test", subject: "Once, by Message-ID", text: "x" });
+    const delivery = mailDelivery();
+    const realSend = delivery.send;
+    let release = () => {};
+    delivery.send = async (mail, key) => {
+      delivery.send = realSend;
+      const sent = await realSend(mail, key);
+      await workerDies(id!); // the server accepted it, but the worker dies before it can record that
+      await new Promise<void>((resolve) => (release = resolve));
+      return sent;
+    };
+    const dying = runDueTasks({ types: ["mail.send"] });
+    await expect.poll(() => received.length).toBe(1);
+    expect(await runDueTasks({ types: ["mail.send"] })).toEqual(["done"]);
+    release();
+    expect(await dying).toEqual(["released"]);
+    // delivered at least once; a receiver that keeps one message per Message-ID shows it once
+    expect(received).toHaveLength(2);
+    expect(new Set(received.map(messageIdOf)).size).toBe(1);
+    expect(messageIdOf(received[0])).toMatch(/^<mail-[0-9a-f-]{36}@printnear\.test>$/);
+    expect((await getTask(id!))!.result).toEqual({ messageId: messageIdOf(received[0]) });
   });
 
   test("a mail that can't be queued leaves no notification and no used-up batch window", async () => {
@@ -179,6 +257,33 @@ describe("without SMTP_URL", () => {
       expect(parsed.text?.trim()).toBe("in a file");
     } finally {
       log.mockRestore();
+      process.env.SMTP_URL = saved;
+      delete process.env.MAIL_OUTBOX_DIR;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a message written again after its worker died replaces its own file: the outbox holds it once", async () => {
+    const saved = process.env.SMTP_URL;
+    const dir = `${process.env.UPLOADS_DIR}-outbox-again`;
+    delete process.env.SMTP_URL;
+    process.env.MAIL_OUTBOX_DIR = dir;
+    const delivery = mailDelivery();
+    const realSend = delivery.send;
+    try {
+      const { id } = await queueMail({ to: "demo@example.test", subject: "Outbox twice", text: "in one file" });
+      delivery.send = async (mail, key) => {
+        delivery.send = realSend;
+        const sent = await realSend(mail, key);
+        await workerDies(id!); // written, but never recorded as sent
+        return sent;
+      };
+      await logOf(async () => expect(await runDueTasks({ types: ["mail.send"], limit: 1 })).toEqual(["released"]));
+      await logOf(async () => expect(await runDueTasks({ types: ["mail.send"] })).toEqual(["done"]));
+      expect(readdirSync(dir)).toHaveLength(1);
+      expect((await simpleParser(readFileSync(`${dir}/${readdirSync(dir)[0]}`))).subject).toBe("Outbox twice");
+    } finally {
+      delivery.send = realSend;
       process.env.SMTP_URL = saved;
       delete process.env.MAIL_OUTBOX_DIR;
       rmSync(dir, { recursive: true, force: true });

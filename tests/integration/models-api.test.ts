@@ -12,7 +12,7 @@ import { action as commentAction, loader as commentsLoader } from "../../app/rou
 import { action as ratingAction } from "../../app/routes/api.models.$id.ratings";
 import { loader as browseLoader } from "../../app/routes/api.thingiverse.browse";
 import { loader as searchLoader } from "../../app/routes/api.thingiverse.search";
-import { resetCatalogueSync } from "../../app/services/catalogue-sync.server";
+import { resetCatalogueSync } from "../../app/services/catalogue/sync.server";
 import { getDb } from "../../app/utils/db.server";
 import { thingiverseErrorHandlers } from "../mocks/thingiverse";
 import { server } from "../setup/msw";

@@ -5,12 +5,13 @@ import { catalogueModels, libraryModels, users } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
 import { loader as browseLoader } from "../../app/routes/models._index";
 import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
-import { resetCatalogueSync, syncCatalogueListing } from "../../app/services/catalogue-sync.server";
+import { resetCatalogueSync, syncCatalogueListing } from "../../app/services/catalogue/sync.server";
 import { createLibraryModel } from "../../app/services/models/library.server";
 import { ftsQuery } from "../../app/services/models/lists.server";
 import { getDb } from "../../app/utils/db.server";
 import { FIXTURE_THING_NON_COMMERCIAL, THINGIVERSE_API, thingiverseErrorHandlers } from "../mocks/thingiverse";
 import { server } from "../setup/msw";
+import { freshCatalogueWindow } from "../setup/catalogue";
 import { args, getRequest } from "../setup/requests";
 
 async function browse(query = "") {
@@ -21,8 +22,8 @@ const names = (page: { models: { name: string }[] }) => page.models.map((m) => m
 beforeAll(async () => {
   await seedDatabase(await getDb(), { log: () => {} });
 });
-beforeEach(() => {
-  resetCatalogueSync();
+beforeEach(async () => {
+  await freshCatalogueWindow();
   delete process.env.THINGIVERSE_TOKEN;
   delete process.env.MOCKS;
 });

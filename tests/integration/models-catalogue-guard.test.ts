@@ -1,4 +1,5 @@
-// The shared Thingiverse budget against anonymous visitors, and catalogue URLs against javascript: links.
+// The shared Thingiverse budget against anonymous visitors (each visitor a share, jobs and visitors
+// together within the site's limit), and catalogue URLs against javascript: links.
 import { eq } from "drizzle-orm";
 import { http, HttpResponse } from "msw";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -9,17 +10,25 @@ import { loader as browseLoader } from "../../app/routes/models._index";
 import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
 import { loader as apiBrowseLoader } from "../../app/routes/api.thingiverse.browse";
 import { loader as apiSearchLoader } from "../../app/routes/api.thingiverse.search";
-import type { CatalogueModel, CatalogueSource } from "../../app/services/catalogue/index.server";
+import {
+  CatalogueRateLimitError,
+  catalogueSourceForJobs,
+  jobBudget,
+  siteBudget,
+  THINGIVERSE_RATE_LIMIT,
+  visitorsBudget,
+  type CatalogueModel,
+  type CatalogueSource,
+} from "../../app/services/catalogue/index.server";
 import {
   catalogueSyncMemory,
   DETAIL_TTL_MS,
   MAX_REMEMBERED,
-  resetCatalogueSync,
   syncCatalogueListing,
   syncCatalogueModel,
   VISITOR_SYNC_LIMIT,
   VISITOR_SYNC_WINDOW_MS,
-} from "../../app/services/catalogue-sync.server";
+} from "../../app/services/catalogue/sync.server";
 import { getModelDetail } from "../../app/services/models/detail.server";
 import { listCatalogueModels } from "../../app/services/models/lists.server";
 import { getOrderableModel } from "../../app/services/models/ordering.server";
@@ -27,7 +36,8 @@ import { getDb } from "../../app/utils/db.server";
 import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
 import { THINGIVERSE_API, thingiverseFixtures } from "../mocks/thingiverse";
 import { server } from "../setup/msw";
-import { args, run } from "../setup/requests";
+import { freshCatalogueWindow } from "../setup/catalogue";
+import { args, createTestUser, run, sessionCookieFor } from "../setup/requests";
 
 let calls: string[] = [];
 
@@ -41,12 +51,10 @@ beforeAll(async () => {
   await seedDatabase(await getDb(), { log: () => {} });
 });
 beforeEach(async () => {
-  resetCatalogueSync();
+  await freshCatalogueWindow();
   calls = [];
   process.env.THINGIVERSE_TOKEN = "mock-token";
   process.env.MOCKS = "true";
-  const db = await getDb();
-  await db.run("DELETE FROM rate_limits WHERE key LIKE 'catalogue:%'");
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -73,9 +81,7 @@ describe("one visitor's share of the site's budget", () => {
       expect(res.headers.get("x-catalogue-sync")).toBe("limited");
     }
     // a detail refresh is an ask too
-    expect((await getModelDetail("thingiverse", 6201003, { request: from(greedy, "/models/thingiverse/6201003") })).sync).toBe(
-      "limited",
-    );
+    expect((await getModelDetail("thingiverse", 6201003, { visitor: { userId: null, clientIp: greedy } })).sync).toBe("limited");
     expect(calls).toEqual([]);
 
     // someone else still gets fresh answers, and what they fetched is cached for everyone
@@ -105,10 +111,60 @@ describe("one visitor's share of the site's budget", () => {
     expect(rows).toEqual([{ count: 1 }]);
   });
 
+  /** A catalogue search through the API as this visitor, and how the site was involved. */
+  async function search(ip: string, q: string, cookie?: string) {
+    const request = from(ip, `/api/thingiverse/search?q=${encodeURIComponent(q)}`);
+    if (cookie) request.headers.set("cookie", cookie);
+    return (await run(() => apiSearchLoader(args(request)))).headers.get("x-catalogue-sync");
+  }
+
+  it("384 searches from 12 addresses leave the site's budget for everyone else", async () => {
+    const busy = Array.from({ length: 12 }, (_, i) => `203.0.113.${100 + i}`);
+    for (let round = 0; round < 32; round++) for (const ip of busy) await search(ip, `${ip} ${round}`);
+    expect(calls).toHaveLength(busy.length * VISITOR_SYNC_LIMIT);
+    expect(calls.length).toBeLessThan(visitorsBudget());
+    for (const ip of ["198.51.100.1", "198.51.100.2", "198.51.100.3"]) expect(await search(ip, `fresh ${ip}`)).toBe("updated");
+  });
+
+  it("a signed-in visitor has a share of their own, whatever others at their address asked", async () => {
+    const office = "192.0.2.80";
+    for (let i = 0; i < VISITOR_SYNC_LIMIT; i++) expect(await search(office, `office ${i}`)).toBe("updated");
+    expect(await search(office, "office more")).toBe("limited");
+    const cookie = await sessionCookieFor((await createTestUser()).id);
+    for (let i = 0; i < VISITOR_SYNC_LIMIT; i++) expect(await search(office, `member ${i}`, cookie)).toBe("updated");
+    expect(await search(office, "member more", cookie)).toBe("limited"); // their own share, used up
+  });
+
   it("syncs not started by a visitor (scripts, imports) are not counted", async () => {
     for (let i = 0; i < VISITOR_SYNC_LIMIT + 5; i++)
       expect(await syncCatalogueListing({ type: "featured", q: `batch${i}` })).toBe("updated");
     expect(calls).toHaveLength(VISITOR_SYNC_LIMIT + 5);
+  });
+});
+
+describe("jobs and visitors together", () => {
+  it("never ask the site more than its limit in one window, and the jobs keep their part however busy visitors are", async () => {
+    for (let i = 0; i < 60; i++) {
+      for (let j = 0; j < 5; j++)
+        await run(() => apiSearchLoader(args(from(`10.0.${i}.1`, `/api/thingiverse/search?q=v${i}-${j}`))));
+    }
+    expect(calls).toHaveLength(visitorsBudget()); // the visitors' part, however many addresses ask
+
+    const job = catalogueSourceForJobs({ maxWaitMs: 0 })!; // refuses instead of waiting for budget
+    let granted = 0;
+    for (let i = 0; i <= siteBudget(); i++) {
+      const answer = await job.search(`job ${i}`, { sort: "newest", page: 1 }).catch((error: unknown) => error);
+      if (answer instanceof CatalogueRateLimitError) break;
+      granted += 1;
+    }
+    expect(granted).toBe(jobBudget());
+    expect(calls).toHaveLength(THINGIVERSE_RATE_LIMIT.limit);
+
+    // a sync nobody's share pays for (a script) finds the site's budget spent too
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(await syncCatalogueListing({ type: "featured", q: "script" })).toBe("unavailable");
+    warn.mockRestore();
+    expect(calls).toHaveLength(THINGIVERSE_RATE_LIMIT.limit);
   });
 });
 

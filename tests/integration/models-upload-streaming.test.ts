@@ -1,16 +1,17 @@
 // The library upload (/upload-model) keeps to the upload hardening: the form streams to disk (never whole in
 // memory), the pool reads the model from its path in its uploader's own lane and renders the thumbnail, and a
 // full pool answers 503 with Retry-After.
-import { readFileSync, rmSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { categories, libraryModels } from "../../db/schema";
 import { CATEGORIES } from "../../db/seed";
 import { action as uploadAction } from "../../app/routes/upload-model";
-import { AnalysisBusyError, AnalysisPool, type AnalysisJob } from "../../app/services/analysis-pool.server";
+import { AnalysisBusyError, AnalysisPool, type AnalysisJob } from "../../app/services/designs/analysis-pool.server";
 import { LIBRARY_THUMBNAIL_SIZE } from "../../app/services/models/library-upload.server";
 import { getDb } from "../../app/utils/db.server";
 import { args, createTestUser, formRequest, run, sessionCookieFor, streamedMultipart } from "../setup/requests";
-import { storedFiles, withTemporaryUploads } from "../fixtures/designs/helpers";
+import { storedFiles } from "../fixtures/designs/helpers";
+import { testUploadsDir } from "../setup/uploads";
 
 const CUBE_STL = readFileSync("tests/fixtures/models/trimesh_20mm-xyz-cube.stl");
 const PNG = Uint8Array.from([
@@ -25,16 +26,14 @@ const FIELDS = {
   license: "CC BY",
 };
 
-let uploads: string;
+const uploads = testUploadsDir();
 let userId: number;
 let cookie: string;
 beforeAll(async () => {
-  uploads = withTemporaryUploads();
   await (await getDb()).insert(categories).values(CATEGORIES);
   userId = (await createTestUser()).id;
   cookie = await sessionCookieFor(userId);
 });
-afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 
 const incoming = () => storedFiles(uploads).filter((path) => path.includes(".incoming"));
 

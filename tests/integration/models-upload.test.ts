@@ -1,14 +1,12 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { categories, libraryModels, modelFiles } from "../../db/schema";
 import { CATEGORIES } from "../../db/seed";
 import { action as uploadAction, loader as uploadLoader } from "../../app/routes/upload-model";
 import { action as apiModelsAction } from "../../app/routes/api.models";
-import { AnalysisBusyError, AnalysisPool } from "../../app/services/analysis-pool.server";
-import { LIMITS } from "../../app/services/design-quotas.server";
+import { AnalysisBusyError, AnalysisPool } from "../../app/services/designs/analysis-pool.server";
+import { LIMITS } from "../../app/services/designs/quotas.server";
 import { loader as downloadLoader } from "../../app/routes/models.library.$id.download";
 import { loader as imageLoader } from "../../app/routes/models.library.$id.image";
 import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
@@ -17,9 +15,6 @@ import { flushModelCounters } from "../../app/services/models/counters.server";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
 import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
-
-// uploads of this file go to a throwaway folder (read lazily by the storage service)
-process.env.UPLOADS_DIR = mkdtempSync(join(tmpdir(), "printnear-models-upload-"));
 
 const CUBE_STL = readFileSync("tests/fixtures/models/trimesh_20mm-xyz-cube.stl");
 const PNG = Uint8Array.from([

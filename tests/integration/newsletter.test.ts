@@ -1,14 +1,11 @@
 // Newsletter: sanitising, double opt-in, segment counts, sending through a real SMTP server with
 // each recipient's unsubscribe link and List-Unsubscribe headers, one-click unsubscribe.
-import type { AddressInfo } from "node:net";
 import { eq, inArray } from "drizzle-orm";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { backgroundTasks, newsletterCampaigns, newsletterSubscribers, payments, printers, printJobs } from "../../db/schema";
 import { jobOutcomeMessage, NEWSLETTER_TASK } from "../../app/domain/background-jobs";
-import { getJobSummary } from "../../app/services/admin-jobs.server";
-import { getTask } from "../../app/services/jobs/index.server";
+import { getJobSummary } from "../../app/services/admin/jobs.server";
 import { mailDelivery } from "../../app/services/mail/transport.server";
 import "../../app/services/jobs/handlers.server";
 import { runDueTasks } from "../../app/services/jobs/index.server";
@@ -27,32 +24,20 @@ import * as unsubscribePage from "../../app/routes/unsubscribe";
 import * as statsApi from "../../app/routes/api.admin.newsletter.stats";
 import * as sendApi from "../../app/routes/api.admin.newsletter.send";
 import * as campaignsApi from "../../app/routes/api.admin.newsletter.campaigns";
+import { workerDies } from "../setup/jobs";
 import { args, createTestUser, formRequest, getRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
+import { testSmtpServer } from "../setup/smtp";
 
-const received: ParsedMail[] = [];
-let server: SMTPServer;
+const smtp = testSmtpServer();
+const received = smtp.received;
 
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", async () => {
-        received.push(await simpleParser(Buffer.concat(chunks)));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.SMTP_URL = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  process.env.SMTP_URL = await smtp.start();
   process.env.PUBLIC_URL = "https://printnear.test";
 });
 afterAll(async () => {
   delete process.env.SMTP_URL;
-  await new Promise<void>((resolve) => server.close(resolve));
+  await smtp.stop();
 });
 
 const linkIn = (mail: ParsedMail, path: string) => {
@@ -341,17 +326,9 @@ describe("campaign delivery", () => {
 
   test("a mail server that refuses the e-mails ends the campaign with Send Failed, not Newsletter Sent!", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {}); // the job's failure is logged
-    const refusing = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onRcptTo(_address, _session, callback) {
-        callback(Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 }));
-      },
-    });
-    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const refusing = testSmtpServer({ recipient: () => ({ code: 550, message: "Mailbox unavailable" }) });
     const working = process.env.SMTP_URL;
-    process.env.SMTP_URL = `smtp://127.0.0.1:${(refusing.server.address() as AddressInfo).port}`;
+    process.env.SMTP_URL = await refusing.start();
     try {
       await onlySubscribers(["refused1@example.test", "refused2@example.test"]);
       const { jobId, campaignId } = await startCampaign("Refused news");
@@ -366,23 +343,15 @@ describe("campaign delivery", () => {
       expect(campaign.recipientCount).toBe(0);
     } finally {
       process.env.SMTP_URL = working;
-      await new Promise<void>((resolve) => refusing.close(resolve));
+      await refusing.stop();
     }
   });
 
   test("a mail server that refuses our sign-in (5xx to AUTH) fails the attempt; no recipient is marked failed", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const strict = new SMTPServer({
-      disabledCommands: ["STARTTLS"],
-      allowInsecureAuth: true,
-      logger: false,
-      onAuth(_auth, _session, callback) {
-        callback(Object.assign(new Error("Authentication credentials invalid"), { responseCode: 535 }));
-      },
-    });
-    await new Promise<void>((resolve) => strict.listen(0, "127.0.0.1", resolve));
+    const strict = testSmtpServer({ signIn: { code: 535, message: "Authentication credentials invalid" } });
     const working = process.env.SMTP_URL;
-    process.env.SMTP_URL = `smtp://wrong:password@127.0.0.1:${(strict.server.address() as AddressInfo).port}`;
+    process.env.SMTP_URL = `smtp://wrong:password@${new URL(await strict.start()).host}`;
     try {
       await onlySubscribers(["auth1@example.test", "auth2@example.test"]);
       const { jobId } = await startCampaign("Auth news");
@@ -395,7 +364,7 @@ describe("campaign delivery", () => {
       expect(rows.map((r) => r.outcome)).not.toContain("failed");
     } finally {
       process.env.SMTP_URL = working;
-      await new Promise<void>((resolve) => strict.close(resolve));
+      await strict.stop();
     }
   });
 
@@ -430,39 +399,87 @@ describe("campaign delivery", () => {
     ).toEqual(["later1@example.test", "later2@example.test"]);
   });
 
-  test("a worker that dies right after a send: the resumed campaign never sends that e-mail again", async () => {
-    await onlySubscribers(["crash1@example.test", "crash2@example.test", "crash3@example.test"]);
-    received.length = 0;
-    const { jobId } = await startCampaign("Crash news");
+  /** The campaign's sends with the worker dying at its first one: `before` or after the server got it. */
+  async function dyingAtFirstSend(jobId: number, when: "before the server got it" | "after the server accepted it") {
     const delivery = mailDelivery();
     const realSend = delivery.send;
     let release = () => {};
     let died = false;
-    delivery.send = async (mail, id) => {
-      const sent = await realSend(mail, id);
+    delivery.send = async (mail, key) => {
       delivery.send = realSend;
-      // the worker "dies" here: it never records the outcome, and its lease runs out
-      const db = await getDb();
-      await db
-        .update(backgroundTasks)
-        .set({ lockedBy: "dead-worker", leaseExpiresAt: new Date(0) })
-        .where(eq(backgroundTasks.id, jobId));
+      const sent = when === "after the server accepted it" ? await realSend(mail, key) : undefined;
+      // the worker dies here: it never records the outcome, and its lease runs out
+      await workerDies(jobId);
       died = true;
       await new Promise<void>((resolve) => (release = resolve));
+      if (!sent) throw new Error("connection lost");
       return sent;
     };
     const dying = runDueTasks({ types: [NEWSLETTER_TASK] });
     await expect.poll(() => died).toBe(true);
-    expect(received.filter((m) => m.subject === "Crash news")).toHaveLength(1);
-    await runDueTasks({ types: [NEWSLETTER_TASK] }); // another worker takes the task over
-    release();
-    expect(await dying).toEqual(["released"]);
-    const crash = received
-      .filter((m) => m.subject === "Crash news")
-      .map(to)
-      .sort();
-    expect(crash).toEqual(["crash1@example.test", "crash2@example.test", "crash3@example.test"]);
-    expect((await getTask(jobId))!.status).toBe("done");
+    return {
+      async resumed() {
+        await runDueTasks({ types: [NEWSLETTER_TASK] }); // another worker takes the task over
+        release();
+        expect(await dying).toEqual(["released"]);
+      },
+    };
+  }
+  const byRecipient = (mails: ParsedMail[]) => mails.map((m) => `${to(m)} ${m.messageId}`).sort((a, b) => a.localeCompare(b));
+
+  test("a worker that dies right after a send: the resumed campaign sends it again as the same message and counts it once", async () => {
+    await onlySubscribers(["crash1@example.test", "crash2@example.test", "crash3@example.test"]);
+    received.length = 0;
+    const { jobId, campaignId } = await startCampaign("Crash news");
+    const worker = await dyingAtFirstSend(jobId, "after the server accepted it");
+    expect(received.filter((m) => m.subject === "Crash news").map(to)).toEqual(["crash1@example.test"]);
+    await worker.resumed();
+    const crash = received.filter((m) => m.subject === "Crash news");
+    // its outcome was unknown, so it went again, under the Message-ID the receiver already has
+    expect(crash.map(to).sort()).toEqual([
+      "crash1@example.test",
+      "crash1@example.test",
+      "crash2@example.test",
+      "crash3@example.test",
+    ]);
+    const messageIds = new Set(crash.map((m) => m.messageId));
+    expect(messageIds.size).toBe(3);
+    expect(new Set(byRecipient(crash)).size).toBe(3); // one Message-ID per recipient
+    const job = (await getJobSummary(jobId))!;
+    expect(job.status).toBe("done");
+    expect(jobOutcomeMessage(job)?.description).toBe("Successfully sent to 3 subscribers");
+    const db = await getDb();
+    const [campaign] = await db.select().from(newsletterCampaigns).where(eq(newsletterCampaigns.id, campaignId));
+    expect(campaign.recipientCount).toBe(3);
+  });
+
+  test("a worker that dies during a send the server never got: the resumed campaign still sends to that recipient", async () => {
+    await onlySubscribers(["lost1@example.test", "lost2@example.test", "lost3@example.test"]);
+    received.length = 0;
+    const { jobId } = await startCampaign("Lost news");
+    const worker = await dyingAtFirstSend(jobId, "before the server got it");
+    expect(received.filter((m) => m.subject === "Lost news")).toEqual([]);
+    await worker.resumed();
+    const lost = received.filter((m) => m.subject === "Lost news");
+    expect(lost.map(to).sort()).toEqual(["lost1@example.test", "lost2@example.test", "lost3@example.test"]);
+    // the report counts what the server accepted: each of the three, once
+    const job = (await getJobSummary(jobId))!;
+    expect(jobOutcomeMessage(job)?.description).toBe("Successfully sent to 3 subscribers");
+    expect(job.result?.stats).toMatchObject({ sent: 3, failed: 0, skipped: 0, unconfirmed: 0 });
+  });
+
+  test("a campaign's repeated send after a crash keeps each recipient's Message-ID, unique to that campaign", async () => {
+    await onlySubscribers(["ids1@example.test", "ids2@example.test"]);
+    received.length = 0;
+    const first = await startCampaign("Ids news");
+    const worker = await dyingAtFirstSend(first.jobId, "after the server accepted it");
+    await worker.resumed();
+    const second = await startCampaign("Ids news");
+    await runDueTasks({ types: [NEWSLETTER_TASK] });
+    const ids = received.filter((m) => m.subject === "Ids news").map((m) => m.messageId);
+    expect(ids).toHaveLength(5); // 3 of the first campaign (one repeated), 2 of the second
+    expect(new Set(ids).size).toBe(4);
+    expect(second.campaignId).not.toBe(first.campaignId);
   });
 
   test("an address unsubscribed while the campaign is sending gets nothing", async () => {

@@ -1,9 +1,7 @@
 // notify() puts a notification in the bell and queues an e-mail for its kind; a real SMTP server
 // started here reads what arrives. Message e-mails: one per conversation per 15 minutes.
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { ParsedMail } from "mailparser";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { users } from "../../db/schema";
 import "../../app/services/mail/mail-task.server";
@@ -14,33 +12,20 @@ import { WRITE_LIMITS } from "~/services/write-limits.server";
 import { getDb } from "~/utils/db.server";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
 import { createTestUser } from "../setup/requests";
+import { testSmtpServer } from "../setup/smtp";
 
-const received: ParsedMail[] = [];
-let server: SMTPServer;
+const smtp = testSmtpServer();
+const received = smtp.received;
 
 beforeAll(async () => {
   WRITE_LIMITS.message.limit = 1000;
   process.env.PUBLIC_URL = "https://printnear.example";
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", async () => {
-        received.push(await simpleParser(Buffer.concat(chunks)));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.SMTP_URL = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  process.env.SMTP_URL = await smtp.start();
 });
 
 afterAll(async () => {
   delete process.env.SMTP_URL;
-  await new Promise<void>((resolve) => server.close(resolve));
+  await smtp.stop();
 });
 
 afterEach(() => {

@@ -2,8 +2,7 @@
 // missing colour is the Missing Information toast, the owner's Download 3D File answers the file or
 // comes back with Download Failed, and the confirmation page says "paid" only for a paid order.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeEach, describe, expect, test } from "vitest";
-import { rmSync } from "node:fs";
+import { beforeEach, describe, expect, test } from "vitest";
 import { filamentInventory, printers, printJobs } from "../../db/schema";
 import type { JobStatus } from "../../app/domain/job-status";
 import { loader as apiDownload } from "../../app/routes/api.print-jobs.$id.download";
@@ -15,9 +14,6 @@ import { getDb } from "../../app/utils/db.server";
 import { createDraft, createOwnerWithPrinter } from "../setup/orders";
 import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 import { jobRow } from "../setup/jobs";
-
-process.env.UPLOADS_DIR = `tests/.tmp/uploads-orders-screens-${process.pid}`;
-afterAll(() => rmSync(process.env.UPLOADS_DIR!, { recursive: true, force: true }));
 
 beforeEach(() => {
   delete process.env.STRIPE_SECRET_KEY;

@@ -7,7 +7,7 @@ import { loader as landingLoader } from "../../app/routes/_index";
 import { action as contactAction } from "../../app/routes/contact";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { action as helpAction } from "../../app/routes/help";
-import { getSiteStats, startOfMonthUtc } from "../../app/services/stats.server";
+import { getSiteStats, startOfMonthUtc, type SiteStats } from "../../app/services/stats.server";
 import { failuresOf, formatTable, importsOf, scriptUrlsOf } from "../../scripts/bench-pages";
 import { getDb } from "../../app/utils/db.server";
 import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
@@ -135,16 +135,19 @@ describe("getSiteStats", () => {
   });
 
   it("measures from a signed-in user's ZIP, and from the default centre for visitors and unknown ZIPs", async () => {
-    const visitor = await getSiteStats(getRequest("/"));
+    // through GET /api/stats, which reads the viewer from the session
+    const statsFor = async (cookie?: string) =>
+      (await (await run(() => statsApiLoader(args(getRequest("/api/stats", cookie))))).json()) as SiteStats;
+    const visitor = await statsFor();
     await addPrinter(PLACES.manhattan);
     await addPrinter({ latitude: 40.7128, longitude: -74.006 });
 
     const newYorker = await createTestUser({ zipCode: "10001" });
-    const nearNewYork = await getSiteStats(getRequest("/", await sessionCookieFor(newYorker.id)));
+    const nearNewYork = await statsFor(await sessionCookieFor(newYorker.id));
     expect(nearNewYork.printersNearby).toBe(2);
 
     const stranger = await createTestUser({ zipCode: "00000" });
-    const fallback = await getSiteStats(getRequest("/", await sessionCookieFor(stranger.id)));
+    const fallback = await statsFor(await sessionCookieFor(stranger.id));
     expect(fallback.printersNearby).toBe(visitor.printersNearby);
     expect(visitor.printersNearby).toBeGreaterThan(0);
   });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { loader } from "../../app/routes/pricing/route";
 import { quotePrice, tierPublicPriceCents, WEIGHT_TIERS } from "../../app/domain/pricing";
+import { KEYCHAIN_MM } from "../../app/routes/pricing/examples.server";
+import { analyzeMesh } from "../../app/domain/mesh";
+import { box } from "../../app/domain/mesh/generate";
+import { PRINT_DEFAULTS } from "../../app/domain/print-defaults";
 import { args, getRequest } from "../setup/requests";
 
 const page = (query = "") => loader(args(getRequest(`/pricing${query}`)));
@@ -82,6 +86,15 @@ describe("/pricing calculator", () => {
 
   it("computes its three examples with the engine", () => {
     const { examples } = page();
-    expect(examples.map((e) => e.totalCents)).toEqual([250, 1150, 1610 + 500]);
+    // the keychain: 3.8 g of PLA at $20/kg for half an hour, the platform fee's minimum included
+    expect(examples.map((e) => e.totalCents)).toEqual([108, 1150, 1610 + 500]);
+  });
+
+  it("weighs and times its keychain example with the analysis engine, at the default print settings", () => {
+    const [keychain] = page().examples;
+    const analysis = analyzeMesh(box(KEYCHAIN_MM.x, KEYCHAIN_MM.y, KEYCHAIN_MM.z));
+    expect(keychain!.input).toMatchObject({ weight: analysis.estimatedWeight, material: PRINT_DEFAULTS.material, colors: 1 });
+    expect(keychain!.input.hours * 60).toBeGreaterThanOrEqual(analysis.estimatedTimeMinutes);
+    expect(keychain!.input.weight).toBeLessThanOrEqual(WEIGHT_TIERS[0]!.maxGrams);
   });
 });

@@ -15,12 +15,10 @@ import { quotePrice } from "../../app/domain/pricing";
 import { resolveLocation } from "../../app/services/gazetteer.server";
 import { PHOTO_TOO_LARGE } from "../../app/domain/printer-form";
 import type { PrinterJson } from "../../app/domain/printer-listing";
-import { getPrinterJson, listOwnerPrinters, searchPrinters } from "../../app/services/printer-search.server";
+import { getPrinterJson, listOwnerPrinters, searchPrinters } from "../../app/services/printers/search.server";
 import { listPrinterReviews } from "../../app/services/printer-reviews.server";
 import { getClient, getDb } from "../../app/utils/db.server";
 import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
-
-process.env.UPLOADS_DIR = `tests/.tmp/uploads-printers-${process.pid}`;
 
 async function json<T>(fn: () => Promise<unknown>): Promise<T> {
   const res = await run(fn);
@@ -743,6 +741,113 @@ describe("the printer owner's dashboard and settings", () => {
     await db.update(printJobs).set({ status: "picked_up" }).where(eq(printJobs.id, job!.id));
     expect(await flashedToast(await del(cookie))).toMatchObject({ title: "Printer deleted successfully." });
     expect(await db.select().from(printers).where(eq(printers.id, printer.id))).toHaveLength(0);
+  });
+});
+
+describe("the dashboard's quick add-printer form", () => {
+  const complete: [string, string][] = [
+    ["intent", "quick-add-printer"],
+    ["model", "Prusa MK4"],
+    ["materials", "PLA"],
+    ["materials", "PETG"],
+    ["filamentCost", "24.99"],
+    ["spoolWeight", "1000"],
+    ["street", "120 E 4th St"],
+    ["city", "Loveland"],
+    ["state", "co"],
+    ["zip", "80537"],
+  ];
+
+  function quickAdd(fields: [string, string][], cookie: string) {
+    const body = new FormData();
+    for (const [key, value] of fields) body.append(key, value);
+    const request = new Request("http://localhost:3000/printer-dashboard", { method: "POST", body, headers: { cookie } });
+    return run(() => dashboardAction(args(request)));
+  }
+
+  async function printersOf(ownerId: number) {
+    const db = await getDb();
+    return db.select().from(printers).where(eq(printers.ownerId, ownerId));
+  }
+
+  it("refuses a blank form with the document's messages and stores nothing", async () => {
+    const owner = await createTestUser({ userType: "printer_owner" });
+    const res = await quickAdd([["intent", "quick-add-printer"]], await sessionCookieFor(owner.id));
+    expect(res.status).toBe(400);
+    const { result } = (await res.json()) as { result: { error: Record<string, string[]> } };
+    expect(result.error).toMatchObject({
+      model: ["Please select a printer model"],
+      materials: ["Please select at least one material"],
+      filamentCost: ["Please enter filament cost and weight"],
+      spoolWeight: ["Please enter filament cost and weight"],
+      street: ["Please enter complete address information"],
+      zip: ["Please enter complete address information"],
+    });
+    expect(await printersOf(owner.id)).toEqual([]);
+  });
+
+  it("lists the same printer the full form does, priced at the spool's cost per gram, and makes a customer 'both'", async () => {
+    const customer = await createTestUser({ userType: "customer" });
+    const res = await quickAdd(complete, await sessionCookieFor(customer.id));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/printer-dashboard");
+    expect(await flashedToast(res)).toMatchObject({
+      title: "Printer added successfully!",
+      description: "Prusa MK4 is now listed on the marketplace.",
+    });
+    const [quick] = await printersOf(customer.id);
+    expect(quick).toMatchObject({
+      name: "Prusa MK4",
+      model: "Prusa MK4",
+      buildVolumeX: 250,
+      buildVolumeY: 210,
+      buildVolumeZ: 220,
+      materials: ["PLA", "PETG"],
+      ratePerKgCents: 2500,
+      location: "120 E 4th St, Loveland, CO 80537",
+      city: "Loveland",
+      state: "CO",
+      zip: "80537",
+      isAvailable: true,
+    });
+    expect((await userByEmail(customer.email)).userType).toBe("both");
+
+    // the full form, given the same printer, lists the same row
+    const other = await createTestUser({ userType: "customer" });
+    const body = new FormData();
+    for (const [key, value] of [
+      ["name", "Prusa MK4"],
+      ["model", "Prusa MK4"],
+      ["location", "120 E 4th St, Loveland, CO 80537"],
+      ["pricePerGram", "0.0250"],
+      ["materials", "PLA"],
+      ["materials", "PETG"],
+      ["isAvailable", "on"],
+    ])
+      body.append(key!, value!);
+    const cookie = await sessionCookieFor(other.id);
+    await run(() =>
+      addPrinterAction(args(new Request("http://localhost:3000/add-printer", { method: "POST", body, headers: { cookie } }))),
+    );
+    const [full] = await printersOf(other.id);
+    const listing = ({ id: _id, ownerId: _owner, createdAt: _c, updatedAt: _u, ...rest }: Printer) => rest;
+    expect(listing(quick!)).toEqual(listing(full!));
+  });
+
+  it("refuses an address the gazetteer can't place, keeping what was typed", async () => {
+    const owner = await createTestUser({ userType: "printer_owner" });
+    const fields = complete.map(([k, v]): [string, string] => [k, k === "zip" ? "00000" : k === "city" ? "Nowhere" : v]);
+    const res = await quickAdd(
+      fields.map(([k, v]) => [k, k === "state" ? "ZZ" : v]),
+      await sessionCookieFor(owner.id),
+    );
+    expect(res.status).toBe(400);
+    const { result } = (await res.json()) as {
+      result: { error: Record<string, string[]>; initialValue: Record<string, unknown> };
+    };
+    expect(result.error.zip).toEqual(["We couldn't find this address. Check the city, state and ZIP code."]);
+    expect(result.initialValue).toMatchObject({ street: "120 E 4th St", city: "Nowhere" });
+    expect(await printersOf(owner.id)).toEqual([]);
   });
 });
 

@@ -17,7 +17,7 @@ import { action as uploadModelAction } from "../../app/routes/upload-model";
 import { loader as downloadLoader } from "../../app/routes/models.library.$id.download";
 import { loader as modelImageLoader } from "../../app/routes/models.library.$id.image";
 import { loader as printerImageLoader } from "../../app/routes/api.printer-images.$file";
-import { storePrinterPhoto } from "../../app/services/printer-images.server";
+import { storePrinterPhoto } from "../../app/services/printers/images.server";
 import { getStorage, openStorage } from "../../app/services/storage.server";
 import { createBucketStorage } from "../../app/services/storage/bucket.server";
 import { storageConfig, type BucketConfig } from "../../app/services/storage/config.server";

@@ -1,6 +1,6 @@
-// Helpers for integration tests: printers and print jobs in the test's database, statuses set directly.
+// Helpers for integration tests: printers and print jobs in the test's database, statuses set directly; a task's worker dying.
 import { eq } from "drizzle-orm";
-import { printers, printJobs } from "../../db/schema";
+import { backgroundTasks, printers, printJobs } from "../../db/schema";
 import type { JobStatus } from "~/domain/job-status";
 import { getDb } from "../../app/utils/db.server";
 
@@ -47,4 +47,13 @@ export async function jobRow(id: number) {
   const db = await getDb();
   const [row] = await db.select().from(printJobs).where(eq(printJobs.id, id));
   return row!;
+}
+
+/** The worker holding this task dies (kill -9): nobody renews its lease, which has run out, and its writes no longer count. */
+export async function workerDies(taskId: number) {
+  const db = await getDb();
+  await db
+    .update(backgroundTasks)
+    .set({ lockedBy: "dead-worker", leaseExpiresAt: new Date(0) })
+    .where(eq(backgroundTasks.id, taskId));
 }

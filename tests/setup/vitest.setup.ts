@@ -1,6 +1,6 @@
 // Runs before each test file: a test environment, a fresh copy of the migrated database, the one
 // msw server, and the rule that a test fails when it logs console.error without expecting it.
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest";
 import { listen, server } from "./msw";
@@ -10,12 +10,14 @@ mkdirSync("tests/.tmp", { recursive: true });
 const file = `tests/.tmp/test-${process.pid}-${randomBytes(4).toString("hex")}.db`;
 copyFileSync("tests/.tmp/template.db", file);
 process.env.DATABASE_URL = `file:${file}`;
-// files the code under test stores go beside the database copy, never into data/
-process.env.UPLOADS_DIR = `${file}-uploads`;
+// files the code under test stores go beside the database copy, never into data/ (tests/setup/uploads.ts)
+const uploads = `${file}-uploads`;
+process.env.UPLOADS_DIR = uploads;
 
 beforeAll(() => listen());
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
+afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 
 // A test that expects an error to be logged says so: vi.spyOn(console, "error").mockImplementation(() => {}).
 const unexpectedErrors: unknown[][] = [];

@@ -1,6 +1,8 @@
 // The layers keep to their imports: domain/ imports only domain/; components/ never reach
-// services/, routes/ or server-only utils; services/ never reach routes/ or components/ and never
-// build an HTTP answer (Response, toast, conform reply). See docs/architecture.md.
+// services/, routes/ or server-only utils; utils/ (plumbing) never reach services/, routes/ or
+// components/; services/ never reach routes/ or components/, never build an HTTP answer (Response,
+// toast, conform reply) and never take a Request; only the payment factory knows the providers'
+// classes; no module grows past MAX_MODULE_LINES. See docs/architecture.md.
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -28,6 +30,45 @@ export function importsOf(file: string): string[] {
   return found;
 }
 
+const PAYMENT_FACTORY = "app/services/payments/provider.server.ts";
+const PAYMENT_PROVIDER_CLASSES = ["app/services/payments/stripe-provider.server", "app/services/payments/test-provider.server"];
+
+/** Whether code (comments left out) uses the Request type or Remix's loader/action arguments. */
+export function takesRequest(text: string): boolean {
+  let code = text;
+  for (const comment of commentsOf(text)) if (comment) code = code.replace(comment, "");
+  return (
+    /(?:[:|<(,]\s*|\bnew\s+|\binstanceof\s+|\btypeof\s+)Request\b(?![\w$-])/.test(code) ||
+    /\b(?:Loader|Action)FunctionArgs\b/.test(code)
+  );
+}
+
+/** The longest a module in app/ or db/ may be; a longer one is split by what it does. */
+export const MAX_MODULE_LINES = 400;
+
+// Modules over the limit today, with their length: each may only shrink, and leaves the list once within it.
+const LONG_MODULES: Record<string, number> = {
+  "app/domain/mesh/estimate.ts": 993,
+  "app/domain/mesh/metrics.ts": 575,
+  "app/domain/mesh/threemf.ts": 1000,
+  "db/schema.ts": 650,
+  "db/seed.ts": 613,
+};
+
+export function lineCount(text: string): number {
+  if (text === "") return 0;
+  const lines = text.split("\n").length;
+  return text.endsWith("\n") ? lines - 1 : lines;
+}
+
+function moduleLengths(): Map<string, number> {
+  const lengths = new Map<string, number>();
+  for (const file of [...sourceFiles(APP), ...sourceFiles(join(ROOT, "db"))]) {
+    lengths.set(rel(file), lineCount(readFileSync(file, "utf8")));
+  }
+  return lengths;
+}
+
 /** app/root.tsx is a route (the root route): it belongs to the routes layer, so components may not import it. */
 const layer = (path: string) => (/^app\/root(\.tsx?)?$/.test(path) ? "app/routes" : path.split("/").slice(0, 2).join("/"));
 const rel = (file: string) => relative(ROOT, file);
@@ -50,6 +91,12 @@ function violations(): string[] {
       if (fromLayer === "app/services" && (toLayer === "app/routes" || toLayer === "app/components")) {
         out.push(`${from} -> ${to}: services never import ${toLayer}`);
       }
+      if (fromLayer === "app/utils" && ["app/services", "app/routes", "app/components"].includes(toLayer)) {
+        out.push(`${from} -> ${to}: utils never import ${toLayer}`);
+      }
+      if (PAYMENT_PROVIDER_CLASSES.includes(to) && from !== PAYMENT_FACTORY) {
+        out.push(`${from} -> ${to}: only ${PAYMENT_FACTORY} picks a payment provider; others use its interface`);
+      }
     }
     if (fromLayer === "app/services") {
       const text = readFileSync(file, "utf8");
@@ -58,6 +105,7 @@ function violations(): string[] {
       }
       if (/from\s+["']~\/utils\/toast\.server["']|from\s+["']@conform-to\//.test(text))
         out.push(`${from}: services never import toasts or conform`);
+      if (takesRequest(text)) out.push(`${from}: services take plain inputs, never a Request`);
     }
   }
   return out;
@@ -86,6 +134,38 @@ describe("architecture", () => {
     expect(layer("app/root")).toBe("app/routes");
     expect(layer("app/root.tsx")).toBe("app/routes");
     expect(layer("app/routes.ts")).toBe("app/routes.ts");
+  });
+});
+
+describe("services take plain inputs", () => {
+  test("the checker sees a Request in code, not in comments or texts", () => {
+    expect(takesRequest("export async function getSiteStats(request?: Request) {}")).toBe(true);
+    expect(takesRequest("function f(options: { request: Request | undefined }) {}")).toBe(true);
+    expect(takesRequest("export function loader({ request }: LoaderFunctionArgs) {}")).toBe(true);
+    expect(takesRequest("if (x instanceof Request) return;")).toBe(true);
+    expect(takesRequest('// Request Payout for one job\nnotify(id, "New Order Request", "text");')).toBe(false);
+    expect(takesRequest("export interface TransitionRequest {}\nfunction f(r: TransitionRequest) {}")).toBe(false);
+  });
+});
+
+describe("module length", () => {
+  test(`no module in app/ or db/ is over ${MAX_MODULE_LINES} lines beyond the listed ones, and those only shrink`, () => {
+    const over = [...moduleLengths()]
+      .filter(([file, lines]) => lines > Math.max(MAX_MODULE_LINES, LONG_MODULES[file] ?? 0))
+      .map(([file, lines]) => `${file}: ${lines} lines (allowed ${LONG_MODULES[file] ?? MAX_MODULE_LINES})`);
+    expect(over).toEqual([]);
+  });
+
+  test("the list of long modules holds none that is gone or already within the limit", () => {
+    const lengths = moduleLengths();
+    const done = Object.keys(LONG_MODULES).filter((file) => (lengths.get(file) ?? 0) <= MAX_MODULE_LINES);
+    expect(done).toEqual([]);
+  });
+
+  test("lines are counted as an editor numbers them", () => {
+    expect(lineCount("")).toBe(0);
+    expect(lineCount("a\nb\n")).toBe(2);
+    expect(lineCount("a\nb")).toBe(2);
   });
 });
 

@@ -35,6 +35,14 @@ export function tooManyTriangles(): MeshError {
   );
 }
 
+/** Bytes named .stl that are neither text STL nor a binary STL whose header fits the file: refused as the wrong type. */
+export function notAnStl(): MeshError {
+  return new MeshError(
+    "This file is not a valid STL file: it is neither text STL nor binary STL. Export it from your design program as STL again.",
+    "invalid-type",
+  );
+}
+
 export function badNumber(format: string, where: string): MeshError {
   return new MeshError(`This ${format} file has an unreadable, infinite or NaN coordinate ${where}.`, "bad-number");
 }

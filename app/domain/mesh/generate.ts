@@ -1,4 +1,4 @@
-// Procedural closed meshes and file writers, for tests, the benchmark and the calibration script.
+// Procedural closed meshes and file writers, for tests, the benchmark, the calibration script and the pricing page's keychain example.
 
 import { zipSync, strToU8 } from "fflate";
 import type { Mesh } from "./types";

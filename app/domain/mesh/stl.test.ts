@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isBinaryStl, parseStl } from "./stl";
+import { isBinaryStl, parseBinaryStl, parseStl } from "./stl";
 import { box, sphere, toAsciiStl, toBinaryStl } from "./generate";
 import { computeBasicMetrics, computeTopology } from "./metrics";
 import { MeshError } from "./errors";
@@ -97,7 +97,17 @@ describe("STL bad files", () => {
     { name: "shorter than the header", bytes: new Uint8Array(40).fill(7), code: "truncated" },
     { name: "NaN coordinate", bytes: withFloat(4, NaN), code: "bad-number" },
     { name: "infinite coordinate", bytes: withFloat(7, -Infinity), code: "bad-number" },
-    { name: "over 5 million triangles", bytes: declared(5_000_001), code: "too-many-triangles" },
+    {
+      name: "1 KB of random bytes (a header declaring billions of triangles)",
+      bytes: (() => {
+        const b = new Uint8Array(1024).map((_, i) => (i * 7919 + 13) % 251);
+        new DataView(b.buffer).setUint32(80, 0xdeadbeef, true);
+        return b;
+      })(),
+      code: "invalid-type",
+      message: /^This file is not a valid STL file/,
+    },
+    { name: "5,000,001 triangles declared in a header-only file", bytes: declared(5_000_001), code: "invalid-type" },
     { name: "zero triangles", bytes: declared(0), code: "empty" },
     { name: "ASCII cut in the middle", bytes: enc(ascii.slice(0, Math.floor(ascii.length / 2))), code: "truncated" },
     { name: "ASCII without endsolid", bytes: enc(ascii.replace(/endsolid.*\n?$/, "")), code: "truncated" },
@@ -108,4 +118,8 @@ describe("STL bad files", () => {
     { name: "empty ASCII solid", bytes: enc("solid empty\nendsolid empty\n"), code: "empty" },
   ];
   it.each(cases)("$name", ({ bytes, code, message }) => expectMeshError(() => parseStl(bytes), code, message));
+
+  it("refuses a binary STL of over 5 million triangles, with a message that says so", () => {
+    expectMeshError(() => parseBinaryStl(declared(5_000_001), 5_000_001), "too-many-triangles", /more than 5,000,000 triangles/);
+  });
 });

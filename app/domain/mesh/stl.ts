@@ -1,6 +1,6 @@
 // STL reader: binary is decided by the size rule (84 + 50 x count), never by the word "solid".
 
-import { MeshError, MAX_TRIANGLES, badNumber, tooManyTriangles } from "./errors";
+import { MeshError, MAX_TRIANGLES, badNumber, notAnStl, tooManyTriangles } from "./errors";
 import { isSpace, numberEnd, readDecimal, startsWithAsciiCi } from "./bytes";
 import type { Mesh } from "./types";
 
@@ -26,8 +26,11 @@ export function parseStl(bytes: Uint8Array): Mesh {
   if (firstWordIsSolid(bytes) && !hasNulInHead(bytes)) return parseAsciiStl(bytes);
   const n = declaredBinaryTriangles(bytes);
   if (n < 0) throw new MeshError("This STL file is truncated: it is shorter than the 84-byte binary STL header.", "truncated");
-  if (n > MAX_TRIANGLES) throw tooManyTriangles();
   const holds = Math.floor((bytes.length - 84) / 50);
+  // a header declaring more triangles than we take, in a file too short to hold them, is not a model's header
+  // (random bytes almost always read so): the file is not an STL, and simplifying it would not help
+  if (holds < n && n > MAX_TRIANGLES) throw notAnStl();
+  if (n > MAX_TRIANGLES) throw tooManyTriangles();
   if (holds < n) {
     throw new MeshError(
       `This STL file is truncated: it declares ${n.toLocaleString("en-US")} triangles but holds ${holds.toLocaleString("en-US")}.`,

@@ -11,14 +11,14 @@ import { formatCents } from "~/domain/money";
 import { PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { priceRangeText } from "~/domain/price-range";
 import { PRINT_DEFAULTS } from "~/domain/print-defaults";
-import { designPriceRange } from "~/services/printer-price-range.server";
+import { designPriceRange } from "~/services/printers/price-range.server";
 import { getModelDetail, getViewerState } from "~/services/models/detail.server";
 import { addComment, deleteComment, rateModel, setLike } from "~/services/models/feedback.server";
 import { isAppError, replyWithError } from "~/utils/app-error.server";
 import { LocalTime } from "~/components/local-time";
-import { formatMinutes } from "~/utils/format";
+import { formatMinutes } from "~/domain/format";
 import { invariantResponse, parseId } from "~/utils/misc";
-import { getSessionUser, requireUser } from "~/utils/session.server";
+import { getSessionUser, requireUser, visitorOf } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { parseWithZod } from "@conform-to/zod";
 import { LibraryInteractions } from "./library-interactions";
@@ -52,23 +52,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
   const { model, sync } = await getModelDetail(source, id, {
     countView: source === "library" && !isRepeatView(request),
-    request,
+    visitor: await visitorOf(request),
   });
   invariantResponse(model, MODEL_NOT_FOUND, { status: 404 });
   const viewer = user && source === "library" ? await getViewerState(id, user.id) : null;
   const estimate = modelEstimate(model);
-  // before a printer is chosen: what the printers near this customer that can print it would charge
-  const range = await designPriceRange(
-    {
-      weightGrams: estimate.weightGrams,
-      printTimeMinutes: estimate.printTimeMinutes,
-      colors: estimate.colors,
-      material: PRINT_DEFAULTS.material,
-      // only printers whose build volume holds the model count, when its size is known
-      size: model.size,
-    },
-    { zipCode: user?.zipCode },
-  );
+  // before a printer is chosen: what the printers near this customer that can print it would charge; a model
+  // that cannot be ordered gets no price, its page says why instead
+  const range = model.commercialUse
+    ? await designPriceRange(
+        {
+          weightGrams: estimate.weightGrams,
+          printTimeMinutes: estimate.printTimeMinutes,
+          colors: estimate.colors,
+          material: PRINT_DEFAULTS.material,
+          // only printers whose build volume holds the model count, when its size is known
+          size: model.size,
+        },
+        { zipCode: user?.zipCode },
+      )
+    : null;
   return {
     model,
     estimate,
@@ -236,23 +239,27 @@ export default function ModelDetailPage() {
             <h2 id="print-card-title" className="text-lg font-semibold">
               Print this Model
             </h2>
-            <dl className="mt-4 space-y-2 text-sm" data-testid="price-estimate">
-              <div className="flex flex-col gap-1 text-base font-semibold">
-                <dt>Estimated total</dt>
-                <dd data-testid="estimate-total">{priceRangeText(range)}</dd>
-              </div>
-            </dl>
-            <p className="mt-3 text-xs text-slate-500">
-              {formatGrams(estimate.weightGrams)} g, {formatMinutes(estimate.printTimeMinutes)}, one colour,{" "}
-              {PRINT_DEFAULTS.material}
-              {range.kind === "platform"
-                ? `, at the platform rate of ${formatCents(quote.filamentCostPer1000g)}/kg`
-                : ", each printer at its own rate"}
-              {estimate.assumedWeight || estimate.assumedTime
-                ? " (this model records no weight or print time, so typical values are used)"
-                : ""}
-              ; the platform fee ({PLATFORM_FEE_PERCENT}%) is included. The printer you choose sets the final price.
-            </p>
+            {range ? (
+              <>
+                <dl className="mt-4 space-y-2 text-sm" data-testid="price-estimate">
+                  <div className="flex flex-col gap-1 text-base font-semibold">
+                    <dt>Estimated total</dt>
+                    <dd data-testid="estimate-total">{priceRangeText(range)}</dd>
+                  </div>
+                </dl>
+                <p className="mt-3 text-xs text-slate-500">
+                  {formatGrams(estimate.weightGrams)} g, {formatMinutes(estimate.printTimeMinutes)}, one colour,{" "}
+                  {PRINT_DEFAULTS.material}
+                  {range.kind === "platform"
+                    ? `, at the platform rate of ${formatCents(quote.filamentCostPer1000g)}/kg`
+                    : ", each printer at its own rate"}
+                  {estimate.assumedWeight || estimate.assumedTime
+                    ? " (this model records no weight or print time, so typical values are used)"
+                    : ""}
+                  ; the platform fee ({PLATFORM_FEE_PERCENT}%) is included. The printer you choose sets the final price.
+                </p>
+              </>
+            ) : null}
             {model.commercialUse ? (
               // a post, not a link: ordering makes a draft, and a GET must not (prefetchers, other sites' links)
               <Form method="post" action={`/order-model/${model.source}/${model.id}`}>

@@ -89,8 +89,7 @@ export function queryOf(input: CalculatorInput) {
   }).toString();
 }
 
-export const EXAMPLES: { title: string; input: CalculatorInput }[] = [
-  { title: "Keychain-sized part", input: { weight: 100, colors: 1, hours: 1, material: "platform", delivery: "pickup" } },
-  { title: "Three-colour figurine", input: { weight: 200, colors: 3, hours: 1.5, material: "platform", delivery: "pickup" } },
-  { title: "Large PETG part, delivered", input: { weight: 500, colors: 1, hours: 8, material: "PETG", delivery: "delivery" } },
-];
+/** Print time in the calculator's steps of half an hour, rounded up. */
+export function hoursOf(minutes: number): number {
+  return Math.max(HOURS.min, Math.ceil(minutes / 60 / HOURS.step) * HOURS.step);
+}

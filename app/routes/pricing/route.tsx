@@ -20,7 +20,6 @@ import {
 import {
   calculate,
   DELIVERY_CHOICES,
-  EXAMPLES,
   HOURS,
   MATERIAL_CHOICES,
   queryOf,
@@ -29,6 +28,7 @@ import {
   WEIGHT,
   type RawInput,
 } from "./calculator";
+import { pricingExamples } from "./examples.server";
 
 export const meta: MetaFunction = () => [{ title: "Pricing | Printnear" }];
 
@@ -47,7 +47,7 @@ export function loader({ request }: LoaderFunctionArgs) {
     errors,
     result: calculate(input),
     tiers: WEIGHT_TIERS.map((tier) => ({ ...tier, publicPriceCents: tierPublicPriceCents(tier) })),
-    examples: EXAMPLES.map((example) => ({ ...example, totalCents: calculate(example.input).totalCents })),
+    examples: pricingExamples().map((example) => ({ ...example, totalCents: calculate(example.input).totalCents })),
   };
 }
 
@@ -125,8 +125,9 @@ export default function PricingPage() {
         </h2>
         <ul className="mt-3 list-disc space-y-1 pl-6 text-slate-700">
           <li>
-            Material: the weight times the rate per kilogram. Before you choose a printer we use the platform rate of{" "}
-            {formatCents(DEFAULT_RATE_PER_KG_CENTS)}/kg.
+            Material: the weight times the printer's own rate per kilogram. Before you choose a printer, model pages and uploads
+            show what the printers that can print it charge, each at its own rate; the platform rate of{" "}
+            {formatCents(DEFAULT_RATE_PER_KG_CENTS)}/kg is used only when no printer can print it yet.
           </li>
           <li>Each extra colour +{formatCents(MULTICOLOR_PREMIUM_PER_EXTRA_COLOR_CENTS)}.</li>
           <li>

@@ -34,9 +34,9 @@ export function FilamentStock({
         <table className="mt-4 w-full text-sm">
           <thead>
             <tr className="text-left text-slate-500">
-              <th className="py-2 font-medium">Material</th>
-              <th className="py-2 font-medium">Colour</th>
-              <th className="py-2 font-medium">Grams in stock</th>
+              <th className="py-2 pr-3 font-medium">Material</th>
+              <th className="py-2 pr-3 font-medium">Colour</th>
+              <th className="py-2 pr-3 font-medium">Grams in stock</th>
               <th className="py-2">
                 <span className="sr-only">Actions</span>
               </th>
@@ -48,10 +48,10 @@ export function FilamentStock({
               const formId = `stock-${row.material}-${row.color}`.replace(/\s+/g, "-");
               return (
                 <tr key={key} className="border-t border-slate-100" data-testid="stock-row">
-                  <td className="py-2">{row.material}</td>
-                  <td className="py-2">{row.color}</td>
-                  <td className="py-2">
-                    <Form method="post" id={formId} className="flex items-center gap-2">
+                  <td className="py-2 pr-3">{row.material}</td>
+                  <td className="py-2 pr-3">{row.color}</td>
+                  <td className="py-2 pr-3">
+                    <Form method="post" id={formId} className="flex flex-wrap items-center gap-2">
                       <input type="hidden" name="rowKey" value={key} />
                       <input type="hidden" name="material" value={row.material} />
                       <input type="hidden" name="color" value={row.color} />
@@ -62,20 +62,29 @@ export function FilamentStock({
                         min={0}
                         step={1}
                         required
-                        className="input w-28"
+                        className="input w-20 sm:w-28"
                         aria-label={`Grams of ${row.color} ${row.material}`}
                       />
                       {row.inStock ? null : <span className="badge bg-red-50 text-red-700">Out of stock</span>}
                     </Form>
                     {reply?.key === key ? <p className="field-error">{reply.message}</p> : null}
                   </td>
-                  <td className="py-2 text-right whitespace-nowrap">
-                    <button type="submit" form={formId} name="intent" value="inventory-set" className="btn-secondary">
-                      Update
-                    </button>{" "}
-                    <button type="submit" form={formId} name="intent" value="inventory-remove" className="btn-ghost text-red-700">
-                      Remove
-                    </button>
+                  <td className="py-2">
+                    {/* on a phone the two buttons stack, so the table keeps to the screen's width */}
+                    <div className="flex flex-col items-end gap-1 sm:flex-row sm:justify-end">
+                      <button type="submit" form={formId} name="intent" value="inventory-set" className="btn-secondary">
+                        Update
+                      </button>
+                      <button
+                        type="submit"
+                        form={formId}
+                        name="intent"
+                        value="inventory-remove"
+                        className="btn-ghost text-red-700"
+                      >
+                        Remove
+                      </button>
+                    </div>
                   </td>
                 </tr>
               );

@@ -5,13 +5,13 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DeletePrinterButton, PrinterPhoto } from "~/components/printer-card";
+import { DEFAULT_PRINTER_IMAGE, DeletePrinterButton, isPrinterDrawing, PrinterPhoto } from "~/components/printer-card";
 import { FieldError, MaterialCheckboxes } from "~/components/printer-form";
 import { isAppError, type AppError } from "~/domain/app-error";
 import { InventorySchema, LOCATION_NOT_FOUND, PrinterSettingsSchema, StockRowSchema } from "~/domain/printer-form";
-import { checkPrinterPhoto } from "~/services/printer-images.server";
-import { placeAfterEdit, removeStock, setStock, updatePrinter } from "~/services/printer-owner.server";
-import { getPrinterJson } from "~/services/printer-search.server";
+import { checkPrinterPhoto } from "~/services/printers/images.server";
+import { placeAfterEdit, removeStock, setStock, updatePrinter } from "~/services/printers/owner.server";
+import { getPrinterJson } from "~/services/printers/search.server";
 import { httpStatusOf, replyWithError, retryHeaders } from "~/utils/app-error.server";
 import { requireIdParam } from "~/utils/misc";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -232,7 +232,7 @@ export default function EditPrinter() {
             setMaterialCount(boxes?.length ?? 0);
           }}
         />
-        <div className="flex items-center gap-4">
+        <div className="flex flex-wrap items-center gap-4">
           <PrinterPhoto printer={printer} className="h-20 w-28 rounded-md object-cover" />
           <div className="flex-1">
             <label className="label" htmlFor={fields.image.id}>
@@ -241,10 +241,10 @@ export default function EditPrinter() {
             <input
               {...getInputProps(fields.image, { type: "file" })}
               accept="image/jpeg,image/png,image/webp"
-              className="block text-sm"
+              className="block max-w-full text-sm"
             />
             <FieldError id={fields.image.errorId} errors={fields.image.errors} />
-            {printer.imageUrl.endsWith("/default.jpg") || printer.imageUrl.endsWith(".svg") ? null : (
+            {printer.imageUrl.endsWith(DEFAULT_PRINTER_IMAGE) || isPrinterDrawing(printer.imageUrl) ? null : (
               <label className="mt-1 flex items-center gap-2 text-sm text-slate-700">
                 <input {...getInputProps(fields.removeImage, { type: "checkbox" })} className="h-4 w-4" />
                 Remove the current photo

@@ -6,8 +6,8 @@ import { Link, redirect, useLoaderData, type ClientActionFunctionArgs } from "@r
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { designFailureTitle, MESSAGES, NEW_DESIGN_SETTINGS, type DesignAnalysis } from "~/domain/design-settings";
 import { DEFAULT_RATE_PER_KG_CENTS } from "~/domain/pricing";
-import { draftPreviewUrl, draftSettings, getOwnDraft, getPrinterRate, quoteDraft } from "~/services/drafts.server";
-import { nearbyPrinterRates } from "~/services/printer-price-range.server";
+import { draftPreviewUrl, draftSettings, getOwnDraft, getPrinterRate, quoteDraft } from "~/services/designs/drafts.server";
+import { nearbyPrinterRates } from "~/services/printers/price-range.server";
 import { parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { postWithProgress } from "./post-with-progress";

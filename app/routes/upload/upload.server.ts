@@ -15,11 +15,11 @@ import {
   type DesignIntent,
 } from "~/domain/design-settings";
 import { centsToDollarString } from "~/domain/money";
-import { FILE_FIELD, readDesignForm, type DesignForm } from "~/services/design-form.server";
-import { saveDesign } from "~/services/designs.server";
-import { draftPreviewUrl, printersUrlFor } from "~/services/drafts.server";
+import { saveDesign } from "~/services/designs/save.server";
+import { draftPreviewUrl, printersUrlFor } from "~/services/designs/drafts.server";
 import { formStatusOf, httpStatusOf, retryHeaders } from "~/utils/app-error.server";
 import { createToastHeader, redirectWithToast, type ToastInput } from "~/utils/toast.server";
+import { FILE_FIELD, readDesignForm, type DesignForm } from "./design-form.server";
 
 export interface DesignPostOptions {
   user: User;

@@ -1,6 +1,6 @@
 // Entry point for the rest of the app: which external catalogue (if any) is configured.
 
-import { SlidingWindowRateLimiter, THINGIVERSE_RATE_LIMIT } from "./rate-limit";
+import { SlidingWindowRateLimiter, THINGIVERSE_RATE_LIMIT, type RequestBudget } from "./rate-limit";
 import { createThingiverseSource } from "./thingiverse.server";
 import type { CatalogueSource } from "./types";
 
@@ -43,58 +43,104 @@ export function catalogueToken(env: Env = process.env): string | null {
 export function getCatalogueSource(env: Env = process.env): CatalogueSource | null {
   const token = catalogueToken(env);
   if (!token) return null;
-  if (cached?.token !== token) cached = { token, source: createThingiverseSource({ token }) };
+  if (cached?.token !== token) cached = { token, source: createThingiverseSource({ token, limiter: siteSlot }) };
   return cached.source;
 }
 
 // ------------------------------------------------------------------------------------------
-// The catalogue as background jobs use it
+// The site's request budget: everyone's, the jobs' part and the visitors' part
 // ------------------------------------------------------------------------------------------
 
 /**
- * The jobs' share of the catalogue's request budget: 200 of its 300 requests per 5 minutes;
- * visitors' pages keep the rest. CATALOGUE_JOB_BUDGET changes it (the benchmark lifts it). The
- * budget lives in the worker process: each machine that runs a worker has its own.
+ * The site's limit as this process keeps it: every request to its API passes it, whoever asks
+ * (visitors' pages, jobs, scripts), so together they never exceed it. 300 per 5 minutes;
+ * CATALOGUE_SITE_LIMIT changes it (the benchmark, answered by mocks, lifts it).
+ */
+export function siteBudget(env: Env = process.env): number {
+  const configured = Number(env.CATALOGUE_SITE_LIMIT);
+  return Number.isInteger(configured) && configured > 0 ? configured : THINGIVERSE_RATE_LIMIT.limit;
+}
+
+/**
+ * The jobs' part of the site's budget: 200 of its 300 requests per 5 minutes. CATALOGUE_JOB_BUDGET
+ * changes it (the benchmark lifts it). The budget lives in the worker process: each machine that
+ * runs a worker has its own.
  */
 export function jobBudget(env: Env = process.env): number {
   const configured = Number(env.CATALOGUE_JOB_BUDGET);
   return Number.isInteger(configured) && configured > 0 ? configured : 200;
 }
 
-let jobLimiter: SlidingWindowRateLimiter | null = null;
+/** The visitors' part: what the jobs' part leaves of the site's budget (100 of 300), shared by every visitor. */
+export function visitorsBudget(env: Env = process.env): number {
+  return Math.max(0, siteBudget(env) - jobBudget(env));
+}
 
-function jobLimiterFor(budget: number): SlidingWindowRateLimiter {
-  if (jobLimiter?.limit !== budget) {
-    jobLimiter = new SlidingWindowRateLimiter({
-      limit: budget,
-      windowMs: THINGIVERSE_RATE_LIMIT.windowMs,
-      // a job waits for budget instead of failing; visitors never wait behind it
-      maxWaitMs: THINGIVERSE_RATE_LIMIT.windowMs,
-      source: "thingiverse (jobs)",
-    });
-  }
-  return jobLimiter;
+const limiters = new Map<"site" | "jobs" | "visitors", SlidingWindowRateLimiter>();
+
+/** The process's limiter for one part of the budget, made again when its configured size changes. */
+function limiterFor(part: "site" | "jobs" | "visitors", limit: number, maxWaitMs: number): SlidingWindowRateLimiter {
+  const current = limiters.get(part);
+  if (current?.limit === limit) return current;
+  const fresh = new SlidingWindowRateLimiter({
+    limit,
+    windowMs: THINGIVERSE_RATE_LIMIT.windowMs,
+    maxWaitMs,
+    source: part === "site" ? "thingiverse" : `thingiverse (${part})`,
+  });
+  limiters.set(part, fresh);
+  return fresh;
+}
+
+/** Everyone's budget: a page waits at most 2 s for a slot, then falls back to our table. */
+function siteLimiter(env: Env = process.env): SlidingWindowRateLimiter {
+  return limiterFor("site", siteBudget(env), 2_000);
+}
+
+const siteSlot: RequestBudget = { acquire: () => siteLimiter().acquire() };
+
+/** Slots of the visitors' part left in this window; 0 means visitors' pages are served from our table. */
+export function visitorSlotsLeft(env: Env = process.env): number {
+  const limit = visitorsBudget(env);
+  return limit === 0 ? 0 : limiterFor("visitors", limit, 0).remaining();
+}
+
+/** Takes one slot of the visitors' part for a visitor's ask of the site; false when visitors have spent it. */
+export function takeVisitorSlot(env: Env = process.env): boolean {
+  const limit = visitorsBudget(env);
+  return limit > 0 && limiterFor("visitors", limit, 0).tryAcquire().ok;
 }
 
 /**
- * The adapter for one background job: the configured token and the jobs' budget (searches,
- * file lists and downloads from the API host all take a slot). The job waits for a slot in
- * short slices and gives up as soon as `isCancelled` says so. Null when no token is configured.
+ * The adapter for one background job: the configured token, a slot of the jobs' part and then
+ * one of the site's budget for every request (searches, file lists and downloads from the API
+ * host). The job waits for its slots in short slices, at most `maxWaitMs` (default: the budget's
+ * window), and gives up as soon as `isCancelled` says so. Null when no token is configured.
  */
 export function catalogueSourceForJobs(
-  options: { isCancelled?: () => boolean; sliceMs?: number } = {},
+  options: { isCancelled?: () => boolean; sliceMs?: number; maxWaitMs?: number } = {},
   env: Env = process.env,
 ): CatalogueSource | null {
   const token = catalogueToken(env);
   if (!token) return null;
-  const limiter = jobLimiterFor(jobBudget(env));
+  const wait = {
+    isCancelled: options.isCancelled,
+    sliceMs: options.sliceMs,
+    maxWaitMs: options.maxWaitMs ?? THINGIVERSE_RATE_LIMIT.windowMs,
+  };
+  const jobs = limiterFor("jobs", jobBudget(env), THINGIVERSE_RATE_LIMIT.windowMs);
   return createThingiverseSource({
     token,
-    limiter: { acquire: () => limiter.acquire({ isCancelled: options.isCancelled, sliceMs: options.sliceMs }) },
+    limiter: {
+      async acquire() {
+        await jobs.acquire(wait);
+        await siteLimiter(env).acquire(wait);
+      },
+    },
   });
 }
 
-/** Forgets the jobs' budget spent so far (tests). */
-export function resetJobBudget(): void {
-  jobLimiter = null;
+/** Forgets the budget spent so far: everyone's, the jobs' and the visitors' (tests). */
+export function resetCatalogueBudgets(): void {
+  limiters.clear();
 }

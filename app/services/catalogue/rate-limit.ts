@@ -42,6 +42,8 @@ export interface AcquireOptions {
   isCancelled?: () => boolean;
   /** the longest single wait before checking isCancelled again (default 1 s) */
   sliceMs?: number;
+  /** this caller's longest wait in total, instead of the limiter's `maxWaitMs` */
+  maxWaitMs?: number;
 }
 
 export type TryAcquireResult = { ok: true } | { ok: false; retryAfterMs: number };
@@ -97,7 +99,7 @@ export class SlidingWindowRateLimiter {
    * waiting) when the slot will not be free within that time.
    */
   async acquire(options: AcquireOptions = {}): Promise<void> {
-    const deadline = this.clock.now() + this.maxWaitMs;
+    const deadline = this.clock.now() + Math.max(0, options.maxWaitMs ?? this.maxWaitMs);
     const sliceMs = Math.max(1, options.sliceMs ?? 1_000);
     for (;;) {
       if (options.isCancelled?.())

@@ -42,7 +42,7 @@ export const DEFAULT_TIMEOUT_MS = 8_000;
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 
-/** One limiter for the whole process: every adapter instance shares Thingiverse's budget. */
+/** The limiter of an adapter built without one; the app's adapters take the budget parts of index.server.ts. */
 export const sharedThingiverseLimiter = new SlidingWindowRateLimiter({
   ...THINGIVERSE_RATE_LIMIT,
   maxWaitMs: 2_000,
@@ -55,7 +55,7 @@ export interface ThingiverseSourceOptions {
   baseUrl?: string;
   /** Per request; defaults to 8 s. */
   timeoutMs?: number;
-  /** Defaults to the process-wide limiter (300 requests / 5 min, waits at most 2 s). */
+  /** Defaults to sharedThingiverseLimiter (300 requests / 5 min, waits at most 2 s). */
   limiter?: RequestBudget;
   /** Defaults to global fetch (which msw intercepts in tests and MOCKS=true). */
   fetch?: typeof fetch;

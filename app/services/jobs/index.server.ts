@@ -11,4 +11,4 @@ export {
   type Worker,
   type WorkerOptions,
 } from "./runner.server";
-export { getTask, listTasks, countTasksByStatus, type TaskView } from "./queries.server";
+export { getTask, listTasks, listTaskItems, countTasksByStatus, type TaskItemView, type TaskView } from "./queries.server";

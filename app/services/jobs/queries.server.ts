@@ -1,6 +1,6 @@
 // Reading background tasks for the admin pages: lists, one task with its progress, counts.
 import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
-import { backgroundTasks } from "../../../db/schema";
+import { backgroundTaskItems, backgroundTasks } from "../../../db/schema";
 import type { TaskProgress, TaskState } from "~/domain/background-jobs";
 import { getDb } from "~/utils/db.server";
 
@@ -88,4 +88,21 @@ export async function countTasksByStatus(): Promise<Record<string, number>> {
     .from(backgroundTasks)
     .groupBy(backgroundTasks.status);
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+export interface TaskItemView {
+  key: string;
+  outcome: string;
+  detail: unknown;
+}
+
+/** One task's recorded items with this outcome, in the order they were done. */
+export async function listTaskItems(taskId: number, outcome: string, limit = 200): Promise<TaskItemView[]> {
+  const db = await getDb();
+  return db
+    .select({ key: backgroundTaskItems.itemKey, outcome: backgroundTaskItems.outcome, detail: backgroundTaskItems.detail })
+    .from(backgroundTaskItems)
+    .where(and(eq(backgroundTaskItems.taskId, taskId), eq(backgroundTaskItems.outcome, outcome)))
+    .orderBy(backgroundTaskItems.doneAt, backgroundTaskItems.itemKey)
+    .limit(limit);
 }

@@ -6,8 +6,10 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Client, Row } from "@libsql/client";
 import { retryDelayMs, type TaskProgress, type TaskState } from "~/domain/background-jobs";
-import { getClient, syncWithPrimary } from "~/utils/db.server";
+import { getClient } from "~/utils/db.server";
+import { redactText } from "~/utils/log-redaction";
 import { enqueuePeriodicTasks } from "./enqueue.server";
+import { syncWithPrimary } from "~/utils/replica.server";
 
 export interface TaskContext<P = unknown> {
   taskId: number;
@@ -224,7 +226,8 @@ export async function runClaimedTask(task: ClaimedTask, options: RunOptions): Pr
     return "queued";
   }
   await finish("failed", ", finished_at = ?, last_error = ?", [now, message.slice(0, 1000)]);
-  console.error(`Task ${task.id} (${task.type}) failed for good after ${task.attempts} attempts: ${message}`);
+  // a mail server's refusal may quote the address: the log line goes without it
+  console.error(`Task ${task.id} (${task.type}) failed for good after ${task.attempts} attempts: ${redactText(message)}`);
   return "failed";
 }
 

@@ -1,6 +1,7 @@
 // The mail service: queueMail stores a durable task and returns at once; the job runner sends it
 // (retried with backoff), so a slow or failing mail server never slows or fails a request and a
 // restart loses no queued mail. A batchKey sends at most one message per key per window.
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { InStatement, ResultSet } from "@libsql/client";
 import { oneLine } from "~/domain/one-line";
@@ -30,6 +31,8 @@ export const mailPayloadSchema = z.object({
   text: z.string(),
   html: z.string().optional(),
   headers: z.record(z.string()).optional(),
+  /** the message's durable identity, its Message-ID on every attempt (absent on tasks queued before it existed) */
+  messageKey: z.string().max(100).optional(),
 });
 export type MailPayload = z.infer<typeof mailPayloadSchema>;
 
@@ -48,6 +51,7 @@ export function mailStatements(request: MailRequest, now = Date.now()): InStatem
     text: request.text,
     html: request.html,
     headers: request.headers,
+    messageKey: `mail-${randomUUID()}`,
   });
   const task = taskInsertStatement(MAIL_TASK, payload, {
     maxAttempts: request.maxAttempts ?? 10,

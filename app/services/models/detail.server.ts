@@ -3,10 +3,11 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { categories, libraryModels, modelComments, modelFiles, modelLikes, modelRatings, users } from "../../../db/schema";
 import { licenseRefusal, licenseAllowsCommercialPrinting } from "~/domain/licenses";
 import { displayName, type ModelDetail, type ModelSource, type ViewerState } from "~/domain/models";
-import { getDb, readFromPrimaryOnMiss } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
+import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 import { countView, unwrittenCounts } from "./counters.server";
 import { httpsUrl } from "../catalogue/index.server";
-import { syncCatalogueModel, type SyncDeps, type SyncOutcome } from "../catalogue-sync.server";
+import { syncCatalogueModel, type CatalogueVisitor, type SyncDeps, type SyncOutcome } from "../catalogue/sync.server";
 import {
   catalogueImageUrls,
   cataloguePublicUrl,
@@ -142,12 +143,12 @@ function withUnwrittenCounts(model: ModelDetail): ModelDetail {
 
 /**
  * One model for its page or the API; a stale catalogue copy is refreshed from the site first.
- * Pass the visitor's `request` so that refresh counts against their share of the site's budget.
+ * Pass the `visitor` so that refresh counts against their share of the site's budget.
  */
 export async function getModelDetail(
   source: ModelSource,
   id: number,
-  options: { countView?: boolean; sync?: SyncDeps; request?: Request } = {},
+  options: { countView?: boolean; sync?: SyncDeps; visitor?: CatalogueVisitor } = {},
 ): Promise<{ model: ModelDetail | null; sync: SyncOutcome | null }> {
   if (source === "library") {
     const model = await readLibraryDetail(id);
@@ -155,7 +156,7 @@ export async function getModelDetail(
     return { model: model && withUnwrittenCounts(model), sync: null };
   }
   // refreshing writes; when the database can't take the write now, the stored copy is served as is
-  const sync = await syncCatalogueModel(id, { request: options.request, ...options.sync }).catch((error: unknown) => {
+  const sync = await syncCatalogueModel(id, { visitor: options.visitor, ...options.sync }).catch((error: unknown) => {
     console.warn("catalogue model not refreshed:", (error as { code?: string }).code ?? "error");
     return "unavailable" as const;
   });

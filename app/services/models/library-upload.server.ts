@@ -1,6 +1,6 @@
 // A library model upload (/upload-model and POST /api/models): the per-hour cap, the checks that need the
 // server (the category exists, the file is a model, the image is an image), and storing it all. The files
-// arrive on disk (services/design-form.server.ts streams them there); the model file is analysed from its path
+// arrive on disk (utils/streamed-form.server.ts streams them there); the model file is analysed from its path
 // in the analysis pool, queued under its uploader, which also renders the thumbnail when no image came with it.
 // Failures are AppErrors: "invalid" on the field they are about, "rate_limited" and "busy" with the wait.
 import { openAsBlob } from "node:fs";
@@ -9,11 +9,11 @@ import type { LibraryLicense } from "~/domain/licenses";
 import { MeshError, type AnalysisResult } from "~/domain/mesh";
 import { CATEGORY_MESSAGE, IMAGE_TYPE_MESSAGE } from "~/domain/model-upload";
 import type { Difficulty } from "~/domain/models";
-import { analyzeOffThread } from "../analysis-pool.server";
-import { headOf } from "../design-analysis.server";
-import { IMAGE_TYPES, sniffImage } from "../printer-images.server";
-import type { IncomingFile } from "../design-form.server";
-import { hitModelUploadLimit, modelUploadLimitMessage } from "../design-quotas.server";
+import { analyzeOffThread } from "../designs/analysis-pool.server";
+import { headOf } from "../designs/analysis.server";
+import { IMAGE_TYPES, sniffImage } from "../printers/images.server";
+import type { IncomingFile } from "~/utils/streamed-form.server";
+import { hitModelUploadLimit, modelUploadLimitMessage } from "../designs/quotas.server";
 import { getStorage, newStorageKey } from "../storage.server";
 import { createLibraryModel } from "./library.server";
 import { categoryExists } from "./lists.server";

@@ -2,8 +2,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { libraryModels, modelFiles } from "../../../db/schema";
 import type { NewLibraryModel } from "~/domain/models";
-import { getDb, readFromPrimaryOnMiss } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 import { countDownload } from "./counters.server";
+import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
 export async function createLibraryModel(input: NewLibraryModel): Promise<number> {
   const db = await getDb();

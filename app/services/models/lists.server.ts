@@ -11,7 +11,7 @@ import {
   type ModelSort,
 } from "~/domain/models";
 import { getDb } from "~/utils/db.server";
-import { CATALOGUE_SOURCE } from "../catalogue-sync.server";
+import { CATALOGUE_SOURCE } from "../catalogue/sync.server";
 import { catalogueSummary, catalogueThumbnail, libraryImagePath, nameColumns, pageOf } from "./shared.server";
 
 export async function listCategories() {

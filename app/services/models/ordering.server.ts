@@ -6,7 +6,7 @@ import { licenseRefusal } from "~/domain/licenses";
 import { MODEL_NOT_FOUND, parseModelSource, type ModelSource } from "~/domain/models";
 import { parseId } from "~/utils/misc";
 import { getDb } from "~/utils/db.server";
-import { syncCatalogueModel, type SyncDeps } from "../catalogue-sync.server";
+import { syncCatalogueModel, type SyncDeps } from "../catalogue/sync.server";
 import { cataloguePublicUrl, findCatalogueRow } from "./shared.server";
 
 export interface OrderableModel {

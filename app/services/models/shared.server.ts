@@ -6,7 +6,7 @@ import { licenseAllowsCommercialPrinting } from "~/domain/licenses";
 import type { ModelSummary } from "~/domain/models";
 import { getDb } from "~/utils/db.server";
 import { catalogueModelPageUrl, httpsUrl } from "../catalogue/index.server";
-import { CATALOGUE_SOURCE } from "../catalogue-sync.server";
+import { CATALOGUE_SOURCE } from "../catalogue/sync.server";
 
 /** The user columns a name is made of, for selects joined to users. */
 export const nameColumns = { firstName: users.firstName, lastName: users.lastName, username: users.username };

@@ -3,8 +3,32 @@ import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
 import type { JobActor } from "~/domain/job-lifecycle";
-import { OWNER_ACTIVE, OWNER_COMPLETED, OWNER_PENDING, OWNER_VISIBLE, type JobStatus } from "~/domain/job-status";
-import { getClient, getDb, readFromPrimaryOnMiss } from "~/utils/db.server";
+import {
+  OWNER_ACTIVE,
+  OWNER_COMPLETED,
+  OWNER_PENDING,
+  OWNER_VISIBLE,
+  PAID_STATUSES,
+  reachedOwner,
+  type JobStatus,
+} from "~/domain/job-status";
+import { getClient, getDb } from "~/utils/db.server";
+import { readFromPrimaryOnMiss } from "~/utils/replica.server";
+
+const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
+
+/**
+ * reachedOwner (domain/job-status.ts) as an SQL condition on the print_jobs row named `job` (an alias,
+ * or the table's own name): every owner read in SQL uses it, so an unpaid order never shows to its owner.
+ */
+export function reachedOwnerSql(job = "j"): string {
+  return `(${job}.status IN (${quoted(OWNER_VISIBLE)}) AND NOT (${job}.status = 'cancelled' AND ${job}.confirmed_at IS NULL))`;
+}
+
+/** Whether this user is the owner of the job's printer as far as the job goes: only once it was paid. */
+function isJobOwner(job: Pick<PrintJob, "status" | "confirmedAt">, printerOwnerId: number | null | undefined, userId: number) {
+  return printerOwnerId === userId && reachedOwner(job);
+}
 
 export interface JobParty {
   job: PrintJob;
@@ -25,9 +49,9 @@ export async function loadJobParty(jobId: number): Promise<JobParty | null> {
   return row ?? null;
 }
 
-/** How a user stands to a job: its customer, the owner of its printer, or nobody (null: answer 404). */
+/** How a user stands to a job: its customer, the owner of its printer (once paid), or nobody (null: answer 404). */
 export function roleOf(party: JobParty, userId: number): "customer" | "owner" | null {
-  if (party.ownerId === userId) return "owner";
+  if (isJobOwner(party.job, party.ownerId, userId)) return "owner";
   if (party.job.customerId === userId) return "customer";
   return null;
 }
@@ -35,9 +59,22 @@ export function roleOf(party: JobParty, userId: number): "customer" | "owner" | 
 /** The actor a user is for one action: an owner who also ordered acts as customer for customer actions. */
 export function actorFor(party: JobParty, userId: number, customerAction: boolean): JobActor | null {
   if (customerAction && party.job.customerId === userId) return "customer";
-  if (party.ownerId === userId) return "owner";
+  if (isJobOwner(party.job, party.ownerId, userId)) return "owner";
   if (party.job.customerId === userId) return "customer";
   return null;
+}
+
+/** Whether two users have a paid order between them: one of them its customer, the other the owner of its printer. */
+export async function havePaidOrderBetween(userA: number, userB: number): Promise<boolean> {
+  const client = await getClient();
+  const result = await client.execute({
+    sql: `SELECT 1 FROM print_jobs j JOIN printers p ON p.id = j.printer_id
+          WHERE j.status IN (${quoted(PAID_STATUSES)})
+            AND ((j.customer_id = ?1 AND p.owner_id = ?2) OR (j.customer_id = ?2 AND p.owner_id = ?1))
+          LIMIT 1`,
+    args: [userA, userB],
+  });
+  return result.rows.length > 0;
 }
 
 const customer = alias(users, "customer");
@@ -46,9 +83,9 @@ const owner = alias(users, "owner");
 /** Everything the order page and GET /api/print-jobs/{id} show, for the customer or the owner only (else null). */
 export async function getOrderForViewer(jobId: number, viewerId: number) {
   const db = await getDb();
-  // an order placed through another machine a moment ago
-  const row = await readFromPrimaryOnMiss(async () => {
-    const [found] = await db
+  // an order placed, or paid, through another machine a moment ago
+  return readFromPrimaryOnMiss(async () => {
+    const [row] = await db
       .select({
         job: printJobs,
         printer: {
@@ -79,12 +116,14 @@ export async function getOrderForViewer(jobId: number, viewerId: number) {
       .leftJoin(owner, eq(owner.id, printers.ownerId))
       .where(and(eq(printJobs.id, jobId), ne(printJobs.status, "draft")))
       .limit(1);
-    return found;
+    if (!row) return null;
+    const viewerRole = isJobOwner(row.job, row.printer?.ownerId, viewerId)
+      ? "owner"
+      : row.job.customerId === viewerId
+        ? "customer"
+        : null;
+    return viewerRole ? ({ ...row, viewerRole } as const) : null;
   });
-  if (!row) return null;
-  const viewerRole = row.printer?.ownerId === viewerId ? "owner" : row.job.customerId === viewerId ? "customer" : null;
-  if (!viewerRole) return null;
-  return { ...row, viewerRole } as const;
 }
 export type OrderView = NonNullable<Awaited<ReturnType<typeof getOrderForViewer>>>;
 
@@ -185,38 +224,11 @@ export async function listOwnerJobs(ownerId: number, options: { printerId?: numb
       and(
         eq(printers.ownerId, ownerId),
         options.printerId ? eq(printJobs.printerId, options.printerId) : undefined,
-        inArray(printJobs.status, [...(options.statuses ?? OWNER_VISIBLE)]),
-        // an order cancelled before it was paid never reached the owner
-        sql`NOT (${printJobs.status} = 'cancelled' AND ${printJobs.confirmedAt} IS NULL)`,
+        options.statuses ? inArray(printJobs.status, [...options.statuses]) : undefined,
+        sql.raw(reachedOwnerSql("print_jobs")),
       ),
     )
     .orderBy(asc(sql`coalesce(${printJobs.confirmedAt}, ${printJobs.createdAt})`), asc(printJobs.id));
-}
-
-const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
-const inList = (statuses: readonly string[]) => sql.raw(quoted(statuses));
-
-/** The customer dashboard's stat cards, counted in SQL. */
-export async function customerStats(
-  customerId: number,
-  groups: { active: readonly JobStatus[]; completed: readonly JobStatus[]; paid: readonly JobStatus[] },
-) {
-  const db = await getDb();
-  const [row] = await db
-    .select({
-      totalOrders: sql<number>`count(*) filter (where ${printJobs.status} <> 'draft')`,
-      active: sql<number>`count(*) filter (where ${printJobs.status} in (${inList(groups.active)}))`,
-      completed: sql<number>`count(*) filter (where ${printJobs.status} in (${inList(groups.completed)}))`,
-      totalSpentCents: sql<number>`coalesce(sum(${printJobs.amountDueCents}) filter (where ${printJobs.status} in (${inList(groups.paid)})), 0)`,
-    })
-    .from(printJobs)
-    .where(eq(printJobs.customerId, customerId));
-  return {
-    totalOrders: Number(row?.totalOrders ?? 0),
-    active: Number(row?.active ?? 0),
-    completed: Number(row?.completed ?? 0),
-    totalSpentCents: Number(row?.totalSpentCents ?? 0),
-  };
 }
 
 /** The owner dashboard's and tracking page's stat cards, counted in SQL over all the owner's printers. */
@@ -229,7 +241,7 @@ export async function ownerStats(ownerId: number) {
             count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_PENDING)})) AS pending,
             count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_ACTIVE)})) AS active,
             count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})) AS completed,
-            count(j.id) FILTER (WHERE j.status NOT IN ('draft','submitted') AND NOT (j.status = 'cancelled' AND j.confirmed_at IS NULL)) AS total_jobs,
+            count(j.id) FILTER (WHERE ${reachedOwnerSql("j")}) AS total_jobs,
             coalesce(sum(j.printer_profit_cents) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})), 0) AS earnings,
             count(j.id) FILTER (WHERE j.delivery_method = 'pickup' AND j.status IN ('completed','ready_for_pickup','picked_up')) AS pickup_orders,
             count(j.id) FILTER (WHERE j.delivery_method <> 'pickup' AND j.status IN ('completed','ready_for_shipping','shipped')) AS shipping_orders,

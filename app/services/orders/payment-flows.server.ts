@@ -4,10 +4,9 @@
 import { AppError } from "~/domain/app-error";
 import { AWAITING_PAYMENT, ENDED_UNCHARGED } from "~/domain/job-status";
 import { OPEN_PAYMENT_STATES } from "~/domain/payments";
-import { getPaymentProvider, type CardDetails } from "~/services/payments/provider.server";
+import { getPaymentProvider } from "~/services/payments/provider.server";
 import { findPayment, movePayment, paymentOfJob, recordPayment } from "~/services/payments/records.server";
-import type { StripeProvider } from "~/services/payments/stripe-provider.server";
-import { TestPaymentProvider } from "~/services/payments/test-provider.server";
+import type { CardDetails } from "~/services/payments/types";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient } from "~/utils/db.server";
 import { loadJobParty } from "./jobs.server";
@@ -35,8 +34,8 @@ export async function startCardPayment(customer: { id: number; email: string }, 
   if (!job) return null;
   const provider = await getPaymentProvider();
   const open = await paymentOfJob(job.id, ["requires_payment"]);
-  if (open && open.provider === provider.name && open.amountCents === job.amountDueCents && provider.name === "test") {
-    return { clientSecret: `${open.providerPaymentId}_secret_test`, amount: job.amountDueCents, provider: provider.name };
+  if (open && open.provider === provider.name && open.amountCents === job.amountDueCents && provider.clientSecretOf) {
+    return { clientSecret: provider.clientSecretOf(open.providerPaymentId), amount: job.amountDueCents, provider: provider.name };
   }
   await limitWrite(customer.id, "payment");
   const created = await provider.createPayment({
@@ -57,9 +56,8 @@ export async function startCardPayment(customer: { id: number; email: string }, 
 /** POST /api/confirm-payment and the test card form: authorise the card, then confirm the order once. */
 export async function payWithTestCard(customerId: number, jobId: number, card: CardDetails) {
   const provider = await getPaymentProvider();
-  if (!(provider instanceof TestPaymentProvider)) {
-    throw new AppError("invalid", "Card details are taken by the card provider's form, not here.");
-  }
+  const { testCard } = provider;
+  if (!testCard) throw new AppError("invalid", "Card details are taken by the card provider's form, not here.");
   const job = await payableJob(customerId, jobId);
   if (!job) return null;
   await limitWrite(customerId, "payment");
@@ -68,9 +66,9 @@ export async function payWithTestCard(customerId: number, jobId: number, card: C
     amountCents: job.amountDueCents,
     description: describe(job),
   });
-  await recordPayment({ jobId: job.id, provider: "test", providerPaymentId, amountCents: job.amountDueCents });
+  await recordPayment({ jobId: job.id, provider: provider.name, providerPaymentId, amountCents: job.amountDueCents });
   try {
-    await provider.authorizeWithCard(providerPaymentId, card);
+    await testCard.authorize(providerPaymentId, card);
   } catch (error) {
     await movePayment(providerPaymentId, ["requires_payment"], "failed", {
       failureMessage: error instanceof Error ? error.message : "declined",
@@ -186,12 +184,12 @@ export async function confirmProviderPayment(providerPaymentId: string): Promise
 
 /** Hosted checkout (no JavaScript): the URL to send the customer to. */
 export async function startHostedCheckout(customer: { id: number; email: string }, jobId: number, origin: string) {
-  const provider = await getPaymentProvider();
-  if (provider.name !== "stripe") throw new AppError("invalid", "Hosted checkout needs the card provider.");
+  const checkout = (await getPaymentProvider()).hostedCheckout;
+  if (!checkout) throw new AppError("invalid", "Hosted checkout needs the card provider.");
   const job = await payableJob(customer.id, jobId);
   if (!job) return null;
   await limitWrite(customer.id, "payment");
-  return (provider as StripeProvider).createCheckoutSession({
+  return checkout.start({
     jobId: job.id,
     amountCents: job.amountDueCents,
     description: describe(job),
@@ -207,10 +205,11 @@ export async function confirmReturnedPayment(
   jobId: number,
   ref: { sessionId?: string | null; paymentIntentId?: string | null },
 ) {
-  const provider = await getPaymentProvider();
-  if (provider.name !== "stripe") return;
+  // only a provider whose payments are confirmed off our pages sends the customer back with a reference
+  const checkout = (await getPaymentProvider()).hostedCheckout;
+  if (!checkout) return;
   let intentId = ref.paymentIntentId ?? null;
-  if (!intentId && ref.sessionId) intentId = await (provider as StripeProvider).paymentOfCheckoutSession(ref.sessionId);
+  if (!intentId && ref.sessionId) intentId = await checkout.paymentOf(ref.sessionId);
   if (!intentId) return;
   const party = await loadJobParty(jobId);
   if (!party || party.job.customerId !== customerId) return;
@@ -223,9 +222,9 @@ export async function handleStripeWebhook(
   signature: string | null,
 ): Promise<"handled" | "duplicate" | "ignored"> {
   const secret = process.env.STRIPE_WEBHOOK_SECRET;
-  const provider = await getPaymentProvider();
-  if (!secret || provider.name !== "stripe") throw new AppError("unavailable", "Webhooks are not configured.");
-  const event = (provider as StripeProvider).verifyWebhook(payload, signature, secret);
+  const { webhooks } = await getPaymentProvider();
+  if (!secret || !webhooks) throw new AppError("unavailable", "Webhooks are not configured.");
+  const event = webhooks.verify(payload, signature, secret);
   const client = await getClient();
   const fresh = await client.execute({
     sql: "INSERT INTO webhook_events (id, provider, type) VALUES (?, 'stripe', ?) ON CONFLICT (id) DO NOTHING",

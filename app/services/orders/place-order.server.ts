@@ -7,7 +7,7 @@ import { AppError } from "~/domain/app-error";
 import { checkTransition } from "~/domain/job-lifecycle";
 import { orderTotal, quotePrice, type DeliveryMethod } from "~/domain/pricing";
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES, type ShippingOption } from "~/domain/shipping";
-import { getOwnDraft } from "~/services/drafts.server";
+import { getOwnDraft } from "~/services/designs/drafts.server";
 import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getDb } from "~/utils/db.server";

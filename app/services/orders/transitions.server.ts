@@ -10,11 +10,12 @@ import {
   type JobStamp,
   type Transition,
 } from "~/domain/job-lifecycle";
+import { reachedOwner } from "~/domain/job-status";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { findPayment, movePayment, paymentOfJob } from "~/services/payments/records.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient } from "~/utils/db.server";
-import { notify } from "~/utils/notifications.server";
+import { notify } from "~/services/notifications.server";
 import { actorFor, loadJobParty, type JobParty } from "./jobs.server";
 import { releaseOpenPayments } from "./payment-holds.server";
 
@@ -220,13 +221,15 @@ async function tellOtherParty(party: JobParty, transition: Transition, trackingN
   });
   const link = `/order/${job.id}`;
   const toCustomer = transition.actor !== "customer";
-  const toOwner = transition.actor !== "owner" && transition.to !== "submitted" && transition.from !== "submitted";
+  // the owner hears of an order once it is paid (payment is their New Order Request), never before
+  const toOwner =
+    transition.actor !== "owner" && (reachedOwner(job) || reachedOwner({ status: transition.to, confirmedAt: job.confirmedAt }));
   if (toCustomer && transition.action !== "pay") {
     await notify(job.customerId, notice.title, notice.message, link, {
       kind: transitionNoticeKind(transition.action, "customer"),
     });
   }
-  if ((toOwner || transition.action === "pay") && party.ownerId) {
+  if (toOwner && party.ownerId) {
     await notify(party.ownerId, notice.title, notice.message, link, { kind: transitionNoticeKind(transition.action, "owner") });
   }
 }

@@ -4,7 +4,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { payments } from "../../../db/schema";
 import { AUTHORIZATION_MS } from "~/domain/job-lifecycle";
 import { getDb } from "~/utils/db.server";
-import type { ProviderName } from "./provider.server";
+import type { ProviderName } from "./types";
 
 export type PaymentRow = typeof payments.$inferSelect;
 type PaymentStatus = PaymentRow["status"];

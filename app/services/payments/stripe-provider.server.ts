@@ -3,7 +3,7 @@
 // transfer per job. Everything about Stripe stays in this folder.
 import Stripe from "stripe";
 import { AppError } from "~/domain/app-error";
-import type { NewPayment, PaymentProvider, ProviderPaymentState } from "./provider.server";
+import type { HostedCheckout, NewPayment, PaymentProvider, ProviderPaymentState, ProviderWebhooks } from "./types";
 
 function stateOf(intent: Stripe.PaymentIntent): ProviderPaymentState {
   switch (intent.status) {
@@ -149,49 +149,53 @@ export class StripeProvider implements PaymentProvider {
   }
 
   /** Hosted checkout for browsers without JavaScript: card authorised, captured later. */
-  async createCheckoutSession(input: NewPayment & { successUrl: string; cancelUrl: string }): Promise<string> {
-    try {
-      const session = await this.stripe.checkout.sessions.create(
-        {
-          mode: "payment",
-          line_items: [
-            {
-              quantity: 1,
-              price_data: { currency: "usd", unit_amount: input.amountCents, product_data: { name: input.description } },
-            },
-          ],
-          payment_intent_data: { capture_method: "manual", metadata: { jobId: String(input.jobId) } },
-          metadata: { jobId: String(input.jobId) },
-          customer_email: input.customerEmail ?? undefined,
-          success_url: input.successUrl,
-          cancel_url: input.cancelUrl,
-        },
-        { idempotencyKey: `checkout-job-${input.jobId}-amount-${input.amountCents}` },
-      );
-      if (!session.url) throw new Error("checkout session without url");
-      return session.url;
-    } catch (error) {
-      throw unavailable(error);
-    }
-  }
+  readonly hostedCheckout: HostedCheckout = {
+    start: async (input) => {
+      try {
+        const session = await this.stripe.checkout.sessions.create(
+          {
+            mode: "payment",
+            line_items: [
+              {
+                quantity: 1,
+                price_data: { currency: "usd", unit_amount: input.amountCents, product_data: { name: input.description } },
+              },
+            ],
+            payment_intent_data: { capture_method: "manual", metadata: { jobId: String(input.jobId) } },
+            metadata: { jobId: String(input.jobId) },
+            customer_email: input.customerEmail ?? undefined,
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+          },
+          { idempotencyKey: `checkout-job-${input.jobId}-amount-${input.amountCents}` },
+        );
+        if (!session.url) throw new Error("checkout session without url");
+        return session.url;
+      } catch (error) {
+        throw unavailable(error);
+      }
+    },
 
-  /** The payment intent a completed checkout session made, or null while unpaid. */
-  async paymentOfCheckoutSession(sessionId: string): Promise<string | null> {
-    try {
-      const session = await this.stripe.checkout.sessions.retrieve(sessionId);
-      const intent = session.payment_intent;
-      return typeof intent === "string" ? intent : (intent?.id ?? null);
-    } catch (error) {
-      throw unavailable(error);
-    }
-  }
+    /** The payment intent a completed checkout session made, or null while unpaid. */
+    paymentOf: async (sessionId) => {
+      try {
+        const session = await this.stripe.checkout.sessions.retrieve(sessionId);
+        const intent = session.payment_intent;
+        return typeof intent === "string" ? intent : (intent?.id ?? null);
+      } catch (error) {
+        throw unavailable(error);
+      }
+    },
+  };
 
-  /** A webhook event whose signature checks out, or AppError("invalid"). */
-  verifyWebhook(payload: string, signature: string | null, secret: string): Stripe.Event {
-    try {
-      return this.stripe.webhooks.constructEvent(payload, signature ?? "", secret);
-    } catch (error) {
-      throw new AppError("invalid", "Invalid signature.", { cause: error });
-    }
-  }
+  readonly webhooks: ProviderWebhooks = {
+    /** A webhook event whose signature checks out, or AppError("invalid"). */
+    verify: (payload, signature, secret) => {
+      try {
+        return this.stripe.webhooks.constructEvent(payload, signature ?? "", secret);
+      } catch (error) {
+        throw new AppError("invalid", "Invalid signature.", { cause: error });
+      }
+    },
+  };
 }

@@ -6,9 +6,8 @@ import { eq } from "drizzle-orm";
 import { payments } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { getDb } from "~/utils/db.server";
-import type { CardDetails, NewPayment, PaymentProvider, ProviderPaymentState } from "./provider.server";
+import type { CardDetails, NewPayment, PaymentProvider, ProviderPaymentState, TestCardPayments } from "./types";
 
-export const TEST_MODE_LABEL = "Test mode: no real charge";
 export const DECLINED_CARD = "4000000000000002";
 
 /** The Luhn checksum every real card number passes. */
@@ -51,13 +50,17 @@ export class TestPaymentProvider implements PaymentProvider {
 
   async createPayment(_input: NewPayment) {
     const id = `test_pi_${randomBytes(12).toString("hex")}`;
-    return { providerPaymentId: id, clientSecret: `${id}_secret_test` };
+    return { providerPaymentId: id, clientSecret: this.clientSecretOf(id) };
+  }
+
+  clientSecretOf(providerPaymentId: string) {
+    return `${providerPaymentId}_secret_test`;
   }
 
   /** The test provider's own step: the card form posts here instead of to a card network. */
-  async authorizeWithCard(_providerPaymentId: string, card: CardDetails): Promise<void> {
-    checkTestCard(card);
-  }
+  readonly testCard: TestCardPayments = {
+    authorize: async (_providerPaymentId: string, card: CardDetails) => checkTestCard(card),
+  };
 
   async getPayment(providerPaymentId: string) {
     const db = await getDb();
