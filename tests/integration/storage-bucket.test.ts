@@ -24,6 +24,7 @@ import { storageConfig, type BucketConfig } from "../../app/services/storage/con
 import { copyStoredFiles } from "../../app/services/storage/copy.server";
 import { getDb } from "../../app/utils/db.server";
 import { startBucket, type TestBucket } from "../setup/bucket";
+import { testUploadsDir } from "../setup/uploads";
 import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 import { fileOf, fixture, multipartRequest, storedFiles } from "../fixtures/designs/helpers";
 
@@ -44,7 +45,7 @@ const folder = resolve(mkdtempSync("tests/.tmp/bucket-"));
 beforeAll(async () => {
   bucket = await startBucket(join(folder, "s3rver"));
   // the app's storage reads these names; the uploads folder keeps only the scratch of arriving uploads
-  Object.assign(process.env, bucket.env, { UPLOADS_DIR: join(folder, "uploads") });
+  Object.assign(process.env, bucket.env);
   globalThis.__printnearStorage = undefined;
   bucketConfig = storageConfig().bucket!;
   cookie = await sessionCookieFor((await createTestUser()).id);
@@ -118,7 +119,7 @@ describe("designs in the bucket", () => {
     // both objects are in the bucket; the folder holds no stored file, and the scratch copy is gone
     expect(await elsewhere().has(row.fileKey!)).toBe(true);
     expect(await elsewhere().has(row.previewKey!)).toBe(true);
-    expect(storedFiles(join(folder, "uploads"))).toEqual([]);
+    expect(storedFiles(testUploadsDir())).toEqual([]);
 
     const preview = await run(() => previewLoader(args(getRequest(`/drafts/${id}/preview.png`, cookie), { id: String(id) })));
     expect(preview.status).toBe(200);
@@ -159,7 +160,7 @@ describe("pictures and library files in the bucket", () => {
     expect(await bytesOf(image)).toEqual(PNG);
     const download = await run(() => downloadLoader(args(getRequest(`/models/library/${id}/download`), { id: String(id) })));
     expect(await bytesOf(download)).toEqual(fixture(CUBE_STL));
-    expect(storedFiles(join(folder, "uploads"))).toEqual([]);
+    expect(storedFiles(testUploadsDir())).toEqual([]);
   });
 
   it("a printer photo is stored in the bucket and served by its route", async () => {
