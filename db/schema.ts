@@ -66,18 +66,8 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
-/** Fixed-window counters for rate limits; in the database so every instance shares them. */
-export const rateLimits = sqliteTable("rate_limits", {
-  key: text("key").primaryKey(),
-  count: integer("count").notNull(),
-  windowStart: stamp("window_start").notNull(),
-});
-
-/** One row the health check rewrites: /healthz proves that a write can commit, not only that a read answers. */
-export const healthChecks = sqliteTable("health_checks", {
-  id: integer("id").primaryKey(),
-  checkedAt: stamp("checked_at").notNull(),
-});
+// the server's own bookkeeping (rate-limit counters, the health probe's row, live-stream leases)
+export * from "./schema-bookkeeping";
 
 /** Listed printers. drizzle/0002 adds printers_rtree, an R*Tree over latitude/longitude kept in step by triggers. */
 export const printers = sqliteTable(

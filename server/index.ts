@@ -12,6 +12,7 @@ import { isCrossSiteRequest } from "../app/utils/origin";
 import { installLogRedaction } from "../app/utils/log-redaction";
 import { CATALOGUE_IMAGE_SOURCES } from "../app/services/catalogue/index.server";
 import { mapTileUrl } from "../app/services/printers/search.server";
+import { describeStorage, storageConfig } from "../app/services/storage/config.server";
 import { setClientAddress } from "./client-address";
 import { publicHost, remixHandler } from "./remix-handler";
 import { ARRIVAL_RULES, ArrivalGuard, httpServerOptions } from "./request-arrival";
@@ -19,6 +20,9 @@ import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./security-he
 
 // errors written by the server and its libraries lose SQL parameters, query strings, hashes and e-mails
 installLogRedaction();
+
+// a half-set bucket configuration stops the start here, naming what is missing
+console.log(describeStorage(storageConfig()));
 
 const isDevelopment = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT || 3000);

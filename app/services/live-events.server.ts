@@ -1,16 +1,22 @@
 // What the live streams (/events) hear: one shared poller per process reads the newest message
 // and notification ids from the database and tells the streams of the users they concern. It
 // learns from the database, not from this process's memory, so a message written through
-// another machine reaches a stream held open on this one.
+// another machine reaches a stream held open on this one. The per-user cap counts the streams of every
+// process (rows of live_streams, leases this process renews); the per-address and per-machine caps count
+// this process's own.
+import { randomUUID } from "node:crypto";
 import { AppError } from "~/domain/app-error";
-import { getClient } from "~/utils/db.server";
+import { getClient, unlessWriteLocked } from "~/utils/db.server";
 import { reachedOwnerSql } from "./orders/jobs.server";
+import { syncWithPrimary } from "~/utils/replica.server";
 
 export type LiveEvent = { kind: "message"; id: number; jobId: number } | { kind: "notification"; id: number };
 type Listener = (event: LiveEvent) => void;
 
-/** Streams one user may hold open on one server process (tabs, devices). */
+/** Streams one user may hold open on all server processes together (tabs, devices). */
 export const MAX_STREAMS_PER_USER = 6;
+/** A stream's row counts this long unless its process renews it (every third of it): a dead process's streams free up. */
+export const STREAM_LEASE_MS = 60_000;
 /** Streams one client address may hold on one process (a household or an office shares one). */
 export const MAX_STREAMS_PER_ADDRESS = 20;
 /** Streams one process holds in all; the proxy's hard limit leaves room beside them (docs/deployment.md). */
@@ -42,6 +48,11 @@ interface Cursor {
   notification: number;
 }
 
+const tooManyForUser = () =>
+  new AppError("rate_limited", "Too many live connections are open. Close a tab and try again.", {
+    retryAfterSeconds: RETRY_SECONDS,
+  });
+
 export class LiveHub {
   private listeners = new Map<number, Set<Listener>>();
   private byAddress = new Map<string, number>();
@@ -49,8 +60,14 @@ export class LiveHub {
   private cursor: Cursor | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private polling: Promise<void> | null = null;
+  /** this process's rows in live_streams */
+  private leases = new Set<string>();
+  private renewedAt = 0;
 
-  constructor(private readonly caps: StreamCaps = STREAM_CAPS) {}
+  constructor(
+    private readonly caps: StreamCaps = STREAM_CAPS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The cursor as a token: a stream sends it on connect so a reconnecting page sees it missed something. */
   token(): string {
@@ -73,11 +90,7 @@ export class LiveHub {
   async subscribe(stream: { userId: number; address: string }, listener: Listener): Promise<() => void> {
     const { userId, address } = stream;
     const set = this.listeners.get(userId) ?? new Set<Listener>();
-    if (set.size >= this.caps.perUser) {
-      throw new AppError("rate_limited", "Too many live connections are open. Close a tab and try again.", {
-        retryAfterSeconds: RETRY_SECONDS,
-      });
-    }
+    if (set.size >= this.caps.perUser) throw tooManyForUser();
     if (this.openStreams(address) >= this.caps.perAddress) {
       throw new AppError("rate_limited", "Too many live connections are open from your network. Close a tab and try again.", {
         retryAfterSeconds: RETRY_SECONDS,
@@ -88,12 +101,14 @@ export class LiveHub {
         retryAfterSeconds: RETRY_SECONDS,
       });
     }
-    // each stream its own entry, even when two share one listener function
+    // this process's places are taken before the first await, so streams opening together cannot pass a cap
+    // each of them saw unreached; each stream its own entry, even when two share one listener function
     const entry: Listener = (event) => listener(event);
     set.add(entry);
     this.listeners.set(userId, set);
     this.byAddress.set(address, this.openStreams(address) + 1);
     this.total += 1;
+    let lease: string | null = null;
     let open = true;
     const unsubscribe = () => {
       if (!open) return;
@@ -104,9 +119,11 @@ export class LiveHub {
       if (left > 0) this.byAddress.set(address, left);
       else this.byAddress.delete(address);
       this.total -= 1;
+      if (lease) void this.releaseUserPlace(lease);
       if (this.listeners.size === 0) this.stop();
     };
     try {
+      lease = await this.takeUserPlace(userId);
       // the first subscriber sets the cursor, so nothing written after this point is missed
       if (!this.cursor) await this.poll();
     } catch (error) {
@@ -117,11 +134,75 @@ export class LiveHub {
     return unsubscribe;
   }
 
+  /**
+   * Counts a stream against its user's cap over all processes, in one statement (two processes cannot both
+   * take the last place). While another connection holds the write lock the stream opens counted by this
+   * process alone (null), rather than wait: the cap guards against abuse, it is not a promise.
+   */
+  private async takeUserPlace(userId: number): Promise<string | null> {
+    const id = randomUUID();
+    const now = this.now();
+    const client = await getClient();
+    const taken = await unlessWriteLocked(
+      async () => {
+        const result = await client.execute({
+          sql: `INSERT INTO live_streams (id, user_id, expires_at)
+                SELECT ?1, ?2, ?3 WHERE (SELECT count(*) FROM live_streams WHERE user_id = ?2 AND expires_at > ?4) < ?5`,
+          args: [id, userId, now + STREAM_LEASE_MS, now, this.caps.perUser],
+        });
+        return result.rowsAffected > 0;
+      },
+      () => null,
+    );
+    if (taken === false) throw tooManyForUser();
+    if (taken === null) return null;
+    this.leases.add(id);
+    return id;
+  }
+
+  private async releaseUserPlace(id: string) {
+    this.leases.delete(id);
+    try {
+      const client = await getClient();
+      // left behind while the write lock is held: the row expires with its lease
+      await unlessWriteLocked(
+        () => client.execute({ sql: "DELETE FROM live_streams WHERE id = ?", args: [id] }),
+        () => null,
+      );
+    } catch (error) {
+      console.error("live events: a stream's place was not released", error instanceof Error ? error.message : error);
+    }
+  }
+
+  /** Renews this process's leases every third of their length, and drops every process's expired rows. */
+  private async renewLeases() {
+    const now = this.now();
+    if (this.leases.size === 0 || now - this.renewedAt < STREAM_LEASE_MS / 3) return;
+    this.renewedAt = now;
+    const ids = [...this.leases];
+    const client = await getClient();
+    await unlessWriteLocked(
+      () =>
+        client.batch(
+          [
+            {
+              sql: `UPDATE live_streams SET expires_at = ? WHERE id IN (${ids.map(() => "?").join(", ")})`,
+              args: [now + STREAM_LEASE_MS, ...ids],
+            },
+            { sql: "DELETE FROM live_streams WHERE expires_at <= ?", args: [now] },
+          ],
+          "write",
+        ),
+      // tried again on the next tick
+      () => (this.renewedAt = 0),
+    );
+  }
+
   private schedule() {
     if (this.timer || this.listeners.size === 0) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.poll()
+      void Promise.all([this.poll(), this.renewLeases()])
         .catch((error: unknown) => console.error("live events: poll failed", error instanceof Error ? error.message : error))
         .finally(() => this.schedule());
     }, pollMs());
@@ -144,6 +225,8 @@ export class LiveHub {
   }
 
   private async readChanges() {
+    // on a replica, messages written through other machines arrive with a sync: one per tick while streams are open
+    await syncWithPrimary();
     const client = await getClient();
     const latest = await client.execute(
       "SELECT (SELECT coalesce(max(id), 0) FROM messages) AS m, (SELECT coalesce(max(id), 0) FROM notifications) AS n",

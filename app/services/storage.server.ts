@@ -1,10 +1,13 @@
-// Where uploaded files live: @remix-run/file-storage on a folder (UPLOADS_DIR, default data/uploads).
-// Keys are ours (random), never the uploaded file's name.
+// Where uploaded files live: @remix-run/file-storage on an S3-compatible bucket when one is configured (every
+// machine then serves every file), else on a folder (UPLOADS_DIR, default data/uploads); storage/config.server.ts
+// reads which. Keys are ours (random), never the uploaded file's name.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { FileStorage } from "@remix-run/file-storage";
 import { createFsFileStorage } from "@remix-run/file-storage/fs";
+import { createBucketStorage } from "./storage/bucket.server";
+import { storageConfig, type StorageConfig } from "./storage/config.server";
 
 export type { FileStorage };
 
@@ -12,16 +15,19 @@ declare global {
   var __printnearStorage: FileStorage | undefined;
 }
 
-const uploadsDir = () => resolve(process.env.UPLOADS_DIR || "data/uploads");
+/** The storage a configuration names: its bucket, or its folder. */
+export function openStorage(config: StorageConfig): FileStorage {
+  return config.bucket ? createBucketStorage(config.bucket) : createFsFileStorage(config.directory);
+}
 
 export function getStorage(): FileStorage {
-  globalThis.__printnearStorage ??= createFsFileStorage(uploadsDir());
+  globalThis.__printnearStorage ??= openStorage(storageConfig());
   return globalThis.__printnearStorage;
 }
 
-/** A fresh path for an upload while it arrives, on the same disk as the storage (never in memory, never /tmp). */
+/** A fresh path for an upload while it arrives and is analysed: on the machine's own disk (never in memory, never /tmp). */
 export function incomingUploadPath(): string {
-  const dir = join(uploadsDir(), ".incoming");
+  const dir = storageConfig().scratchDirectory;
   mkdirSync(dir, { recursive: true });
   return join(dir, randomBytes(16).toString("hex"));
 }

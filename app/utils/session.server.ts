@@ -7,6 +7,7 @@ import { getDb } from "./db.server";
 import { cookieOptions } from "./env.server";
 import { clientIp } from "./rate-limit.server";
 import { currentRequestScope } from "./request-scope.server";
+import { readFromPrimaryOnMiss } from "./replica.server";
 
 export const SESSION_DAYS = 30;
 const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
@@ -37,13 +38,16 @@ export function getSessionUser(request: Request): Promise<User | null> {
       const sessionId = await readSessionId(request);
       if (!sessionId) return null;
       const db = await getDb();
-      const [row] = await db
-        .select({ user: users })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
-        .limit(1);
-      return row?.user ?? null;
+      // a session started through another machine a moment ago
+      return readFromPrimaryOnMiss(async () => {
+        const [row] = await db
+          .select({ user: users })
+          .from(sessions)
+          .innerJoin(users, eq(users.id, sessions.userId))
+          .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
+          .limit(1);
+        return row?.user;
+      });
     })();
     cache.set(request, pending);
     scope?.sessionUsers.set(key, pending);

@@ -4,15 +4,16 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { printers, printJobs, users } from "../../db/schema";
 import type { JobStatus } from "../../app/domain/job-status";
-import { getDb } from "../../app/utils/db.server";
+import { getDb, type Database } from "../../app/utils/db.server";
 import { hashPassword } from "../../app/utils/password.server";
 
 let counter = 0;
 
-export async function createPerson(firstName: string, userType: "customer" | "printer_owner" = "customer") {
+/** A user who signs in with the password "e2e-password-123"; `db` is the e2e database unless a test runs its own. */
+export async function createPerson(firstName: string, userType: "customer" | "printer_owner" = "customer", db?: Database) {
   counter += 1;
   const tag = `${Date.now()}${counter}${Math.floor(Math.random() * 1e6)}`;
-  const db = await getDb();
+  db ??= await getDb();
   const [user] = await db
     .insert(users)
     .values({
@@ -28,8 +29,8 @@ export async function createPerson(firstName: string, userType: "customer" | "pr
   return user;
 }
 
-export async function createPrinterFor(ownerId: number, name = "E2E Printer") {
-  const db = await getDb();
+export async function createPrinterFor(ownerId: number, name = "E2E Printer", db?: Database) {
+  db ??= await getDb();
   const [row] = await db
     .insert(printers)
     .values({

@@ -7,8 +7,10 @@ import {
   MAX_STREAMS_PER_ADDRESS,
   MAX_STREAMS_PER_MACHINE,
   MAX_STREAMS_PER_USER,
+  STREAM_LEASE_MS,
   type LiveEvent,
 } from "~/services/live-events.server";
+import { getClient } from "~/utils/db.server";
 import { CLIENT_IP_HEADER } from "~/utils/rate-limit.server";
 import { notify } from "~/services/notifications.server";
 import { loader as events } from "~/routes/events";
@@ -41,11 +43,19 @@ async function listen(hub: LiveHub, userId: number, address = "198.51.100.1") {
   return heard;
 }
 
-async function until(check: () => boolean, ms = 3000) {
+async function until(check: () => boolean | Promise<boolean>, ms = 3000) {
   const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
   return check();
 }
+
+async function leaseEnds(userId: number): Promise<number[]> {
+  const client = await getClient();
+  const rows = await client.execute({ sql: "SELECT expires_at FROM live_streams WHERE user_id = ?", args: [userId] });
+  return rows.rows.map((row) => Number(row.expires_at));
+}
+
+const userStreamRows = async (userId: number) => (await leaseEnds(userId)).length;
 
 describe("live events", () => {
   test("hubs learn of a new message from the database and tell both parties only", async () => {
@@ -80,6 +90,36 @@ describe("live events", () => {
     // closing one frees a place
     cleanups.pop()?.();
     await expect(listen(hub, ownerId)).resolves.toEqual([]);
+  });
+
+  test("a user's streams count across processes: past the cap a stream is refused on every one", async () => {
+    // two hubs stand for two server processes on one database
+    const machineA = new LiveHub();
+    const machineB = new LiveHub();
+    for (let i = 0; i < MAX_STREAMS_PER_USER; i++) await listen(i % 2 === 0 ? machineA : machineB, strangerId);
+    for (const hub of [machineA, machineB]) {
+      const refused = await hub.subscribe({ userId: strangerId, address: "198.51.100.7" }, () => {}).catch((e: unknown) => e);
+      expect(isAppError(refused) && refused.code).toBe("rate_limited");
+    }
+    // a stream closed on A frees a place on B
+    cleanups.shift()!();
+    expect(await until(async () => (await userStreamRows(strangerId)) < MAX_STREAMS_PER_USER)).toBe(true);
+    await expect(listen(machineB, strangerId)).resolves.toEqual([]);
+  });
+
+  test("the streams of a process that died stop counting once their lease runs out; open ones are renewed", async () => {
+    let clock = Date.now();
+    const dying = new LiveHub(undefined, () => clock);
+    for (let i = 0; i < MAX_STREAMS_PER_USER; i++) await listen(dying, customerId);
+    // half a lease later the hub has renewed its streams: they still count past their first lease's end
+    clock += STREAM_LEASE_MS / 2;
+    expect(await until(async () => (await leaseEnds(customerId)).every((end) => end === clock + STREAM_LEASE_MS))).toBe(true);
+    const later = new LiveHub(undefined, () => clock + STREAM_LEASE_MS * 0.7);
+    const refused = await later.subscribe({ userId: customerId, address: "198.51.100.8" }, () => {}).catch((e: unknown) => e);
+    expect(isAppError(refused) && refused.code).toBe("rate_limited");
+    // the process stops renewing (it died): after its lease, its streams no longer count
+    const afterDeath = new LiveHub(undefined, () => clock + STREAM_LEASE_MS + 1);
+    await expect(listen(afterDeath, customerId)).resolves.toEqual([]);
   });
 
   test("one address and the whole process hold a bounded number of streams", async () => {

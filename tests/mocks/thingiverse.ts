@@ -14,6 +14,7 @@
 // seed analyses for the catalogue models' weights), other .stl files with a binary STL of a 20 mm
 // cube, an OBJ cube for .obj, plain text for .txt/.scad. The `size` in files.json is a realistic figure, not the length of these stand-ins.
 
+import { existsSync } from "node:fs";
 import { delay, http, HttpResponse, type HttpHandler } from "msw";
 import filesFixture from "../fixtures/thingiverse/files.json";
 import imagesFixture from "../fixtures/thingiverse/images.json";
@@ -191,6 +192,12 @@ function fileResponse(name: string): Response {
   });
 }
 
+/** While the file MOCK_CATALOGUE_HOLD_FILE names exists, downloads wait: a test holds a job mid-way so it can kill its worker. */
+async function whileHeld() {
+  const hold = process.env.MOCK_CATALOGUE_HOLD_FILE;
+  while (hold && existsSync(hold)) await delay(50);
+}
+
 // ---------------------------------------------------------------------------------------------
 // API handlers
 // ---------------------------------------------------------------------------------------------
@@ -290,16 +297,18 @@ export const thingiverseHandlers: HttpHandler[] = [
 
   // The API download endpoint needs the token (the real one then redirects to the CDN; the mock
   // answers with the content directly so callers need not follow redirects).
-  http.get(`${THINGIVERSE_API}/files/:fileId/download`, ({ request, params }) => {
+  http.get(`${THINGIVERSE_API}/files/:fileId/download`, async ({ request, params }) => {
     const denied = unauthorized(request);
     if (denied) return denied;
+    await whileHeld();
     const file = Object.values(filesByThing())
       .flat()
       .find((f) => String(f.id) === String(params.fileId));
     return file ? fileResponse(file.name) : notFound();
   }),
   // CDN direct links need no token.
-  http.get(`${THINGIVERSE_CDN}/assets/*`, ({ request }) => {
+  http.get(`${THINGIVERSE_CDN}/assets/*`, async ({ request }) => {
+    await whileHeld();
     const path = new URL(request.url).pathname;
     const file = Object.values(filesByThing())
       .flat()

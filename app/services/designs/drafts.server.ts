@@ -7,15 +7,19 @@ import { roundGrams } from "~/domain/mesh";
 import { DEFAULT_RATE_PER_KG_CENTS, quotePrice, type PriceQuote } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
 import { getStorage } from "~/services/storage.server";
+import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
 export async function getOwnDraft(userId: number, draftId: number): Promise<PrintJob | null> {
   const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(printJobs)
-    .where(and(eq(printJobs.id, draftId), eq(printJobs.customerId, userId), eq(printJobs.status, "draft")))
-    .limit(1);
-  return row ?? null;
+  // a draft saved through another machine a moment ago
+  return readFromPrimaryOnMiss(async () => {
+    const [row] = await db
+      .select()
+      .from(printJobs)
+      .where(and(eq(printJobs.id, draftId), eq(printJobs.customerId, userId), eq(printJobs.status, "draft")))
+      .limit(1);
+    return row;
+  });
 }
 
 /** The draft a query names, if it is the signed-in customer's: no user, a bad id or anyone else's draft gives null. */
@@ -27,12 +31,14 @@ export async function findOwnDraft(user: Pick<User, "id"> | null, draftId: numbe
 /** Any job of this customer (a preview or file stays the customer's after the draft is ordered). */
 export async function getOwnJob(userId: number, jobId: number): Promise<PrintJob | null> {
   const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(printJobs)
-    .where(and(eq(printJobs.id, jobId), eq(printJobs.customerId, userId)))
-    .limit(1);
-  return row ?? null;
+  return readFromPrimaryOnMiss(async () => {
+    const [row] = await db
+      .select()
+      .from(printJobs)
+      .where(and(eq(printJobs.id, jobId), eq(printJobs.customerId, userId)))
+      .limit(1);
+    return row;
+  });
 }
 
 /** A stored file of one of the customer's jobs (the design or its preview) with the job, or null for anyone else. */

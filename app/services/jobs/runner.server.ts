@@ -9,6 +9,7 @@ import { retryDelayMs, type TaskProgress, type TaskState } from "~/domain/backgr
 import { getClient } from "~/utils/db.server";
 import { redactText } from "~/utils/log-redaction";
 import { enqueuePeriodicTasks } from "./enqueue.server";
+import { syncWithPrimary } from "~/utils/replica.server";
 
 export interface TaskContext<P = unknown> {
   taskId: number;
@@ -179,6 +180,8 @@ export async function runClaimedTask(task: ClaimedTask, options: RunOptions): Pr
     return "failed";
   }
   await renew(); // reads a cancel asked for before the claim
+  // a resumed task's items were recorded through the machine that ran it before: a replica syncs to see them
+  if (task.attempts > 1) await syncWithPrimary();
   const timer = setInterval(() => void renew().catch(() => {}), Math.max(50, Math.floor(leaseMs / 3)));
   let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
   try {

@@ -4,6 +4,7 @@ import { categories, libraryModels, modelComments, modelFiles, modelLikes, model
 import { licenseRefusal, licenseAllowsCommercialPrinting } from "~/domain/licenses";
 import { displayName, type ModelDetail, type ModelSource, type ViewerState } from "~/domain/models";
 import { getDb } from "~/utils/db.server";
+import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 import { countView, unwrittenCounts } from "./counters.server";
 import { httpsUrl } from "../catalogue/index.server";
 import { syncCatalogueModel, type CatalogueVisitor, type SyncDeps, type SyncOutcome } from "../catalogue/sync.server";
@@ -27,17 +28,21 @@ function analyzedSize(analysis: unknown): ModelDetail["size"] {
 
 async function readLibraryDetail(id: number): Promise<ModelDetail | null> {
   const db = await getDb();
-  const [row] = await db
-    .select({
-      model: libraryModels,
-      categoryName: categories.name,
-      ...nameColumns,
-    })
-    .from(libraryModels)
-    .innerJoin(users, eq(users.id, libraryModels.creatorId))
-    .innerJoin(categories, eq(categories.id, libraryModels.categoryId))
-    .where(eq(libraryModels.id, id))
-    .limit(1);
+  // a model uploaded through another machine a moment ago (its upload redirects here)
+  const row = await readFromPrimaryOnMiss(async () => {
+    const [found] = await db
+      .select({
+        model: libraryModels,
+        categoryName: categories.name,
+        ...nameColumns,
+      })
+      .from(libraryModels)
+      .innerJoin(users, eq(users.id, libraryModels.creatorId))
+      .innerJoin(categories, eq(categories.id, libraryModels.categoryId))
+      .where(eq(libraryModels.id, id))
+      .limit(1);
+    return found;
+  });
   if (!row) return null;
   const m = row.model;
   const [file] = await db

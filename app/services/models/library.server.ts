@@ -4,6 +4,7 @@ import { libraryModels, modelFiles } from "../../../db/schema";
 import type { NewLibraryModel } from "~/domain/models";
 import { getDb } from "~/utils/db.server";
 import { countDownload } from "./counters.server";
+import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
 export async function createLibraryModel(input: NewLibraryModel): Promise<number> {
   const db = await getDb();
@@ -34,17 +35,21 @@ export async function createLibraryModel(input: NewLibraryModel): Promise<number
 /** The stored file of a library model, or null when it has none. */
 export async function libraryModelFile(id: number) {
   const db = await getDb();
-  const [file] = await db
-    .select({
-      name: modelFiles.name,
-      format: modelFiles.format,
-      storageKey: modelFiles.storageKey,
-      sizeBytes: modelFiles.sizeBytes,
-    })
-    .from(modelFiles)
-    .where(and(eq(modelFiles.libraryModelId, id), sql`${modelFiles.storageKey} IS NOT NULL`))
-    .orderBy(desc(modelFiles.id))
-    .limit(1);
+  // a model uploaded through another machine a moment ago
+  const file = await readFromPrimaryOnMiss(async () => {
+    const [found] = await db
+      .select({
+        name: modelFiles.name,
+        format: modelFiles.format,
+        storageKey: modelFiles.storageKey,
+        sizeBytes: modelFiles.sizeBytes,
+      })
+      .from(modelFiles)
+      .where(and(eq(modelFiles.libraryModelId, id), sql`${modelFiles.storageKey} IS NOT NULL`))
+      .orderBy(desc(modelFiles.id))
+      .limit(1);
+    return found;
+  });
   return file?.storageKey ? { ...file, storageKey: file.storageKey } : null;
 }
 
@@ -55,10 +60,14 @@ export function countLibraryDownload(id: number): void {
 
 export async function libraryImageKey(id: number): Promise<string | null> {
   const db = await getDb();
-  const [row] = await db
-    .select({ imageKey: libraryModels.imageKey })
-    .from(libraryModels)
-    .where(eq(libraryModels.id, id))
-    .limit(1);
+  // a model uploaded through another machine a moment ago; one without a picture is found all the same
+  const row = await readFromPrimaryOnMiss(async () => {
+    const [found] = await db
+      .select({ imageKey: libraryModels.imageKey })
+      .from(libraryModels)
+      .where(eq(libraryModels.id, id))
+      .limit(1);
+    return found;
+  });
   return row?.imageKey ?? null;
 }

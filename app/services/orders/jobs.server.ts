@@ -13,6 +13,7 @@ import {
   type JobStatus,
 } from "~/domain/job-status";
 import { getClient, getDb } from "~/utils/db.server";
+import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
 const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
 
@@ -82,39 +83,47 @@ const owner = alias(users, "owner");
 /** Everything the order page and GET /api/print-jobs/{id} show, for the customer or the owner only (else null). */
 export async function getOrderForViewer(jobId: number, viewerId: number) {
   const db = await getDb();
-  const [row] = await db
-    .select({
-      job: printJobs,
-      printer: {
-        id: printers.id,
-        name: printers.name,
-        location: printers.location,
-        zip: printers.zip,
-        ownerId: printers.ownerId,
-      },
-      owner: { id: owner.id, firstName: owner.firstName, lastName: owner.lastName, username: owner.username, email: owner.email },
-      customer: {
-        id: customer.id,
-        firstName: customer.firstName,
-        lastName: customer.lastName,
-        username: customer.username,
-        email: customer.email,
-      },
-    })
-    .from(printJobs)
-    .innerJoin(customer, eq(customer.id, printJobs.customerId))
-    .leftJoin(printers, eq(printers.id, printJobs.printerId))
-    .leftJoin(owner, eq(owner.id, printers.ownerId))
-    .where(and(eq(printJobs.id, jobId), ne(printJobs.status, "draft")))
-    .limit(1);
-  if (!row) return null;
-  const viewerRole = isJobOwner(row.job, row.printer?.ownerId, viewerId)
-    ? "owner"
-    : row.job.customerId === viewerId
-      ? "customer"
-      : null;
-  if (!viewerRole) return null;
-  return { ...row, viewerRole } as const;
+  // an order placed, or paid, through another machine a moment ago
+  return readFromPrimaryOnMiss(async () => {
+    const [row] = await db
+      .select({
+        job: printJobs,
+        printer: {
+          id: printers.id,
+          name: printers.name,
+          location: printers.location,
+          zip: printers.zip,
+          ownerId: printers.ownerId,
+        },
+        owner: {
+          id: owner.id,
+          firstName: owner.firstName,
+          lastName: owner.lastName,
+          username: owner.username,
+          email: owner.email,
+        },
+        customer: {
+          id: customer.id,
+          firstName: customer.firstName,
+          lastName: customer.lastName,
+          username: customer.username,
+          email: customer.email,
+        },
+      })
+      .from(printJobs)
+      .innerJoin(customer, eq(customer.id, printJobs.customerId))
+      .leftJoin(printers, eq(printers.id, printJobs.printerId))
+      .leftJoin(owner, eq(owner.id, printers.ownerId))
+      .where(and(eq(printJobs.id, jobId), ne(printJobs.status, "draft")))
+      .limit(1);
+    if (!row) return null;
+    const viewerRole = isJobOwner(row.job, row.printer?.ownerId, viewerId)
+      ? "owner"
+      : row.job.customerId === viewerId
+        ? "customer"
+        : null;
+    return viewerRole ? ({ ...row, viewerRole } as const) : null;
+  });
 }
 export type OrderView = NonNullable<Awaited<ReturnType<typeof getOrderForViewer>>>;
 
