@@ -2,7 +2,8 @@
 
 import { describe, expect, it } from "vitest";
 import { estimatePrint, DEFAULT_CALIBRATION, type Calibration } from "./estimate";
-import { computeBasicMetrics, computeTopology } from "./metrics";
+import { computeBasicMetrics } from "./metrics";
+import { computeTopology } from "./topology";
 import { box, sphere } from "./generate";
 import type { Mesh } from "./types";
 

@@ -1,6 +1,7 @@
 // Print weight and time from the mesh itself: a light slicer that measures each layer's area and outline per body.
 
-import type { BasicMetrics, Topology } from "./metrics";
+import type { BasicMetrics } from "./metrics";
+import type { Topology } from "./topology";
 import type { SupportsMode } from "./types";
 
 export interface PrintSettings {

@@ -3,7 +3,8 @@
 import { findMaterial } from "../materials";
 import { PRINT_DEFAULTS } from "../print-defaults";
 import { INVALID_FILE_TYPE_MESSAGE, MeshError } from "./errors";
-import { computeBasicMetrics, computeTopology } from "./metrics";
+import { computeBasicMetrics } from "./metrics";
+import { computeTopology } from "./topology";
 import { estimatePrint, DEFAULT_CALIBRATION, type Calibration } from "./estimate";
 import { parseStl } from "./stl";
 import { parseObj } from "./obj";
@@ -19,8 +20,11 @@ export { isSupportsMode, SUPPORT_MODES } from "./types";
 export { parseStl, parseBinaryStl, parseAsciiStl, isBinaryStl } from "./stl";
 export { parseObj } from "./obj";
 export { parse3mf } from "./threemf";
-export { computeBasicMetrics, computeTopology, weldVertices } from "./metrics";
-export type { BasicMetrics, Topology } from "./metrics";
+export { computeBasicMetrics } from "./metrics";
+export type { BasicMetrics } from "./metrics";
+export { computeTopology } from "./topology";
+export type { Topology } from "./topology";
+export { weldVertices } from "./weld";
 export { estimatePrint, DEFAULT_CALIBRATION } from "./estimate";
 export type { Calibration, PrintEstimate, PrintSettings } from "./estimate";
 export {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { computeBasicMetrics, computeTopology, countEdges, weldVertices } from "./metrics";
+import { computeBasicMetrics } from "./metrics";
+import { computeTopology, countEdges } from "./topology";
+import { weldVertices } from "./weld";
 import { box, cone, cup, cylinder, merge, sphere, torus, MeshBuilder } from "./generate";
 import type { Mesh } from "./types";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseObj } from "./obj";
 import { box, toObj } from "./generate";
-import { computeBasicMetrics, computeTopology } from "./metrics";
+import { computeBasicMetrics } from "./metrics";
+import { computeTopology } from "./topology";
 import { MeshError } from "./errors";
 import { enc } from "./test-helpers";
 
