@@ -5,7 +5,8 @@ import { PRINT_DEFAULTS } from "../print-defaults";
 import { INVALID_FILE_TYPE_MESSAGE, MeshError } from "./errors";
 import { computeBasicMetrics } from "./metrics";
 import { computeTopology } from "./topology";
-import { estimatePrint, DEFAULT_CALIBRATION, type Calibration } from "./estimate";
+import { DEFAULT_CALIBRATION, type Calibration } from "./calibration";
+import { estimatePrint } from "./estimate";
 import { parseStl } from "./stl";
 import { parseObj } from "./obj";
 import { parse3mf } from "./threemf";
@@ -25,8 +26,10 @@ export type { BasicMetrics } from "./metrics";
 export { computeTopology } from "./topology";
 export type { Topology } from "./topology";
 export { weldVertices } from "./weld";
-export { estimatePrint, DEFAULT_CALIBRATION } from "./estimate";
-export type { Calibration, PrintEstimate, PrintSettings } from "./estimate";
+export { DEFAULT_CALIBRATION } from "./calibration";
+export type { Calibration } from "./calibration";
+export { estimatePrint } from "./estimate";
+export type { PrintEstimate, PrintSettings } from "./estimate";
 export {
   estimateFromFileSize,
   roundGrams,
