@@ -1,7 +1,7 @@
 // Builds the one mesh of a 3MF package from its build items: objects placed with their components' transforms, each
 // placement counted so a small file cannot expand into unbounded work.
 
-import { GrowF32, GrowU32 } from "./bytes";
+import type { GrowF32, GrowU32 } from "./bytes";
 import { MeshError, MAX_TRIANGLES, badNumber, notAPackage, tooManyTriangles } from "./errors";
 import type { ModelPart, ModelPartReader, ObjectDef } from "./threemf-model";
 import type { Mesh } from "./types";
@@ -20,10 +20,40 @@ function tooManyInstances(): MeshError {
   );
 }
 
+/** One object placed on the plate: its vertices go to `base`, its indices to `at` of the mesh being built. */
+interface Placement {
+  obj: ObjectDef;
+  transform: Float64Array | null;
+  base: number;
+  at: number;
+}
+
+/** Every placement is planned first (checked in the order they are met), then copied once into arrays of the exact size. */
 export function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>): Mesh {
   if (root.items.length === 0) throw new MeshError("This 3MF file has no objects on its build plate.", "empty");
-  const positions = new GrowF32(1024);
-  const indices = new GrowU32(1024);
+  const plan = planPlacements(root, parts);
+  if (plan.indices === 0) throw new MeshError("This 3MF file holds no triangles.", "empty");
+  const pos = new Float32Array(plan.vertices * 3);
+  const indices = new Uint32Array(plan.indices);
+  for (const placement of plan.placements) copyPlacement(pos, indices, placement);
+  for (let k = 0; k < pos.length; k++) {
+    if (pos[k] - pos[k] !== 0) throw badNumber("3MF", "after applying its transforms");
+  }
+  return {
+    positions: pos,
+    indices,
+    triangleCount: plan.indices / 3,
+    format: "3mf",
+    numberOfColors: Math.max(1, plan.colors.size),
+  };
+}
+
+/** Walks the build items and their components, counting every placement against the limits, and lists those with triangles. */
+function planPlacements(
+  root: ModelPart,
+  parts: Map<string, ModelPartReader>,
+): { placements: Placement[]; vertices: number; indices: number; colors: Set<string> } {
+  const placements: Placement[] = [];
   const colors = new Set<string>();
   const scale = root.unit;
   const unitMatrix = scale === 1 ? null : new Float64Array([scale, 0, 0, 0, scale, 0, 0, 0, scale, 0, 0, 0]);
@@ -41,7 +71,9 @@ export function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>):
     for (const obj of reader.part.objects.values()) storedTriangles += obj.tris ? obj.tris.length / 3 : 0;
   const maxTriangles = Math.min(MAX_TRIANGLES, storedTriangles + MAX_INSTANCED_TRIANGLES);
   let instances = 0;
-  let emittedVertices = 0;
+  let vertices = 0;
+  let indices = 0;
+  const checked = new Set<ObjectDef>();
 
   const emit = (part: ModelPart, objectId: number, transform: Float64Array | null, depth: number): void => {
     if (depth > 32) throw new MeshError("This 3MF file nests components too deeply (or in a loop).", "malformed");
@@ -56,68 +88,30 @@ export function buildMesh(root: ModelPart, parts: Map<string, ModelPartReader>):
     }
     if (obj.verts && obj.tris && obj.tris.length > 0) {
       const vCount = obj.verts.length / 3;
-      const base = positions.length / 3;
-      if (indices.length / 3 + obj.tris.length / 3 > maxTriangles) {
-        throw indices.length / 3 + obj.tris.length / 3 > MAX_TRIANGLES ? tooManyTriangles() : tooManyInstances();
+      if (indices / 3 + obj.tris.length / 3 > maxTriangles) {
+        throw indices / 3 + obj.tris.length / 3 > MAX_TRIANGLES ? tooManyTriangles() : tooManyInstances();
       }
-      emittedVertices += vCount;
-      if (emittedVertices > MAX_EMITTED_VERTICES) throw tooManyInstances();
-      appendObject(positions, indices, obj, transform, base, vCount);
+      if (vertices + vCount > MAX_EMITTED_VERTICES) throw tooManyInstances();
+      if (!checked.has(obj)) {
+        checkIndices(obj, vCount);
+        checked.add(obj);
+      }
+      placements.push({ obj, transform, base: vertices, at: indices });
+      vertices += vCount;
+      indices += obj.tris.length;
     }
     for (const c of obj.components) emit(partFor(c.path, part), c.objectId, compose(c.transform, transform), depth + 1);
   };
 
   for (const item of root.items) emit(partFor(item.path, root), item.objectId, compose(item.transform, unitMatrix), 0);
-  const triangleCount = indices.length / 3;
-  if (triangleCount === 0) throw new MeshError("This 3MF file holds no triangles.", "empty");
-  const pos = positions.toArray();
-  for (let k = 0; k < pos.length; k++) {
-    if (pos[k] - pos[k] !== 0) throw badNumber("3MF", "after applying its transforms");
-  }
-  return {
-    positions: pos,
-    indices: indices.toArray(),
-    triangleCount,
-    format: "3mf",
-    numberOfColors: Math.max(1, colors.size),
-  };
+  return { placements, vertices, indices, colors };
 }
 
-/** Copies one placed object into the mesh: its vertices through the transform, its triangles offset by base. */
-function appendObject(
-  positions: GrowF32,
-  indices: GrowU32,
-  obj: ObjectDef,
-  transform: Float64Array | null,
-  base: number,
-  vCount: number,
-): void {
-  const verts = obj.verts as GrowF32;
+/** The first triangle corner past the object's vertices is refused. */
+function checkIndices(obj: ObjectDef, vCount: number): void {
   const tris = obj.tris as GrowU32;
-  const src = verts.data;
-  const m = transform;
-  const nv = verts.length;
-  // room for the whole object up front: one copy per doubling instead of a capacity check per vertex
-  if (positions.length + nv > positions.data.length) positions.grow(positions.length + nv);
-  const dst = positions.data;
-  const o = positions.length;
-  if (m) {
-    for (let k = 0; k < nv; k += 3) {
-      const x = src[k];
-      const y = src[k + 1];
-      const z = src[k + 2];
-      dst[o + k] = x * m[0] + y * m[3] + z * m[6] + m[9];
-      dst[o + k + 1] = x * m[1] + y * m[4] + z * m[7] + m[10];
-      dst[o + k + 2] = x * m[2] + y * m[5] + z * m[8] + m[11];
-    }
-  } else dst.set(src.subarray(0, nv), o);
-  positions.length = o + nv;
   const t = tris.data;
-  const nt = tris.length;
-  if (indices.length + nt > indices.data.length) indices.grow(indices.length + nt);
-  const out = indices.data;
-  const io = indices.length;
-  for (let k = 0; k < nt; k++) {
+  for (let k = 0, n = tris.length; k < n; k++) {
     const v = t[k];
     if (v >= vCount) {
       throw new MeshError(
@@ -125,9 +119,30 @@ function appendObject(
         "missing-vertex",
       );
     }
-    out[io + k] = base + v;
   }
-  indices.length = io + nt;
+}
+
+/** Copies one placed object into the mesh: its vertices through the transform, its triangles offset by its base. */
+function copyPlacement(pos: Float32Array, indices: Uint32Array, { obj, transform: m, base, at }: Placement): void {
+  const verts = obj.verts as GrowF32;
+  const tris = obj.tris as GrowU32;
+  const src = verts.data;
+  const nv = verts.length;
+  const o = base * 3;
+  if (m) {
+    for (let k = 0; k < nv; k += 3) {
+      const x = src[k];
+      const y = src[k + 1];
+      const z = src[k + 2];
+      pos[o + k] = x * m[0] + y * m[3] + z * m[6] + m[9];
+      pos[o + k + 1] = x * m[1] + y * m[4] + z * m[7] + m[10];
+      pos[o + k + 2] = x * m[2] + y * m[5] + z * m[8] + m[11];
+    }
+  } else pos.set(src.subarray(0, nv), o);
+  const t = tris.data;
+  const nt = tris.length;
+  if (base === 0) indices.set(t.subarray(0, nt), at);
+  else for (let k = 0; k < nt; k++) indices[at + k] = base + t[k];
 }
 
 /** a then b, both in the 3MF row-vector convention (p' = p * M). */
