@@ -205,6 +205,19 @@ function bodyBlock(
   state[0] = bodies;
 }
 
+/** The file's corner indices through the weld's remap. */
+function remapIndices(src: Uint32Array, remap: Uint32Array, vertexCount: number): Uint32Array {
+  // ids are given in file order, so a weld that merged nothing maps every vertex to itself: the indices are a plain copy
+  if (vertexCount === remap.length) return src.slice();
+  const out = new Uint32Array(src.length);
+  for (let k = 0; k < src.length; k = blockEnd(k, src.length)) remapBlock(src, remap, out, k, blockEnd(k, src.length));
+  return out;
+}
+
+function remapBlock(src: Uint32Array, remap: Uint32Array, out: Uint32Array, from: number, to: number): void {
+  for (let k = from; k < to; k++) out[k] = remap[src[k]];
+}
+
 export function computeTopology(mesh: Mesh): Topology {
   const n = mesh.triangleCount;
   let indices: Uint32Array;
@@ -212,10 +225,7 @@ export function computeTopology(mesh: Mesh): Topology {
   let vertexCount: number;
   if (mesh.indices) {
     const w = weldVertices(mesh.positions, mesh.positions.length / 3);
-    const remap = w.remap;
-    const src = mesh.indices;
-    indices = new Uint32Array(n * 3);
-    for (let k = 0; k < indices.length; k++) indices[k] = remap[src[k]];
+    indices = remapIndices(mesh.indices, w.remap, w.vertexCount);
     positions = w.positions;
     vertexCount = w.vertexCount;
   } else {
