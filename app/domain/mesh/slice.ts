@@ -92,8 +92,9 @@ function sliceBlock(
   sign: number,
   allowance: number,
 ): number {
-  const { idx, pos, order, z0, h, N } = settings;
-  const { area, outline } = sums;
+  const { idx, pos, order, z0, h, N, skinInset, spacing, overhangWidth, overhangFactor, topLayers, bottomLayers } = settings;
+  const { supportsOn, overhangNz } = settings;
+  const { skin, bridge, support, overhang } = sums;
   let spent = 0;
   for (let o = first; o < last; o++) {
     const t = order ? order[o] : o;
@@ -121,52 +122,23 @@ function sliceBlock(
     const n2 = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (n2 === 0) continue;
 
-    // order corners by height
-    let lx = ax,
-      ly = ay,
-      lz = az,
-      mx = bx,
-      my = by,
+    // the lowest and highest corner, by the comparisons crossSections makes on whole corners
+    let lz = az,
       mz = bz,
-      hx = cx,
-      hy = cy,
       hz = cz,
       s: number;
     if (lz > mz) {
-      s = lx;
-      lx = mx;
-      mx = s;
-      s = ly;
-      ly = my;
-      my = s;
       s = lz;
       lz = mz;
       mz = s;
     }
     if (mz > hz) {
-      s = mx;
-      mx = hx;
-      hx = s;
-      s = my;
-      my = hy;
-      hy = s;
       s = mz;
       mz = hz;
       hz = s;
     }
-    if (lz > mz) {
-      s = lx;
-      lx = mx;
-      mx = s;
-      s = ly;
-      ly = my;
-      my = s;
-      s = lz;
-      lz = mz;
-      mz = s;
-    }
-
-    // cross-sections at the middle of every layer this triangle spans; lz / h and hz / h are reused for the skins
+    if (lz > mz) lz = mz;
+    // lz / h and hz / h serve the cross-sections and the skins: the same divisions, done once
     const lzh = lz / h;
     const hzh = hz / h;
     const kStart = Math.max(0, Math.floor(lzh - 0.5) + 1);
@@ -175,82 +147,135 @@ function sliceBlock(
     const span0 = kEnd - kStart + 1;
     spent += (span0 > 0 ? span0 : 0) + (hzh - lzh) + 2;
     if (spent > allowance) return -1;
-    for (let k = kStart; k <= kEnd; k++) {
-      const z = (k + 0.5) * h;
-      const f = (z - lz) / (hz - lz);
-      const px = lx + (hx - lx) * f;
-      const py = ly + (hy - ly) * f;
-      let qx: number, qy: number;
-      if (z < mz) {
-        const g = (z - lz) / (mz - lz);
-        qx = lx + (mx - lx) * g;
-        qy = ly + (my - ly) * g;
-      } else {
-        const g = (z - mz) / (hz - mz);
-        qx = mx + (hx - mx) * g;
-        qy = my + (hy - my) * g;
-      }
-      const dx = qx - px;
-      const dy = qy - py;
-      // walk the outline counter-clockwise seen from above: the outward normal must be on the right (swapping p and q
-      // negates the cross product exactly)
-      const cross = (px * qy - qx * py) * 0.5;
-      area[k] += dy * nx - dx * ny < 0 ? -cross : cross;
-      outline[k] += Math.sqrt(dx * dx + dy * dy);
+    // most triangles of a fine mesh cross no layer's middle
+    if (span0 > 0) crossSections(sums, h, kStart, kEnd, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny);
+
+    // top and bottom skins: exposed horizontal area, and how much of it lies inside the perimeters
+    const cosT = nz / n2;
+    const absCos = cosT < 0 ? -cosT : cosT;
+    if (absCos < 1e-4) continue;
+    const projected = (n2 * absCos) / 2;
+    const sinT = Math.sqrt(Math.max(0, 1 - absCos * absCos));
+    // exposed strip per layer is h*cos/sin wide; the part within `wall` of the edge is printed as perimeter
+    const ratio = (skinInset * sinT) / (h * absCos);
+    const up = cosT > 0;
+    // walls leaning out by more than about a third of a line per layer get an extra perimeter
+    if (!up && h * absCos > overhangWidth * sinT && sinT > 0.05) {
+      const kk = Math.min(N - 1, Math.max(0, Math.floor((lz + hz) / 2 / h)));
+      overhang[kk] += (n2 / 2) * sinT * spacing * overhangFactor;
     }
-    addSkins(settings, sums, nz, n2, lz, hz, lzh, hzh);
+    const layers = up ? topLayers : bottomLayers;
+    const offset = up ? -0.5 : 0.5;
+    const u0 = lzh + offset;
+    const u1 = hzh + offset;
+    const span = u1 - u0;
+    const k0 = Math.floor(u0);
+    const k1 = Math.floor(u1);
+    for (let k = k0; k <= k1; k++) {
+      const w = span > 1e-9 ? (Math.min(u1, k + 1) - Math.max(u0, k)) / span : 1;
+      if (w <= 0) continue;
+      const part = projected * w;
+      const kk = k < 0 ? 0 : k >= N ? N - 1 : k;
+      for (let j = 0; j < layers; j++) {
+        const inside = j + 1 - ratio;
+        if (inside <= 0) continue;
+        const share = part * (inside > 1 ? 1 : inside);
+        const layer = up ? kk - j : kk + j;
+        if (layer < 0 || layer >= N) continue;
+        skin[layer] += share;
+        // the lowest top layer sits on sparse infill and the first layer over air is a bridge
+        if ((up && j === layers - 1) || (!up && j === 0 && kk > 0)) bridge[layer] += share;
+      }
+      if (supportsOn && !up && kk > 0 && absCos >= overhangNz) support[kk] += part;
+    }
   }
   return spent;
 }
 
-/** Top and bottom skins of one triangle: its exposed horizontal area, and how much of it lies inside the perimeters. */
-function addSkins(
-  settings: SliceSettings,
+/** Cross-sections of one triangle at the middle of layers kStart..kEnd: area by the shoelace sum, and outline length. */
+function crossSections(
   sums: LayerSums,
-  nz: number,
-  n2: number,
-  lz: number,
-  hz: number,
-  lzh: number,
-  hzh: number,
+  h: number,
+  kStart: number,
+  kEnd: number,
+  ax: number,
+  ay: number,
+  az: number,
+  bx: number,
+  by: number,
+  bz: number,
+  cx: number,
+  cy: number,
+  cz: number,
+  nx: number,
+  ny: number,
 ): void {
-  const { h, N, skinInset, spacing, overhangWidth, overhangFactor, topLayers, bottomLayers, supportsOn, overhangNz } = settings;
-  const { skin, bridge, support, overhang } = sums;
-  const cosT = nz / n2;
-  const absCos = cosT < 0 ? -cosT : cosT;
-  if (absCos < 1e-4) return;
-  const projected = (n2 * absCos) / 2;
-  const sinT = Math.sqrt(Math.max(0, 1 - absCos * absCos));
-  // exposed strip per layer is h*cos/sin wide; the part within `wall` of the edge is printed as perimeter
-  const ratio = (skinInset * sinT) / (h * absCos);
-  const up = cosT > 0;
-  // walls leaning out by more than about a third of a line per layer get an extra perimeter
-  if (!up && h * absCos > overhangWidth * sinT && sinT > 0.05) {
-    const kk = Math.min(N - 1, Math.max(0, Math.floor((lz + hz) / 2 / h)));
-    overhang[kk] += (n2 / 2) * sinT * spacing * overhangFactor;
+  const { area, outline } = sums;
+  // order corners by height
+  let lx = ax,
+    ly = ay,
+    lz = az,
+    mx = bx,
+    my = by,
+    mz = bz,
+    hx = cx,
+    hy = cy,
+    hz = cz,
+    s: number;
+  if (lz > mz) {
+    s = lx;
+    lx = mx;
+    mx = s;
+    s = ly;
+    ly = my;
+    my = s;
+    s = lz;
+    lz = mz;
+    mz = s;
   }
-  const layers = up ? topLayers : bottomLayers;
-  const offset = up ? -0.5 : 0.5;
-  const u0 = lzh + offset;
-  const u1 = hzh + offset;
-  const span = u1 - u0;
-  const k0 = Math.floor(u0);
-  const k1 = Math.floor(u1);
-  for (let k = k0; k <= k1; k++) {
-    const w = span > 1e-9 ? (Math.min(u1, k + 1) - Math.max(u0, k)) / span : 1;
-    if (w <= 0) continue;
-    const part = projected * w;
-    const kk = k < 0 ? 0 : k >= N ? N - 1 : k;
-    for (let j = 0; j < layers; j++) {
-      const inside = j + 1 - ratio;
-      if (inside <= 0) continue;
-      const share = part * (inside > 1 ? 1 : inside);
-      const layer = up ? kk - j : kk + j;
-      if (layer < 0 || layer >= N) continue;
-      skin[layer] += share;
-      // the lowest top layer sits on sparse infill and the first layer over air is a bridge
-      if ((up && j === layers - 1) || (!up && j === 0 && kk > 0)) bridge[layer] += share;
+  if (mz > hz) {
+    s = mx;
+    mx = hx;
+    hx = s;
+    s = my;
+    my = hy;
+    hy = s;
+    s = mz;
+    mz = hz;
+    hz = s;
+  }
+  if (lz > mz) {
+    s = lx;
+    lx = mx;
+    mx = s;
+    s = ly;
+    ly = my;
+    my = s;
+    s = lz;
+    lz = mz;
+    mz = s;
+  }
+  for (let k = kStart; k <= kEnd; k++) {
+    const z = (k + 0.5) * h;
+    const f = (z - lz) / (hz - lz);
+    const px = lx + (hx - lx) * f;
+    const py = ly + (hy - ly) * f;
+    let qx: number, qy: number;
+    if (z < mz) {
+      const g = (z - lz) / (mz - lz);
+      qx = lx + (mx - lx) * g;
+      qy = ly + (my - ly) * g;
+    } else {
+      const g = (z - mz) / (hz - mz);
+      qx = mx + (hx - mx) * g;
+      qy = my + (hy - my) * g;
     }
-    if (supportsOn && !up && kk > 0 && absCos >= overhangNz) support[kk] += part;
+    const dx = qx - px;
+    const dy = qy - py;
+    // walk the outline counter-clockwise seen from above: the outward normal must be on the right (swapping p and q
+    // negates the cross product exactly)
+    const cross = (px * qy - qx * py) * 0.5;
+    area[k] += dy * nx - dx * ny < 0 ? -cross : cross;
+    outline[k] += Math.sqrt(dx * dx + dy * dy);
   }
 }
