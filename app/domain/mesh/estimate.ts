@@ -79,7 +79,7 @@ export function estimatePrint(
     wall,
     infillFraction,
     budget: sliceBudget(nTri),
-    sums: new LayerSums(L),
+    sums: new LayerSums(L, nTri),
     layerSeconds: new Float64Array(L),
     layerLength: new Float64Array(L),
     work: 0,
@@ -161,7 +161,7 @@ function estimateGroup(run: EstimateRun, slice: SliceSettings, groups: BodyGroup
       if (run.work > run.budget) return false;
       islands = new Float64Array(N);
       islandRings = new Float64Array(N);
-      smallIslandShares(slice, first, last, sign, probe, run.wall, cal, islands, islandRings);
+      smallIslandShares(slice, run.sums.crossing, run.sums.crossingCount, sign, probe, run.wall, cal, islands, islandRings);
     }
   }
 

@@ -43,8 +43,8 @@ export function probeLayers(
  */
 export function smallIslandShares(
   settings: SliceSettings,
-  first: number,
-  last: number,
+  crossing: Uint32Array,
+  crossingCount: number,
   sign: number,
   probe: Float64Array,
   wall: number,
@@ -52,7 +52,7 @@ export function smallIslandShares(
   shares: Float64Array,
   rings: Float64Array,
 ): void {
-  const segs = islandSegments(settings, first, last, sign, probe);
+  const segs = islandSegments(settings, crossing, crossingCount, sign, probe);
   for (const [k, list] of segs) {
     const n = list.length / 6;
     if (n === 0 || n > 200_000) continue;
@@ -64,8 +64,8 @@ export function smallIslandShares(
 /** Per probed layer, its segments oriented with the outward normal on their right: px, py, qx, qy, key of p, key of q. */
 function islandSegments(
   settings: SliceSettings,
-  first: number,
-  last: number,
+  crossing: Uint32Array,
+  crossingCount: number,
   sign: number,
   probe: Float64Array,
 ): Map<number, number[]> {
@@ -77,7 +77,9 @@ function islandSegments(
   // probed layers up to k, to skip a triangle that crosses none of them in O(1)
   const upTo = new Uint32Array(N + 1);
   for (let k = 0; k < N; k++) upTo[k + 1] = upTo[k] + (probe[k] > 0 ? 1 : 0);
-  for (let o = first; o < last; o++) {
+  // the others cross no layer's middle, so they would be skipped below
+  for (let q = 0; q < crossingCount; q++) {
+    const o = crossing[q];
     const t = order ? order[o] : o;
     let vl = idx[3 * t],
       vm = idx[3 * t + 1],

@@ -41,7 +41,11 @@ export class LayerSums {
   readonly support: Float64Array;
   /** extra perimeter area on overhanging walls */
   readonly overhang: Float64Array;
-  constructor(layers: number) {
+  /** positions (in slicing order) of the group's triangles that cross at least one layer's middle, degenerate ones too */
+  readonly crossing: Uint32Array;
+  crossingCount = 0;
+  constructor(layers: number, triangles: number) {
+    this.crossing = new Uint32Array(layers > 0 ? triangles : 0);
     this.area = new Float64Array(layers);
     this.outline = new Float64Array(layers);
     this.skin = new Float64Array(layers);
@@ -53,6 +57,7 @@ export class LayerSums {
   reset(kLo: number, kHi: number): void {
     const { area, outline, skin, bridge, support, overhang } = this;
     for (let k = kLo; k <= kHi; k++) area[k] = outline[k] = skin[k] = bridge[k] = support[k] = overhang[k] = 0;
+    this.crossingCount = 0;
   }
 }
 
@@ -94,7 +99,8 @@ function sliceBlock(
 ): number {
   const { idx, pos, order, z0, h, N, skinInset, spacing, overhangWidth, overhangFactor, topLayers, bottomLayers } = settings;
   const { supportsOn, overhangNz } = settings;
-  const { skin, bridge, support, overhang } = sums;
+  const { skin, bridge, support, overhang, crossing } = sums;
+  let crossed = sums.crossingCount;
   let spent = 0;
   for (let o = first; o < last; o++) {
     const t = order ? order[o] : o;
@@ -120,7 +126,6 @@ function sliceBlock(
     const ny = (uz * vx - ux * vz) * sign;
     const nz = (ux * vy - uy * vx) * sign;
     const n2 = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    if (n2 === 0) continue;
 
     // the lowest and highest corner, by the comparisons crossSections makes on whole corners
     let lz = az,
@@ -143,8 +148,11 @@ function sliceBlock(
     const hzh = hz / h;
     const kStart = Math.max(0, Math.floor(lzh - 0.5) + 1);
     const kEnd = Math.min(N - 1, Math.ceil(hzh - 0.5) - 1);
-    // layers crossed here and below for the skins; a hostile tall triangle stops the slicing before its loops run
     const span0 = kEnd - kStart + 1;
+    // the islands' loops are chained from these triangles' segments, degenerate ones included
+    if (span0 > 0) crossing[crossed++] = o;
+    if (n2 === 0) continue;
+    // layers crossed here and below for the skins; a hostile tall triangle stops the slicing before its loops run
     spent += (span0 > 0 ? span0 : 0) + (hzh - lzh) + 2;
     if (spent > allowance) return -1;
     // most triangles of a fine mesh cross no layer's middle
@@ -189,6 +197,7 @@ function sliceBlock(
       if (supportsOn && !up && kk > 0 && absCos >= overhangNz) support[kk] += part;
     }
   }
+  sums.crossingCount = crossed;
   return spent;
 }
 
