@@ -7,7 +7,7 @@ import { weldVertices } from "./weld";
 export interface Topology {
   /** distinct vertex positions after welding */
   vertexCount: number;
-  /** welded corner indices, three per triangle */
+  /** welded corner indices, three per triangle (the mesh's own array when welding merged no vertex) */
   indices: Uint32Array;
   /** welded positions, x y z per vertex */
   positions: Float32Array;
@@ -207,8 +207,9 @@ function bodyBlock(
 
 /** The file's corner indices through the weld's remap. */
 function remapIndices(src: Uint32Array, remap: Uint32Array, vertexCount: number): Uint32Array {
-  // ids are given in file order, so a weld that merged nothing maps every vertex to itself: the indices are a plain copy
-  if (vertexCount === remap.length) return src.slice();
+  // ids are given in file order, so a weld that merged nothing maps every vertex to itself: the file's indices are the
+  // welded ones, shared rather than copied (neither the mesh nor its topology is written after it is built)
+  if (vertexCount === remap.length) return src;
   const out = new Uint32Array(src.length);
   for (let k = 0; k < src.length; k = blockEnd(k, src.length)) remapBlock(src, remap, out, k, blockEnd(k, src.length));
   return out;
