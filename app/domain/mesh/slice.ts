@@ -156,7 +156,7 @@ function sliceBlock(
     spent += (span0 > 0 ? span0 : 0) + (hzh - lzh) + 2;
     if (spent > allowance) return -1;
     // most triangles of a fine mesh cross no layer's middle
-    if (span0 > 0) crossSections(sums, h, kStart, kEnd, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny);
+    if (span0 > 0) crossSections(settings, sums, kStart, kEnd, a, b, c, sign);
 
     // top and bottom skins: exposed horizontal area, and how much of it lies inside the perimeters
     const cosT = nz / n2;
@@ -201,24 +201,40 @@ function sliceBlock(
   return spent;
 }
 
-/** Cross-sections of one triangle at the middle of layers kStart..kEnd: area by the shoelace sum, and outline length. */
+/**
+ * Cross-sections of one triangle (corners at offsets a, b, c of the positions) at the middle of layers kStart..kEnd: area
+ * by the shoelace sum, and outline length. It takes offsets, not coordinates, and reloads them: doubles passed to a call
+ * that is not inlined are boxed, a heap allocation each.
+ */
 function crossSections(
+  settings: SliceSettings,
   sums: LayerSums,
-  h: number,
   kStart: number,
   kEnd: number,
-  ax: number,
-  ay: number,
-  az: number,
-  bx: number,
-  by: number,
-  bz: number,
-  cx: number,
-  cy: number,
-  cz: number,
-  nx: number,
-  ny: number,
+  a: number,
+  b: number,
+  c: number,
+  sign: number,
 ): void {
+  const { pos, z0, h } = settings;
+  const ax = pos[a],
+    ay = pos[a + 1],
+    az = pos[a + 2] - z0;
+  const bx = pos[b],
+    by = pos[b + 1],
+    bz = pos[b + 2] - z0;
+  const cx = pos[c],
+    cy = pos[c + 1],
+    cz = pos[c + 2] - z0;
+  // the outward normal's horizontal part, as sliceBlock computed it
+  const ux = bx - ax,
+    uy = by - ay,
+    uz = bz - az;
+  const vx = cx - ax,
+    vy = cy - ay,
+    vz = cz - az;
+  const nx = (uy * vz - uz * vy) * sign;
+  const ny = (uz * vx - ux * vz) * sign;
   const { area, outline } = sums;
   // order corners by height
   let lx = ax,
