@@ -160,7 +160,7 @@ function islandSegments(
 
 /** The loops of one layer's n segments (area, length, min x, min y, max x, max y each); null when one does not close or there are too many. */
 function chainLoops(list: number[], n: number): number[] | null {
-  const startOf = new Map<number, number>();
+  const startOf = new SegmentStarts(n);
   for (let i = 0; i < n; i++) startOf.set(list[6 * i + 4], i);
   const used = new Uint8Array(n);
   const loops: number[] = []; // area, length, minx, miny, maxx, maxy
@@ -187,7 +187,7 @@ function chainLoops(list: number[], n: number): number[] | null {
       if (py < y0) y0 = py;
       if (py > y1) y1 = py;
       const next = startOf.get(list[6 * j + 5]);
-      if (next === undefined) {
+      if (next < 0) {
         broken = true;
         break;
       }
@@ -257,4 +257,47 @@ function islandFigures(
   let small = 0;
   for (let i = 0; i < m; i++) if (inner[i] > 0 && inner[i] * sparseShare < cal.solidBelowArea) small += inner[i];
   shares[k] = small / innerSum;
+}
+
+/**
+ * Segment by the key of its start, the last one set winning (as a Map would keep it). Keys are whole numbers up to
+ * about 2^48, which a Map would box on every call; here they stay doubles in a typed array.
+ */
+class SegmentStarts {
+  private readonly keys: Float64Array;
+  private readonly values: Int32Array;
+  private readonly mask: number;
+  constructor(n: number) {
+    let cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    this.keys = new Float64Array(cap);
+    this.values = new Int32Array(cap).fill(-1);
+    this.mask = cap - 1;
+  }
+
+  set(key: number, segment: number): void {
+    const { keys, values, mask } = this;
+    let i = slotOf(key) & mask;
+    while (values[i] >= 0 && keys[i] !== key) i = (i + 1) & mask;
+    keys[i] = key;
+    values[i] = segment;
+  }
+
+  /** The segment starting at key, or -1. */
+  get(key: number): number {
+    const { keys, values, mask } = this;
+    let i = slotOf(key) & mask;
+    while (values[i] >= 0) {
+      if (keys[i] === key) return values[i];
+      i = (i + 1) & mask;
+    }
+    return -1;
+  }
+}
+
+/** The low and high 32 bits of a whole-number key, mixed. */
+function slotOf(key: number): number {
+  const lo = key >>> 0;
+  const hi = ((key - lo) / 4294967296) | 0;
+  return Math.imul(lo ^ Math.imul(hi, 0x85ebca77), 0x9e3779b1) >>> 0;
 }
