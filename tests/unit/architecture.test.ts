@@ -48,11 +48,7 @@ export const MAX_MODULE_LINES = 400;
 
 // Modules over the limit today, with their length: each may only shrink, and leaves the list once within it.
 const LONG_MODULES: Record<string, number> = {
-  "app/domain/mesh/estimate.ts": 993,
-  "app/domain/mesh/metrics.ts": 575,
-  "app/domain/mesh/threemf.ts": 1000,
   "db/schema.ts": 650,
-  "db/seed.ts": 613,
 };
 
 export function lineCount(text: string): number {

@@ -55,3 +55,7 @@ export function notAnStl(): MeshError {
 export function badNumber(format: string, where: string): MeshError {
   return new MeshError(`This ${format} file has an unreadable, infinite or NaN coordinate ${where}.`, "bad-number");
 }
+
+export function notAPackage(why: string): MeshError {
+  return new MeshError(`This 3MF file is not a valid package: ${why}.`, "bad-package");
+}

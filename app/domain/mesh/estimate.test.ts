@@ -1,8 +1,10 @@
 // Features of the slicer the weight estimate models, each on a shape that isolates it.
 
 import { describe, expect, it } from "vitest";
-import { estimatePrint, DEFAULT_CALIBRATION, type Calibration } from "./estimate";
-import { computeBasicMetrics, computeTopology } from "./metrics";
+import { DEFAULT_CALIBRATION, type Calibration } from "./calibration";
+import { estimatePrint } from "./estimate";
+import { computeBasicMetrics } from "./metrics";
+import { computeTopology } from "./topology";
 import { box, sphere } from "./generate";
 import type { Mesh } from "./types";
 

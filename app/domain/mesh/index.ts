@@ -3,8 +3,10 @@
 import { findMaterial } from "../materials";
 import { PRINT_DEFAULTS } from "../print-defaults";
 import { INVALID_FILE_TYPE_MESSAGE, MeshError } from "./errors";
-import { computeBasicMetrics, computeTopology } from "./metrics";
-import { estimatePrint, DEFAULT_CALIBRATION, type Calibration } from "./estimate";
+import { computeBasicMetrics } from "./metrics";
+import { computeTopology } from "./topology";
+import { DEFAULT_CALIBRATION, type Calibration } from "./calibration";
+import { estimatePrint } from "./estimate";
 import { parseStl } from "./stl";
 import { parseObj } from "./obj";
 import { parse3mf } from "./threemf";
@@ -19,10 +21,15 @@ export { isSupportsMode, SUPPORT_MODES } from "./types";
 export { parseStl, parseBinaryStl, parseAsciiStl, isBinaryStl } from "./stl";
 export { parseObj } from "./obj";
 export { parse3mf } from "./threemf";
-export { computeBasicMetrics, computeTopology, weldVertices } from "./metrics";
-export type { BasicMetrics, Topology } from "./metrics";
-export { estimatePrint, DEFAULT_CALIBRATION } from "./estimate";
-export type { Calibration, PrintEstimate, PrintSettings } from "./estimate";
+export { computeBasicMetrics } from "./metrics";
+export type { BasicMetrics } from "./metrics";
+export { computeTopology } from "./topology";
+export type { Topology } from "./topology";
+export { weldVertices } from "./weld";
+export { DEFAULT_CALIBRATION } from "./calibration";
+export type { Calibration } from "./calibration";
+export { estimatePrint } from "./estimate";
+export type { PrintEstimate, PrintSettings } from "./estimate";
 export {
   estimateFromFileSize,
   roundGrams,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseObj } from "./obj";
 import { box, toObj } from "./generate";
-import { computeBasicMetrics, computeTopology } from "./metrics";
+import { computeBasicMetrics } from "./metrics";
+import { computeTopology } from "./topology";
 import { MeshError } from "./errors";
 import { enc } from "./test-helpers";
 
@@ -37,6 +38,12 @@ describe("OBJ", () => {
     expect(m.triangleCount).toBe(triangles);
     expect(computeBasicMetrics(m).volume).toBeCloseTo(volume, 5);
     expect(computeTopology(m).closed).toBe(true);
+  });
+
+  it("fans a polygon from its first corner, in file order, across a line continuation", () => {
+    const m = parseObj(enc("v 0 0 0\nv 1 0 0\nv 2 1 0\nv 1 2 0\nv 0 2 0\nv -1 1 0\nf 1 +2 3/1 \\\r\n 4//2 -2\t6/1/1\n"));
+    expect(Array.from(m.indices ?? [])).toEqual([0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 4, 5]);
+    expect(Array.from(m.positions.subarray(3, 9))).toEqual([1, 0, 0, 2, 1, 0]);
   });
 
   const bad: Array<{ name: string; text: string; code: string; message?: RegExp }> = [

@@ -1,88 +1,148 @@
 // OBJ reader: v and f lines only; mtllib and every other statement are skipped, never followed.
 
 import { MeshError, MAX_TRIANGLES, badNumber, tooManyTriangles } from "./errors";
-import { GrowF32, GrowU32, isSpace, numberEnd, readDecimal, readInt } from "./bytes";
+import { isSpace, numberEnd, readDecimal, readInt } from "./bytes";
 import type { Mesh } from "./types";
 
 export function parseObj(bytes: Uint8Array): Mesh {
+  const r = new ObjReader(bytes);
   const end = bytes.length;
-  const verts = new GrowF32(Math.min(1 << 22, Math.max(1024, (end / 40) | 0)));
-  const tris = new GrowU32(Math.min(1 << 22, Math.max(1024, (end / 20) | 0)));
-  // indices of the polygon being read; faces rarely have more than a handful of corners
-  let poly = new Int32Array(64);
-  let vertexCount = 0;
-  let maxIndex = -1;
-  let line = 0;
   let i = 0;
   while (i < end) {
-    line++;
-    while (i < end && (bytes[i] === 32 || bytes[i] === 9)) i++;
-    const c0 = i < end ? bytes[i] : 10;
+    r.line++;
+    let c = bytes[i];
+    while ((c === 32 || c === 9) && ++i < end) c = bytes[i];
+    if (i >= end) break;
     const c1 = i + 1 < end ? bytes[i + 1] : 10;
-    if (c0 === 118 /* v */ && (c1 === 32 || c1 === 9)) {
-      i += 2;
-      for (let k = 0; k < 3; k++) {
-        while (i < end && (bytes[i] === 32 || bytes[i] === 9)) i++;
-        const v = readDecimal(bytes, i, end);
-        if (v - v !== 0 || (numberEnd < end && !isSpace(bytes[numberEnd]))) throw badNumber("OBJ", `on line ${line}`);
-        i = numberEnd;
-        if (k === 0) verts.push3(v, 0, 0);
-        else verts.data[verts.length - 3 + k] = v;
-      }
-      vertexCount++;
-    } else if (c0 === 102 /* f */ && (c1 === 32 || c1 === 9)) {
-      i += 2;
-      let n = 0;
-      for (;;) {
-        while (i < end && (bytes[i] === 32 || bytes[i] === 9)) i++;
-        if (i >= end || bytes[i] === 10 || bytes[i] === 13) break;
-        if (bytes[i] === 92 /* line continuation */ && (bytes[i + 1] === 10 || bytes[i + 1] === 13)) {
-          i++;
-          while (i < end && (bytes[i] === 10 || bytes[i] === 13)) i++;
-          line++;
-          continue;
-        }
-        const raw = readInt(bytes, i, end);
-        if (Number.isNaN(raw) || raw === 0) {
-          throw new MeshError(`This OBJ file has a face with an unreadable vertex index on line ${line}.`, "malformed");
-        }
-        i = numberEnd;
-        // skip the /texture/normal parts of a corner
-        while (i < end && !isSpace(bytes[i])) i++;
-        const index = raw > 0 ? raw - 1 : vertexCount + raw;
-        if (index < 0) {
-          throw new MeshError(
-            `This OBJ file has a face on line ${line} that refers to vertex ${raw}, but only ${vertexCount} vertices are defined before it.`,
-            "missing-vertex",
-          );
-        }
-        if (index > maxIndex) maxIndex = index;
-        if (n === poly.length) {
-          const next = new Int32Array(n * 2);
-          next.set(poly);
-          poly = next;
-        }
-        poly[n++] = index;
-      }
-      if (n < 3) throw new MeshError(`This OBJ file has a face with fewer than three corners on line ${line}.`, "malformed");
-      // a fan is exact for the convex polygons exporters write; volume and area do not depend on the split
-      for (let k = 1; k + 1 < n; k++) tris.push3(poly[0], poly[k], poly[k + 1]);
-      if (tris.length > MAX_TRIANGLES * 3) throw tooManyTriangles();
-    } else if (c0 === 0) {
-      throw new MeshError("Invalid file type. Only STL, OBJ, and 3MF files are allowed.", "invalid-type");
-    }
+    if (c === 118 /* v */ && (c1 === 32 || c1 === 9)) i = r.vertex(i + 2);
+    else if (c === 102 /* f */ && (c1 === 32 || c1 === 9)) i = r.face(i + 2);
+    else if (c === 0) throw new MeshError("Invalid file type. Only STL, OBJ, and 3MF files are allowed.", "invalid-type");
     // next line
-    while (i < end && bytes[i] !== 10 && bytes[i] !== 13) i++;
-    if (i < end && bytes[i] === 13 && bytes[i + 1] === 10) i++;
+    while (i < end && (c = bytes[i]) !== 10 && c !== 13) i++;
+    if (c === 13 && i + 1 < end && bytes[i + 1] === 10) i++;
     i++;
   }
-  if (maxIndex >= vertexCount) {
-    throw new MeshError(
-      `This OBJ file has a face that refers to vertex ${maxIndex + 1}, but only ${vertexCount} vertices are defined.`,
-      "missing-vertex",
-    );
+  return r.mesh();
+}
+
+/** The vertices and triangles read so far, in typed arrays grown by doubling; one class shape keeps the line readers monomorphic. */
+class ObjReader {
+  line = 0;
+  private verts: Float32Array;
+  private nv = 0;
+  private tris: Uint32Array;
+  private nt = 0;
+  private vertexCount = 0;
+  private maxIndex = -1;
+  constructor(private readonly b: Uint8Array) {
+    this.verts = new Float32Array(Math.min(1 << 22, Math.max(1024, (b.length / 40) | 0)));
+    this.tris = new Uint32Array(Math.min(1 << 22, Math.max(1024, (b.length / 20) | 0)));
   }
-  const triangleCount = tris.length / 3;
-  if (triangleCount === 0) throw new MeshError("This OBJ file holds no faces to print.", "empty");
-  return { positions: verts.toArray(), indices: tris.toArray(), triangleCount, format: "obj", numberOfColors: 1 };
+
+  /** Reads the three coordinates after "v "; returns where the third one ended. */
+  vertex(i: number): number {
+    const b = this.b;
+    const end = b.length;
+    if (this.nv + 3 > this.verts.length) this.verts = grown(this.verts, this.nv + 3);
+    const verts = this.verts;
+    for (let k = 0; k < 3; k++) {
+      let c = i < end ? b[i] : 10;
+      while ((c === 32 || c === 9) && ++i < end) c = b[i];
+      const v = readDecimal(b, i, end);
+      i = numberEnd;
+      if (v - v !== 0 || (i < end && !isSpace(b[i]))) throw badNumber("OBJ", `on line ${this.line}`);
+      verts[this.nv + k] = v;
+    }
+    this.nv += 3;
+    this.vertexCount++;
+    return i;
+  }
+
+  /** Reads the corners after "f " up to the end of the line and adds their fan of triangles; returns the end of the line. */
+  face(i: number): number {
+    const b = this.b;
+    const end = b.length;
+    let n = 0;
+    let first = 0;
+    let prev = 0;
+    const before = this.nt;
+    for (;;) {
+      let c = i < end ? b[i] : 10;
+      while ((c === 32 || c === 9) && ++i < end) c = b[i];
+      if (i >= end || c === 10 || c === 13) break;
+      if (c === 92 /* line continuation */ && i + 1 < end && (b[i + 1] === 10 || b[i + 1] === 13)) {
+        i++;
+        while (i < end && (b[i] === 10 || b[i] === 13)) i++;
+        this.line++;
+        continue;
+      }
+      let raw: number;
+      if (c >= 48 && c <= 57) {
+        // digits only: the same arithmetic as readInt
+        raw = c - 48;
+        while (++i < end && (c = b[i] - 48) >= 0 && c <= 9) raw = raw * 10 + c;
+      } else {
+        raw = readInt(b, i, end);
+        i = numberEnd;
+      }
+      if (Number.isNaN(raw) || raw === 0) {
+        throw new MeshError(`This OBJ file has a face with an unreadable vertex index on line ${this.line}.`, "malformed");
+      }
+      // skip the /texture/normal parts of a corner
+      while (i < end && !isSpace(b[i])) i++;
+      const index = raw > 0 ? raw - 1 : this.vertexCount + raw;
+      if (index < 0) {
+        throw new MeshError(
+          `This OBJ file has a face on line ${this.line} that refers to vertex ${raw}, but only ${this.vertexCount} vertices are defined before it.`,
+          "missing-vertex",
+        );
+      }
+      if (index > this.maxIndex) this.maxIndex = index;
+      // a fan is exact for the convex polygons exporters write; volume and area do not depend on the split
+      if (n === 0) first = index;
+      else if (n >= 2 && this.nt - before <= 3 * MAX_TRIANGLES) this.triangle(first, prev, index);
+      prev = index;
+      n++;
+    }
+    if (n < 3) throw new MeshError(`This OBJ file has a face with fewer than three corners on line ${this.line}.`, "malformed");
+    if (this.nt > MAX_TRIANGLES * 3) throw tooManyTriangles();
+    return i;
+  }
+
+  private triangle(a: number, b: number, c: number): void {
+    let nt = this.nt;
+    if (nt + 3 > this.tris.length) this.tris = grown(this.tris, nt + 3);
+    const tris = this.tris;
+    tris[nt++] = a;
+    tris[nt++] = b;
+    tris[nt++] = c;
+    this.nt = nt;
+  }
+
+  mesh(): Mesh {
+    if (this.maxIndex >= this.vertexCount) {
+      throw new MeshError(
+        `This OBJ file has a face that refers to vertex ${this.maxIndex + 1}, but only ${this.vertexCount} vertices are defined.`,
+        "missing-vertex",
+      );
+    }
+    const triangleCount = this.nt / 3;
+    if (triangleCount === 0) throw new MeshError("This OBJ file holds no faces to print.", "empty");
+    // right-sized copies, so the spare capacity can be collected
+    return {
+      positions: this.verts.slice(0, this.nv),
+      indices: this.tris.slice(0, this.nt),
+      triangleCount,
+      format: "obj",
+      numberOfColors: 1,
+    };
+  }
+}
+
+function grown<T extends Float32Array | Uint32Array>(a: T, min: number): T {
+  let cap = a.length * 2;
+  while (cap < min) cap *= 2;
+  const next = new (a.constructor as new (n: number) => T)(cap);
+  next.set(a);
+  return next;
 }

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { isBinaryStl, parseBinaryStl, parseStl } from "./stl";
 import { box, sphere, toAsciiStl, toBinaryStl } from "./generate";
-import { computeBasicMetrics, computeTopology } from "./metrics";
+import { computeBasicMetrics } from "./metrics";
+import { computeTopology } from "./topology";
 import { MeshError } from "./errors";
 import { enc } from "./test-helpers";
 

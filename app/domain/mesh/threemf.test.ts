@@ -1,27 +1,14 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { zipSync, strToU8, type Zippable } from "fflate";
 import { parse3mf } from "./threemf";
-import { XmlTagScanner } from "./xml-scan";
-import { computeBasicMetrics, computeTopology } from "./metrics";
-import { MeshError } from "./errors";
+import { computeBasicMetrics } from "./metrics";
+import { computeTopology } from "./topology";
 import { box, sphere, to3mf, threeMfModelXml, CONTENT_TYPES_XML, RELS_XML } from "./generate";
-import { cubeObjectXml, enc, modelXml, package3mf } from "./test-helpers";
+import { cubeObjectXml, damage, enc, expectMeshError, lieAboutSize, modelXml, package3mf } from "./test-helpers";
 
 const fixture = (name: string): Uint8Array =>
   new Uint8Array(readFileSync(new URL(`../../../tests/fixtures/models/${name}`, import.meta.url)));
-
-async function expectMeshError(p: Promise<unknown>, code: string, message?: RegExp): Promise<void> {
-  let caught: unknown;
-  try {
-    await p;
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(MeshError);
-  expect((caught as MeshError).code).toBe(code);
-  if (message) expect((caught as MeshError).message).toMatch(message);
-}
 
 describe("3MF fixtures", () => {
   it("reads both objects of cube_and_sphere with their build transforms and colours", async () => {
@@ -198,45 +185,6 @@ describe("3MF units and transforms", () => {
   });
 });
 
-describe("XmlTagScanner", () => {
-  const xml = '<?xml version="1.0"?><!-- a > "b" --><a x="1>2"><![CDATA[<no>]]><b y=\'q"\'/>text<c/><!----><d/></a>';
-  const collect = (chunks: Uint8Array[]): string[] => {
-    const tags: string[] = [];
-    const s = new XmlTagScanner((b, st, en) => tags.push(new TextDecoder().decode(b.subarray(st, en))));
-    for (const c of chunks) s.push(c);
-    s.finish();
-    return tags;
-  };
-  const whole = collect([enc(xml)]);
-  it("finds the real tags only", () => {
-    expect(whole).toEqual(['a x="1>2"', "b y='q\"'/", "c/", "d/", "/a"]);
-  });
-  it.each([1, 2, 3, 5, 7, 11])("gives the same tags when fed in %i-byte chunks", (size) => {
-    const bytes = enc(xml);
-    const chunks: Uint8Array[] = [];
-    for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.slice(i, i + size));
-    expect(collect(chunks)).toEqual(whole);
-  });
-});
-
-/** Rewrites the declared uncompressed size of one entry in both ZIP headers, to simulate a lying archive. */
-function lieAboutSize(zip: Uint8Array, name: string, size: number): Uint8Array {
-  const out = zip.slice();
-  const dv = new DataView(out.buffer);
-  const nameBytes = strToU8(name);
-  for (let i = 0; i + 46 < out.length; i++) {
-    const sig = dv.getUint32(i, true);
-    const isLocal = sig === 0x04034b50;
-    const isCentral = sig === 0x02014b50;
-    if (!isLocal && !isCentral) continue;
-    const nameLen = dv.getUint16(i + (isLocal ? 26 : 28), true);
-    const nameAt = i + (isLocal ? 30 : 46);
-    if (nameLen !== nameBytes.length || !nameBytes.every((c, k) => out[nameAt + k] === c)) continue;
-    dv.setUint32(i + (isLocal ? 22 : 24), size, true);
-  }
-  return out;
-}
-
 describe("3MF bad files", () => {
   const good = package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>'));
   const padded = (bytes: number): string => modelXml(cubeObjectXml(1), '<item objectid="1"/>') + " ".repeat(bytes);
@@ -332,104 +280,4 @@ describe("3MF bad files", () => {
     expect(computeBasicMetrics(m).volume).toBeCloseTo(1125, 3);
     expect(threeMfModelXml([{ mesh: box(1, 1, 1) }])).toContain("<build>");
   });
-});
-
-/** Flips bytes in the middle of the compressed model data so inflation fails. */
-function damage(zip: Uint8Array): Uint8Array {
-  const out = zip.slice();
-  const dv = new DataView(out.buffer);
-  for (let i = 0; i + 30 < out.length; i++) {
-    if (dv.getUint32(i, true) !== 0x04034b50) continue;
-    const nameLen = dv.getUint16(i + 26, true);
-    const name = new TextDecoder().decode(out.subarray(i + 30, i + 30 + nameLen));
-    if (name !== "3D/3dmodel.model") continue;
-    const start = i + 30 + nameLen + dv.getUint16(i + 28, true);
-    const size = dv.getUint32(i + 18, true);
-    for (let k = start + 2; k < start + size - 2; k++) out[k] = 0xff;
-    return out;
-  }
-  throw new Error("model entry not found");
-}
-
-describe("3MF inflaters", () => {
-  const good = package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>'));
-  const padded = modelXml(cubeObjectXml(1), '<item objectid="1"/>') + " ".repeat(20_000_000);
-  const inputs: Array<{ name: string; bytes: () => Uint8Array; code?: string; stored?: boolean }> = [
-    { name: "fixture with two objects", bytes: () => fixture("trimesh_cube_and_sphere_same_name.3mf") },
-    {
-      name: "stored (uncompressed) entries",
-      stored: true,
-      bytes: () =>
-        zipSync(
-          { "_rels/.rels": enc(RELS_XML), "3D/3dmodel.model": enc(modelXml(cubeObjectXml(1), '<item objectid="1"/>')) },
-          { level: 0 },
-        ),
-    },
-    { name: "damaged deflate data", bytes: () => damage(good), code: "bad-package" },
-    {
-      name: "bomb behind a lying directory",
-      bytes: () => lieAboutSize(package3mf(padded), "3D/3dmodel.model", 1000),
-      code: "zip-bomb",
-    },
-    {
-      name: "DTD",
-      bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>', "millimeter", "<!DOCTYPE model>")),
-      code: "dtd",
-    },
-  ];
-
-  type ProcessWithBuiltins = { getBuiltinModule?: (id: string) => unknown };
-
-  /** Runs parse3mf without Node's zlib, as in a browser or a worker: DecompressionStream inflates. */
-  async function withoutNodeZlib<T>(f: () => Promise<T>): Promise<T> {
-    const p = process as ProcessWithBuiltins;
-    const saved = p.getBuiltinModule;
-    p.getBuiltinModule = undefined;
-    try {
-      return await f();
-    } finally {
-      p.getBuiltinModule = saved;
-    }
-  }
-
-  /** Runs parse3mf with DecompressionStream hidden too, as in a browser without "deflate-raw": fflate inflates instead. */
-  async function withoutNative<T>(f: () => Promise<T>): Promise<T> {
-    const g = globalThis as { DecompressionStream?: unknown };
-    const saved = g.DecompressionStream;
-    g.DecompressionStream = undefined;
-    try {
-      return await withoutNodeZlib(f);
-    } finally {
-      g.DecompressionStream = saved;
-    }
-  }
-
-  it.each(inputs)(
-    "gives the same result with Node's zlib, DecompressionStream and fflate: $name",
-    async ({ bytes, code, stored }) => {
-      expect(typeof DecompressionStream).toBe("function");
-      const p = process as ProcessWithBuiltins;
-      expect(typeof p.getBuiltinModule).toBe("function");
-      const spy = vi.spyOn(p as Required<ProcessWithBuiltins>, "getBuiltinModule");
-      try {
-        if (code) {
-          await expectMeshError(parse3mf(bytes()), code);
-          await withoutNodeZlib(() => expectMeshError(parse3mf(bytes()), code));
-          await withoutNative(() => expectMeshError(parse3mf(bytes()), code));
-          return;
-        }
-        const node = await parse3mf(bytes());
-        // stored entries need no inflater
-        if (stored) expect(spy).not.toHaveBeenCalled();
-        else expect(spy).toHaveBeenCalledWith("node:zlib");
-        const web = await withoutNodeZlib(() => parse3mf(bytes()));
-        const fallback = await withoutNative(() => parse3mf(bytes()));
-        expect(node.triangleCount).toBeGreaterThan(0);
-        expect(web).toEqual(node);
-        expect(fallback).toEqual(node);
-      } finally {
-        spy.mockRestore();
-      }
-    },
-  );
 });
