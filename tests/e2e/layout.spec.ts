@@ -146,6 +146,8 @@ async function overflowOf(page: Page, path: string, width: number): Promise<stri
   const found: string[] = [];
   const { scrollWidth, viewport } = await documentOverflow(page);
   if (scrollWidth > viewport) found.push(`${path} at ${width}: ${scrollWidth} > ${viewport}`);
+  // its place on the page, not where its hide animation (5 s after it is drawn) has carried it on a slow machine
+  await page.getByTestId("toast").evaluate((el) => el.getAnimations().forEach((animation) => animation.cancel()));
   const toast = await page.getByTestId("toast").boundingBox();
   if (!toast) found.push(`${path} at ${width}: no toast shown`);
   else if (toast.x < 0 || toast.x + toast.width > viewport) {
