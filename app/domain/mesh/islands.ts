@@ -3,6 +3,7 @@
 
 import type { Calibration } from "./calibration";
 import { ringOf } from "./layers";
+import { keepShape } from "./shapes";
 import type { LayerSums, SliceSettings } from "./slice";
 
 /**
@@ -294,6 +295,8 @@ class SegmentStarts {
     return -1;
   }
 }
+
+keepShape(new SegmentStarts(0));
 
 /** The low and high 32 bits of a whole-number key, mixed. */
 function slotOf(key: number): number {

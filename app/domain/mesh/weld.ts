@@ -1,6 +1,7 @@
 // Welding: bit-identical corners become one vertex, through a typed-array hash table of vertex ids.
 
 import { blockEnd } from "./metrics";
+import { keepShape } from "./shapes";
 
 function nextPow2(n: number): number {
   let c = 16;
@@ -60,6 +61,8 @@ class WeldTable {
     this.out = grown;
   }
 }
+
+keepShape(new WeldTable(16, 0));
 
 /** Corners [from, to) of weldVertices. */
 function weldBlock(w: WeldTable, bits: Int32Array, from: number, to: number): void {
