@@ -3,6 +3,7 @@
 
 import type { Calibration } from "./calibration";
 import { ringOf } from "./layers";
+import { blockEnd } from "./metrics";
 import { keepShape } from "./shapes";
 import type { LayerSums, SliceSettings } from "./slice";
 
@@ -79,7 +80,9 @@ function islandSegments(
   const upTo = new Uint32Array(N + 1);
   for (let k = 0; k < N; k++) upTo[k + 1] = upTo[k] + (probe[k] > 0 ? 1 : 0);
   const count = new Uint32Array(N);
-  walkSegments(settings, crossing, crossingCount, sign, probe, upTo, count, null);
+  // in blocks, like the other long loops of the engine
+  for (let q = 0; q < crossingCount; q = blockEnd(q, crossingCount))
+    walkSegments(settings, crossing, q, blockEnd(q, crossingCount), sign, probe, upTo, count, null);
   const segs = new Map<number, Float64Array>();
   const lists: Array<Float64Array | null> = [];
   for (let k = 0; k < N; k++) {
@@ -89,18 +92,20 @@ function islandSegments(
     lists.push(list);
     count[k] = 0;
   }
-  walkSegments(settings, crossing, crossingCount, sign, probe, upTo, count, lists);
+  for (let q = 0; q < crossingCount; q = blockEnd(q, crossingCount))
+    walkSegments(settings, crossing, q, blockEnd(q, crossingCount), sign, probe, upTo, count, lists);
   return segs;
 }
 
 /**
- * Cuts the crossing triangles at the middle of each probed layer. Without lists it only counts each layer's segments;
- * with them it writes every segment of a layer that has a list, count[k] being how many are written so far.
+ * Cuts the crossing triangles crossing[from..to) at the middle of each probed layer. Without lists it only counts each
+ * layer's segments; with them it writes every segment of a layer that has a list, count[k] being how many are written so far.
  */
 function walkSegments(
   settings: SliceSettings,
   crossing: Uint32Array,
-  crossingCount: number,
+  from: number,
+  to: number,
   sign: number,
   probe: Float64Array,
   upTo: Uint32Array,
@@ -110,7 +115,7 @@ function walkSegments(
   const { idx, pos, order, z0, h, N } = settings;
   const nV = pos.length / 3;
   // the others cross no layer's middle, so they would be skipped below
-  for (let q = 0; q < crossingCount; q++) {
+  for (let q = from; q < to; q++) {
     const o = crossing[q];
     const t = order ? order[o] : o;
     let vl = idx[3 * t],
