@@ -3,6 +3,8 @@
 // for the first runs of every process). One sample of each such shape lives as long as the module instead.
 
 const samples: object[] = [];
+// held by the global object too, so a bundler cannot prove the samples unused and drop them
+(globalThis as { [key: symbol]: unknown })[Symbol.for("printnear.mesh.shapeSamples")] = samples;
 
 /** Keeps a sample object alive for the life of the module, so code optimized for its shape survives between analyses. */
 export function keepShape<T extends object>(sample: T): T {
