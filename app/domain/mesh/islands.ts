@@ -192,22 +192,15 @@ function walkSegments(
       }
       const dx = qx - px;
       const dy = qy - py;
+      // from p to q, or from q to p when that puts the outward normal on the right
+      const flip = dy * nx - dx * ny < 0;
       const at = 6 * count[k]++;
-      if (dy * nx - dx * ny < 0) {
-        list[at] = qx;
-        list[at + 1] = qy;
-        list[at + 2] = px;
-        list[at + 3] = py;
-        list[at + 4] = kq;
-        list[at + 5] = keyLH;
-      } else {
-        list[at] = px;
-        list[at + 1] = py;
-        list[at + 2] = qx;
-        list[at + 3] = qy;
-        list[at + 4] = keyLH;
-        list[at + 5] = kq;
-      }
+      list[at] = flip ? qx : px;
+      list[at + 1] = flip ? qy : py;
+      list[at + 2] = flip ? px : qx;
+      list[at + 3] = flip ? py : qy;
+      list[at + 4] = flip ? kq : keyLH;
+      list[at + 5] = flip ? keyLH : kq;
     }
   }
 }
