@@ -1,5 +1,6 @@
 // Benchmark: our engine vs the node-stl package on generated 10k / 100k / 1M-triangle files (the largest case of a
-// format is cut to the upload limit when its 1M-triangle file would be bigger: ASCII STL). Prints each phase's CPU time.
+// format is cut to the upload limit when its 1M-triangle file would be bigger: ASCII STL). Prints each phase's CPU time,
+// and exits 1 when a format's largest case takes 400 ms of CPU or more (scripts/bench-analysis-budget.ts).
 //   npm run bench:analysis [-- --quick]   (timing and memory each run in fresh child processes, so cases cannot pollute each other)
 
 import { execFileSync } from "node:child_process";
@@ -9,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { gridSlab, to3mf, toAsciiStl, toBinaryStl, toObj } from "../app/domain/mesh/generate";
 import { computeBasicMetrics, computeTopology, estimatePrint, parseModel } from "../app/domain/mesh/index";
 import { MAX_DESIGN_BYTES } from "../app/domain/upload-limits";
+import { ANALYSIS_CPU_BUDGET_MS, bestAttempt, budgetCell, budgetFailures, type BudgetRow } from "./bench-analysis-budget";
 
 const here = fileURLToPath(import.meta.url);
 const root = resolve(here, "../..");
@@ -215,12 +217,75 @@ function run<T>(mode: "time" | "memory", engine: string, path: string, runs: num
   }
 }
 
-const TARGET = { totalMs: 400, metricsMs: 60, speedUp: 10, memOverFileMb: 150 };
+const TARGET = { totalMs: ANALYSIS_CPU_BUDGET_MS, metricsMs: 60, speedUp: 10, memOverFileMb: 150 };
 // the targets are set for 1M triangles (or the upload limit); smaller files only show the figure
 const verdictFor =
   (n: number) =>
   (ok: boolean): string =>
     n < SIZES[SIZES.length - 1] ? "" : ok ? "PASS" : "FAIL";
+/** Timing children for a largest case; the lowest median is kept, since other work on the machine only adds CPU time. */
+const ATTEMPTS = 3;
+
+const HEADER = [
+  "triangles",
+  "format",
+  "file MB",
+  `ours cpu ms (budget <${ANALYSIS_CPU_BUDGET_MS} ms; before)`,
+  "parse / vol+area+box / weld+edges+bodies / estimate cpu ms",
+  "vol/area/box cpu ms (target <60 ms)",
+  "ours wall ms",
+  "ours RSS growth MB (target < file+150 MB)",
+  "ours heap+buffers MB",
+  "node-stl cpu ms",
+  "node-stl wall ms",
+  "node-stl RSS growth MB",
+  "speed-up by cpu (target ≥10×)",
+  "by wall",
+];
+
+/** One row of the table; for the largest size, the CPU figure is the lowest median of ATTEMPTS timing children. */
+function measureRow(n: number, fmt: Format, file: BenchFile, quick: boolean): { cells: string[]; cpuMs: number | null } {
+  const { path, triangles, stlTwin } = file;
+  const mb = statSync(path).size / 2 ** 20;
+  const largest = n === SIZES[SIZES.length - 1];
+  const runs = n >= 1_000_000 ? (quick ? 1 : 5) : quick ? 3 : 9;
+  const attempts: Array<Measure | null> = [];
+  for (let a = 0; a < (largest && !quick ? ATTEMPTS : 1); a++) attempts.push(run<Measure>("time", "ours", path, runs));
+  const ours = bestAttempt(attempts);
+  const oursMem = run<Memory>("memory", "ours", path, 1);
+  // node-stl reads only STL: for OBJ and 3MF it reads the same mesh written as a binary STL, and the
+  // cells say so ("on STL")
+  const theirPath = stlTwin ?? path;
+  const twin = (text: string): string => (stlTwin && text ? `${text} on STL` : text);
+  // node-stl is slow on big files: fewer repetitions keep the whole run within minutes
+  const theirs = run<Measure>("time", "node-stl", theirPath, quick ? 1 : 3);
+  const theirsMem = run<Memory>("memory", "node-stl", theirPath, 1);
+  const verdict = verdictFor(n);
+  const memLimit = mb + TARGET.memOverFileMb;
+  const speed = ours && theirs ? theirs.cpuMs / ours.cpuMs : NaN;
+  const tries = attempts.length > 1 ? ` [${attempts.map((a) => (a ? a.cpuMs.toFixed(0) : "failed")).join(" / ")}]` : "";
+  const cpuCell = largest ? budgetCell(fmt, ours ? ours.cpuMs : null) + tries : ours ? ours.cpuMs.toFixed(0) : "failed";
+  const cells = [
+    triangles.toLocaleString("en-US"),
+    fmt === "stl" ? "binary STL" : fmt === "ascii.stl" ? "ASCII STL" : fmt.toUpperCase(),
+    mb.toFixed(1),
+    cpuCell,
+    ours?.phases
+      ? [ours.phases.parse, ours.phases.metrics, ours.phases.topology, ours.phases.estimate].map((v) => v.toFixed(0)).join(" / ")
+      : "",
+    ours?.metricsCpuMs !== undefined ? `${ours.metricsCpuMs.toFixed(1)} ${verdict(ours.metricsCpuMs < TARGET.metricsMs)}` : "",
+    ours ? ours.medianMs.toFixed(0) : "",
+    oursMem ? `${oursMem.growthMb.toFixed(0)} (<${memLimit.toFixed(0)}) ${verdict(oursMem.growthMb < memLimit)}` : "failed",
+    oursMem ? oursMem.heapGrowthMb.toFixed(0) : "",
+    twin(theirs ? theirs.cpuMs.toFixed(0) : "failed"),
+    twin(theirs ? theirs.medianMs.toFixed(0) : ""),
+    twin(theirsMem ? theirsMem.growthMb.toFixed(0) : "failed"),
+    Number.isFinite(speed) ? `${speed.toFixed(1)}× ${verdict(speed >= TARGET.speedUp)}` : "n/a",
+    ours && theirs ? `${(theirs.medianMs / ours.medianMs).toFixed(1)}×` : "n/a",
+  ];
+  process.stderr.write(`done ${n} ${fmt}: ${ours?.result ?? ""}${tries}\n`);
+  return { cells, cpuMs: ours ? ours.cpuMs : null };
+}
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -238,70 +303,20 @@ async function main(): Promise<void> {
   const loadAtStart = load();
   const files = generate();
   const rows: string[][] = [];
-  const header = [
-    "triangles",
-    "format",
-    "file MB",
-    "ours cpu ms (target <400 ms)",
-    "parse / vol+area+box / weld+edges+bodies / estimate cpu ms",
-    "vol/area/box cpu ms (target <60 ms)",
-    "ours wall ms",
-    "ours RSS growth MB (target < file+150 MB)",
-    "ours heap+buffers MB",
-    "node-stl cpu ms",
-    "node-stl wall ms",
-    "node-stl RSS growth MB",
-    "speed-up by cpu (target ≥10×)",
-    "by wall",
-  ];
+  const budget: BudgetRow[] = [];
   for (const n of SIZES) {
     for (const fmt of FORMATS) {
-      const { path, triangles, stlTwin } = files.get(`${n}:${fmt}`) as BenchFile;
-      const mb = statSync(path).size / 2 ** 20;
-      const runs = n >= 1_000_000 ? (quick ? 1 : 5) : quick ? 3 : 9;
-      const ours = run<Measure>("time", "ours", path, runs);
-      const oursMem = run<Memory>("memory", "ours", path, 1);
-      // node-stl reads only STL: for OBJ and 3MF it reads the same mesh written as a binary STL, and the
-      // cells say so ("on STL")
-      const theirPath = stlTwin ?? path;
-      const twin = (text: string): string => (stlTwin && text ? `${text} on STL` : text);
-      // node-stl is slow on big files: fewer repetitions keep the whole run within minutes
-      const theirs = run<Measure>("time", "node-stl", theirPath, quick ? 1 : 3);
-      const theirsMem = run<Memory>("memory", "node-stl", theirPath, 1);
-      const verdict = verdictFor(n);
-      const memLimit = mb + TARGET.memOverFileMb;
-      const speed = ours && theirs ? theirs.cpuMs / ours.cpuMs : NaN;
-      rows.push([
-        triangles.toLocaleString("en-US"),
-        fmt === "stl" ? "binary STL" : fmt === "ascii.stl" ? "ASCII STL" : fmt.toUpperCase(),
-        mb.toFixed(1),
-        ours ? `${ours.cpuMs.toFixed(0)} ${verdict(ours.cpuMs < TARGET.totalMs)}` : "failed",
-        ours?.phases
-          ? [ours.phases.parse, ours.phases.metrics, ours.phases.topology, ours.phases.estimate]
-              .map((v) => v.toFixed(0))
-              .join(" / ")
-          : "",
-        ours?.metricsCpuMs !== undefined
-          ? `${ours.metricsCpuMs.toFixed(1)} ${verdict(ours.metricsCpuMs < TARGET.metricsMs)}`
-          : "",
-        ours ? ours.medianMs.toFixed(0) : "",
-        oursMem ? `${oursMem.growthMb.toFixed(0)} (<${memLimit.toFixed(0)}) ${verdict(oursMem.growthMb < memLimit)}` : "failed",
-        oursMem ? oursMem.heapGrowthMb.toFixed(0) : "",
-        twin(theirs ? theirs.cpuMs.toFixed(0) : "failed"),
-        twin(theirs ? theirs.medianMs.toFixed(0) : ""),
-        twin(theirsMem ? theirsMem.growthMb.toFixed(0) : "failed"),
-        Number.isFinite(speed) ? `${speed.toFixed(1)}× ${verdict(speed >= TARGET.speedUp)}` : "n/a",
-        ours && theirs ? `${(theirs.medianMs / ours.medianMs).toFixed(1)}×` : "n/a",
-      ]);
-      process.stderr.write(`done ${n} ${fmt}: ${ours?.result ?? ""}  (load ${load()})\n`);
+      const row = measureRow(n, fmt, files.get(`${n}:${fmt}`) as BenchFile, quick);
+      rows.push(row.cells);
+      if (n === SIZES[SIZES.length - 1]) budget.push({ format: fmt, cpuMs: row.cpuMs });
     }
   }
   console.log(
     `${cpus().length} CPUs, load average (1, 5, 15 min) ${loadAtStart} at the start and ${load()} at the end of the run\n`,
   );
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const widths = HEADER.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join("  ");
-  console.log(line(header));
+  console.log(line(HEADER));
   for (const r of rows) console.log(line(r));
   console.log(
     "\nours = parse + volume/area/box + welding, edges, bodies (closed-mesh check) + weight/time estimate; " +
@@ -309,11 +324,18 @@ async function main(): Promise<void> {
       "it reads the same mesh written as a binary STL (marked 'on STL'), and their speed-ups compare our reading of the OBJ or 3MF " +
       "with node-stl's of that STL. " +
       "cpu ms / wall ms = median process CPU / wall time over several runs in one child process (the first runs include JIT warm-up); " +
+      `on the largest rows the CPU figure is the lowest such median of ${ATTEMPTS} children (listed in brackets; other work on the machine only adds time), ` +
+      "beside the figure before the speed work on OBJ and 3MF. " +
       "the speed-up is by CPU time because wall time swings with the machine's load. " +
       "RSS growth = peak RSS (exact, from resourceUsage) minus the RSS before the file was read, in a fresh process doing one analysis, so the file bytes are included; " +
       "heap+buffers = sampled peak of JS heap plus ArrayBuffers over the same baseline. " +
       `PASS/FAIL is judged on the largest rows: 1,000,000 triangles, or as many as fit in the ${(MAX_DESIGN_BYTES / 2 ** 20).toFixed(0)} MB upload limit when that file would be larger.`,
   );
+  const failures = budgetFailures(budget);
+  if (failures.length > 0) {
+    console.log(`\nOver the ${ANALYSIS_CPU_BUDGET_MS} ms CPU budget:\n  ${failures.join("\n  ")}`);
+    process.exitCode = 1;
+  } else console.log(`\nEvery format's largest case is within the ${ANALYSIS_CPU_BUDGET_MS} ms CPU budget.`);
 }
 
 void main();

@@ -6,7 +6,7 @@ import { probeLayers, smallIslandShares } from "./islands";
 import { addLayers, addSupports, printSeconds, type EstimateRun } from "./layers";
 import type { BasicMetrics } from "./metrics";
 import { addSkinMargins } from "./skin-margins";
-import { LayerSums, sliceGroup, type SliceSettings } from "./slice";
+import { LayerSums, SliceSettings, sliceGroup } from "./slice";
 import type { Topology } from "./topology";
 import type { SupportsMode } from "./types";
 
@@ -87,24 +87,15 @@ export function estimatePrint(
     supportVolume: 0,
     slicedVolume: 0,
   };
-  const slice: SliceSettings = {
-    idx: topo.indices,
-    pos: topo.positions,
-    order: groups.order,
-    z0,
-    h,
-    N,
-    skinInset: wall * cal.skinInsetFactor,
-    spacing,
-    // calibration constants read once, outside the per-triangle loop (0.3 * width is the product the test always formed first)
-    overhangWidth: 0.3 * cal.extrusionWidth,
-    overhangFactor: cal.overhangPerimeterFactor,
-    topLayers: cal.topLayers,
-    bottomLayers: cal.bottomLayers,
-    supportsOn: settings.supports !== "no",
-    // auto supports overhangs steeper than 45 degrees from vertical; "yes" everything facing down by more than ~25 degrees
-    overhangNz: settings.supports === "yes" ? 0.42 : 0.7071,
-  };
+  const slice = new SliceSettings(
+    topo.indices,
+    topo.positions,
+    groups.order,
+    { z0, h, N, wall, spacing },
+    cal,
+    settings.supports,
+  );
+
   for (let group = 0; group < topo.bodies && !overBudget; group++) overBudget = !estimateGroup(run, slice, groups, group);
 
   let material = run.material;

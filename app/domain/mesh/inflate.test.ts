@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { zipSync } from "fflate";
+import { joinAdjacent } from "./inflate";
 import { parse3mf } from "./threemf";
 import { RELS_XML } from "./generate";
 import { cubeObjectXml, damage, enc, expectMeshError, lieAboutSize, modelXml, package3mf } from "./test-helpers";
@@ -89,4 +90,25 @@ describe("3MF inflaters", () => {
       }
     },
   );
+});
+
+describe("joinAdjacent", () => {
+  it("joins views that follow each other in one buffer, in order, and keeps the others apart", () => {
+    const a = new Uint8Array(10);
+    const b = new Uint8Array(4);
+    const out = joinAdjacent([
+      a.subarray(0, 3),
+      a.subarray(3, 7),
+      a.subarray(8, 10),
+      b.subarray(0, 2),
+      b.subarray(2, 4),
+      a.subarray(0, 1),
+    ]);
+    expect(out.map((v) => [v.buffer === a.buffer ? "a" : "b", v.byteOffset, v.byteLength])).toEqual([
+      ["a", 0, 7],
+      ["a", 8, 2],
+      ["b", 0, 4],
+      ["a", 0, 1],
+    ]);
+  });
 });

@@ -37,8 +37,8 @@ interface NodeZlib {
   createInflateRaw(options: { chunkSize: number }): NodeInflater;
 }
 
-/** Output chunk of Node's inflater: DecompressionStream hands 16 KB at a time, and its per-chunk cost was a third of the inflating. */
-const NODE_INFLATE_CHUNK = 256 * 1024;
+/** Output chunk of Node's inflater: each chunk is a job on its thread pool and a stream event (DecompressionStream's 16 KB chunks cost a third of the inflating; 1 MB ones cost 15 ms less than 256 KB on 72 MB). */
+const NODE_INFLATE_CHUNK = 1024 * 1024;
 
 function nodeZlib(): NodeZlib | null {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
@@ -88,7 +88,8 @@ function inflateNode(zlib: NodeZlib, name: string, chunks: Uint8Array[], onData:
 }
 
 /** Streams one entry's deflated chunks through the platform's inflater; onData errors cancel the inflater and propagate unchanged. */
-export async function inflateNative(name: string, chunks: Uint8Array[], onData: InflatedChunk): Promise<void> {
+export async function inflateNative(name: string, pieces: Uint8Array[], onData: InflatedChunk): Promise<void> {
+  const chunks = joinAdjacent(pieces);
   const zlib = nodeZlib();
   if (zlib) return inflateNode(zlib, name, chunks, onData);
   const ds = new DecompressionStream("deflate-raw");
@@ -112,4 +113,20 @@ export async function inflateNative(name: string, chunks: Uint8Array[], onData: 
       throw e;
     }
   }
+}
+
+/**
+ * Adjacent views of one buffer (the ZIP reader hands an entry's deflated bytes over 16 KB at a time, as views of the
+ * package) joined into one view: each write to Node's inflater is a job on its thread pool, and 540 small writes for a
+ * 9 MB entry cost about a third of the inflating.
+ */
+export function joinAdjacent(pieces: Uint8Array[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (const c of pieces) {
+    const last = out.length > 0 ? out[out.length - 1] : null;
+    if (last !== null && last.buffer === c.buffer && last.byteOffset + last.byteLength === c.byteOffset) {
+      out[out.length - 1] = new Uint8Array(c.buffer, last.byteOffset, last.byteLength + c.byteLength);
+    } else out.push(c);
+  }
+  return out;
 }

@@ -3,6 +3,8 @@
 
 import type { Calibration } from "./calibration";
 import { ringOf } from "./layers";
+import { blockEnd } from "./metrics";
+import { keepShape } from "./shapes";
 import type { LayerSums, SliceSettings } from "./slice";
 
 /**
@@ -54,31 +56,66 @@ export function smallIslandShares(
 ): void {
   const segs = islandSegments(settings, crossing, crossingCount, sign, probe);
   for (const [k, list] of segs) {
-    const n = list.length / 6;
-    if (n === 0 || n > 200_000) continue;
-    const loops = chainLoops(list, n);
+    const loops = chainLoops(list, list.length / 6);
     if (loops !== null) islandFigures(loops, probe[k], wall, cal, k, shares, rings);
   }
 }
 
-/** Per probed layer, its segments oriented with the outward normal on their right: px, py, qx, qy, key of p, key of q. */
+/** Layers with more segments than this are not assembled (their share stays 0): the chaining is bounded. */
+const MAX_LAYER_SEGMENTS = 200_000;
+
+/**
+ * Per probed layer with 1 to MAX_LAYER_SEGMENTS segments, its segments oriented with the outward normal on their right:
+ * px, py, qx, qy, key of p, key of q. They are counted first, so each layer gets a typed array of its exact size.
+ */
 function islandSegments(
   settings: SliceSettings,
   crossing: Uint32Array,
   crossingCount: number,
   sign: number,
   probe: Float64Array,
-): Map<number, number[]> {
-  const { idx, pos, order, z0, h, N } = settings;
-  const nV = pos.length / 3;
-  // per probed layer: px, py, qx, qy, key of p, key of q
-  const segs = new Map<number, number[]>();
-  for (let k = 0; k < N; k++) if (probe[k] > 0) segs.set(k, []);
+): Map<number, Float64Array> {
+  const N = settings.N;
   // probed layers up to k, to skip a triangle that crosses none of them in O(1)
   const upTo = new Uint32Array(N + 1);
   for (let k = 0; k < N; k++) upTo[k + 1] = upTo[k] + (probe[k] > 0 ? 1 : 0);
+  const count = new Uint32Array(N);
+  // in blocks, like the other long loops of the engine
+  for (let q = 0; q < crossingCount; q = blockEnd(q, crossingCount))
+    walkSegments(settings, crossing, q, blockEnd(q, crossingCount), sign, probe, upTo, count, null);
+  const segs = new Map<number, Float64Array>();
+  const lists: Array<Float64Array | null> = [];
+  for (let k = 0; k < N; k++) {
+    const n = count[k];
+    const list = probe[k] > 0 && n > 0 && n <= MAX_LAYER_SEGMENTS ? new Float64Array(6 * n) : null;
+    if (list) segs.set(k, list);
+    lists.push(list);
+    count[k] = 0;
+  }
+  for (let q = 0; q < crossingCount; q = blockEnd(q, crossingCount))
+    walkSegments(settings, crossing, q, blockEnd(q, crossingCount), sign, probe, upTo, count, lists);
+  return segs;
+}
+
+/**
+ * Cuts the crossing triangles crossing[from..to) at the middle of each probed layer. Without lists it only counts each
+ * layer's segments; with them it writes every segment of a layer that has a list, count[k] being how many are written so far.
+ */
+function walkSegments(
+  settings: SliceSettings,
+  crossing: Uint32Array,
+  from: number,
+  to: number,
+  sign: number,
+  probe: Float64Array,
+  upTo: Uint32Array,
+  count: Uint32Array,
+  lists: Array<Float64Array | null> | null,
+): void {
+  const { idx, pos, order, z0, h, N } = settings;
+  const nV = pos.length / 3;
   // the others cross no layer's middle, so they would be skipped below
-  for (let q = 0; q < crossingCount; q++) {
+  for (let q = from; q < to; q++) {
     const o = crossing[q];
     const t = order ? order[o] : o;
     let vl = idx[3 * t],
@@ -106,6 +143,10 @@ function islandSegments(
     const kStart = Math.max(0, Math.floor(lz / h - 0.5) + 1);
     const kEnd = Math.min(N - 1, Math.ceil(hz / h - 0.5) - 1);
     if (kStart > kEnd || upTo[kEnd + 1] === upTo[kStart]) continue;
+    if (lists === null) {
+      for (let k = kStart; k <= kEnd; k++) if (probe[k] > 0) count[k]++;
+      continue;
+    }
     const lx = pos[3 * vl],
       ly = pos[3 * vl + 1];
     const mx = pos[3 * vm],
@@ -127,7 +168,7 @@ function islandSegments(
     const keyLM = Math.min(vl, vm) * nV + Math.max(vl, vm);
     const keyMH = Math.min(vm, vh) * nV + Math.max(vm, vh);
     for (let k = kStart; k <= kEnd; k++) {
-      const list = segs.get(k);
+      const list = lists[k];
       if (!list) continue;
       const z = (k + 0.5) * h;
       const f = (z - lz) / (hz - lz);
@@ -151,15 +192,21 @@ function islandSegments(
       }
       const dx = qx - px;
       const dy = qy - py;
-      if (dy * nx - dx * ny < 0) list.push(qx, qy, px, py, kq, keyLH);
-      else list.push(px, py, qx, qy, keyLH, kq);
+      // from p to q, or from q to p when that puts the outward normal on the right
+      const flip = dy * nx - dx * ny < 0;
+      const at = 6 * count[k]++;
+      list[at] = flip ? qx : px;
+      list[at + 1] = flip ? qy : py;
+      list[at + 2] = flip ? px : qx;
+      list[at + 3] = flip ? py : qy;
+      list[at + 4] = flip ? kq : keyLH;
+      list[at + 5] = flip ? keyLH : kq;
     }
   }
-  return segs;
 }
 
 /** The loops of one layer's n segments (area, length, min x, min y, max x, max y each); null when one does not close or there are too many. */
-function chainLoops(list: number[], n: number): number[] | null {
+function chainLoops(list: Float64Array, n: number): number[] | null {
   const startOf = new SegmentStarts(n);
   for (let i = 0; i < n; i++) startOf.set(list[6 * i + 4], i);
   const used = new Uint8Array(n);
@@ -294,6 +341,8 @@ class SegmentStarts {
     return -1;
   }
 }
+
+keepShape(new SegmentStarts(0));
 
 /** The low and high 32 bits of a whole-number key, mixed. */
 function slotOf(key: number): number {

@@ -2,6 +2,7 @@
 
 import { MeshError, MAX_TRIANGLES, badNumber, tooManyTriangles } from "./errors";
 import { isSpace, numberEnd, readDecimal, readInt } from "./bytes";
+import { keepShape } from "./shapes";
 import type { Mesh } from "./types";
 
 export function parseObj(bytes: Uint8Array): Mesh {
@@ -138,6 +139,8 @@ class ObjReader {
     };
   }
 }
+
+keepShape(new ObjReader(new Uint8Array(0)));
 
 function grown<T extends Float32Array | Uint32Array>(a: T, min: number): T {
   let cap = a.length * 2;

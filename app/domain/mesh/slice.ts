@@ -2,29 +2,52 @@
 // of the triangle/plane segments, outline length from their lengths, with no polygon assembly; up- and down-facing area
 // decides where top and bottom skins go, down-facing walls where overhang perimeters and supports go.
 
+import { DEFAULT_CALIBRATION, type Calibration } from "./calibration";
+import { keepShape } from "./shapes";
+import type { SupportsMode } from "./types";
+
 /** The layer grid, the triangles and the profile's constants that slicing reads, fixed for one estimate. */
-export interface SliceSettings {
-  idx: Uint32Array;
-  pos: Float32Array;
-  /** triangles sorted by group, or null for file order */
-  order: Uint32Array | null;
+export class SliceSettings {
   /** height of the bed */
-  z0: number;
+  readonly z0: number;
   /** layer height */
-  h: number;
+  readonly h: number;
   /** layers */
-  N: number;
+  readonly N: number;
   /** width of the perimeters a sloped skin strip loses */
-  skinInset: number;
-  spacing: number;
+  readonly skinInset: number;
+  readonly spacing: number;
   /** how far a wall may lean out per layer before it is an overhang (0.3 of a line) */
-  overhangWidth: number;
-  overhangFactor: number;
-  topLayers: number;
-  bottomLayers: number;
-  supportsOn: boolean;
+  readonly overhangWidth: number;
+  readonly overhangFactor: number;
+  readonly topLayers: number;
+  readonly bottomLayers: number;
+  readonly supportsOn: boolean;
   /** how far down a triangle must face to be supported */
-  overhangNz: number;
+  readonly overhangNz: number;
+  constructor(
+    readonly idx: Uint32Array,
+    readonly pos: Float32Array,
+    /** triangles sorted by group, or null for file order */
+    readonly order: Uint32Array | null,
+    layers: { z0: number; h: number; N: number; wall: number; spacing: number },
+    cal: Calibration,
+    supports: SupportsMode,
+  ) {
+    this.z0 = layers.z0;
+    this.h = layers.h;
+    this.N = layers.N;
+    this.skinInset = layers.wall * cal.skinInsetFactor;
+    this.spacing = layers.spacing;
+    // calibration constants read once, outside the per-triangle loop (0.3 * width is the product the test always formed first)
+    this.overhangWidth = 0.3 * cal.extrusionWidth;
+    this.overhangFactor = cal.overhangPerimeterFactor;
+    this.topLayers = cal.topLayers;
+    this.bottomLayers = cal.bottomLayers;
+    this.supportsOn = supports !== "no";
+    // auto supports overhangs steeper than 45 degrees from vertical; "yes" everything facing down by more than ~25 degrees
+    this.overhangNz = supports === "yes" ? 0.42 : 0.7071;
+  }
 }
 
 /** What slicing sums per layer for one group; reset over the group's layers before it is sliced. */
@@ -60,6 +83,19 @@ export class LayerSums {
     this.crossingCount = 0;
   }
 }
+
+// fractional values, so the samples' fields are doubles as real ones may be
+keepShape(
+  new SliceSettings(
+    new Uint32Array(0),
+    new Float32Array(0),
+    null,
+    { z0: 0.5, h: 0.2, N: 1, wall: 0.8, spacing: 0.4 },
+    DEFAULT_CALIBRATION,
+    "auto",
+  ),
+);
+keepShape(new LayerSums(0, 0));
 
 const SLICE_BLOCK = 1 << 14;
 

@@ -100,6 +100,9 @@ describe("3MF single-pass vertex/triangle reader", () => {
       '<triangle v1="+0" v2="01" v3="0000000000000000002"/>',
     ],
     ["prefixed elements", '<m:vertex x="1" y="2" z="3"/>', '<m:triangle v1="0" v2="1" v3="2"/>'],
+    ["the writers' form with a space before its end", '<vertex x="1" y="2" z="3" />', '<triangle v1="0" v2="1" v3="2" />'],
+    ["the writers' form closed by >", '<vertex x="1" y="2" z="3" ></vertex>', '<triangle v1="0" v2="1" v3="2"></triangle>'],
+    ["the writers' form and one more attribute", '<vertex x="1" y="2" z="3" w="4"/>', '<triangle v1="0" v2="1" v3="2" pid="1"/>'],
     ["a vertex tag running into the next tag", '<vertex x="1" y="2" z="3"', ""],
     [
       "comments and CDATA between",

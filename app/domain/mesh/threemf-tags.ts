@@ -17,6 +17,8 @@ export function readVertexTag(b: Uint8Array, i: number, end: number, sink: MeshT
   let p = i + 6;
   let c = b[p];
   if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return -1;
+  const plain = plainVertexTag(b, p, end, sink);
+  if (plain >= 0) return plain;
   let x = NaN;
   let y = NaN;
   let z = NaN;
@@ -91,6 +93,8 @@ export function readTriangleTag(b: Uint8Array, i: number, end: number, sink: Mes
   let p = i + 8;
   let c = b[p];
   if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return -1;
+  const plain = plainTriangleTag(b, p, end, sink);
+  if (plain >= 0) return plain;
   let v1 = -1;
   let v2 = -1;
   let v3 = -1;
@@ -151,6 +155,63 @@ export function readTriangleTag(b: Uint8Array, i: number, end: number, sink: Mes
   if (v1 < 0 || v2 < 0 || v3 < 0) return -1;
   sink.addTriangle(v1, v2, v3);
   return p;
+}
+
+/** ` x="1" y="2" z="3"` as writers emit it (single spaces, double quotes, in order), then `/>`, ` />` or `>`: read with no name scan. -1 (nothing stored) leaves anything else to readVertexTag's loop, which reads this form the same. */
+function plainVertexTag(b: Uint8Array, p: number, end: number, sink: MeshTagSink): number {
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  for (let k = 0; k < 3; k++) {
+    if (p + 4 >= end || b[p] !== 32 || b[p + 1] !== 120 + k || b[p + 2] !== 61 || b[p + 3] !== 34) return -1;
+    const v = readDecimal(b, p + 4, end);
+    p = numberEnd;
+    if (v - v !== 0 || p >= end || b[p] !== 34) return -1;
+    p++;
+    if (k === 0) x = v;
+    else if (k === 1) y = v;
+    else z = v;
+  }
+  p = tagClose(b, p, end);
+  if (p < 0) return -1;
+  sink.addVertex(x, y, z);
+  return p;
+}
+
+/** ` v1="1" v2="2" v3="3"` as writers emit it, then the tag's end: read with no name scan; -1 leaves anything else to readTriangleTag's loop. */
+function plainTriangleTag(b: Uint8Array, p: number, end: number, sink: MeshTagSink): number {
+  let v1 = 0;
+  let v2 = 0;
+  let v3 = 0;
+  for (let k = 0; k < 3; k++) {
+    if (p + 5 >= end || b[p] !== 32 || b[p + 1] !== 118 || b[p + 2] !== 49 + k || b[p + 3] !== 61 || b[p + 4] !== 34) return -1;
+    p += 5;
+    const first = p;
+    let v = 0;
+    let c: number;
+    while (p < end && (c = b[p] - 48) >= 0 && c <= 9) {
+      v = v * 10 + c;
+      p++;
+    }
+    // digits only, closed by the quote, and short enough to be exact
+    if (p === first || p - first > 15 || p >= end || b[p] !== 34) return -1;
+    p++;
+    if (k === 0) v1 = v;
+    else if (k === 1) v2 = v;
+    else v3 = v;
+  }
+  p = tagClose(b, p, end);
+  if (p < 0) return -1;
+  sink.addTriangle(v1, v2, v3);
+  return p;
+}
+
+/** `/>`, ` />`, `>` or ` >` at p: the index after it, or -1. */
+function tagClose(b: Uint8Array, p: number, end: number): number {
+  if (p < end && b[p] === 32) p++;
+  if (p < end && b[p] === 62) return p + 1;
+  if (p + 1 < end && b[p] === 47 && b[p + 1] === 62) return p + 2;
+  return -1;
 }
 
 // the tag path: s is just after the element name, e at the closing '>'; attributes are read inline, without callbacks

@@ -41,10 +41,7 @@ function edgeLists(indices: Uint32Array, n: number, vertexCount: number, parent:
   const at = new Int32Array(vertexCount + 1);
   for (let t = 0; t < n; t = blockEnd(t, n)) countBlock(indices, at, t, blockEnd(t, n));
   let total = 0;
-  for (let v = 0; v < vertexCount; v++) {
-    total += at[v];
-    at[v] = total;
-  }
+  for (let v = 0; v < vertexCount; v = blockEnd(v, vertexCount)) total = prefixBlock(at, v, blockEnd(v, vertexCount), total);
   at[vertexCount] = total;
   const other = new Int32Array(total);
   for (let t = 0; t < n; t = blockEnd(t, n)) fillBlock(indices, at, other, t, blockEnd(t, n));
@@ -55,6 +52,27 @@ function edgeLists(indices: Uint32Array, n: number, vertexCount: number, parent:
     else listBlock(at, other, counts, v, blockEnd(v, vertexCount));
   }
   return counts;
+}
+
+/** Running totals of at[from..to), starting from total; returns the last one. */
+function prefixBlock(at: Int32Array, from: number, to: number, total: number): number {
+  for (let v = from; v < to; v++) {
+    total += at[v];
+    at[v] = total;
+  }
+  return total;
+}
+
+/** Each vertex of from..to its own root. */
+function selfBlock(parent: Int32Array, from: number, to: number): void {
+  for (let v = from; v < to; v++) parent[v] = v;
+}
+
+/** Roots among the vertices from..to. */
+function rootBlock(parent: Int32Array, from: number, to: number): number {
+  let roots = 0;
+  for (let v = from; v < to; v++) if (parent[v] === v) roots++;
+  return roots;
 }
 
 function countBlock(indices: Uint32Array, at: Int32Array, from: number, to: number): void {
@@ -174,7 +192,7 @@ function bodiesOf(
   parent: Int32Array,
 ): { bodies: number; bodyOfTriangle: Uint32Array } {
   let roots = 0;
-  for (let v = 0; v < vertexCount; v++) if (parent[v] === v) roots++;
+  for (let v = 0; v < vertexCount; v = blockEnd(v, vertexCount)) roots += rootBlock(parent, v, blockEnd(v, vertexCount));
   const bodyOfTriangle = new Uint32Array(n);
   // one root among all vertices means one body: every triangle is already 0
   if (roots <= 1) return { bodies: n > 0 ? 1 : 0, bodyOfTriangle };
@@ -237,7 +255,7 @@ export function computeTopology(mesh: Mesh): Topology {
     vertexCount = w.vertexCount;
   }
   const parent = new Int32Array(vertexCount);
-  for (let v = 0; v < vertexCount; v++) parent[v] = v;
+  for (let v = 0; v < vertexCount; v = blockEnd(v, vertexCount)) selfBlock(parent, v, blockEnd(v, vertexCount));
   const counts = edgeLists(indices, n, vertexCount, parent);
   const edges = counts[0],
     openEdges = counts[1],

@@ -1,6 +1,7 @@
 // Welding: bit-identical corners become one vertex, through a typed-array hash table of vertex ids.
 
 import { blockEnd } from "./metrics";
+import { keepShape } from "./shapes";
 
 function nextPow2(n: number): number {
   let c = 16;
@@ -21,8 +22,11 @@ export function weldVertices(
   const bits = new Int32Array(positions.buffer, positions.byteOffset, count * 3);
   const w = new WeldTable(nextPow2(Math.max(16, Math.min(count, expected)) * 2), count);
   for (let v = 0; v < count; v = blockEnd(v, count)) weldBlock(w, bits, v, blockEnd(v, count));
-  // the table goes out of scope here; only the compact copy of the positions is kept
-  return { positions: new Float32Array(w.out.buffer, 0, w.u * 3).slice(), remap: w.remap, vertexCount: w.u };
+  // the table goes out of scope here; the welded positions are the front of `out`, copied out only when more than an
+  // eighth of it is spare (the table's size is a guess for a soup)
+  const welded = new Float32Array(w.out.buffer, 0, w.u * 3);
+  const spare = w.out.length - welded.length;
+  return { positions: spare > w.out.length >>> 3 ? welded.slice() : welded, remap: w.remap, vertexCount: w.u };
 }
 
 /** Weld state carried between block calls; one class shape keeps weldBlock monomorphic. */
@@ -60,6 +64,8 @@ class WeldTable {
     this.out = grown;
   }
 }
+
+keepShape(new WeldTable(16, 0));
 
 /** Corners [from, to) of weldVertices. */
 function weldBlock(w: WeldTable, bits: Int32Array, from: number, to: number): void {
