@@ -81,12 +81,18 @@ export class ModelPartReader implements FastTagReader, MeshTagSink {
   }
 
   addVertex(x: number, y: number, z: number): void {
-    (this.current as ObjectDef).verts?.push3(x, y, z);
+    this.owner().verts?.push3(x, y, z);
   }
 
   addTriangle(v1: number, v2: number, v3: number): void {
     if (++this.triangleTotal > MAX_TRIANGLES) throw tooManyTriangles();
-    (this.current as ObjectDef).tris?.push3(v1, v2, v3);
+    this.owner().tris?.push3(v1, v2, v3);
+  }
+
+  /** The object a vertex or triangle belongs to: none when its object ended while its list was still open. */
+  private owner(): ObjectDef {
+    if (this.current === null) throw new MeshError("This 3MF file has a vertex or triangle outside any object.", "malformed");
+    return this.current;
   }
 
   push(chunk: Uint8Array): void {

@@ -265,6 +265,39 @@ describe("3MF bad files", () => {
       code: "malformed",
     },
     {
+      name: "a vertex after its object ended inside the vertex list",
+      bytes: () =>
+        package3mf(
+          modelXml(
+            cubeObjectXml(1).replace(/<\/vertices>.*<\/mesh>/, "") + '<vertex x="1" y="2" z="3"/>',
+            '<item objectid="1"/>',
+          ),
+        ),
+      code: "malformed",
+      message: /outside any object/,
+    },
+    {
+      name: "a triangle after its object ended inside the triangle list",
+      bytes: () =>
+        package3mf(
+          modelXml(cubeObjectXml(1).replace("</triangles>", "") + '<triangle v1="0" v2="1" v3="2"/>', '<item objectid="1"/>'),
+        ),
+      code: "malformed",
+      message: /outside any object/,
+    },
+    {
+      name: "a vertex after an empty object inside the vertex list",
+      bytes: () =>
+        package3mf(
+          modelXml(
+            cubeObjectXml(1).replace("</vertices>", '<object id="2"/><vertex x="1" y="2" z="3"/></vertices>'),
+            '<item objectid="1"/>',
+          ),
+        ),
+      code: "malformed",
+      message: /outside any object/,
+    },
+    {
       name: "model XML cut inside a tag",
       bytes: () => package3mf(modelXml(cubeObjectXml(1), '<item objectid="1"/>').slice(0, -3)),
       code: "truncated",
