@@ -29,15 +29,15 @@ export function countEdges(
   indices: Uint32Array,
   vertexCount: number,
 ): { edges: number; openEdges: number; nonManifoldEdges: number } {
-  const r = edgeLists(indices, (indices.length / 3) | 0, vertexCount, null);
+  const r = edgeLists(indices, (indices.length / 3) | 0, vertexCount, selfRooted(vertexCount));
   return { edges: r[0], openEdges: r[1], nonManifoldEdges: r[2] };
 }
 
 /**
- * Edge counts [edges, open, non-manifold]; with `parent` it also unions the two ends of every edge, which joins
- * exactly the vertices a triangle-by-triangle union would (a collapsed triangle has no edge and joins nothing new).
+ * Edge counts [edges, open, non-manifold], uniting the two ends of every edge in `parent`, which joins exactly the
+ * vertices a triangle-by-triangle union would (a collapsed triangle has no edge and joins nothing new).
  */
-function edgeLists(indices: Uint32Array, n: number, vertexCount: number, parent: Int32Array | null): Int32Array {
+function edgeLists(indices: Uint32Array, n: number, vertexCount: number, parent: Int32Array): Int32Array {
   const at = new Int32Array(vertexCount + 1);
   for (let t = 0; t < n; t = blockEnd(t, n)) countBlock(indices, at, t, blockEnd(t, n));
   let total = 0;
@@ -47,10 +47,8 @@ function edgeLists(indices: Uint32Array, n: number, vertexCount: number, parent:
   for (let t = 0; t < n; t = blockEnd(t, n)) fillBlock(indices, at, other, t, blockEnd(t, n));
   // at[v] is now where vertex v's list starts
   const counts = new Int32Array(3);
-  for (let v = 0; v < vertexCount; v = blockEnd(v, vertexCount)) {
-    if (parent) unionBlock(at, other, parent, counts, v, blockEnd(v, vertexCount));
-    else listBlock(at, other, counts, v, blockEnd(v, vertexCount));
-  }
+  for (let v = 0; v < vertexCount; v = blockEnd(v, vertexCount))
+    unionBlock(at, other, parent, counts, v, blockEnd(v, vertexCount));
   return counts;
 }
 
@@ -61,6 +59,13 @@ function prefixBlock(at: Int32Array, from: number, to: number, total: number): n
     at[v] = total;
   }
   return total;
+}
+
+/** A union-find forest in which every vertex is its own root. */
+function selfRooted(vertexCount: number): Int32Array {
+  const parent = new Int32Array(vertexCount);
+  for (let v = 0; v < vertexCount; v = blockEnd(v, vertexCount)) selfBlock(parent, v, blockEnd(v, vertexCount));
+  return parent;
 }
 
 /** Each vertex of from..to its own root. */
@@ -107,33 +112,7 @@ function fillBlock(indices: Uint32Array, at: Int32Array, other: Int32Array, from
   }
 }
 
-/** Sorts the list of each vertex in [from, to) and counts its distinct edges into counts. */
-function listBlock(at: Int32Array, other: Int32Array, counts: Int32Array, from: number, to: number): void {
-  let edges = counts[0];
-  let openEdges = counts[1];
-  let nonManifoldEdges = counts[2];
-  for (let v = from; v < to; v++) {
-    const s = at[v];
-    const e = at[v + 1];
-    sortList(other, s, e);
-    let i = s;
-    while (i < e) {
-      const w = other[i];
-      let j = i + 1;
-      while (j < e && other[j] === w) j++;
-      const uses = j - i;
-      edges++;
-      if (uses === 1) openEdges++;
-      else if (uses > 2) nonManifoldEdges++;
-      i = j;
-    }
-  }
-  counts[0] = edges;
-  counts[1] = openEdges;
-  counts[2] = nonManifoldEdges;
-}
-
-/** listBlock plus union-find: each distinct edge links its two roots, the smaller index staying root. */
+/** Sorts the list of each vertex in [from, to), counts its distinct edges into counts, and links the two roots of each (the smaller index stays root). */
 function unionBlock(at: Int32Array, other: Int32Array, parent: Int32Array, counts: Int32Array, from: number, to: number): void {
   let edges = counts[0];
   let openEdges = counts[1];
@@ -254,8 +233,7 @@ export function computeTopology(mesh: Mesh): Topology {
     positions = w.positions;
     vertexCount = w.vertexCount;
   }
-  const parent = new Int32Array(vertexCount);
-  for (let v = 0; v < vertexCount; v = blockEnd(v, vertexCount)) selfBlock(parent, v, blockEnd(v, vertexCount));
+  const parent = selfRooted(vertexCount);
   const counts = edgeLists(indices, n, vertexCount, parent);
   const edges = counts[0],
     openEdges = counts[1],
