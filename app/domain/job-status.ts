@@ -33,6 +33,9 @@ export const ENDED_UNCHARGED: readonly JobStatus[] = ["cancelled", "rejected"];
 export const OWNER_PENDING: readonly JobStatus[] = ["confirmed"];
 export const OWNER_ACTIVE: readonly JobStatus[] = ["accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping"];
 export const OWNER_COMPLETED: readonly JobStatus[] = ["picked_up", "shipped"];
+/** The tracking page's Pickup Orders and Shipping Orders: a finished print on its way to the customer, by delivery method. */
+export const OWNER_PICKUP_TRACKED: readonly JobStatus[] = ["completed", "ready_for_pickup", "picked_up"];
+export const OWNER_SHIPPING_TRACKED: readonly JobStatus[] = ["completed", "ready_for_shipping", "shipped"];
 /** What owners ever see: paid jobs and their outcome (an unpaid submitted job is not a request yet). */
 export const OWNER_VISIBLE: readonly JobStatus[] = JOB_STATUSES.filter((status) => status !== "draft" && status !== "submitted");
 

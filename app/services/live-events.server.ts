@@ -156,6 +156,8 @@ export class LiveHub {
     );
     if (taken === false) throw tooManyForUser();
     if (taken === null) return null;
+    // the first lease starts the renewal clock: a lease just taken needs no renewal on the next tick
+    if (this.leases.size === 0) this.renewedAt = now;
     this.leases.add(id);
     return id;
   }

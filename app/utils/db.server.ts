@@ -186,7 +186,7 @@ async function retryWhileLocked<T>(watch: WriteLockWatch, attempt: () => Promise
 const RETRIED_WHILE_LOCKED = new Set<PropertyKey>(["execute", "batch", "transaction"]);
 
 /** A client whose statements, batches and transaction starts wait for a held write lock without blocking. */
-export function lockWaitingClient(client: Client, watch: WriteLockWatch): Client {
+function lockWaitingClient(client: Client, watch: WriteLockWatch): Client {
   return new Proxy(client, {
     get(target, property) {
       const value = Reflect.get(target, property, target) as unknown;

@@ -55,13 +55,13 @@ export function getSessionUser(request: Request): Promise<User | null> {
   return pending;
 }
 
-/** Starts a brand-new session (a new id on every sign-in) and returns its Set-Cookie header. */
 /** Who is asking, for the services that count per visitor: the signed-in user's id (or null) and the client's address. */
 export async function visitorOf(request: Request): Promise<{ userId: number | null; clientIp: string }> {
   const user = await getSessionUser(request);
   return { userId: user?.id ?? null, clientIp: clientIp(request) };
 }
 
+/** Starts a brand-new session (a new id on every sign-in) and returns its Set-Cookie header. */
 export async function createUserSession(userId: number): Promise<string> {
   const db = await getDb();
   const id = randomBytes(32).toString("base64url");

@@ -122,6 +122,23 @@ describe("live events", () => {
     await expect(listen(afterDeath, customerId)).resolves.toEqual([]);
   });
 
+  test("a lease just taken is not renewed on the next tick, only a third of a lease later", async () => {
+    const start = Date.now();
+    let clock = start;
+    const hub = new LiveHub(undefined, () => clock);
+    const userId = (await createTestUser()).id;
+    const heard = await listen(hub, userId);
+    clock += 1000;
+    // the second notification is heard a tick after the first: by then the first tick has done its renewal, if any
+    for (const count of [1, 2]) {
+      await notify(userId, "Order Accepted", "Your order was accepted.", "/dashboard");
+      expect(await until(() => heard.length >= count)).toBe(true);
+    }
+    expect(await leaseEnds(userId)).toEqual([start + STREAM_LEASE_MS]);
+    clock = start + STREAM_LEASE_MS / 3;
+    expect(await until(async () => (await leaseEnds(userId))[0] === clock + STREAM_LEASE_MS)).toBe(true);
+  });
+
   test("one address and the whole process hold a bounded number of streams", async () => {
     const hub = new LiveHub({ perUser: 6, perAddress: 2, perMachine: 3 });
     await listen(hub, customerId, "203.0.113.1");

@@ -16,6 +16,7 @@ import { action as respondApi } from "~/routes/api.print-jobs.$id.respond";
 import { action as postMessage } from "~/routes/api.print-jobs.message";
 import { loader as printerJobsApi } from "~/routes/api.printers.$id.jobs";
 import { action as submitOrder } from "~/routes/api.submit-order";
+import { action as transferPayment } from "~/routes/api.transfer-payment";
 import { loader as conversationsApi } from "~/routes/api.users.$id.conversations";
 import { loader as notificationsApi } from "~/routes/api.users.$id.notifications";
 import { loader as ownerJobsApi } from "~/routes/api.users.$id.printer-jobs";
@@ -290,6 +291,16 @@ describe("an unpaid order is not the owner's business", () => {
     )) as unknown as { title: string }[];
     expect(notices.map((n) => n.title).sort()).toEqual(["New Order Request", "Order Cancelled"]);
     expect((await ownerAsksFor(owner, paid)).statuses[0]).toBe(200);
+  });
+
+  test("a payout asked for an unpaid order answers 404, as every other address of it does", async () => {
+    const { owner, printer } = await signedInOwner();
+    const customer = await signedIn();
+    const unpaid = await placeVia(customer, printer.id);
+    const asked = await run(() =>
+      transferPayment(args(jsonRequest("/api/transfer-payment", { jobId: unpaid }, { cookie: owner.cookie }))),
+    );
+    expect(asked.status).toBe(404);
   });
 
   test("messages stored on an unpaid order stay hidden from the owner: no unread count, no conversation, no live event", async () => {

@@ -10,16 +10,8 @@ import { getStorage } from "~/services/storage.server";
 import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
 export async function getOwnDraft(userId: number, draftId: number): Promise<PrintJob | null> {
-  const db = await getDb();
-  // a draft saved through another machine a moment ago
-  return readFromPrimaryOnMiss(async () => {
-    const [row] = await db
-      .select()
-      .from(printJobs)
-      .where(and(eq(printJobs.id, draftId), eq(printJobs.customerId, userId), eq(printJobs.status, "draft")))
-      .limit(1);
-    return row;
-  });
+  const job = await getOwnJob(userId, draftId);
+  return job?.status === "draft" ? job : null;
 }
 
 /** The draft a query names, if it is the signed-in customer's: no user, a bad id or anyone else's draft gives null. */
@@ -31,6 +23,7 @@ export async function findOwnDraft(user: Pick<User, "id"> | null, draftId: numbe
 /** Any job of this customer (a preview or file stays the customer's after the draft is ordered). */
 export async function getOwnJob(userId: number, jobId: number): Promise<PrintJob | null> {
   const db = await getDb();
+  // a draft saved, or an order placed, through another machine a moment ago
   return readFromPrimaryOnMiss(async () => {
     const [row] = await db
       .select()

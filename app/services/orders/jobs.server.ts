@@ -7,6 +7,8 @@ import {
   OWNER_ACTIVE,
   OWNER_COMPLETED,
   OWNER_PENDING,
+  OWNER_PICKUP_TRACKED,
+  OWNER_SHIPPING_TRACKED,
   OWNER_VISIBLE,
   PAID_STATUSES,
   reachedOwner,
@@ -243,8 +245,8 @@ export async function ownerStats(ownerId: number) {
             count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})) AS completed,
             count(j.id) FILTER (WHERE ${reachedOwnerSql("j")}) AS total_jobs,
             coalesce(sum(j.printer_profit_cents) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})), 0) AS earnings,
-            count(j.id) FILTER (WHERE j.delivery_method = 'pickup' AND j.status IN ('completed','ready_for_pickup','picked_up')) AS pickup_orders,
-            count(j.id) FILTER (WHERE j.delivery_method <> 'pickup' AND j.status IN ('completed','ready_for_shipping','shipped')) AS shipping_orders,
+            count(j.id) FILTER (WHERE j.delivery_method = 'pickup' AND j.status IN (${quoted(OWNER_PICKUP_TRACKED)})) AS pickup_orders,
+            count(j.id) FILTER (WHERE j.delivery_method <> 'pickup' AND j.status IN (${quoted(OWNER_SHIPPING_TRACKED)})) AS shipping_orders,
             coalesce((SELECT sum(amount_cents) FROM payouts WHERE owner_id = ?1 AND status = 'paid'), 0) AS paid_out
           FROM print_jobs j JOIN printers p ON p.id = j.printer_id
           WHERE p.owner_id = ?1`,

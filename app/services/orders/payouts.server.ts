@@ -12,7 +12,7 @@ import type { PaymentProvider } from "~/services/payments/types";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient, getDb } from "~/utils/db.server";
 import { notify } from "~/services/notifications.server";
-import { loadJobParty } from "./jobs.server";
+import { loadJobParty, roleOf } from "./jobs.server";
 
 export const ALREADY_PAID_OUT = "This order has already been paid out.";
 export const CONNECT_FIRST = "Connect a payout account first.";
@@ -79,9 +79,11 @@ export async function connectPayoutAccount(
 export async function requestPayout(owner: { id: number }, jobId: number) {
   const party = await loadJobParty(jobId);
   if (!party) return null;
-  if (party.ownerId !== owner.id) {
+  // the printer's owner only once the order was paid (decision 029): an unpaid order is not theirs to see
+  const role = roleOf(party, owner.id);
+  if (role !== "owner") {
     // the job's own customer may know it exists but has no payout to ask for; anyone else sees nothing
-    if (party.job.customerId === owner.id && party.job.status !== "draft") throw new AppError("forbidden", OWNER_ONLY_PAYOUT);
+    if (role === "customer" && party.job.status !== "draft") throw new AppError("forbidden", OWNER_ONLY_PAYOUT);
     return null;
   }
   const { job } = party;
