@@ -68,6 +68,8 @@ export const sessions = sqliteTable(
 
 // the server's own bookkeeping (rate-limit counters, the health probe's row, live-stream leases)
 export * from "./schema-bookkeeping";
+// the money reconciliation's log of repairs (decision 039)
+export * from "./schema-money";
 
 /** Listed printers. drizzle/0002 adds printers_rtree, an R*Tree over latitude/longitude kept in step by triggers. */
 export const printers = sqliteTable(
@@ -541,6 +543,10 @@ export const payouts = sqliteTable(
     provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     providerTransferId: text("provider_transfer_id"),
     status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
+    /** the provider's refusal, shown to the owner, who may ask again */
+    failureMessage: text("failure_message"),
+    /** when the payout was last claimed: a pending one older than the reconciliation's grace was cut short */
+    claimedAt: stamp("claimed_at"),
     createdAt: createdAt(),
   },
   (t) => [

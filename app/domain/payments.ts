@@ -13,3 +13,30 @@ export const PAYMENT_STATUSES = ["requires_payment", "authorized", "captured", "
 export const OPEN_PAYMENT_STATES = ["requires_payment", "authorized", "failed"] as const;
 
 export const PAYOUT_STATUSES = ["pending", "paid", "failed"] as const;
+
+/** What the money reconciliation did to finish or undo a step a crash cut short (decision 039). */
+export const MONEY_REPAIR_KINDS = [
+  "payout_sent",
+  "payout_recorded",
+  "payout_failed",
+  "capture_sent",
+  "capture_recorded",
+  "capture_lapsed",
+  "order_confirmed",
+  "hold_released",
+  "stranded_released",
+] as const;
+export type MoneyRepairKind = (typeof MONEY_REPAIR_KINDS)[number];
+
+/** How the admin order page names each repair. */
+export const MONEY_REPAIR_LABELS: Record<MoneyRepairKind, string> = {
+  payout_sent: "Pending payout sent",
+  payout_recorded: "Payout found at the provider and recorded",
+  payout_failed: "Pending payout marked failed",
+  capture_sent: "Accepted order's payment captured",
+  capture_recorded: "Capture found at the provider and recorded",
+  capture_lapsed: "Accepted order's authorisation had lapsed",
+  order_confirmed: "Order confirmed by the payment it had claimed",
+  hold_released: "Hold no order claims released",
+  stranded_released: "Hold on an ended order released",
+};

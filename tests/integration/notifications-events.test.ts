@@ -2,7 +2,7 @@
 // right kind and a queued e-mail to that party alone; a kind turned off sends no e-mail.
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import { notifications, users } from "../../db/schema";
+import { notifications, payments, users } from "../../db/schema";
 import type { NotificationKind } from "../../app/domain/notification-kinds";
 import type { JobAction } from "../../app/domain/job-lifecycle";
 import type { JobStatus } from "../../app/domain/job-status";
@@ -162,6 +162,10 @@ async function runEvent(row: Row, parties: { owner: { id: number }; customer: { 
       .update(users)
       .set({ stripeAccountId: `acct_test_${owner.id}` })
       .where(eq(users.id, owner.id));
+    // an owner is paid only for an order whose customer was charged
+    await db
+      .insert(payments)
+      .values({ jobId, provider: "test", providerPaymentId: `test_pi_paid_${jobId}`, amountCents: 580, status: "captured" });
     await requestPayout(owner, jobId);
   } else if (row.run === "message") {
     await sendJobMessage({ jobId, senderId: customer.id, content: "Can you print it in red?" });

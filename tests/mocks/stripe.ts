@@ -30,6 +30,7 @@ const intents = new Map<string, Intent>();
 const refundedCharges = new Set<string>();
 const sessions = new Map<string, Record<string, unknown>>();
 const accounts = new Map<string, Record<string, unknown> & { id: string }>();
+const transfers = new Map<string, Record<string, unknown> & { id: string; transfer_group: string | null }>();
 const idempotent = new Map<string, unknown>();
 let counter = 0;
 
@@ -239,19 +240,36 @@ export const stripeHandlers: HttpHandler[] = [
     ),
   ),
   http.post(`${STRIPE_API}/v1/transfers`, ({ request }) =>
-    once(request, (body) =>
-      HttpResponse.json({
+    once(request, (body) => {
+      const transfer = {
         id: newId("tr"),
         object: "transfer",
         amount: Number(body.amount),
         currency: body.currency,
         destination: body.destination,
-        transfer_group: body.transfer_group ?? null,
+        transfer_group: (body.transfer_group as string | undefined) ?? null,
         metadata: body.metadata ?? {},
         reversed: false,
-      }),
-    ),
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+      };
+      transfers.set(transfer.id, transfer);
+      return HttpResponse.json(transfer);
+    }),
   ),
+  // a list, newest first, filtered by transfer_group as Stripe does
+  http.get(`${STRIPE_API}/v1/transfers`, ({ request }) => {
+    const url = new URL(request.url);
+    const group = url.searchParams.get("transfer_group");
+    const limit = Number(url.searchParams.get("limit") ?? 10);
+    const matching = [...transfers.values()].filter((t) => group === null || t.transfer_group === group).reverse();
+    return HttpResponse.json({
+      object: "list",
+      url: "/v1/transfers",
+      has_more: matching.length > limit,
+      data: matching.slice(0, limit),
+    });
+  }),
   http.post(`${STRIPE_API}/v1/checkout/sessions`, ({ request }) =>
     once(request, (body) => {
       const lineItems = body.line_items as Record<string, { price_data: { unit_amount: string } }>;

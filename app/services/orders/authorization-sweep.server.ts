@@ -1,7 +1,7 @@
 // Card authorisations lapse after 7 days. A paid order the printer hasn't answered a day before
 // that is cancelled and its authorisation released, through the lifecycle like any other change.
-// A release the provider refused when an order ended is tried again here.
-// The sweep keeps no state of its own and runs as a periodic task of the job runner.
+// A release the provider refused when an order ended is tried again by the money reconciliation
+// (reconciliation.server.ts). The sweep keeps no state of its own and runs as a periodic task of the job runner.
 import { AUTHORIZATION_SAFETY_MS } from "~/domain/job-lifecycle";
 import { ENDED_UNCHARGED } from "~/domain/job-status";
 import { OPEN_PAYMENT_STATES } from "~/domain/payments";
@@ -10,6 +10,7 @@ import { schedulePeriodic } from "~/services/jobs/enqueue.server";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { registerTaskHandler } from "~/services/jobs/runner.server";
 import { getClient } from "~/utils/db.server";
+import { recordRepair } from "./money-repairs.server";
 import { releaseHold } from "./payment-holds.server";
 import { transitionJob } from "./transitions.server";
 
@@ -50,7 +51,7 @@ export async function releaseStrandedHolds(now = Date.now()): Promise<string[]> 
   let after = 0;
   for (let page = 0; page < STRANDED_PAGES_PER_SWEEP; page++) {
     const stranded = await client.execute({
-      sql: `SELECT p.id AS rowId, p.provider_payment_id AS id FROM payments p JOIN print_jobs j ON j.id = p.job_id
+      sql: `SELECT p.id AS rowId, p.provider_payment_id AS id, p.job_id AS jobId FROM payments p JOIN print_jobs j ON j.id = p.job_id
             WHERE p.status IN (${OPEN_PAYMENT_STATES.map(() => "?").join(", ")})
               AND j.status IN (${ENDED_UNCHARGED.map(() => "?").join(", ")})
               AND p.provider = ? AND p.id > ?
@@ -60,7 +61,10 @@ export async function releaseStrandedHolds(now = Date.now()): Promise<string[]> 
     for (const row of stranded.rows) {
       const id = String(row.id);
       // still refused: left for the next sweep
-      if (await releaseHold(id, now).catch(() => false)) released.push(id);
+      if (await releaseHold(id, now).catch(() => false)) {
+        released.push(id);
+        await recordRepair(Number(row.jobId), "stranded_released", id);
+      }
       after = Number(row.rowId);
     }
     if (stranded.rows.length < STRANDED_PAGE) break;
@@ -73,8 +77,5 @@ const SWEEP_EVERY_MS = 15 * 60 * 1000;
 
 // a periodic task of the job runner: one row per 15-minute period, so it survives restarts and
 // runs once however many workers there are
-registerTaskHandler(AUTHORIZATION_SWEEP_TASK, async () => ({
-  cancelled: await sweepExpiringAuthorizations(),
-  released: (await releaseStrandedHolds()).length,
-}));
+registerTaskHandler(AUTHORIZATION_SWEEP_TASK, async () => ({ cancelled: await sweepExpiringAuthorizations() }));
 schedulePeriodic(AUTHORIZATION_SWEEP_TASK, SWEEP_EVERY_MS);

@@ -9,6 +9,7 @@ import { findPayment, movePayment, paymentOfJob, recordPayment } from "~/service
 import type { CardDetails } from "~/services/payments/types";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient } from "~/utils/db.server";
+import { faultPoint } from "~/utils/fault-points.server";
 import { loadJobParty } from "./jobs.server";
 import { releaseHold } from "./payment-holds.server";
 import { transitionJob } from "./transitions.server";
@@ -76,6 +77,7 @@ export async function payWithTestCard(customerId: number, jobId: number, card: C
     throw error;
   }
   await movePayment(providerPaymentId, ["requires_payment"], "authorized");
+  faultPoint("pay:after-authorize");
   return confirmOrder(job.id, providerPaymentId, { userId: customerId });
 }
 
@@ -113,6 +115,7 @@ async function confirmOrder(jobId: number, providerPaymentId: string, by: { user
     await releaseHold(providerPaymentId);
     throw new AppError("conflict", ALREADY_PAID);
   }
+  faultPoint("pay:after-claim");
   try {
     const result = await transitionJob({ jobId, by, action: "pay" });
     if (!result) throw new AppError("not_found", "Order not found.");
@@ -164,6 +167,7 @@ export async function confirmProviderPayment(providerPaymentId: string): Promise
     return party.job.id;
   }
   const fresh = await movePayment(providerPaymentId, ["requires_payment", "failed"], "authorized");
+  faultPoint("pay:after-authorize");
   const { status } = party.job;
   if (status === AWAITING_PAYMENT) {
     await confirmOrder(party.job.id, providerPaymentId, "system").catch((error: unknown) => {

@@ -1,20 +1,22 @@
-// Owners' earnings: a payout is owed per picked_up or shipped job, equal to its printer profit, and
-// each job is paid out at most once (payouts.job_id is unique; the transfer's idempotency key is
-// the job id).
+// Owners' earnings: a payout is owed per picked_up or shipped job whose customer was charged, equal
+// to its printer profit, and each job is paid out at most once (payouts.job_id is unique; the
+// transfer's idempotency key is the job id). Why a payout is held: domain/payouts.ts.
 import { and, eq, sql } from "drizzle-orm";
 import { payouts, users } from "../../../db/schema";
-import { AppError } from "~/domain/app-error";
-import { OWNER_COMPLETED } from "~/domain/job-status";
+import { AppError, isAppError } from "~/domain/app-error";
+import { OWNER_ACTIVE, OWNER_COMPLETED, type JobStatus } from "~/domain/job-status";
+import { ALREADY_PAID_OUT, payoutHoldReason, type PayoutFacts, type PayoutStatus } from "~/domain/payouts";
 import { formatCents } from "~/domain/money";
 import { PAYOUTS_FOR_OWNERS_ONLY, receivesPayouts, type UserType } from "~/domain/users";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import type { PaymentProvider } from "~/services/payments/types";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient, getDb } from "~/utils/db.server";
+import { faultPoint } from "~/utils/fault-points.server";
 import { notify } from "~/services/notifications.server";
-import { loadJobParty, roleOf } from "./jobs.server";
+import { loadJobParty, reachedOwnerSql, roleOf } from "./jobs.server";
 
-export const ALREADY_PAID_OUT = "This order has already been paid out.";
+export { ALREADY_PAID_OUT };
 export const CONNECT_FIRST = "Connect a payout account first.";
 export const FINISH_SETUP = "Finish setting up your Stripe account to receive payouts.";
 export const OWNER_ONLY_PAYOUT = "Only the printer's owner can request its payout.";
@@ -75,7 +77,18 @@ export async function connectPayoutAccount(
   return { accountId, onboardingUrl, ready: false };
 }
 
-/** Request Payout for one job: one transfer, ever. */
+/** The facts payoutHoldReason weighs for one job: its payout row and whether its customer was charged. */
+async function payoutFactsOf(jobId: number): Promise<PayoutFacts> {
+  const client = await getClient();
+  const { rows } = await client.execute({
+    sql: `SELECT (SELECT status FROM payouts WHERE job_id = ?1) AS payout,
+                 EXISTS (SELECT 1 FROM payments WHERE job_id = ?1 AND status = 'captured') AS captured`,
+    args: [jobId],
+  });
+  return { payout: (rows[0]?.payout as PayoutStatus | null) ?? null, paymentCaptured: Number(rows[0]?.captured) === 1 };
+}
+
+/** Request Payout for one job: one transfer, ever, and only for an order whose customer was charged. */
 export async function requestPayout(owner: { id: number }, jobId: number) {
   const party = await loadJobParty(jobId);
   if (!party) return null;
@@ -87,46 +100,150 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
     return null;
   }
   const { job } = party;
-  if (!OWNER_COMPLETED.includes(job.status)) {
-    throw new AppError("conflict", "A payout can be requested once the order is picked up or shipped.");
-  }
-  const accountId = await savedAccountId(owner.id);
+  const held = payoutHoldReason(job, await payoutFactsOf(job.id));
+  if (held) throw new AppError("conflict", held);
+  const { provider, accountId } = await readyPayoutAccount(owner.id);
+  return sendPayout(owner.id, job, accountId, provider);
+}
+
+/** The owner's saved account, once the provider says it can receive payouts; counts one payment write. */
+async function readyPayoutAccount(ownerId: number) {
+  const accountId = await savedAccountId(ownerId);
   if (!accountId) throw new AppError("invalid", CONNECT_FIRST);
-  await limitWrite(owner.id, "payment");
+  await limitWrite(ownerId, "payment");
   const provider = await getPaymentProvider();
   if (!(await accountReady(provider, accountId))) throw new AppError("invalid", FINISH_SETUP);
+  return { provider, accountId };
+}
+
+type PayableJob = { id: number; printerProfitCents: number; fileName: string };
+
+/**
+ * Claims the job's payout row and sends its one transfer. The claim needs a captured payment in the
+ * same statement, and a second request (or a retry of a failed one) finds the row taken.
+ */
+async function sendPayout(ownerId: number, job: PayableJob, destination: string, provider: PaymentProvider) {
   const client = await getClient();
-  // claim the job's payout row: a second request (or a retry of a failed one) finds it taken
   const claim = await client.execute({
-    sql: `INSERT INTO payouts (job_id, owner_id, amount_cents, provider, status) VALUES (?, ?, ?, ?, 'pending')
-          ON CONFLICT (job_id) DO UPDATE SET status = 'pending' WHERE payouts.status = 'failed'`,
-    args: [job.id, owner.id, job.printerProfitCents, provider.name],
+    sql: `INSERT INTO payouts (job_id, owner_id, amount_cents, provider, status, claimed_at)
+          SELECT ?1, ?2, ?3, ?4, 'pending', ?5
+          WHERE EXISTS (SELECT 1 FROM payments WHERE job_id = ?1 AND status = 'captured')
+          ON CONFLICT (job_id) DO UPDATE SET status = 'pending', claimed_at = excluded.claimed_at, failure_message = NULL
+          WHERE payouts.status = 'failed'`,
+    args: [job.id, ownerId, job.printerProfitCents, provider.name, Date.now()],
   });
   if (claim.rowsAffected !== 1) throw new AppError("conflict", ALREADY_PAID_OUT);
-  const db = await getDb();
+  faultPoint("payout:after-claim");
   let transferId: string;
   try {
-    ({ transferId } = await provider.transfer({
-      jobId: job.id,
-      amountCents: job.printerProfitCents,
-      destination: accountId,
-    }));
-    await db.update(payouts).set({ status: "paid", providerTransferId: transferId }).where(eq(payouts.jobId, job.id));
+    ({ transferId } = await provider.transfer({ jobId: job.id, amountCents: job.printerProfitCents, destination }));
   } catch (error) {
-    await db.update(payouts).set({ status: "failed" }).where(eq(payouts.jobId, job.id));
-    throw error instanceof AppError
-      ? error
-      : new AppError("unavailable", "The payout could not be sent. Please try again.", { cause: error });
+    const refusal =
+      error instanceof AppError
+        ? error
+        : new AppError("unavailable", "The payout could not be sent. Please try again.", { cause: error });
+    await markPayoutFailed(job.id, refusal.message);
+    throw refusal;
   }
-  // the money has moved: the owner hears of it in the bell and by e-mail (kind payout)
+  faultPoint("payout:after-transfer");
+  await markPayoutPaid(ownerId, job, transferId);
+  return { jobId: job.id, amountCents: job.printerProfitCents, transferId };
+}
+
+/** A pending payout's transfer went out: recorded once, and the owner told (the bell and e-mail kind payout). */
+export async function markPayoutPaid(ownerId: number, job: PayableJob, transferId: string): Promise<boolean> {
+  const db = await getDb();
+  const moved = await db
+    .update(payouts)
+    .set({ status: "paid", providerTransferId: transferId, failureMessage: null })
+    .where(and(eq(payouts.jobId, job.id), eq(payouts.status, "pending")));
+  if (moved.rowsAffected !== 1) return false;
   await notify(
-    owner.id,
+    ownerId,
     "Payout Sent",
     `${formatCents(job.printerProfitCents)} for ${job.fileName} is on its way to your payout account.`,
     "/printer-tracking",
     { kind: "payout" },
   );
-  return { jobId: job.id, amountCents: job.printerProfitCents, transferId };
+  return true;
+}
+
+/** A pending payout the provider refused: failed with its message, so the owner can ask again. */
+export async function markPayoutFailed(jobId: number, message: string): Promise<boolean> {
+  const db = await getDb();
+  const moved = await db
+    .update(payouts)
+    .set({ status: "failed", failureMessage: message.slice(0, 300) })
+    .where(and(eq(payouts.jobId, jobId), eq(payouts.status, "pending")));
+  return moved.rowsAffected === 1;
+}
+
+const TRACKED_FOR_PAYOUT: readonly JobStatus[] = [...OWNER_ACTIVE, ...OWNER_COMPLETED].filter(
+  (status) => status !== "accepted" && status !== "printing",
+);
+
+export interface PayoutLine {
+  jobId: number;
+  fileName: string;
+  amountCents: number;
+  /** why it can't be paid out now; null when it can */
+  holdReason: string | null;
+  /** the provider's refusal of its last attempt, if it failed */
+  failureMessage: string | null;
+}
+
+/** The owner's finished orders not yet paid out: those a payout can be sent for, and those held, with why. */
+export async function payoutOverview(ownerId: number): Promise<{ eligible: PayoutLine[]; held: PayoutLine[] }> {
+  const client = await getClient();
+  const { rows } = await client.execute({
+    sql: `SELECT j.id, j.file_name, j.status, j.printer_profit_cents, po.status AS payout, po.failure_message,
+                 EXISTS (SELECT 1 FROM payments p WHERE p.job_id = j.id AND p.status = 'captured') AS captured
+          FROM print_jobs j JOIN printers pr ON pr.id = j.printer_id LEFT JOIN payouts po ON po.job_id = j.id
+          WHERE pr.owner_id = ? AND j.status IN (${TRACKED_FOR_PAYOUT.map(() => "?").join(", ")})
+            AND coalesce(po.status, '') <> 'paid' AND ${reachedOwnerSql("j")}
+          ORDER BY j.id`,
+    args: [ownerId, ...TRACKED_FOR_PAYOUT],
+  });
+  const lines = rows.map((row) => ({
+    jobId: Number(row.id),
+    fileName: String(row.file_name),
+    amountCents: Number(row.printer_profit_cents),
+    holdReason: payoutHoldReason(
+      { status: row.status as JobStatus },
+      { payout: (row.payout as PayoutStatus | null) ?? null, paymentCaptured: Number(row.captured) === 1 },
+    ),
+    failureMessage: (row.failure_message as string | null) ?? null,
+  }));
+  return { eligible: lines.filter((l) => !l.holdReason), held: lines.filter((l) => l.holdReason) };
+}
+
+/**
+ * "Request payout for all": one transfer per eligible order, as Request Payout sends them, counted as
+ * one payment write. Returns what was sent, what is held and why, and what the provider refused.
+ */
+export async function requestPayoutsForAll(owner: { id: number; userType: UserType }) {
+  if (!receivesPayouts(owner.userType)) throw new AppError("forbidden", PAYOUTS_FOR_OWNERS_ONLY);
+  const { eligible, held } = await payoutOverview(owner.id);
+  const paid: { jobId: number; amountCents: number; transferId: string }[] = [];
+  const failed: { jobId: number; message: string }[] = [];
+  if (eligible.length === 0) return { paid, held, failed };
+  const { provider, accountId } = await readyPayoutAccount(owner.id);
+  for (const line of eligible) {
+    try {
+      paid.push(
+        await sendPayout(
+          owner.id,
+          { id: line.jobId, printerProfitCents: line.amountCents, fileName: line.fileName },
+          accountId,
+          provider,
+        ),
+      );
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      failed.push({ jobId: line.jobId, message: error.message });
+    }
+  }
+  return { paid, held, failed };
 }
 
 export async function payoutsOf(ownerId: number) {

@@ -15,6 +15,7 @@ import { getPaymentProvider } from "~/services/payments/provider.server";
 import { findPayment, movePayment, paymentOfJob } from "~/services/payments/records.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient } from "~/utils/db.server";
+import { faultPoint } from "~/utils/fault-points.server";
 import { notify } from "~/services/notifications.server";
 import { actorFor, loadJobParty, type JobParty } from "./jobs.server";
 import { releaseOpenPayments } from "./payment-holds.server";
@@ -159,6 +160,7 @@ async function moveMoney(party: JobParty, transition: Transition, now: number) {
     const payment = ordersPayment?.status === "authorized" ? ordersPayment : await paymentOfJob(jobId, ["authorized"]);
     if (!payment) return;
     const provider = await getPaymentProvider();
+    faultPoint("accept:after-status");
     try {
       await provider.capture(payment.providerPaymentId);
     } catch (error) {
@@ -167,8 +169,10 @@ async function moveMoney(party: JobParty, transition: Transition, now: number) {
         ? error
         : new AppError("unavailable", "We couldn't charge the customer's card. Please try again.", { cause: error });
     }
+    faultPoint("accept:after-capture");
     await movePayment(payment.providerPaymentId, ["authorized"], "captured", { now });
   } else if (transition.payment === "release") {
+    faultPoint("cancel:after-status");
     // every payment still open or authorised: none of them may charge the customer later
     const failed = await releaseOpenPayments(jobId, now);
     // the job's status stands; a payment the provider refused to cancel keeps its state for a retry

@@ -148,6 +148,17 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
+  /** The transfer made for the job (its transfer group), whoever's request made it. */
+  async transferOf(jobId: number) {
+    try {
+      const found = await this.stripe.transfers.list({ transfer_group: `job-${jobId}`, limit: 1 });
+      const transfer = found.data[0];
+      return transfer ? { transferId: transfer.id } : null;
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
   /** Hosted checkout for browsers without JavaScript: card authorised, captured later. */
   readonly hostedCheckout: HostedCheckout = {
     start: async (input) => {

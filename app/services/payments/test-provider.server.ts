@@ -45,6 +45,20 @@ export function checkTestCard(card: CardDetails, now = new Date()): void {
   if (number === DECLINED_CARD) throw new AppError("invalid", "Your card was declined.", { field: "cardNumber" });
 }
 
+/** What the test provider did, as a card network would remember it: tests count it, reads overlay it on our records. */
+export const testProviderLedger = {
+  captures: [] as string[],
+  releases: [] as string[],
+  transfers: new Map<number, string>(),
+  transferRequests: 0,
+  clear() {
+    this.captures.length = 0;
+    this.releases.length = 0;
+    this.transfers.clear();
+    this.transferRequests = 0;
+  },
+};
+
 export class TestPaymentProvider implements PaymentProvider {
   readonly name = "test" as const;
 
@@ -66,11 +80,23 @@ export class TestPaymentProvider implements PaymentProvider {
     const db = await getDb();
     const [row] = await db.select().from(payments).where(eq(payments.providerPaymentId, providerPaymentId)).limit(1);
     if (!row) throw new AppError("not_found", "No such payment.");
-    return { state: row.status as ProviderPaymentState, amountCents: row.amountCents, jobId: row.jobId };
+    // a capture or release done here but not yet recorded by us (a crash between the two) shows as done
+    const state: ProviderPaymentState = testProviderLedger.captures.includes(providerPaymentId)
+      ? row.status === "refunded"
+        ? "refunded"
+        : "captured"
+      : testProviderLedger.releases.includes(providerPaymentId)
+        ? "released"
+        : (row.status as ProviderPaymentState);
+    return { state, amountCents: row.amountCents, jobId: row.jobId };
   }
 
-  async capture() {}
-  async release() {}
+  async capture(providerPaymentId: string) {
+    testProviderLedger.captures.push(providerPaymentId);
+  }
+  async release(providerPaymentId: string) {
+    testProviderLedger.releases.push(providerPaymentId);
+  }
   async refund() {}
 
   async createConnectedAccount(input: { userId: number }) {
@@ -87,6 +113,14 @@ export class TestPaymentProvider implements PaymentProvider {
   }
 
   async transfer(input: { jobId: number }) {
-    return { transferId: `tr_test_job_${input.jobId}` };
+    testProviderLedger.transferRequests += 1;
+    const transferId = `tr_test_job_${input.jobId}`;
+    testProviderLedger.transfers.set(input.jobId, transferId);
+    return { transferId };
+  }
+
+  async transferOf(jobId: number) {
+    const transferId = testProviderLedger.transfers.get(jobId);
+    return transferId ? { transferId } : null;
   }
 }

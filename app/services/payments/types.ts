@@ -66,6 +66,8 @@ export interface PaymentProvider {
   /** One transfer per job: the job id is the idempotency key, so a repeat returns the same transfer. */
   transfer(input: { jobId: number; amountCents: number; destination: string }): Promise<{ transferId: string }>;
 
+  /** The job's transfer as the provider has it, or null when none was made (what a crash after asking left unknown). */
+  transferOf?(jobId: number): Promise<{ transferId: string } | null>;
   /** The client secret of a payment it made, when known without asking: an open payment of the amount due is handed out again. */
   clientSecretOf?(providerPaymentId: string): string;
   testCard?: TestCardPayments;

@@ -1,0 +1,27 @@
+// When an owner's payout may be sent, and why one is held: the rule Request Payout, "Request payout
+// for all" and the money reconciliation share (decision 039).
+import { OWNER_COMPLETED, type JobStatus } from "./job-status";
+
+export const ALREADY_PAID_OUT = "This order has already been paid out.";
+export const PAYOUT_IN_PROGRESS = "This order's payout is being sent.";
+export const NOT_DELIVERED = "A payout can be requested once the order is picked up or shipped.";
+export const NOT_CAPTURED = "The customer's payment hasn't been captured yet.";
+
+export type PayoutStatus = "pending" | "paid" | "failed";
+
+/** What is known of an order besides its status when its payout is asked for. */
+export interface PayoutFacts {
+  /** the order's payout row, if one was ever claimed */
+  payout: PayoutStatus | null;
+  /** the customer's payment for the order was captured (an owner is never paid for an uncharged order) */
+  paymentCaptured: boolean;
+}
+
+/** Why this order's payout can't be sent now, or null when it can (a failed payout may be asked again). */
+export function payoutHoldReason(order: { status: JobStatus }, facts: PayoutFacts): string | null {
+  if (facts.payout === "paid") return ALREADY_PAID_OUT;
+  if (facts.payout === "pending") return PAYOUT_IN_PROGRESS;
+  if (!OWNER_COMPLETED.includes(order.status)) return NOT_DELIVERED;
+  if (!facts.paymentCaptured) return NOT_CAPTURED;
+  return null;
+}

@@ -1,0 +1,176 @@
+// The money reconciliation (decision 039): a crash between an order's status write and its money
+// write (or between a payout's claim, transfer and record) leaves a step half done. This periodic
+// task of the job runner compares each order's records with the provider's own state and finishes
+// or undoes the step, with the provider's idempotency keys, logging each repair on the order.
+import { ENDED_UNCHARGED, OWNER_ACTIVE, OWNER_COMPLETED, AWAITING_PAYMENT } from "~/domain/job-status";
+import type { MoneyRepairKind } from "~/domain/payments";
+import { NOT_CAPTURED } from "~/domain/payouts";
+import { schedulePeriodic } from "~/services/jobs/enqueue.server";
+import { registerTaskHandler } from "~/services/jobs/runner.server";
+import { getPaymentProvider } from "~/services/payments/provider.server";
+import { movePayment } from "~/services/payments/records.server";
+import type { PaymentProvider } from "~/services/payments/types";
+import { getClient } from "~/utils/db.server";
+import { releaseStrandedHolds } from "./authorization-sweep.server";
+import { recordRepair } from "./money-repairs.server";
+import { releaseHold } from "./payment-holds.server";
+import { CONNECT_FIRST, markPayoutFailed, markPayoutPaid } from "./payouts.server";
+import { transitionJob } from "./transitions.server";
+
+/** A step younger than this may still be finishing in its own request: it is left alone. */
+export const RECONCILE_GRACE_MS = 10 * 60 * 1000;
+const PAGE = 200;
+
+const CAPTURED_STATUSES = [...OWNER_ACTIVE, ...OWNER_COMPLETED];
+const placeholders = (values: readonly unknown[]) => values.map(() => "?").join(", ");
+
+type Repairs = Partial<Record<MoneyRepairKind, number>>;
+
+async function repaired(repairs: Repairs, jobId: number, kind: MoneyRepairKind, detail: string | null) {
+  await recordRepair(jobId, kind, detail);
+  repairs[kind] = (repairs[kind] ?? 0) + 1;
+}
+
+/** A provider that can't answer now: the step stays as it is for the next run. */
+function skipped(step: string, jobId: number, error: unknown) {
+  console.warn(
+    `money reconciliation: ${step} for job ${jobId} left for the next run`,
+    error instanceof Error ? error.name : "error",
+  );
+}
+
+/**
+ * Pending payouts a crash cut short: recorded as paid when the provider made the transfer, sent
+ * again (same idempotency key) when it didn't and the customer was charged, failed with the
+ * provider's message otherwise, so the owner can ask again.
+ */
+async function finishPendingPayouts(provider: PaymentProvider, before: number, repairs: Repairs) {
+  const client = await getClient();
+  const { rows } = await client.execute({
+    sql: `SELECT po.job_id, po.owner_id, po.amount_cents, j.file_name, u.stripe_account_id,
+                 EXISTS (SELECT 1 FROM payments p WHERE p.job_id = po.job_id AND p.status = 'captured') AS captured
+          FROM payouts po JOIN print_jobs j ON j.id = po.job_id JOIN users u ON u.id = po.owner_id
+          WHERE po.status = 'pending' AND po.provider = ? AND coalesce(po.claimed_at, po.created_at) <= ?
+          ORDER BY po.job_id LIMIT ?`,
+    args: [provider.name, before, PAGE],
+  });
+  for (const row of rows) {
+    const ownerId = Number(row.owner_id);
+    const job = { id: Number(row.job_id), printerProfitCents: Number(row.amount_cents), fileName: String(row.file_name) };
+    try {
+      const made = provider.transferOf ? await provider.transferOf(job.id) : null;
+      if (made) {
+        if (await markPayoutPaid(ownerId, job, made.transferId))
+          await repaired(repairs, job.id, "payout_recorded", made.transferId);
+        continue;
+      }
+      const refusal = Number(row.captured) !== 1 ? NOT_CAPTURED : row.stripe_account_id ? null : CONNECT_FIRST;
+      if (refusal) {
+        if (await markPayoutFailed(job.id, refusal)) await repaired(repairs, job.id, "payout_failed", refusal);
+        continue;
+      }
+      let transferId: string;
+      try {
+        ({ transferId } = await provider.transfer({
+          jobId: job.id,
+          amountCents: job.printerProfitCents,
+          destination: String(row.stripe_account_id),
+        }));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : "The payout could not be sent.";
+        if (await markPayoutFailed(job.id, message)) await repaired(repairs, job.id, "payout_failed", message);
+        continue;
+      }
+      if (await markPayoutPaid(ownerId, job, transferId)) await repaired(repairs, job.id, "payout_sent", transferId);
+    } catch (error) {
+      skipped("payout", job.id, error);
+    }
+  }
+}
+
+/** Accepted orders whose payment is still only authorised: captured (or its capture at the provider recorded). */
+async function captureAcceptedOrders(provider: PaymentProvider, before: number, now: number, repairs: Repairs) {
+  const client = await getClient();
+  const { rows } = await client.execute({
+    sql: `SELECT j.id, p.provider_payment_id FROM print_jobs j
+          JOIN payments p ON p.job_id = j.id AND p.status = 'authorized'
+            AND (j.confirmed_payment_id IS NULL OR j.confirmed_payment_id = p.provider_payment_id)
+          WHERE j.status IN (${placeholders(CAPTURED_STATUSES)}) AND p.provider = ?
+            AND coalesce(j.accepted_at, j.updated_at) <= ?
+          ORDER BY j.id LIMIT ?`,
+    args: [...CAPTURED_STATUSES, provider.name, before, PAGE],
+  });
+  for (const row of rows) {
+    const jobId = Number(row.id);
+    const paymentId = String(row.provider_payment_id);
+    try {
+      const seen = await provider.getPayment(paymentId);
+      if (seen.state === "captured") {
+        if (await movePayment(paymentId, ["authorized"], "captured", { now }))
+          await repaired(repairs, jobId, "capture_recorded", paymentId);
+      } else if (seen.state === "authorized") {
+        await provider.capture(paymentId);
+        if (await movePayment(paymentId, ["authorized"], "captured", { now }))
+          await repaired(repairs, jobId, "capture_sent", paymentId);
+      } else if (seen.state === "released") {
+        // the authorisation lapsed at the provider: nothing can be captured; the admin sees it on the order
+        if (await movePayment(paymentId, ["authorized"], "released", { now }))
+          await repaired(repairs, jobId, "capture_lapsed", paymentId);
+      }
+    } catch (error) {
+      skipped("capture", jobId, error);
+    }
+  }
+}
+
+/**
+ * Authorised holds the order never took up: the order's own claimed payment confirms it (the claim
+ * was written, its status wasn't); any other hold on an order that stands is released. Holds on
+ * ended orders are releaseStrandedHolds' work.
+ */
+async function settleUnclaimedHolds(provider: PaymentProvider, before: number, now: number, repairs: Repairs) {
+  const client = await getClient();
+  const { rows } = await client.execute({
+    sql: `SELECT p.job_id, p.provider_payment_id, j.confirmed_payment_id = p.provider_payment_id AS claimed
+          FROM payments p JOIN print_jobs j ON j.id = p.job_id
+          WHERE p.status = 'authorized' AND p.provider = ? AND p.authorized_at <= ?
+            AND j.status NOT IN (${placeholders(ENDED_UNCHARGED)})
+            AND ((j.status = ? AND (j.confirmed_payment_id IS NULL OR j.confirmed_payment_id = p.provider_payment_id))
+              OR (j.confirmed_payment_id IS NOT NULL AND j.confirmed_payment_id <> p.provider_payment_id))
+          ORDER BY p.id LIMIT ?`,
+    args: [provider.name, before, ...ENDED_UNCHARGED, AWAITING_PAYMENT, PAGE],
+  });
+  for (const row of rows) {
+    const jobId = Number(row.job_id);
+    const paymentId = String(row.provider_payment_id);
+    try {
+      if (Number(row.claimed) === 1) {
+        if (await transitionJob({ jobId, by: "system", action: "pay", now }))
+          await repaired(repairs, jobId, "order_confirmed", paymentId);
+      } else if (await releaseHold(paymentId, now)) {
+        await repaired(repairs, jobId, "hold_released", paymentId);
+      }
+    } catch (error) {
+      skipped("hold", jobId, error);
+    }
+  }
+}
+
+/** One pass over every half-done money step; returns how many repairs of each kind it made. */
+export async function reconcileMoney(now = Date.now()): Promise<Repairs> {
+  const provider = await getPaymentProvider();
+  const before = now - RECONCILE_GRACE_MS;
+  const repairs: Repairs = {};
+  await settleUnclaimedHolds(provider, before, now, repairs);
+  await captureAcceptedOrders(provider, before, now, repairs);
+  await finishPendingPayouts(provider, before, repairs);
+  repairs.stranded_released = (await releaseStrandedHolds(now)).length || undefined;
+  return repairs;
+}
+
+export const MONEY_RECONCILIATION_TASK = "orders.money-reconciliation";
+const RECONCILE_EVERY_MS = 5 * 60 * 1000;
+
+// one row per 5-minute period: it survives restarts and runs once however many workers there are
+registerTaskHandler(MONEY_RECONCILIATION_TASK, async () => reconcileMoney());
+schedulePeriodic(MONEY_RECONCILIATION_TASK, RECONCILE_EVERY_MS);
