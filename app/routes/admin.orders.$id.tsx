@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
+import { MONEY_REPAIR_LABELS } from "~/domain/payments";
 import { getOrderForAdmin } from "~/services/admin/orders.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { LocalTime } from "~/components/local-time";
@@ -30,7 +31,7 @@ function Row({ label, value }: { label: React.ReactNode; value: React.ReactNode 
 
 // Read-only: the admin sees any order; changes stay with its customer and printer owner.
 export default function AdminOrder() {
-  const { job, customerEmail, customerName, printerName, ownerEmail, payments } = useLoaderData<typeof loader>();
+  const { job, customerEmail, customerName, printerName, ownerEmail, payments, repairs } = useLoaderData<typeof loader>();
   return (
     <div className="max-w-2xl space-y-4">
       <Link to="/admin/orders" className="text-sm text-blue-700 hover:underline">
@@ -72,6 +73,26 @@ export default function AdminOrder() {
               />
             ))}
           </dl>
+        )}
+      </section>
+      <section aria-labelledby="repairs-heading">
+        <h2 id="repairs-heading" className="mb-2 font-semibold">
+          Repairs
+        </h2>
+        {repairs.length === 0 ? (
+          <p className="text-sm text-slate-600">No repairs: every money step of this order finished in its own request.</p>
+        ) : (
+          <ul className="space-y-1 text-sm" data-testid="money-repairs">
+            {repairs.map((r) => (
+              <li key={r.id} className="flex justify-between gap-4 border-b border-slate-100 py-1.5">
+                <span>
+                  {MONEY_REPAIR_LABELS[r.kind]}
+                  {r.detail ? <span className="text-slate-600"> · {r.detail}</span> : null}
+                </span>
+                <LocalTime value={r.createdAt} />
+              </li>
+            ))}
+          </ul>
         )}
       </section>
     </div>

@@ -9,7 +9,14 @@ import { isAppError } from "~/domain/app-error";
 import { STATUS_LABELS, type JobStatus } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import { listOwnerJobs, ownerStats } from "~/services/orders/jobs.server";
-import { connectPayoutAccount, payoutAccountState, payoutsOf, requestPayout } from "~/services/orders/payouts.server";
+import {
+  connectPayoutAccount,
+  payoutAccountState,
+  payoutOverview,
+  payoutsOf,
+  requestPayout,
+  requestPayoutsForAll,
+} from "~/services/orders/payouts.server";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { toastOf } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
@@ -36,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const jobs = await listOwnerJobs(user.id, {
     statuses: ["completed", "ready_for_pickup", "ready_for_shipping", "picked_up", "shipped"],
   });
-  const paid = new Map((await payoutsOf(user.id)).map((p) => [p.jobId, p.status]));
+  const paid = new Map((await payoutsOf(user.id)).map((p) => [p.jobId, p]));
   const row = (j: (typeof jobs)[number]) => ({
     id: j.id,
     fileName: j.fileName,
@@ -47,7 +54,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     status: j.status,
     statusLabel: STATUS_LABELS[j.status],
     trackingNumber: j.trackingNumber,
-    payout: paid.get(j.id) ?? null,
+    payout: paid.get(j.id)?.status ?? null,
+    // the provider's refusal of the last attempt: the owner may ask again
+    payoutRefusal: paid.get(j.id)?.status === "failed" ? (paid.get(j.id)?.failureMessage ?? null) : null,
   });
   const rows =
     tab === "pickup"
@@ -56,11 +65,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
         ? jobs.filter((j) => j.deliveryMethod !== "pickup" && SHIPPING.includes(j.status))
         : jobs.filter((j) => j.status === "picked_up" || j.status === "shipped");
   const provider = await getPaymentProvider();
+  const overview = tab === "payouts" ? await payoutOverview(user.id) : null;
   return {
     hasPrinter: true as const,
     tab,
     stats,
     rows: rows.map(row),
+    // what "Request payout for all" would send, and what it holds back and why
+    eligibleCount: overview?.eligible.length ?? 0,
+    held: (overview?.held ?? []).map((h) => ({ ...h, amount: formatCents(h.amountCents) })),
     // a saved account counts only once the provider says its setup is finished
     payoutAccount: tab === "payouts" ? await payoutAccountState(user.id) : null,
     testMode: provider.name === "test",
@@ -78,6 +91,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!account.ready) throw redirect(account.onboardingUrl);
       return redirectWithToast(back, { title: "Stripe Account Created", description: "Test payout account connected." });
     }
+    if (form.get("intent") === "payout-all") return redirectWithToast(back, payoutAllToast(await requestPayoutsForAll(user)));
     const jobId = parseId(form.get("jobId"));
     const payout = jobId ? await requestPayout(user, jobId) : null;
     if (!payout)
@@ -90,6 +104,25 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!isAppError(error)) throw error;
     return redirectWithToast(back, toastOf(error, form.get("intent") === "connect" ? "Connection Failed" : "Payout Failed"));
   }
+}
+
+/** The toast after "Request payout for all": what was sent; what was refused or held is listed on the page. */
+function payoutAllToast(result: Awaited<ReturnType<typeof requestPayoutsForAll>>) {
+  const { paid, failed, held } = result;
+  const total = formatCents(paid.reduce((sum, p) => sum + p.amountCents, 0));
+  const notes = [
+    failed.length > 0 ? `${failed.length} refused by the payment provider.` : "",
+    held.length > 0 ? `${held.length} on hold.` : "",
+  ].filter(Boolean);
+  if (paid.length === 0) {
+    return {
+      title: "No Payouts Sent",
+      description: ["No order was ready for a payout.", ...notes].join(" "),
+      variant: "destructive" as const,
+    };
+  }
+  const sent = `${paid.length} ${paid.length === 1 ? "payout" : "payouts"} (${total}) on the way.`;
+  return { title: "Payouts Requested", description: [sent, ...notes].join(" ") };
 }
 
 export default function PrinterTracking() {
@@ -147,6 +180,16 @@ export default function PrinterTracking() {
           </button>
         </Form>
       ) : null}
+      {d.tab === "payouts" && d.payoutAccount === "ready" && d.eligibleCount > 0 ? (
+        <Form method="post" className="card mt-6 flex flex-wrap items-center justify-between gap-4 p-4">
+          <p className="text-sm text-slate-700">
+            {d.eligibleCount} {d.eligibleCount === 1 ? "order is" : "orders are"} ready for a payout: one transfer each.
+          </p>
+          <button type="submit" name="intent" value="payout-all" className="btn-primary">
+            Request payout for all
+          </button>
+        </Form>
+      ) : null}
       {d.rows.length === 0 ? (
         <p className="mt-6 text-slate-600">Nothing here yet.</p>
       ) : (
@@ -161,6 +204,9 @@ export default function PrinterTracking() {
                   {r.customerName} · {r.total} · {r.material}
                   {r.trackingNumber ? ` · tracking ${r.trackingNumber}` : ""}
                 </p>
+                {d.tab === "payouts" && r.payoutRefusal ? (
+                  <p className="text-sm text-red-700">Last payout attempt refused: {r.payoutRefusal}</p>
+                ) : null}
               </div>
               <div className="flex flex-wrap items-center gap-2">
                 <span className="badge bg-slate-100 text-slate-700">{r.statusLabel}</span>
@@ -170,6 +216,8 @@ export default function PrinterTracking() {
                 {d.tab === "payouts" ? (
                   r.payout === "paid" ? (
                     <span className="badge bg-green-100 text-green-800">Paid out {r.earnings}</span>
+                  ) : d.held.some((h) => h.jobId === r.id) ? (
+                    <span className="badge bg-amber-100 text-amber-900">On hold</span>
                   ) : d.payoutAccount === "ready" ? (
                     <Form method="post">
                       <input type="hidden" name="jobId" value={r.id} />
@@ -184,6 +232,24 @@ export default function PrinterTracking() {
           ))}
         </ul>
       )}
+      {d.held.length > 0 ? (
+        <section aria-labelledby="held-heading" className="mt-8">
+          <h2 id="held-heading" className="text-lg font-semibold">
+            On hold
+          </h2>
+          <ul className="mt-3 space-y-2" data-testid="held-payouts">
+            {d.held.map((h) => (
+              <li key={h.jobId} className="card p-3 text-sm">
+                <Link to={`/order/${h.jobId}`} className="font-medium hover:underline">
+                  {h.fileName}
+                </Link>{" "}
+                · {h.amount}
+                <p className="text-slate-600">{h.holdReason}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </div>
   );
 }

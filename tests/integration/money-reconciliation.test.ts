@@ -20,6 +20,8 @@ import { atTime } from "../setup/clock";
 import { jobRow } from "../setup/jobs";
 import { server } from "../setup/msw";
 import { placeTestOrder } from "../setup/orders";
+import { args, createTestUser, getRequest, run, sessionCookieFor } from "../setup/requests";
+import * as adminOrder from "../../app/routes/admin.orders.$id";
 
 WRITE_LIMITS.jobStatus.limit = 10_000;
 WRITE_LIMITS.payment.limit = 10_000;
@@ -230,5 +232,27 @@ describe.each(Object.entries(PROVIDERS))("a crash between two money writes is re
     expect([failed!.status, failed!.failureMessage]).toEqual(["failed", NOT_CAPTURED]);
     expect(provider.seen().transfer - before).toBe(0);
     expect(await repairsOf(jobId)).toEqual(["payout_failed"]);
+  });
+});
+
+describe("the admin order page", () => {
+  test("lists the repairs made on the order", async () => {
+    delete process.env.STRIPE_SECRET_KEY;
+    const { owner, customer, jobId } = await placeTestOrder();
+    await PROVIDERS.test.pay(customer, jobId);
+    armFault("accept:after-status");
+    await crash(transitionJob({ jobId, by: { userId: owner.id }, action: "accept" }));
+    const admin = (await createTestUser({ isAdmin: true }))!;
+    const cookie = await sessionCookieFor(admin.id);
+    const read = async () =>
+      (await (
+        await run(() => adminOrder.loader(args(getRequest(`/admin/orders/${jobId}`, cookie), { id: String(jobId) }) as never))
+      ).json()) as {
+        repairs: { kind: string; detail: string | null }[];
+      };
+    expect((await read()).repairs).toEqual([]);
+    await runReconciliation();
+    const [payment] = await getDb().then((db) => db.select().from(payments).where(eq(payments.jobId, jobId)));
+    expect((await read()).repairs).toMatchObject([{ kind: "capture_sent", detail: payment!.providerPaymentId }]);
   });
 });

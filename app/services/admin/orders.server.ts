@@ -3,6 +3,7 @@ import { and, desc, eq, like, ne, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { payments, printers, printJobs, users } from "../../../db/schema";
 import { JOB_STATUSES, type JobStatus } from "~/domain/job-status";
+import { repairsOfJob } from "~/services/orders/money-repairs.server";
 import { getDb } from "~/utils/db.server";
 
 export const ADMIN_ORDERS_PAGE = 50;
@@ -78,5 +79,5 @@ export async function getOrderForAdmin(id: number) {
     .where(eq(payments.jobId, id))
     .orderBy(desc(payments.createdAt));
   const { fileKey: _fileKey, previewKey: _previewKey, analysis: _analysis, ...job } = order.job;
-  return { ...order, job, payments: paymentRows };
+  return { ...order, job, payments: paymentRows, repairs: await repairsOfJob(id) };
 }

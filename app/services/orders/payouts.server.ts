@@ -217,13 +217,18 @@ export async function payoutOverview(ownerId: number): Promise<{ eligible: Payou
   return { eligible: lines.filter((l) => !l.holdReason), held: lines.filter((l) => l.holdReason) };
 }
 
+/** The payout overview of an account that receives payouts (AppError "forbidden" for a customer-only account). */
+export async function payoutOverviewFor(user: { id: number; userType: UserType }) {
+  if (!receivesPayouts(user.userType)) throw new AppError("forbidden", PAYOUTS_FOR_OWNERS_ONLY);
+  return payoutOverview(user.id);
+}
+
 /**
  * "Request payout for all": one transfer per eligible order, as Request Payout sends them, counted as
  * one payment write. Returns what was sent, what is held and why, and what the provider refused.
  */
 export async function requestPayoutsForAll(owner: { id: number; userType: UserType }) {
-  if (!receivesPayouts(owner.userType)) throw new AppError("forbidden", PAYOUTS_FOR_OWNERS_ONLY);
-  const { eligible, held } = await payoutOverview(owner.id);
+  const { eligible, held } = await payoutOverviewFor(owner);
   const paid: { jobId: number; amountCents: number; transferId: string }[] = [];
   const failed: { jobId: number; message: string }[] = [];
   if (eligible.length === 0) return { paid, held, failed };
