@@ -4,32 +4,10 @@ import { eq } from "drizzle-orm";
 import type { Page } from "@playwright/test";
 import { payments } from "../../db/schema";
 import { NOT_CAPTURED, NOT_DELIVERED } from "../../app/domain/payouts";
-import { payWithTestCard } from "../../app/services/orders/payment-flows.server";
 import { connectPayoutAccount } from "../../app/services/orders/payouts.server";
-import { placeOrder } from "../../app/services/orders/place-order.server";
-import { transitionJob } from "../../app/services/orders/transitions.server";
 import { getDb } from "../../app/utils/db.server";
-import { createDraft, createOwnerWithPrinter } from "../setup/orders";
-import { createTestUser } from "../setup/requests";
+import { createOwnerWithPrinter, paidOrderAt, TO_PICKED_UP } from "../setup/orders";
 import { expect, signInAs, test } from "./fixtures";
-
-const CARD = { cardNumber: "4242424242424242", expiry: "12/34", cvc: "123", name: "Casey" };
-const DELIVERED = ["accept", "start_printing", "complete", "ready_for_pickup", "mark_picked_up"] as const;
-
-async function orderAt(owner: { id: number }, printerId: number, fileName: string, steps: readonly (typeof DELIVERED)[number][]) {
-  const customer = (await createTestUser())!;
-  const draft = await createDraft(customer.id, { fileName });
-  const jobId = await placeOrder({
-    customerId: customer.id,
-    printerId,
-    draftId: draft.id,
-    filamentColor: "Red",
-    deliveryMethod: "pickup",
-  });
-  await payWithTestCard(customer.id, jobId, CARD);
-  for (const action of steps) await transitionJob({ jobId, by: { userId: owner.id }, action });
-  return jobId;
-}
 
 function toast(page: Page) {
   return page.getByRole("list", { name: "Notifications (F8)" }).getByTestId("toast");
@@ -37,12 +15,9 @@ function toast(page: Page) {
 
 test("Request payout for all pays every ready order once and lists the held ones with why", async ({ page }) => {
   const { owner, printer } = await createOwnerWithPrinter({ grams: 5000 });
-  const ready = [
-    await orderAt(owner, printer.id, "first.stl", DELIVERED),
-    await orderAt(owner, printer.id, "second.stl", DELIVERED),
-  ];
-  await orderAt(owner, printer.id, "on-its-way.stl", DELIVERED.slice(0, 4));
-  const uncharged = await orderAt(owner, printer.id, "uncharged.stl", DELIVERED);
+  const ready = [await paidOrderAt(owner, printer.id, "first.stl"), await paidOrderAt(owner, printer.id, "second.stl")];
+  await paidOrderAt(owner, printer.id, "on-its-way.stl", TO_PICKED_UP.slice(0, 4));
+  const uncharged = await paidOrderAt(owner, printer.id, "uncharged.stl");
   const db = await getDb();
   await db.update(payments).set({ status: "authorized" }).where(eq(payments.jobId, uncharged));
   await connectPayoutAccount(owner, "http://localhost:3000");

@@ -6,14 +6,11 @@ import { payments, payouts } from "../../db/schema";
 import { NOT_CAPTURED, NOT_DELIVERED } from "../../app/domain/payouts";
 import { loader as payoutsApi, action as payoutsForAllApi } from "../../app/routes/api.payouts";
 import { action as trackingAction, loader as trackingPage } from "../../app/routes/printer-tracking";
-import { payWithTestCard } from "../../app/services/orders/payment-flows.server";
 import { connectPayoutAccount } from "../../app/services/orders/payouts.server";
-import { placeOrder } from "../../app/services/orders/place-order.server";
-import { transitionJob } from "../../app/services/orders/transitions.server";
 import { testProviderLedger } from "../../app/services/payments/test-provider.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
-import { createDraft, createOwnerWithPrinter } from "../setup/orders";
+import { createOwnerWithPrinter, paidOrderAt, TO_PICKED_UP } from "../setup/orders";
 import {
   args,
   createTestUser,
@@ -31,25 +28,6 @@ afterEach(() => {
   WRITE_LIMITS.payment.limit = PAYMENT_LIMIT;
 });
 
-const CARD = { cardNumber: "4242424242424242", expiry: "12/34", cvc: "123", name: "Casey" };
-const DELIVERED = ["accept", "start_printing", "complete", "ready_for_pickup", "mark_picked_up"] as const;
-
-/** An order of this owner's printer, paid and moved through these steps by the owner. */
-async function orderAt(owner: { id: number }, printerId: number, fileName: string, steps: readonly (typeof DELIVERED)[number][]) {
-  const customer = (await createTestUser())!;
-  const draft = await createDraft(customer.id, { fileName });
-  const jobId = await placeOrder({
-    customerId: customer.id,
-    printerId,
-    draftId: draft.id,
-    filamentColor: "Red",
-    deliveryMethod: "pickup",
-  });
-  await payWithTestCard(customer.id, jobId, CARD);
-  for (const action of steps) await transitionJob({ jobId, by: { userId: owner.id }, action });
-  return jobId;
-}
-
 async function answer(response: Promise<Response>) {
   const r = await response;
   return { status: r.status, body: (await r.json()) as Record<string, unknown> & { message?: string } };
@@ -60,10 +38,10 @@ const payAll = (cookie?: string) => answer(run(() => payoutsForAllApi(args(jsonR
 /** An owner with two delivered orders, one still on its way and one whose charge was never captured. */
 async function ownerWithOrders() {
   const { owner, printer } = await createOwnerWithPrinter({ grams: 5000 });
-  const first = await orderAt(owner, printer.id, "first.stl", DELIVERED);
-  const second = await orderAt(owner, printer.id, "second.stl", DELIVERED);
-  const onItsWay = await orderAt(owner, printer.id, "on-its-way.stl", DELIVERED.slice(0, 4));
-  const uncharged = await orderAt(owner, printer.id, "uncharged.stl", DELIVERED);
+  const first = await paidOrderAt(owner, printer.id, "first.stl");
+  const second = await paidOrderAt(owner, printer.id, "second.stl");
+  const onItsWay = await paidOrderAt(owner, printer.id, "on-its-way.stl", TO_PICKED_UP.slice(0, 4));
+  const uncharged = await paidOrderAt(owner, printer.id, "uncharged.stl");
   const db = await getDb();
   await db.update(payments).set({ status: "authorized" }).where(eq(payments.jobId, uncharged));
   await connectPayoutAccount(owner, "http://localhost:3000");
@@ -114,13 +92,13 @@ describe("Request payout for all", () => {
 
   test("the API counts a request for all as one payment write and answers 429 past the limit", async () => {
     const { owner, printer } = await createOwnerWithPrinter({ grams: 5000 });
-    await orderAt(owner, printer.id, "first.stl", DELIVERED);
+    await paidOrderAt(owner, printer.id, "first.stl");
     await connectPayoutAccount(owner, "http://localhost:3000");
     const cookie = await sessionCookieFor(owner.id);
     // the connect above was one payment write; the request for all is the next
     WRITE_LIMITS.payment.limit = 2;
     expect((await payAll(cookie)).status).toBe(200);
-    await orderAt(owner, printer.id, "second.stl", DELIVERED);
+    await paidOrderAt(owner, printer.id, "second.stl");
     const limited = await payAll(cookie);
     expect(limited.status).toBe(429);
     expect(limited.body.message).toMatch(/many times/);

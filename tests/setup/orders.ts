@@ -1,6 +1,8 @@
 // Helpers for order tests: an owner with a printer and filament, a customer with a draft.
 import { filamentInventory, printJobs } from "../../db/schema";
+import { payWithTestCard } from "../../app/services/orders/payment-flows.server";
 import { placeOrder } from "../../app/services/orders/place-order.server";
+import { transitionJob } from "../../app/services/orders/transitions.server";
 import { getDb } from "../../app/utils/db.server";
 import { createTestPrinter } from "./jobs";
 import { createTestUser } from "./requests";
@@ -57,4 +59,28 @@ export async function placeTestOrder(options: { grams?: number; weight?: number 
     deliveryMethod: "pickup",
   });
   return { owner, printer, customer, jobId };
+}
+
+/** The owner's steps from a paid order to one picked up. */
+export const TO_PICKED_UP = ["accept", "start_printing", "complete", "ready_for_pickup", "mark_picked_up"] as const;
+
+/** A pickup order of this owner's printer by a new customer, paid with the test card and moved through these owner steps. */
+export async function paidOrderAt(
+  owner: { id: number },
+  printerId: number,
+  fileName: string,
+  steps: readonly (typeof TO_PICKED_UP)[number][] = TO_PICKED_UP,
+) {
+  const customer = (await createTestUser())!;
+  const draft = await createDraft(customer.id, { fileName });
+  const jobId = await placeOrder({
+    customerId: customer.id,
+    printerId,
+    draftId: draft.id,
+    filamentColor: "Red",
+    deliveryMethod: "pickup",
+  });
+  await payWithTestCard(customer.id, jobId, { cardNumber: "4242424242424242", expiry: "12/34", cvc: "123", name: "Casey" });
+  for (const action of steps) await transitionJob({ jobId, by: { userId: owner.id }, action });
+  return jobId;
 }
