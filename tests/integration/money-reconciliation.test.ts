@@ -1,6 +1,7 @@
 // The money reconciliation: a crash (an armed fault point) between each pair of money writes leaves a
 // step half done; the next run of the periodic task finishes or undoes it once, on both providers.
 import { eq } from "drizzle-orm";
+import { http, HttpResponse } from "msw";
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "vitest";
 import { moneyRepairs, payments, payouts } from "../../db/schema";
 import { isAppError } from "../../app/domain/app-error";
@@ -232,6 +233,42 @@ describe.each(Object.entries(PROVIDERS))("a crash between two money writes is re
     expect([failed!.status, failed!.failureMessage]).toEqual(["failed", NOT_CAPTURED]);
     expect(provider.seen().transfer - before).toBe(0);
     expect(await repairsOf(jobId)).toEqual(["payout_failed"]);
+  });
+});
+
+describe("a transfer the provider refuses on a retry", () => {
+  test("Stripe: the payout is failed with Stripe's message, and the owner's next request sends it", async () => {
+    process.env.STRIPE_SECRET_KEY = "sk_test_mock";
+    const { owner, customer, jobId } = await placeTestOrder();
+    await PROVIDERS.stripe.pay(customer, jobId);
+    for (const action of ["accept", "start_printing", "complete", "ready_for_pickup", "mark_picked_up"] as const) {
+      await transitionJob({ jobId, by: { userId: owner.id }, action });
+    }
+    const account = await connectPayoutAccount(owner, "http://localhost:3000");
+    finishConnectOnboardingForTests(account.accountId);
+    armFault("payout:after-claim");
+    await crash(requestPayout(owner, jobId));
+    server.use(
+      http.post(`${STRIPE_API}/v1/transfers`, () =>
+        HttpResponse.json(
+          {
+            error: {
+              type: "invalid_request_error",
+              code: "balance_insufficient",
+              message: "Insufficient funds in Stripe account.",
+            },
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    await runReconciliation();
+    const failed = await payoutOf(jobId);
+    expect([failed!.status, failed!.failureMessage]).toEqual(["failed", "Insufficient funds in Stripe account."]);
+    expect(await repairsOf(jobId)).toEqual(["payout_failed"]);
+    server.resetHandlers();
+    expect(await requestPayout(owner, jobId)).toMatchObject({ jobId, transferId: expect.stringMatching(/^tr_/) });
+    expect((await payoutOf(jobId))!.status).toBe("paid");
   });
 });
 

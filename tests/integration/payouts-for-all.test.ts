@@ -127,4 +127,28 @@ describe("Request payout for all", () => {
       [s.uncharged, NOT_CAPTURED],
     ]);
   });
+
+  test("a payout the provider refused shows its reason on the order's row and is sent by the next request for all", async () => {
+    const s = await ownerWithOrders();
+    const db = await getDb();
+    await db.insert(payouts).values({
+      jobId: s.first,
+      ownerId: s.owner.id,
+      amountCents: 480,
+      provider: "test",
+      status: "failed",
+      failureMessage: "Insufficient funds in Stripe account.",
+    });
+    const page = async () =>
+      (await (await run(() => trackingPage(args(getRequest("/printer-tracking?tab=payouts", s.cookie))))).json()) as {
+        eligibleCount: number;
+        rows: { id: number; payoutRefusal: string | null }[];
+      };
+    const before = await page();
+    expect(before.eligibleCount).toBe(2);
+    expect(before.rows.find((r) => r.id === s.first)!.payoutRefusal).toBe("Insufficient funds in Stripe account.");
+    const sent = await payAll(s.cookie);
+    expect((sent.body.paid as { jobId: number }[]).map((p) => p.jobId)).toEqual([s.first, s.second]);
+    expect((await page()).rows.find((r) => r.id === s.first)!.payoutRefusal).toBeNull();
+  });
 });

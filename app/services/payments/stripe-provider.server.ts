@@ -144,6 +144,9 @@ export class StripeProvider implements PaymentProvider {
       );
       return { transferId: transfer.id };
     } catch (error) {
+      // a refusal, not an outage: Stripe's own reason is kept on the failed payout for the owner
+      if (error instanceof Stripe.errors.StripeInvalidRequestError)
+        throw new AppError("unavailable", error.message, { cause: error });
       throw unavailable(error);
     }
   }
