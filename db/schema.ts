@@ -541,6 +541,8 @@ export const payouts = sqliteTable(
     provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     providerTransferId: text("provider_transfer_id"),
     status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
+    /** taken back from the owner by transfer reversals after a refund (decision 040) */
+    reversedCents: integer("reversed_cents").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -638,3 +640,6 @@ export const contactMessages = sqliteTable("contact_messages", {
 export type User = typeof users.$inferSelect;
 export type Printer = typeof printers.$inferSelect;
 export type PrintJob = typeof printJobs.$inferSelect;
+
+// claims after delivery and the refunds of captured payments (decision 040)
+export * from "./schema-claims";

@@ -13,3 +13,6 @@ export const PAYMENT_STATUSES = ["requires_payment", "authorized", "captured", "
 export const OPEN_PAYMENT_STATES = ["requires_payment", "authorized", "failed"] as const;
 
 export const PAYOUT_STATUSES = ["pending", "paid", "failed"] as const;
+
+/** A refund is pending until the provider has made it (a failed call is retried with the same key). */
+export const REFUND_STATUSES = ["pending", "succeeded"] as const;

@@ -5,6 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { payouts, users } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { OWNER_COMPLETED } from "~/domain/job-status";
+import { ownerShareAfterRefunds } from "~/domain/claims";
 import { formatCents } from "~/domain/money";
 import { PAYOUTS_FOR_OWNERS_ONLY, receivesPayouts, type UserType } from "~/domain/users";
 import { getPaymentProvider } from "~/services/payments/provider.server";
@@ -13,10 +14,12 @@ import { limitWrite } from "~/services/write-limits.server";
 import { getClient, getDb } from "~/utils/db.server";
 import { notify } from "~/services/notifications.server";
 import { loadJobParty, roleOf } from "./jobs.server";
+import { refundedCentsOf } from "./refunds.server";
 
 export const ALREADY_PAID_OUT = "This order has already been paid out.";
 export const CONNECT_FIRST = "Connect a payout account first.";
 export const FINISH_SETUP = "Finish setting up your Stripe account to receive payouts.";
+export const NOTHING_TO_PAY_OUT = "This order was refunded: nothing is left to pay out.";
 export const OWNER_ONLY_PAYOUT = "Only the printer's owner can request its payout.";
 
 /** Accounts the provider has said are ready; setup is asked about only until it is finished. */
@@ -95,12 +98,15 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
   await limitWrite(owner.id, "payment");
   const provider = await getPaymentProvider();
   if (!(await accountReady(provider, accountId))) throw new AppError("invalid", FINISH_SETUP);
+  // refunds come out of the owner's share first: what is paid out is the remainder
+  const amountCents = ownerShareAfterRefunds(job.printerProfitCents, await refundedCentsOf(job.id));
+  if (amountCents <= 0) throw new AppError("conflict", NOTHING_TO_PAY_OUT);
   const client = await getClient();
   // claim the job's payout row: a second request (or a retry of a failed one) finds it taken
   const claim = await client.execute({
     sql: `INSERT INTO payouts (job_id, owner_id, amount_cents, provider, status) VALUES (?, ?, ?, ?, 'pending')
-          ON CONFLICT (job_id) DO UPDATE SET status = 'pending' WHERE payouts.status = 'failed'`,
-    args: [job.id, owner.id, job.printerProfitCents, provider.name],
+          ON CONFLICT (job_id) DO UPDATE SET status = 'pending', amount_cents = excluded.amount_cents WHERE payouts.status = 'failed'`,
+    args: [job.id, owner.id, amountCents, provider.name],
   });
   if (claim.rowsAffected !== 1) throw new AppError("conflict", ALREADY_PAID_OUT);
   const db = await getDb();
@@ -108,7 +114,7 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
   try {
     ({ transferId } = await provider.transfer({
       jobId: job.id,
-      amountCents: job.printerProfitCents,
+      amountCents,
       destination: accountId,
     }));
     await db.update(payouts).set({ status: "paid", providerTransferId: transferId }).where(eq(payouts.jobId, job.id));
@@ -122,11 +128,11 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
   await notify(
     owner.id,
     "Payout Sent",
-    `${formatCents(job.printerProfitCents)} for ${job.fileName} is on its way to your payout account.`,
+    `${formatCents(amountCents)} for ${job.fileName} is on its way to your payout account.`,
     "/printer-tracking",
     { kind: "payout" },
   );
-  return { jobId: job.id, amountCents: job.printerProfitCents, transferId };
+  return { jobId: job.id, amountCents, transferId };
 }
 
 export async function payoutsOf(ownerId: number) {

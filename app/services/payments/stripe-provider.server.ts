@@ -80,9 +80,13 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
-  async refund(providerPaymentId: string) {
+  async refund(input: { providerPaymentId: string; amountCents: number; idempotencyKey: string }) {
     try {
-      await this.stripe.refunds.create({ payment_intent: providerPaymentId }, { idempotencyKey: `refund-${providerPaymentId}` });
+      const refund = await this.stripe.refunds.create(
+        { payment_intent: input.providerPaymentId, amount: input.amountCents },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { refundId: refund.id };
     } catch (error) {
       throw unavailable(error);
     }
@@ -143,6 +147,19 @@ export class StripeProvider implements PaymentProvider {
         { idempotencyKey: `payout-job-${input.jobId}` },
       );
       return { transferId: transfer.id };
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async reverseTransfer(input: { transferId: string; amountCents: number; idempotencyKey: string }) {
+    try {
+      const reversal = await this.stripe.transfers.createReversal(
+        input.transferId,
+        { amount: input.amountCents },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { reversalId: reversal.id };
     } catch (error) {
       throw unavailable(error);
     }

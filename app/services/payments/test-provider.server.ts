@@ -71,7 +71,9 @@ export class TestPaymentProvider implements PaymentProvider {
 
   async capture() {}
   async release() {}
-  async refund() {}
+  async refund(input: { idempotencyKey: string }) {
+    return { refundId: `re_test_${input.idempotencyKey}` };
+  }
 
   async createConnectedAccount(input: { userId: number }) {
     // an instant test account: nothing to fill in
@@ -88,5 +90,9 @@ export class TestPaymentProvider implements PaymentProvider {
 
   async transfer(input: { jobId: number }) {
     return { transferId: `tr_test_job_${input.jobId}` };
+  }
+
+  async reverseTransfer(input: { idempotencyKey: string }) {
+    return { reversalId: `trr_test_${input.idempotencyKey}` };
   }
 }
