@@ -4,3 +4,4 @@ import "../mail/mail-task.server";
 import "../catalogue/import.server";
 import "../newsletter.server";
 import "../orders/authorization-sweep.server";
+import "../orders/claims-sweep.server";

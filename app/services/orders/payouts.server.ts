@@ -14,6 +14,7 @@ import { limitWrite } from "~/services/write-limits.server";
 import { getClient, getDb } from "~/utils/db.server";
 import { notify } from "~/services/notifications.server";
 import { loadJobParty, roleOf } from "./jobs.server";
+import { payoutHeldByClaim, PAYOUT_HELD_BY_CLAIM } from "./claims.server";
 import { refundedCentsOf } from "./refunds.server";
 
 export const ALREADY_PAID_OUT = "This order has already been paid out.";
@@ -93,6 +94,8 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
   if (!OWNER_COMPLETED.includes(job.status)) {
     throw new AppError("conflict", "A payout can be requested once the order is picked up or shipped.");
   }
+  // a claim about the order holds its payout until it is resolved (decision 040)
+  if (await payoutHeldByClaim(job.id)) throw new AppError("conflict", PAYOUT_HELD_BY_CLAIM);
   const accountId = await savedAccountId(owner.id);
   if (!accountId) throw new AppError("invalid", CONNECT_FIRST);
   await limitWrite(owner.id, "payment");
