@@ -117,3 +117,51 @@ export const ClaimDecisionFormSchema = z.object({
   refund: dollars,
   note: message,
 });
+
+type When = Date | string | null;
+
+/** A claim as the order page, the admin page and the API show it. */
+export interface ClaimView {
+  id: number;
+  jobId: number;
+  status: ClaimStatus;
+  reason: ClaimReason;
+  description: string;
+  photos: string[];
+  ownerResponse: OwnerResponse | null;
+  offeredCents: number | null;
+  ownerMessage: string | null;
+  escalatedBy: (typeof CLAIM_ESCALATIONS)[number] | null;
+  adminNote: string | null;
+  refundCents: number | null;
+  createdAt: When;
+  answeredAt: When;
+  acceptedAt: When;
+  escalatedAt: When;
+  decidedAt: When;
+  resolvedAt: When;
+}
+
+/** What the order page shows of claims: the latest claim, whether a new one may be reported, the money refunded. */
+export interface ClaimPanel {
+  claim: ClaimView | null;
+  canReport: boolean;
+  windowClosesAt: number | null;
+  refundedCents: number;
+  refundableCents: number;
+}
+
+/** The claim's steps for the order's timeline. */
+export function claimTimeline(claim: ClaimView): Array<{ label: string; at: When }> {
+  return (
+    [
+      ["Problem reported", claim.createdAt],
+      ["Claim answered", claim.answeredAt],
+      ["Claim escalated", claim.escalatedAt],
+      ["Claim answer accepted", claim.acceptedAt],
+      ["Claim decided by support", claim.decidedAt],
+    ] as const
+  )
+    .filter(([, at]) => at)
+    .map(([label, at]) => ({ label, at }));
+}

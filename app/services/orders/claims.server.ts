@@ -4,7 +4,7 @@
 // on the claim's status, so a step happens once however many requests race; every step tells
 // both parties (bell and e-mail) and is written into the order's conversation.
 import { and, desc, eq, inArray } from "drizzle-orm";
-import { claims, messages, printJobs, users } from "../../../db/schema";
+import { claims, messages, printJobs } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import {
   CLAIM_PENDING,
@@ -13,7 +13,9 @@ import {
   MAX_CLAIM_PHOTOS,
   offeredRefundCents,
   OWNER_RESPONSE_LABELS,
+  type ClaimPanel,
   type ClaimReason,
+  type ClaimView,
   type OwnerResponse,
 } from "~/domain/claims";
 import { formatCents } from "~/domain/money";
@@ -22,7 +24,7 @@ import { notify } from "~/services/notifications.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient, getDb } from "~/utils/db.server";
 import { loadJobParty, roleOf, type JobParty } from "./jobs.server";
-import { refundableCents, refundJob } from "./refunds.server";
+import { refundableCents, refundedCentsOf, refundJob } from "./refunds.server";
 
 export const CLAIM_NOT_FOUND = "Claim not found";
 export const CLAIM_WINDOW_CLOSED = "Problems can be reported within 7 days of pickup or delivery (14 days after shipping).";
@@ -282,7 +284,7 @@ export async function claimsOfJob(jobId: number, userId: number | "admin") {
 }
 
 /** One claim as the API and the pages show it; photos by their index, served to the parties and admins only. */
-export function claimJson(claim: Claim) {
+export function claimJson(claim: Claim): ClaimView {
   return {
     id: claim.id,
     jobId: claim.jobId,
@@ -304,7 +306,24 @@ export function claimJson(claim: Claim) {
     resolvedAt: claim.resolvedAt,
   };
 }
-export type ClaimView = ReturnType<typeof claimJson>;
+
+/** The order page's claim panel for its customer or owner; null when the order isn't theirs. */
+export async function claimPanelOf(jobId: number, userId: number, now = Date.now()): Promise<ClaimPanel | null> {
+  const party = await loadJobParty(jobId);
+  const list = party ? await claimsOfJob(jobId, userId) : null;
+  if (!party || !list) return null;
+  const closes = claimWindowEnd(party.job);
+  const latest = list[0] ?? null;
+  const [refundedCents, refundable] = await Promise.all([refundedCentsOf(jobId), refundableCents(jobId)]);
+  return {
+    claim: latest ? claimJson(latest) : null,
+    canReport:
+      party.job.customerId === userId && closes !== null && now <= closes && !(latest && CLAIM_PENDING.includes(latest.status)),
+    windowClosesAt: closes,
+    refundedCents,
+    refundableCents: refundable,
+  };
+}
 
 /** The storage key of a claim photo for a party of its order or an admin; null otherwise. */
 export async function claimPhotoKey(claimId: number, index: number, viewer: { id: number; isAdmin: boolean }) {
@@ -312,14 +331,21 @@ export async function claimPhotoKey(claimId: number, index: number, viewer: { id
   return found?.claim.photoKeys[index] ?? null;
 }
 
-/** The claims awaiting an admin, oldest first, with their order (/admin/claims). */
+/** The claims awaiting an admin, oldest first, with their order and what is left to refund (/admin/claims). */
 export async function listEscalatedClaims() {
   const db = await getDb();
-  return db
-    .select({ claim: claims, fileName: printJobs.fileName, amountDueCents: printJobs.amountDueCents, customerEmail: users.email })
+  const rows = await db
+    .select({ claim: claims, fileName: printJobs.fileName, amountDueCents: printJobs.amountDueCents })
     .from(claims)
     .innerJoin(printJobs, eq(printJobs.id, claims.jobId))
-    .innerJoin(users, eq(users.id, claims.customerId))
     .where(eq(claims.status, "escalated"))
     .orderBy(claims.escalatedAt, claims.id);
+  return Promise.all(
+    rows.map(async (row) => ({
+      claim: claimJson(row.claim),
+      fileName: row.fileName,
+      amountDueCents: row.amountDueCents,
+      refundableCents: await refundableCents(row.claim.jobId),
+    })),
+  );
 }
