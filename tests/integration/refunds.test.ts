@@ -1,6 +1,7 @@
 // Refunds of captured payments on both providers (one contract): partial and full, capped by what is
 // left, once under concurrent requests, and a transfer reversal when the owner was already paid.
 import { eq } from "drizzle-orm";
+import { http, HttpResponse } from "msw";
 import { afterAll, beforeEach, describe, expect, test } from "vitest";
 import { payments, payouts, refunds } from "../../db/schema";
 import { isAppError } from "../../app/domain/app-error";
@@ -11,7 +12,9 @@ import { transitionJob } from "../../app/services/orders/transitions.server";
 import { getPaymentProvider } from "../../app/services/payments/provider.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
-import { confirmIntentForTests, finishConnectOnboardingForTests } from "../mocks/stripe";
+import { sweepClaims } from "../../app/services/orders/claims-sweep.server";
+import { confirmIntentForTests, finishConnectOnboardingForTests, STRIPE_API } from "../mocks/stripe";
+import { server } from "../setup/msw";
 import { placeTestOrder } from "../setup/orders";
 
 WRITE_LIMITS.jobStatus.limit = 10_000;
@@ -105,5 +108,31 @@ describe.each(Object.entries(PROVIDERS))("refunds: %s", (_name, provider) => {
     const [payout] = await db.select().from(payouts).where(eq(payouts.jobId, jobId));
     expect([payout!.amountCents, payout!.reversedCents]).toEqual([380, 380]);
     expect((await refundRows(jobId)).map((r) => r.reversedCents)).toEqual([0, 380]);
+  });
+});
+
+describe("a refund the provider refused", () => {
+  beforeEach(() => {
+    process.env.STRIPE_SECRET_KEY = "sk_test_mock";
+  });
+
+  test("stays pending and the claims sweep sends it again with the same key: refunded once", async () => {
+    const order = await placeTestOrder();
+    await PROVIDERS.stripe.pay(order.customer, order.jobId);
+    await transitionJob({ jobId: order.jobId, by: { userId: order.owner.id }, action: "accept" });
+    server.use(
+      http.post(`${STRIPE_API}/v1/refunds`, () =>
+        HttpResponse.json({ error: { type: "api_error", message: "An unknown error occurred" } }, { status: 500 }),
+      ),
+    );
+    const refused = await refundJob({ jobId: order.jobId, amountCents: 250 }).catch((e: unknown) => e);
+    expect(isAppError(refused) && refused.code).toBe("unavailable");
+    expect((await refundRows(order.jobId)).map((r) => [r.amountCents, r.status])).toEqual([[250, "pending"]]);
+    // the pending refund still counts against what is left
+    expect(await refundableCents(order.jobId)).toBe(330);
+    server.resetHandlers();
+    expect((await sweepClaims(Date.now() + 61_000)).refundsSent).toBe(1);
+    expect((await refundRows(order.jobId)).map((r) => [r.amountCents, r.status])).toEqual([[250, "succeeded"]]);
+    expect((await sweepClaims(Date.now() + 61_000)).refundsSent).toBe(0);
   });
 });
