@@ -70,6 +70,7 @@ export const sessions = sqliteTable(
 export * from "./schema-bookkeeping";
 // the money reconciliation's log of repairs (decision 039)
 export * from "./schema-money";
+export * from "./schema-claims"; // claims after delivery and refunds of captured payments (decision 040)
 
 /** Listed printers. drizzle/0002 adds printers_rtree, an R*Tree over latitude/longitude kept in step by triggers. */
 export const printers = sqliteTable(
@@ -547,6 +548,8 @@ export const payouts = sqliteTable(
     failureMessage: text("failure_message"),
     /** when the payout was last claimed: a pending one older than the reconciliation's grace was cut short */
     claimedAt: stamp("claimed_at"),
+    /** taken back from the owner by transfer reversals after a refund (decision 040) */
+    reversedCents: integer("reversed_cents").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [

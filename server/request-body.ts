@@ -25,10 +25,14 @@ const DESIGN_UPLOAD: BodyLimit = { bytes: 60 * MB, message: "File size exceeds 5
 /** a 5 MB printer photo plus the printer's fields */
 const PRINTER_PHOTO: BodyLimit = { bytes: 6 * MB, message: "The photo must be at most 5 MB." };
 
+/** up to four 5 MB photos plus the claim's fields */
+const CLAIM_PHOTOS: BodyLimit = { bytes: 21 * MB, message: "Each photo must be 5 MB or smaller." };
+
 /** The limits by route, first match wins; everything else is a text form with FORM's limit. */
 const LIMITS: Array<[RegExp, BodyLimit]> = [
   [/^\/(upload|upload-model|api\/upload-design|api\/save-draft)$/, DESIGN_UPLOAD],
   [/^\/(add-printer|printers\/[^/]+\/edit)$/, PRINTER_PHOTO],
+  [/^\/(order\/[^/]+\/claim|api\/print-jobs\/[^/]+\/claims)$/, CLAIM_PHOTOS],
   [/^\/api\/webhooks\//, WEBHOOK],
   [/^\/api\//, API_JSON],
   [/^\/(contact|help)$/, LONG_TEXT],

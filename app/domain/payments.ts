@@ -40,3 +40,5 @@ export const MONEY_REPAIR_LABELS: Record<MoneyRepairKind, string> = {
   hold_released: "Hold no order claims released",
   stranded_released: "Hold on an ended order released",
 };
+/** A refund is pending until the provider has made it (a failed call is retried with the same key). */
+export const REFUND_STATUSES = ["pending", "succeeded"] as const;

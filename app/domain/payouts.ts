@@ -6,6 +6,8 @@ export const ALREADY_PAID_OUT = "This order has already been paid out.";
 export const PAYOUT_IN_PROGRESS = "This order's payout is being sent.";
 export const NOT_DELIVERED = "A payout can be requested once the order is picked up or shipped.";
 export const NOT_CAPTURED = "The customer's payment hasn't been captured yet.";
+export const PAYOUT_HELD_BY_CLAIM = "This order's payout is held while a claim about it is open.";
+export const NOTHING_TO_PAY_OUT = "This order was refunded: nothing is left to pay out.";
 
 export type PayoutStatus = "pending" | "paid" | "failed";
 
@@ -15,6 +17,10 @@ export interface PayoutFacts {
   payout: PayoutStatus | null;
   /** the customer's payment for the order was captured (an owner is never paid for an uncharged order) */
   paymentCaptured: boolean;
+  /** a claim about the order is open: its payout waits until the claim is resolved (decision 040) */
+  claimOpen: boolean;
+  /** refunds took the whole of the owner's share (refunds come out of it first, decision 040) */
+  nothingLeft: boolean;
 }
 
 /** Why this order's payout can't be sent now, or null when it can (a failed payout may be asked again). */
@@ -23,5 +29,7 @@ export function payoutHoldReason(order: { status: JobStatus }, facts: PayoutFact
   if (facts.payout === "pending") return PAYOUT_IN_PROGRESS;
   if (!OWNER_COMPLETED.includes(order.status)) return NOT_DELIVERED;
   if (!facts.paymentCaptured) return NOT_CAPTURED;
+  if (facts.claimOpen) return PAYOUT_HELD_BY_CLAIM;
+  if (facts.nothingLeft) return NOTHING_TO_PAY_OUT;
   return null;
 }

@@ -73,6 +73,7 @@ export default function AdminOverview() {
           <dl>
             <Row label="Held (authorised)" value={formatCents(data.money.heldCents)} />
             <Row label="Captured" value={formatCents(data.money.capturedCents)} />
+            <Row label="Refunded" value={formatCents(data.money.refundedCents)} />
             <Row label="Paid out" value={formatCents(data.money.paidOutCents)} />
             <Row label="Platform fees this month" value={formatCents(data.money.platformFeesThisMonthCents)} />
           </dl>

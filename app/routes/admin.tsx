@@ -12,6 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const LINKS = [
   { to: "/admin", label: "Overview", end: true },
   { to: "/admin/orders", label: "Orders", end: false },
+  { to: "/admin/claims", label: "Claims", end: false },
   { to: "/admin/jobs", label: "Jobs", end: false },
   { to: "/admin/import", label: "Thingiverse Import", end: false },
   { to: "/admin/newsletter", label: "Newsletter", end: false },

@@ -13,6 +13,7 @@ import {
   STATUS_LABELS,
   type CustomerTab,
 } from "~/domain/job-status";
+import { refundedCentsColumn } from "~/services/orders/jobs.server";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { formatCents } from "~/domain/money";
 import { getDb } from "~/utils/db.server";
@@ -39,6 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       createdAt: printJobs.createdAt,
       printerName: printers.name,
       deliveryMethod: printJobs.deliveryMethod,
+      refundedCents: refundedCentsColumn,
     })
     .from(printJobs)
     .leftJoin(printers, eq(printers.id, printJobs.printerId))
@@ -51,7 +53,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     totalOrders: counts.all ?? 0,
     active: counts.active ?? 0,
     completed: counts.completed ?? 0,
-    totalSpentCents: jobs.filter((j) => PAID_STATUSES.includes(j.status)).reduce((sum, j) => sum + (j.amountDueCents ?? 0), 0),
+    // what refunds gave back is not spent
+    totalSpentCents: jobs
+      .filter((j) => PAID_STATUSES.includes(j.status))
+      .reduce((sum, j) => sum + (j.amountDueCents ?? 0) - j.refundedCents, 0),
   };
   const shown = jobs.filter((j) => inCustomerTab(j.status, tab));
   const reviews = await reviewLinksOf(
@@ -145,7 +150,10 @@ export default function Dashboard() {
                 <span className="text-slate-500">
                   <LocalTime value={job.createdAt} dateOnly />
                 </span>
-                <span className="font-semibold">{formatCents(job.amountDueCents || job.totalCostCents)}</span>
+                <span className="font-semibold">
+                  {formatCents(job.amountDueCents || job.totalCostCents)}
+                  {job.refundedCents ? ` (refunded ${formatCents(job.refundedCents)})` : ""}
+                </span>
               </div>
               {job.status === "printing" ? (
                 <p className="mt-2 text-sm text-slate-600">Estimated completion in 6-12 hours</p>

@@ -8,6 +8,9 @@ import { DELIVERY_METHOD_NAMES } from "~/domain/shipping";
 import { ConversationThread } from "~/components/conversation-thread";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderActions } from "~/components/order-actions";
+import { OrderClaim } from "~/components/order-claim";
+import { claimTimeline, ownerShareAfterRefunds } from "~/domain/claims";
+import { formatCents } from "~/domain/money";
 import { OrderSummary } from "~/components/order-summary";
 import { buttonActions, JOB_ACTIONS, reviewPath, type JobAction } from "~/domain/job-lifecycle";
 import { reviewLinkLabel } from "~/domain/reviews";
@@ -17,6 +20,7 @@ import { listJobMessages, sendJobMessage } from "~/services/conversations.server
 import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { formStatusOf, isAppError, retryHeaders } from "~/utils/app-error.server";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
+import { claimPanelOf } from "~/services/orders/claims.server";
 import { LocalTime } from "~/components/local-time";
 import { requireIdParam } from "~/utils/misc";
 import { countUnreadMessages } from "~/services/notifications.server";
@@ -36,9 +40,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { job } = view;
   const messages = (await listJobMessages(job.id, user.id, { markRead: true })) ?? [];
   // the count after the thread was marked read; the review link beside it
-  const [unread, reviews] = await Promise.all([
+  const [unread, reviews, claim] = await Promise.all([
     countUnreadMessages(user.id),
     view.viewerRole === "customer" ? reviewLinksOf(user.id, [job.id]) : null,
+    claimPanelOf(job.id, user.id),
   ]);
   const name = (p: { firstName: string | null; lastName: string | null; username: string }) =>
     [p.firstName, p.lastName].filter(Boolean).join(" ") || p.username;
@@ -84,13 +89,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ] as const
     )
       .filter(([, at]) => at)
-      .map(([label, at]) => ({ label, at })),
+      .map(([label, at]): { label: string; at: Date | string | null } => ({ label, at }))
+      .concat(claim?.claim ? claimTimeline(claim.claim) : []),
     actions: buttonActions(job.status, view.viewerRole, job.deliveryMethod),
     backTo: view.viewerRole === "owner" ? "/printer-tracking" : "/dashboard",
     messages,
     canMessage: reachedOwner(job),
     userId: user.id,
     review: reviews?.get(job.id) ?? null,
+    claim,
   };
 }
 
@@ -239,6 +246,7 @@ export default function OrderDetail() {
             />
           </section>
 
+          {d.claim ? <OrderClaim jobId={o.id} viewerRole={d.viewerRole} panel={d.claim} /> : null}
           {d.actions.length ? (
             <section className="card p-4" aria-labelledby="actions">
               <h2 id="actions" className="mb-3 font-semibold">
@@ -272,8 +280,15 @@ export default function OrderDetail() {
               ]}
               totalCents={o.total}
             />
+            {d.claim?.refundedCents ? (
+              <p className="mt-2 text-sm" data-testid="order-refunded">
+                Refunded: {formatCents(d.claim.refundedCents)}
+              </p>
+            ) : null}
             {d.viewerRole === "owner" ? (
-              <p className="mt-2 text-sm text-slate-600">Your earnings: ${(o.printerProfit / 100).toFixed(2)}</p>
+              <p className="mt-2 text-sm text-slate-600">
+                Your earnings: {formatCents(ownerShareAfterRefunds(o.printerProfit, d.claim?.refundedCents ?? 0))}
+              </p>
             ) : null}
           </section>
           <section className="card p-4" aria-labelledby="timeline">

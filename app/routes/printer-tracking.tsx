@@ -7,6 +7,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isAppError } from "~/domain/app-error";
 import { STATUS_LABELS, type JobStatus } from "~/domain/job-status";
+import { ownerShareAfterRefunds } from "~/domain/claims";
 import { formatCents } from "~/domain/money";
 import { listOwnerJobs, ownerStats } from "~/services/orders/jobs.server";
 import {
@@ -49,7 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     fileName: j.fileName,
     customerName: [j.customerFirstName, j.customerLastName].filter(Boolean).join(" "),
     total: formatCents(j.amountDueCents),
-    earnings: formatCents(j.printerProfitCents),
+    earnings: formatCents(ownerShareAfterRefunds(j.printerProfitCents, j.refundedCents)),
+    refunded: j.refundedCents ? formatCents(j.refundedCents) : null,
     material: j.material,
     status: j.status,
     statusLabel: STATUS_LABELS[j.status],
@@ -203,6 +205,7 @@ export default function PrinterTracking() {
                 <p className="text-sm text-slate-500">
                   {r.customerName} · {r.total} · {r.material}
                   {r.trackingNumber ? ` · tracking ${r.trackingNumber}` : ""}
+                  {r.refunded ? ` · refunded ${r.refunded}` : ""}
                 </p>
                 {d.tab === "payouts" && r.payoutRefusal ? (
                   <p className="text-sm text-red-700">Last payout attempt refused: {r.payoutRefusal}</p>

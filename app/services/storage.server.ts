@@ -34,7 +34,7 @@ export function incomingUploadPath(): string {
 
 /** A fresh storage key such as "designs/2026/11/3f9c…a1.stl". */
 export function newStorageKey(
-  area: "designs" | "models" | "model-images" | "printer-images" | "previews",
+  area: "designs" | "models" | "model-images" | "printer-images" | "claim-photos" | "previews",
   extension: string,
 ): string {
   const now = new Date();

@@ -25,6 +25,7 @@ export const WRITE_LIMITS = {
   payment: { limit: 20, windowMs: HOUR, message: "You have tried to pay many times" },
   jobStatus: { limit: 300, windowMs: HOUR, message: "You have changed many orders" },
   review: { limit: 20, windowMs: HOUR, message: "You have written many reviews" },
+  claim: { limit: 20, windowMs: HOUR, message: "You have reported or answered many claims" },
   profile: { limit: 30, windowMs: HOUR, message: "You have changed your profile many times" },
   /** the contact form is open to visitors: counted per address, signed in or not */
   contact: { limit: 10, windowMs: HOUR, message: "You have sent many messages to support" },

@@ -240,7 +240,7 @@ auditEach("printer owner", DEMO.berthoudOwner, [
 ]);
 
 auditEach("admin", DEMO.admin, [
-  ...["/admin", "/admin/orders", "/admin/jobs", "/admin/import", "/admin/newsletter"].map((path) => ({ path })),
+  ...["/admin", "/admin/orders", "/admin/claims", "/admin/jobs", "/admin/import", "/admin/newsletter"].map((path) => ({ path })),
   { name: "the header's menus, open", path: "/admin", prepare: openHeaderMenus },
   { name: "an order's admin page", path: async () => `/admin/orders/${(await caseyJob("accepted")).id}` },
   { name: "a finished job with a failed item", path: async () => `/admin/jobs/${await finishedJob()}` },

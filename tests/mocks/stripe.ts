@@ -3,7 +3,8 @@
 //
 // A PaymentIntent is confirmed by POST /v1/payment_intents/{id}/confirm with payment_method
 // pm_card_visa (authorised: requires_capture) or pm_card_chargeDeclined (402 card_declined), as
-// Stripe's test payment methods behave. Idempotency-Key replays return the first answer.
+// Stripe's test payment methods behave. Idempotency-Key replays return the first answer. Refunds and
+// transfer reversals may be partial and never exceed what is left of the charge or the transfer.
 import { http, HttpResponse, type HttpHandler } from "msw";
 
 export const STRIPE_API = "https://api.stripe.com";
@@ -20,17 +21,21 @@ interface Intent {
   description: string | null;
   metadata: Record<string, string>;
   status: "requires_payment_method" | "requires_capture" | "succeeded" | "canceled";
-  latest_charge: string | { id: string; object: "charge"; refunded: boolean } | null;
+  latest_charge: string | { id: string; object: "charge"; amount_refunded: number; refunded: boolean } | null;
   last_payment_error: { code: string; message: string; type: string } | null;
   created: number;
   livemode: false;
 }
 
 const intents = new Map<string, Intent>();
-const refundedCharges = new Set<string>();
+/** cents refunded per charge; a charge counts as refunded once all of it is */
+const refundedCharges = new Map<string, number>();
 const sessions = new Map<string, Record<string, unknown>>();
 const accounts = new Map<string, Record<string, unknown> & { id: string }>();
-const transfers = new Map<string, Record<string, unknown> & { id: string; transfer_group: string | null }>();
+const transfers = new Map<
+  string,
+  Record<string, unknown> & { id: string; transfer_group: string | null; amount: number; amount_reversed: number }
+>();
 const idempotent = new Map<string, unknown>();
 let counter = 0;
 
@@ -61,7 +66,12 @@ function withCharge(intent: Intent) {
   if (typeof intent.latest_charge === "string") {
     return {
       ...intent,
-      latest_charge: { id: intent.latest_charge, object: "charge", refunded: refundedCharges.has(intent.latest_charge) },
+      latest_charge: {
+        id: intent.latest_charge,
+        object: "charge",
+        amount_refunded: refundedCharges.get(intent.latest_charge) ?? 0,
+        refunded: (refundedCharges.get(intent.latest_charge) ?? 0) >= intent.amount_received,
+      },
     };
   }
   return intent;
@@ -196,11 +206,30 @@ export const stripeHandlers: HttpHandler[] = [
           "charge_not_refundable",
         );
       }
-      refundedCharges.add(intent.latest_charge);
+      const refunded = refundedCharges.get(intent.latest_charge) ?? 0;
+      const left = intent.amount_received - refunded;
+      if (left <= 0) {
+        return stripeError(
+          400,
+          "invalid_request_error",
+          `Charge ${intent.latest_charge} has already been refunded.`,
+          "charge_already_refunded",
+        );
+      }
+      const amount = body.amount === undefined ? left : Number(body.amount);
+      if (amount > left) {
+        const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+        return stripeError(
+          400,
+          "invalid_request_error",
+          `Refund amount (${usd(amount)}) is greater than unrefunded amount on charge (${usd(left)})`,
+        );
+      }
+      refundedCharges.set(intent.latest_charge, refunded + amount);
       return HttpResponse.json({
         id: newId("re"),
         object: "refund",
-        amount: intent.amount,
+        amount,
         charge: intent.latest_charge,
         payment_intent: intent.id,
         status: "succeeded",
@@ -243,8 +272,9 @@ export const stripeHandlers: HttpHandler[] = [
     once(request, (body) => {
       const transfer = {
         id: newId("tr"),
-        object: "transfer",
         amount: Number(body.amount),
+        amount_reversed: 0,
+        object: "transfer",
         currency: body.currency,
         destination: body.destination,
         transfer_group: (body.transfer_group as string | undefined) ?? null,
@@ -255,6 +285,28 @@ export const stripeHandlers: HttpHandler[] = [
       };
       transfers.set(transfer.id, transfer);
       return HttpResponse.json(transfer);
+    }),
+  ),
+  http.post(`${STRIPE_API}/v1/transfers/:id/reversals`, ({ request, params }) =>
+    once(request, (body) => {
+      const transfer = transfers.get(String(params.id));
+      if (!transfer) {
+        return stripeError(404, "invalid_request_error", `No such transfer: '${String(params.id)}'`, "resource_missing");
+      }
+      const amount = body.amount === undefined ? transfer.amount - transfer.amount_reversed : Number(body.amount);
+      if (amount > transfer.amount - transfer.amount_reversed) {
+        return stripeError(400, "invalid_request_error", "Transfer reversal amount exceeds the amount not yet reversed.");
+      }
+      transfer.amount_reversed += amount;
+      return HttpResponse.json({
+        id: newId("trr"),
+        object: "transfer_reversal",
+        amount,
+        currency: "usd",
+        transfer: transfer.id,
+        destination_payment_refund: null,
+        metadata: {},
+      });
     }),
   ),
   // a list, newest first, filtered by transfer_group as Stripe does

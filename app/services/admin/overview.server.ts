@@ -8,7 +8,13 @@ export interface AdminOverview {
   usersByRole: { customers: number; printerOwners: number; both: number; admins: number; total: number };
   printers: { online: number; offline: number };
   ordersByStatus: Record<string, number>;
-  money: { heldCents: number; capturedCents: number; paidOutCents: number; platformFeesThisMonthCents: number };
+  money: {
+    heldCents: number;
+    capturedCents: number;
+    refundedCents: number;
+    paidOutCents: number;
+    platformFeesThisMonthCents: number;
+  };
   contactMessages: { id: number; name: string; email: string; subject: string; createdAt: number }[];
   runningJobs: JobSummary[];
 }
@@ -29,7 +35,8 @@ export async function getAdminOverview(now = new Date()): Promise<AdminOverview>
       "SELECT status, count(*) AS n FROM print_jobs WHERE status <> 'draft' GROUP BY status",
       `SELECT (SELECT coalesce(sum(amount_cents), 0) FROM payments WHERE status = 'authorized') AS held,
               (SELECT coalesce(sum(amount_cents), 0) FROM payments WHERE status = 'captured') AS captured,
-              (SELECT coalesce(sum(amount_cents), 0) FROM payouts WHERE status = 'paid') AS paid_out`,
+              (SELECT coalesce(sum(amount_cents), 0) FROM refunds WHERE status = 'succeeded') AS refunded,
+              (SELECT coalesce(sum(amount_cents - reversed_cents), 0) FROM payouts WHERE status = 'paid') AS paid_out`,
       {
         sql: `SELECT coalesce(sum(j.platform_fee_cents), 0) AS fees FROM payments p JOIN print_jobs j ON j.id = p.job_id
               WHERE p.status = 'captured' AND p.captured_at >= ?`,
@@ -53,6 +60,7 @@ export async function getAdminOverview(now = new Date()): Promise<AdminOverview>
     money: {
       heldCents: n(money.rows[0].held),
       capturedCents: n(money.rows[0].captured),
+      refundedCents: n(money.rows[0].refunded),
       paidOutCents: n(money.rows[0].paid_out),
       platformFeesThisMonthCents: n(fees.rows[0].fees),
     },

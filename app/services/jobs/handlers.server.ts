@@ -5,3 +5,4 @@ import "../catalogue/import.server";
 import "../newsletter.server";
 import "../orders/authorization-sweep.server";
 import "../orders/reconciliation.server";
+import "../orders/claims-sweep.server";

@@ -18,6 +18,8 @@ import { getClient, getDb } from "~/utils/db.server";
 import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
 const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
+/** What was refunded on the print_jobs row `j`, in cents; earnings exclude it (decision 040). */
+const REFUNDED_SQL = "(SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = j.id)";
 
 /**
  * reachedOwner (domain/job-status.ts) as an SQL condition on the print_jobs row named `job` (an alias,
@@ -180,6 +182,9 @@ export function orderJson(view: OrderView) {
   };
 }
 
+/** Refunds of the job, made or on their way (decision 040), as a column of a print_jobs select. */
+export const refundedCentsColumn = sql<number>`(SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = ${printJobs.id})`;
+
 const listColumns = {
   id: printJobs.id,
   fileName: printJobs.fileName,
@@ -199,6 +204,7 @@ const listColumns = {
   customerFirstName: users.firstName,
   customerLastName: users.lastName,
   customerEmail: users.email,
+  refundedCents: refundedCentsColumn,
 };
 export type JobListItem = Awaited<ReturnType<typeof listCustomerOrders>>[number];
 
@@ -244,10 +250,11 @@ export async function ownerStats(ownerId: number) {
             count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_ACTIVE)})) AS active,
             count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})) AS completed,
             count(j.id) FILTER (WHERE ${reachedOwnerSql("j")}) AS total_jobs,
-            coalesce(sum(j.printer_profit_cents) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})), 0) AS earnings,
+            coalesce(sum(max(0, j.printer_profit_cents - ${REFUNDED_SQL})) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})), 0) AS earnings,
+            coalesce(sum(${REFUNDED_SQL}), 0) AS refunded,
             count(j.id) FILTER (WHERE j.delivery_method = 'pickup' AND j.status IN (${quoted(OWNER_PICKUP_TRACKED)})) AS pickup_orders,
             count(j.id) FILTER (WHERE j.delivery_method <> 'pickup' AND j.status IN (${quoted(OWNER_SHIPPING_TRACKED)})) AS shipping_orders,
-            coalesce((SELECT sum(amount_cents) FROM payouts WHERE owner_id = ?1 AND status = 'paid'), 0) AS paid_out
+            coalesce((SELECT sum(amount_cents - reversed_cents) FROM payouts WHERE owner_id = ?1 AND status = 'paid'), 0) AS paid_out
           FROM print_jobs j JOIN printers p ON p.id = j.printer_id
           WHERE p.owner_id = ?1`,
     args: [ownerId],
@@ -262,6 +269,7 @@ export async function ownerStats(ownerId: number) {
     completed: n("completed"),
     totalJobs: n("total_jobs"),
     earningsCents: n("earnings"),
+    refundedCents: n("refunded"),
     pickupOrders: n("pickup_orders"),
     shippingOrders: n("shipping_orders"),
     paidOutCents: n("paid_out"),

@@ -5,7 +5,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { payouts, users } from "../../../db/schema";
 import { AppError, isAppError } from "~/domain/app-error";
 import { OWNER_ACTIVE, OWNER_COMPLETED, type JobStatus } from "~/domain/job-status";
-import { ALREADY_PAID_OUT, payoutHoldReason, type PayoutFacts, type PayoutStatus } from "~/domain/payouts";
+import { ALREADY_PAID_OUT, NOTHING_TO_PAY_OUT, payoutHoldReason, type PayoutFacts, type PayoutStatus } from "~/domain/payouts";
+import { CLAIM_PENDING, ownerShareAfterRefunds } from "~/domain/claims";
 import { formatCents } from "~/domain/money";
 import { PAYOUTS_FOR_OWNERS_ONLY, receivesPayouts, type UserType } from "~/domain/users";
 import { getPaymentProvider } from "~/services/payments/provider.server";
@@ -17,6 +18,7 @@ import { notify } from "~/services/notifications.server";
 import { loadJobParty, reachedOwnerSql, roleOf } from "./jobs.server";
 
 export { ALREADY_PAID_OUT };
+export { NOTHING_TO_PAY_OUT };
 export const CONNECT_FIRST = "Connect a payout account first.";
 export const FINISH_SETUP = "Finish setting up your Stripe account to receive payouts.";
 export const OWNER_ONLY_PAYOUT = "Only the printer's owner can request its payout.";
@@ -77,15 +79,32 @@ export async function connectPayoutAccount(
   return { accountId, onboardingUrl, ready: false };
 }
 
-/** The facts payoutHoldReason weighs for one job: its payout row and whether its customer was charged. */
-async function payoutFactsOf(jobId: number): Promise<PayoutFacts> {
+// what each payout fact is, in SQL over the job `j`: the facts payoutHoldReason weighs
+const PAYOUT_FACTS_SQL = `(SELECT status FROM payouts WHERE job_id = j.id) AS payout,
+  EXISTS (SELECT 1 FROM payments p WHERE p.job_id = j.id AND p.status = 'captured') AS captured,
+  EXISTS (SELECT 1 FROM claims c WHERE c.job_id = j.id AND c.status IN (${CLAIM_PENDING.map((s) => `'${s}'`).join(", ")})) AS claim_open,
+  (SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = j.id) AS refunded`;
+
+/** A row's payout facts; the owner's share left after refunds. */
+function payoutFactsOfRow(row: Record<string, unknown>, printerProfitCents: number): PayoutFacts & { leftCents: number } {
+  const leftCents = ownerShareAfterRefunds(printerProfitCents, Number(row.refunded));
+  return {
+    payout: (row.payout as PayoutStatus | null) ?? null,
+    paymentCaptured: Number(row.captured) === 1,
+    claimOpen: Number(row.claim_open) === 1,
+    nothingLeft: leftCents <= 0,
+    leftCents,
+  };
+}
+
+/** The facts payoutHoldReason weighs for one job. */
+async function payoutFactsOf(job: { id: number; printerProfitCents: number }) {
   const client = await getClient();
   const { rows } = await client.execute({
-    sql: `SELECT (SELECT status FROM payouts WHERE job_id = ?1) AS payout,
-                 EXISTS (SELECT 1 FROM payments WHERE job_id = ?1 AND status = 'captured') AS captured`,
-    args: [jobId],
+    sql: `SELECT ${PAYOUT_FACTS_SQL} FROM print_jobs j WHERE j.id = ?`,
+    args: [job.id],
   });
-  return { payout: (rows[0]?.payout as PayoutStatus | null) ?? null, paymentCaptured: Number(rows[0]?.captured) === 1 };
+  return payoutFactsOfRow(rows[0] ?? {}, job.printerProfitCents);
 }
 
 /** Request Payout for one job: one transfer, ever, and only for an order whose customer was charged. */
@@ -100,10 +119,11 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
     return null;
   }
   const { job } = party;
-  const held = payoutHoldReason(job, await payoutFactsOf(job.id));
+  const facts = await payoutFactsOf(job);
+  const held = payoutHoldReason(job, facts);
   if (held) throw new AppError("conflict", held);
   const { provider, accountId } = await readyPayoutAccount(owner.id);
-  return sendPayout(owner.id, job, accountId, provider);
+  return sendPayout(owner.id, { id: job.id, fileName: job.fileName, amountCents: facts.leftCents }, accountId, provider);
 }
 
 /** The owner's saved account, once the provider says it can receive payouts; counts one payment write. */
@@ -116,7 +136,8 @@ async function readyPayoutAccount(ownerId: number) {
   return { provider, accountId };
 }
 
-type PayableJob = { id: number; printerProfitCents: number; fileName: string };
+/** A payout to send or record: its job and the amount, the owner's share left after refunds. */
+type PayableJob = { id: number; amountCents: number; fileName: string };
 
 /**
  * Claims the job's payout row and sends its one transfer. The claim needs a captured payment in the
@@ -130,13 +151,13 @@ async function sendPayout(ownerId: number, job: PayableJob, destination: string,
           WHERE EXISTS (SELECT 1 FROM payments WHERE job_id = ?1 AND status = 'captured')
           ON CONFLICT (job_id) DO UPDATE SET status = 'pending', claimed_at = excluded.claimed_at, failure_message = NULL
           WHERE payouts.status = 'failed'`,
-    args: [job.id, ownerId, job.printerProfitCents, provider.name, Date.now()],
+    args: [job.id, ownerId, job.amountCents, provider.name, Date.now()],
   });
   if (claim.rowsAffected !== 1) throw new AppError("conflict", ALREADY_PAID_OUT);
   faultPoint("payout:after-claim");
   let transferId: string;
   try {
-    ({ transferId } = await provider.transfer({ jobId: job.id, amountCents: job.printerProfitCents, destination }));
+    ({ transferId } = await provider.transfer({ jobId: job.id, amountCents: job.amountCents, destination }));
   } catch (error) {
     const refusal =
       error instanceof AppError
@@ -147,7 +168,7 @@ async function sendPayout(ownerId: number, job: PayableJob, destination: string,
   }
   faultPoint("payout:after-transfer");
   await markPayoutPaid(ownerId, job, transferId);
-  return { jobId: job.id, amountCents: job.printerProfitCents, transferId };
+  return { jobId: job.id, amountCents: job.amountCents, transferId };
 }
 
 /** A pending payout's transfer went out: recorded once, and the owner told (the bell and e-mail kind payout). */
@@ -161,7 +182,7 @@ export async function markPayoutPaid(ownerId: number, job: PayableJob, transferI
   await notify(
     ownerId,
     "Payout Sent",
-    `${formatCents(job.printerProfitCents)} for ${job.fileName} is on its way to your payout account.`,
+    `${formatCents(job.amountCents)} for ${job.fileName} is on its way to your payout account.`,
     "/printer-tracking",
     { kind: "payout" },
   );
@@ -196,24 +217,23 @@ export interface PayoutLine {
 export async function payoutOverview(ownerId: number): Promise<{ eligible: PayoutLine[]; held: PayoutLine[] }> {
   const client = await getClient();
   const { rows } = await client.execute({
-    sql: `SELECT j.id, j.file_name, j.status, j.printer_profit_cents, po.status AS payout, po.failure_message,
-                 EXISTS (SELECT 1 FROM payments p WHERE p.job_id = j.id AND p.status = 'captured') AS captured
+    sql: `SELECT j.id, j.file_name, j.status, j.printer_profit_cents, po.failure_message, ${PAYOUT_FACTS_SQL}
           FROM print_jobs j JOIN printers pr ON pr.id = j.printer_id LEFT JOIN payouts po ON po.job_id = j.id
           WHERE pr.owner_id = ? AND j.status IN (${TRACKED_FOR_PAYOUT.map(() => "?").join(", ")})
             AND coalesce(po.status, '') <> 'paid' AND ${reachedOwnerSql("j")}
           ORDER BY j.id`,
     args: [ownerId, ...TRACKED_FOR_PAYOUT],
   });
-  const lines = rows.map((row) => ({
-    jobId: Number(row.id),
-    fileName: String(row.file_name),
-    amountCents: Number(row.printer_profit_cents),
-    holdReason: payoutHoldReason(
-      { status: row.status as JobStatus },
-      { payout: (row.payout as PayoutStatus | null) ?? null, paymentCaptured: Number(row.captured) === 1 },
-    ),
-    failureMessage: (row.failure_message as string | null) ?? null,
-  }));
+  const lines = rows.map((row) => {
+    const facts = payoutFactsOfRow(row, Number(row.printer_profit_cents));
+    return {
+      jobId: Number(row.id),
+      fileName: String(row.file_name),
+      amountCents: facts.leftCents,
+      holdReason: payoutHoldReason({ status: row.status as JobStatus }, facts),
+      failureMessage: (row.failure_message as string | null) ?? null,
+    };
+  });
   return { eligible: lines.filter((l) => !l.holdReason), held: lines.filter((l) => l.holdReason) };
 }
 
@@ -238,7 +258,7 @@ export async function requestPayoutsForAll(owner: { id: number; userType: UserTy
       paid.push(
         await sendPayout(
           owner.id,
-          { id: line.jobId, printerProfitCents: line.amountCents, fileName: line.fileName },
+          { id: line.jobId, amountCents: line.amountCents, fileName: line.fileName },
           accountId,
           provider,
         ),

@@ -56,7 +56,7 @@ async function finishPendingPayouts(provider: PaymentProvider, before: number, r
   });
   for (const row of rows) {
     const ownerId = Number(row.owner_id);
-    const job = { id: Number(row.job_id), printerProfitCents: Number(row.amount_cents), fileName: String(row.file_name) };
+    const job = { id: Number(row.job_id), amountCents: Number(row.amount_cents), fileName: String(row.file_name) };
     try {
       const made = provider.transferOf ? await provider.transferOf(job.id) : null;
       if (made) {
@@ -73,7 +73,7 @@ async function finishPendingPayouts(provider: PaymentProvider, before: number, r
       try {
         ({ transferId } = await provider.transfer({
           jobId: job.id,
-          amountCents: job.printerProfitCents,
+          amountCents: job.amountCents,
           destination: String(row.stripe_account_id),
         }));
       } catch (error) {

@@ -19,6 +19,7 @@ import { faultPoint } from "~/utils/fault-points.server";
 import { notify } from "~/services/notifications.server";
 import { actorFor, loadJobParty, type JobParty } from "./jobs.server";
 import { releaseOpenPayments } from "./payment-holds.server";
+import { refundJob } from "./refunds.server";
 
 const STAMP_COLUMNS: Record<JobStamp, string> = {
   submittedAt: "submitted_at",
@@ -178,14 +179,10 @@ async function moveMoney(party: JobParty, transition: Transition, now: number) {
     // the job's status stands; a payment the provider refused to cancel keeps its state for a retry
     if (failed.length > 0) console.error(`payment release failed for job ${jobId}`, failed.length);
   } else if (transition.payment === "refund") {
-    const payment = await paymentOfJob(jobId, ["captured"]);
-    if (!payment) return;
-    const provider = await getPaymentProvider();
     try {
-      await provider.refund(payment.providerPaymentId);
-      await movePayment(payment.providerPaymentId, ["captured"], "refunded", { now });
+      await refundJob({ jobId, amountCents: "rest", now });
     } catch (error) {
-      // the job's status stands; the payment row keeps its state so the refund can be retried
+      // the job's status stands; a refund the provider refused stays pending and the claims sweep sends it again
       console.error(`payment refund failed for job ${jobId}`, error instanceof Error ? error.name : "error");
     }
   }

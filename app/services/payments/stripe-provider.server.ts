@@ -80,9 +80,13 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
-  async refund(providerPaymentId: string) {
+  async refund(input: { providerPaymentId: string; amountCents: number; idempotencyKey: string }) {
     try {
-      await this.stripe.refunds.create({ payment_intent: providerPaymentId }, { idempotencyKey: `refund-${providerPaymentId}` });
+      const refund = await this.stripe.refunds.create(
+        { payment_intent: input.providerPaymentId, amount: input.amountCents },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { refundId: refund.id };
     } catch (error) {
       throw unavailable(error);
     }
@@ -157,6 +161,19 @@ export class StripeProvider implements PaymentProvider {
       const found = await this.stripe.transfers.list({ transfer_group: `job-${jobId}`, limit: 1 });
       const transfer = found.data[0];
       return transfer ? { transferId: transfer.id } : null;
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async reverseTransfer(input: { transferId: string; amountCents: number; idempotencyKey: string }) {
+    try {
+      const reversal = await this.stripe.transfers.createReversal(
+        input.transferId,
+        { amount: input.amountCents },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { reversalId: reversal.id };
     } catch (error) {
       throw unavailable(error);
     }

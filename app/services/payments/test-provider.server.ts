@@ -97,7 +97,9 @@ export class TestPaymentProvider implements PaymentProvider {
   async release(providerPaymentId: string) {
     testProviderLedger.releases.push(providerPaymentId);
   }
-  async refund() {}
+  async refund(input: { idempotencyKey: string }) {
+    return { refundId: `re_test_${input.idempotencyKey}` };
+  }
 
   async createConnectedAccount(input: { userId: number }) {
     // an instant test account: nothing to fill in
@@ -122,5 +124,9 @@ export class TestPaymentProvider implements PaymentProvider {
   async transferOf(jobId: number) {
     const transferId = testProviderLedger.transfers.get(jobId);
     return transferId ? { transferId } : null;
+  }
+
+  async reverseTransfer(input: { idempotencyKey: string }) {
+    return { reversalId: `trr_test_${input.idempotencyKey}` };
   }
 }

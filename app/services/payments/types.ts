@@ -56,7 +56,8 @@ export interface PaymentProvider {
   capture(providerPaymentId: string): Promise<void>;
   /** Cancels an authorisation: the customer is never charged. */
   release(providerPaymentId: string): Promise<void>;
-  refund(providerPaymentId: string): Promise<void>;
+  /** Refunds part or all of a captured payment; a repeat with the same key makes no second refund. */
+  refund(input: { providerPaymentId: string; amountCents: number; idempotencyKey: string }): Promise<{ refundId: string }>;
   /** A new account the owner's payouts go to (set up on the provider's onboarding pages). */
   createConnectedAccount(input: { userId: number; email: string }): Promise<{ accountId: string }>;
   /** Where the owner (re)starts or continues setting up this account; ready accounts need none. */
@@ -65,6 +66,8 @@ export interface PaymentProvider {
   accountReady(accountId: string): Promise<boolean>;
   /** One transfer per job: the job id is the idempotency key, so a repeat returns the same transfer. */
   transfer(input: { jobId: number; amountCents: number; destination: string }): Promise<{ transferId: string }>;
+  /** Takes back part of a transfer from the owner's account (after a refund); the key makes a repeat change nothing. */
+  reverseTransfer(input: { transferId: string; amountCents: number; idempotencyKey: string }): Promise<{ reversalId: string }>;
 
   /** The job's transfer as the provider has it, or null when none was made (what a crash after asking left unknown). */
   transferOf?(jobId: number): Promise<{ transferId: string } | null>;

@@ -103,8 +103,12 @@ export async function checkPrinterPhoto(file: File): Promise<PhotoCheck> {
   return { ok: true, ext, bytes };
 }
 
-export async function storePrinterPhoto(photo: { ext: ImageExtension; bytes: PhotoBytes }): Promise<string> {
-  const key = newStorageKey("printer-images", photo.ext);
+/** Stores a checked photo under a new key of its area (claim photos share the printer photos' checks and storage). */
+export async function storePrinterPhoto(
+  photo: { ext: ImageExtension; bytes: PhotoBytes },
+  area: "printer-images" | "claim-photos" = "printer-images",
+): Promise<string> {
+  const key = newStorageKey(area, photo.ext);
   await getStorage().set(key, new File([photo.bytes], `printer.${photo.ext}`, { type: IMAGE_TYPES[photo.ext] }));
   return key;
 }

@@ -1,0 +1,133 @@
+// /order/{id}/claim: where the order page's claim forms post (intent: open, respond, accept, escalate).
+// A success goes back to the order with a toast; a refused form is shown again here with conform's result.
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
+import { CLAIM_INTENTS, OrderClaim } from "~/components/order-claim";
+import { isAppError, type AppError } from "~/domain/app-error";
+import { ClaimFormSchema, ClaimResponseFormSchema } from "~/domain/claims";
+import { acceptClaimAnswer, claimPanelOf, escalateClaim, openClaim, respondToClaim } from "~/services/orders/claims.server";
+import { getOrderForViewer } from "~/services/orders/jobs.server";
+import { formStatusOf, replyWithError, retryHeaders, toastOf } from "~/utils/app-error.server";
+import { parseId, requireIdParam } from "~/utils/misc";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { claimPhotos, readClaimForm } from "./claims.server";
+
+export const meta: MetaFunction = () => [{ title: "Order claim | Printnear" }];
+
+const NOT_FOUND = "The order you're looking for doesn't exist or you don't have access to it.";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const id = requireIdParam(params.id, NOT_FOUND);
+  const view = await getOrderForViewer(id, user.id);
+  const panel = view ? await claimPanelOf(id, user.id) : null;
+  if (!view || !panel) throw new Response(NOT_FOUND, { status: 404 });
+  return { jobId: id, fileName: view.job.fileName, viewerRole: view.viewerRole, panel };
+}
+
+/** A form the claim form's body parser refused (too many or too large photos, a broken body). */
+function refusedBody(intent: string, error: AppError) {
+  const field = error.field ?? "";
+  const result = { status: "error" as const, error: { [field]: [error.message] } };
+  return data({ intent, result }, { status: formStatusOf(error), headers: retryHeaders(error) });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const id = requireIdParam(params.id, NOT_FOUND);
+  const back = `/order/${id}#claim`;
+  let form: FormData;
+  try {
+    form = await readClaimForm(request);
+  } catch (error) {
+    if (isAppError(error)) return refusedBody(CLAIM_INTENTS.open, error);
+    throw error;
+  }
+  const intent = String(form.get("intent") ?? "");
+  const notFound = () => new Response(NOT_FOUND, { status: 404 });
+  if (intent === CLAIM_INTENTS.open) {
+    const submission = parseWithZod(form, { schema: ClaimFormSchema });
+    if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
+    try {
+      const done = await openClaim({ customerId: user.id, jobId: id, ...submission.value, photos: claimPhotos(form) });
+      if (!done) throw notFound();
+      return redirectWithToast(back, { title: "Problem Reported", description: "The printer's owner has been told." });
+    } catch (error) {
+      if (isAppError(error)) return refusedForm(intent, submission, error);
+      throw error;
+    }
+  }
+  if (intent === CLAIM_INTENTS.respond) {
+    const submission = parseWithZod(form, { schema: ClaimResponseFormSchema });
+    if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
+    try {
+      const { amount, ...answer } = submission.value;
+      const done = await respondToClaim({
+        userId: user.id,
+        claimId: parseId(form.get("claimId")) ?? 0,
+        ...answer,
+        amountCents: amount,
+      });
+      if (!done) throw notFound();
+      return redirectWithToast(back, { title: "Answer Sent", description: "The customer has been told." });
+    } catch (error) {
+      if (isAppError(error)) return refusedForm(intent, submission, error);
+      throw error;
+    }
+  }
+  if (intent === CLAIM_INTENTS.accept || intent === CLAIM_INTENTS.escalate) {
+    const step = intent === CLAIM_INTENTS.accept ? acceptClaimAnswer : escalateClaim;
+    const title = intent === CLAIM_INTENTS.accept ? "Answer Accepted" : "Claim Escalated";
+    try {
+      const done = await step({ userId: user.id, claimId: parseId(form.get("claimId")) ?? 0 });
+      if (!done) throw notFound();
+      return redirectWithToast(back, { title });
+    } catch (error) {
+      if (isAppError(error)) return redirectWithToast(back, toastOf(error, "The claim was not changed"));
+      throw error;
+    }
+  }
+  return redirectWithToast(back, { title: "Unknown action", variant: "destructive" });
+}
+
+/** replyWithError's answer, naming the form it is for (the page holds several). */
+function refusedForm(intent: string, submission: Parameters<typeof replyWithError>[0], error: AppError) {
+  const reply = replyWithError(submission, error);
+  return data({ intent, ...reply.data }, reply.init ?? undefined);
+}
+
+export default function OrderClaimPage() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <div className="container-page max-w-2xl space-y-4 py-8">
+      <Link to={`/order/${d.jobId}`} className="text-sm text-brand-700 hover:underline">
+        ← Back to order #{d.jobId}
+      </Link>
+      <h1 className="text-2xl font-bold">
+        Order #{d.jobId}: {d.fileName}
+      </h1>
+      <OrderClaim jobId={d.jobId} viewerRole={d.viewerRole} panel={d.panel} actionData={actionData} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <ErrorPage heading="Order Not Found" message={NOT_FOUND}>
+            <Link to="/dashboard" className="btn-primary mt-4">
+              Go to Dashboard
+            </Link>
+          </ErrorPage>
+        ),
+      }}
+    />
+  );
+}

@@ -1,0 +1,21 @@
+// The claims sweep, a periodic task of the job runner: claims the printer's owner left unanswered
+// for OWNER_ANSWER_MS go to the admins, refunds whose provider call failed are sent again (same key)
+// and payouts still owing a reversal are reversed.
+import { OWNER_ANSWER_MS } from "~/domain/claims";
+import { schedulePeriodic } from "~/services/jobs/enqueue.server";
+import { registerTaskHandler } from "~/services/jobs/runner.server";
+import { escalateUnanswered } from "./claims.server";
+import { retryUnsettledRefunds } from "./refunds.server";
+
+export async function sweepClaims(now = Date.now()) {
+  return {
+    escalated: await escalateUnanswered(now - OWNER_ANSWER_MS, now),
+    refundsSent: await retryUnsettledRefunds(now),
+  };
+}
+
+export const CLAIMS_SWEEP_TASK = "orders.claims-sweep";
+const SWEEP_EVERY_MS = 15 * 60 * 1000;
+
+registerTaskHandler(CLAIMS_SWEEP_TASK, async () => sweepClaims());
+schedulePeriodic(CLAIMS_SWEEP_TASK, SWEEP_EVERY_MS);
