@@ -12,6 +12,7 @@ import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, PAYOUT_STATUSES } from "../app/dom
 import { USER_TYPES } from "../app/domain/users";
 import { SUPPORT_MODES } from "../app/domain/mesh/types";
 import { DELIVERY_METHODS } from "../app/domain/pricing";
+import type { DeliveryAddress } from "../app/domain/address";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -68,6 +69,7 @@ export const sessions = sqliteTable(
 
 // the server's own bookkeeping (rate-limit counters, the health probe's row, live-stream leases)
 export * from "./schema-bookkeeping";
+export * from "./schema-addresses";
 
 /** Listed printers. drizzle/0002 adds printers_rtree, an R*Tree over latitude/longitude kept in step by triggers. */
 export const printers = sqliteTable(
@@ -384,6 +386,8 @@ export const printJobs = sqliteTable(
     shippingCarrier: text("shipping_carrier"),
     shippingService: text("shipping_service"),
     deliveryZip: text("delivery_zip"),
+    /** a copy of the address the order goes to, taken when it was placed: later address-book edits leave it alone */
+    deliveryAddress: text("delivery_address", { mode: "json" }).$type<DeliveryAddress>(),
     trackingNumber: text("tracking_number"),
     ownerMessage: text("owner_message"),
     cancelReason: text("cancel_reason"),

@@ -333,6 +333,13 @@ export const ACTION_BUTTON_LABELS: Record<JobAction, string> = {
   expire: "Expire",
 };
 
+/** An action's button worded for the delivery method: local delivery is not shipped. */
+export function actionButtonLabel(action: JobAction, deliveryMethod: TransitionContext["deliveryMethod"]): string {
+  if (deliveryMethod === "delivery" && action === "ready_for_shipping") return "Ready for Delivery";
+  if (deliveryMethod === "delivery" && action === "mark_shipped") return "Mark Delivered";
+  return ACTION_BUTTON_LABELS[action];
+}
+
 /** Actions a person can take from an order button (pay and place have their own pages; expire is the sweep's). */
 export function buttonActions(
   status: JobStatus,

@@ -6,7 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState } from "react";
-import { DELIVERY_METHOD_NAMES } from "~/domain/shipping";
+import { DELIVERY_METHOD_NAMES, shippingServiceName } from "~/domain/shipping";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
 import { isAppError } from "~/domain/app-error";
@@ -155,7 +155,7 @@ export default function Checkout() {
             {o.fileName} at {o.printerName}
             <br />
             {o.material} · {o.filamentColor} · {o.delivery}
-            {o.shippingService ? ` (${o.shippingService.replace(/_/g, " ")})` : ""}
+            {o.shippingService ? ` (${shippingServiceName(o.shippingService)})` : ""}
           </p>
           <OrderSummary
             rows={[

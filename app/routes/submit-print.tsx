@@ -16,6 +16,9 @@ import { formatCents } from "~/domain/money";
 import { DELIVERY_METHODS, isDeliveryMethod, type DeliveryMethod } from "~/domain/pricing";
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES } from "~/domain/shipping";
 import { getOwnDraft } from "~/services/designs/drafts.server";
+import { addressFromForm, type AddressErrors } from "~/domain/address";
+import { checkDeliveryAddress, listAddresses } from "~/services/addresses.server";
+import { AddressFields } from "~/components/address-fields";
 import { colorsInStock, getOrderablePrinter, NO_COLOR, placeOrder, priceOrder } from "~/services/orders/place-order.server";
 import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
 import { parseId } from "~/utils/misc";
@@ -70,7 +73,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { swatches, color } = colorChoices(colorsInStock(printer, draft), q.get("filamentColor"));
   const askedMethod = q.get("deliveryMethod");
   const deliveryMethod: DeliveryMethod = isDeliveryMethod(askedMethod) ? askedMethod : "pickup";
-  const zip = q.get("deliveryZip")?.trim().slice(0, 5) ?? user.zipCode ?? "";
+  // the saved address chosen (or the default) fills the address; after that, what was typed stays
+  const saved = await listAddresses(user.id);
+  const picked = parseId(q.get("savedAddressId"));
+  const fillFrom =
+    picked && String(picked) !== q.get("filledFrom")
+      ? saved.find((a) => a.id === picked)
+      : q.has("deliveryAddress.name")
+        ? undefined
+        : saved[0];
+  const typed = addressFromForm((name) => q.get(name));
+  const address = fillFrom
+    ? { ...fillFrom, line2: fillFrom.line2 ?? "", phone: fillFrom.phone ?? "" }
+    : { ...typed, zip: typed.zip ?? user.zipCode ?? "" };
+  const zip = address.zip?.trim().slice(0, 5) ?? "";
   const service = q.get("shippingService");
 
   let shippingOptions: Awaited<ReturnType<typeof shippingQuote>> | null = null;
@@ -112,6 +128,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
     color,
     deliveryMethod,
     zip,
+    address: {
+      key: fillFrom ? `saved-${fillFrom.id}` : "typed",
+      filledFrom: fillFrom?.id ?? (q.get("filledFrom") || null),
+      name: address.name ?? "",
+      line1: address.line1 ?? "",
+      line2: address.line2 ?? "",
+      city: address.city ?? "",
+      state: address.state ?? "",
+      phone: address.phone ?? "",
+    },
+    savedAddresses: saved.map((a) => ({ id: a.id, label: `${a.name}, ${a.line1}, ${a.city}, ${a.state} ${a.zip}` })),
     localDeliveryOk: isZip(zip) ? localDeliveryAvailable(printer.zip, zip) : null,
     shipping: shippingOptions,
     chosenService,
@@ -128,7 +155,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Back to this form with what was chosen, so a refusal shown as a toast keeps the customer's choices. */
 function formAgain(form: FormData): string {
   const q = new URLSearchParams();
-  for (const name of ["printerId", "draftId", "deliveryMethod", "deliveryZip", "shippingService", "specialInstructions"]) {
+  for (const name of [
+    "printerId",
+    "draftId",
+    "deliveryMethod",
+    "deliveryZip",
+    "shippingService",
+    "specialInstructions",
+    "filledFrom",
+  ]) {
     const value = form.get(name);
     if (typeof value === "string" && value !== "") q.set(name, value.slice(0, 1000));
   }
@@ -147,8 +182,18 @@ export async function action({ request }: ActionFunctionArgs) {
     const issue = parsed.error.issues[0]!;
     return data({ error: issue.message, field: String(issue.path[0] ?? "") }, { status: 400 });
   }
+  const deliveryAddress = parsed.data.deliveryMethod === "pickup" ? undefined : addressFromForm((name) => form.get(name));
+  if (deliveryAddress) {
+    const checked = checkDeliveryAddress(deliveryAddress);
+    if ("errors" in checked) {
+      return data(
+        { error: "Check the delivery address.", field: "deliveryAddress", addressErrors: checked.errors },
+        { status: 400 },
+      );
+    }
+  }
   try {
-    const orderId = await placeOrder({ customerId: user.id, ...parsed.data });
+    const orderId = await placeOrder({ customerId: user.id, ...parsed.data, deliveryAddress });
     // a document load: /checkout's policy lets the card provider's script run, this page's does not
     return redirectDocumentWithToast(`/checkout?orderId=${orderId}`, {
       title: "Order Submitted Successfully!",
@@ -179,7 +224,9 @@ export default function SubmitPrint() {
         className="mt-6 grid gap-6 lg:grid-cols-3"
         onChange={(e) => {
           const target = e.target as HTMLInputElement;
-          if (target.name !== "specialInstructions" && (target.name !== "deliveryZip" || /^\d{5}$/.test(target.value))) {
+          // typing an address refreshes nothing but its ZIP; choosing a saved address fills the fields in
+          const typing = target.name === "specialInstructions" || target.name.startsWith("deliveryAddress.");
+          if (!typing && (target.name !== "deliveryZip" || /^\d{5}$/.test(target.value))) {
             refresh(e.currentTarget);
           }
         }}
@@ -254,19 +301,15 @@ export default function SubmitPrint() {
               </select>
             </div>
             {d.deliveryMethod === "pickup" ? null : (
-              <div>
-                <label className="label" htmlFor="deliveryZip">
-                  Delivery ZIP code
-                </label>
-                <input
-                  id="deliveryZip"
-                  name="deliveryZip"
-                  defaultValue={d.zip}
-                  inputMode="numeric"
-                  pattern="\d{5}"
-                  maxLength={5}
-                  className="input"
-                  aria-invalid={actionData?.field === "deliveryZip" || undefined}
+              <div className="sm:col-span-2">
+                <AddressFields
+                  key={d.address.key}
+                  address={d.address}
+                  zip={d.zip}
+                  saved={d.savedAddresses}
+                  filledFrom={d.address.filledFrom}
+                  errors={actionData && "addressErrors" in actionData ? (actionData.addressErrors as AddressErrors) : undefined}
+                  zipInvalid={actionData?.field === "deliveryZip"}
                 />
                 {d.deliveryMethod === "delivery" && d.localDeliveryOk === false ? (
                   <p className="field-error">
