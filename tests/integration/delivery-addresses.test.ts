@@ -9,6 +9,7 @@ import { action as confirmPayment } from "../../app/routes/api.confirm-payment";
 import { loader as getJob } from "../../app/routes/api.print-jobs.$id";
 import { action as submitOrder } from "../../app/routes/api.submit-order";
 import { loader as orderPage } from "../../app/routes/order.$id";
+import { action as profileAction, loader as profilePage } from "../../app/routes/profile";
 import { action as submitPrintAction, loader as submitPrintPage } from "../../app/routes/submit-print";
 import { milesBetweenZips } from "../../app/services/shipping/rates.server";
 import { getDb } from "../../app/utils/db.server";
@@ -228,5 +229,66 @@ describe("/submit-print asks for the address", () => {
       state: "NY",
       zip: "10001",
     });
+  });
+});
+
+describe("the address book on /profile", () => {
+  const post = (cookie: string, fields: Record<string, string>) =>
+    run(() => profileAction(args(formRequest("/profile", fields, { cookie }))));
+  const book = async (cookie: string) =>
+    (
+      (await (await run(() => profilePage(args(getRequest("/profile", cookie))))).json()) as {
+        addresses: { id: number; name: string; line1: string; isDefault: boolean; lines: string[] }[];
+      }
+    ).addresses;
+  const HOME = { name: "Casey Customer", line1: "1 Main St", city: "Loveland", state: "CO", zip: "80537" };
+
+  test("add, edit, make default and delete with plain form posts; the first address is the default", async () => {
+    const user = (await createTestUser())!;
+    const cookie = await sessionCookieFor(user.id);
+    expect((await post(cookie, { intent: "address-save", ...HOME })).status).toBe(302);
+    expect((await post(cookie, { intent: "address-save", ...NEW_YORK })).status).toBe(302);
+    let saved = await book(cookie);
+    expect(saved.map((a) => [a.line1, a.isDefault])).toEqual([
+      ["1 Main St", true],
+      ["350 Fifth Avenue", false],
+    ]);
+    expect(saved[1]!.lines).toContain("Phone: (212) 555-0100");
+
+    const ny = saved[1]!.id;
+    await post(cookie, { intent: "address-save", addressId: String(ny), ...NEW_YORK, line1: "20 W 34th St" });
+    await post(cookie, { intent: "address-default", addressId: String(ny) });
+    saved = await book(cookie);
+    expect(saved.map((a) => [a.line1, a.isDefault])).toEqual([
+      ["20 W 34th St", true],
+      ["1 Main St", false],
+    ]);
+
+    await post(cookie, { intent: "address-delete", addressId: String(ny) });
+    saved = await book(cookie);
+    expect(saved.map((a) => [a.line1, a.isDefault])).toEqual([["1 Main St", true]]);
+
+    // another customer's address is not theirs to change
+    const other = await sessionCookieFor((await createTestUser())!.id);
+    await post(other, { intent: "address-delete", addressId: String(saved[0]!.id) });
+    await post(other, { intent: "address-save", addressId: String(saved[0]!.id), ...NEW_YORK });
+    expect((await book(cookie)).map((a) => a.line1)).toEqual(["1 Main St"]);
+  });
+
+  test("an incomplete address or a ZIP outside its state is refused with field messages and kept as typed", async () => {
+    const user = (await createTestUser())!;
+    const cookie = await sessionCookieFor(user.id);
+    const incomplete = await post(cookie, { intent: "address-save", ...HOME, line1: "", city: "" });
+    expect(incomplete.status).toBe(400);
+    expect(await incomplete.json()).toMatchObject({
+      formId: "address-new",
+      result: { error: { line1: ["Enter the street address."], city: ["Enter the city."] } },
+    });
+    const elsewhere = await post(cookie, { intent: "address-save", ...HOME, state: "NY" });
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.json()).toMatchObject({
+      result: { error: { zip: ["ZIP code 80537 is not in NY."] }, initialValue: { name: "Casey Customer", state: "NY" } },
+    });
+    expect(await book(cookie)).toEqual([]);
   });
 });
