@@ -12,6 +12,19 @@ export interface AddressValues {
   phone: string;
 }
 
+/** Address values for the inputs, blanks for what is missing. */
+export function addressValues(typed: Partial<Record<string, string | null | undefined>>): AddressValues {
+  const text = (value: string | null | undefined) => value ?? "";
+  return {
+    name: text(typed.name),
+    line1: text(typed.line1),
+    line2: text(typed.line2),
+    city: text(typed.city),
+    state: text(typed.state),
+    phone: text(typed.phone),
+  };
+}
+
 export function AddressFields({
   address,
   zip,

@@ -17,8 +17,8 @@ import { DELIVERY_METHODS, isDeliveryMethod, type DeliveryMethod } from "~/domai
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES } from "~/domain/shipping";
 import { getOwnDraft } from "~/services/designs/drafts.server";
 import { addressFromForm, type AddressErrors } from "~/domain/address";
-import { checkDeliveryAddress, listAddresses } from "~/services/addresses.server";
-import { AddressFields } from "~/components/address-fields";
+import { checkDeliveryAddress, orderFormAddress } from "~/services/addresses.server";
+import { AddressFields, addressValues } from "~/components/address-fields";
 import { colorsInStock, getOrderablePrinter, NO_COLOR, placeOrder, priceOrder } from "~/services/orders/place-order.server";
 import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
 import { parseId } from "~/utils/misc";
@@ -73,20 +73,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { swatches, color } = colorChoices(colorsInStock(printer, draft), q.get("filamentColor"));
   const askedMethod = q.get("deliveryMethod");
   const deliveryMethod: DeliveryMethod = isDeliveryMethod(askedMethod) ? askedMethod : "pickup";
-  // the saved address chosen (or the default) fills the address; after that, what was typed stays
-  const saved = await listAddresses(user.id);
-  const picked = parseId(q.get("savedAddressId"));
-  const fillFrom =
-    picked && String(picked) !== q.get("filledFrom")
-      ? saved.find((a) => a.id === picked)
-      : q.has("deliveryAddress.name")
-        ? undefined
-        : saved[0];
-  const typed = addressFromForm((name) => q.get(name));
-  const address = fillFrom
-    ? { ...fillFrom, line2: fillFrom.line2 ?? "", phone: fillFrom.phone ?? "" }
-    : { ...typed, zip: typed.zip ?? user.zipCode ?? "" };
-  const zip = address.zip?.trim().slice(0, 5) ?? "";
+  const { address, savedAddresses } = await orderFormAddress(user.id, (name) => q.get(name), user.zipCode);
+  const zip = address.zip.trim().slice(0, 5);
   const service = q.get("shippingService");
 
   let shippingOptions: Awaited<ReturnType<typeof shippingQuote>> | null = null;
@@ -128,17 +116,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     color,
     deliveryMethod,
     zip,
-    address: {
-      key: fillFrom ? `saved-${fillFrom.id}` : "typed",
-      filledFrom: fillFrom?.id ?? (q.get("filledFrom") || null),
-      name: address.name ?? "",
-      line1: address.line1 ?? "",
-      line2: address.line2 ?? "",
-      city: address.city ?? "",
-      state: address.state ?? "",
-      phone: address.phone ?? "",
-    },
-    savedAddresses: saved.map((a) => ({ id: a.id, label: `${a.name}, ${a.line1}, ${a.city}, ${a.state} ${a.zip}` })),
+    address,
+    savedAddresses,
     localDeliveryOk: isZip(zip) ? localDeliveryAvailable(printer.zip, zip) : null,
     shipping: shippingOptions,
     chosenService,
@@ -187,7 +166,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const checked = checkDeliveryAddress(deliveryAddress);
     if ("errors" in checked) {
       return data(
-        { error: "Check the delivery address.", field: "deliveryAddress", addressErrors: checked.errors },
+        { error: "Check the delivery address.", field: "deliveryAddress", addressErrors: checked.errors, typed: deliveryAddress },
         { status: 400 },
       );
     }
@@ -212,6 +191,11 @@ export default function SubmitPrint() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const submit = useSubmit();
+  // a refused address comes back as typed (without JavaScript the page is drawn anew)
+  const refused =
+    actionData && "typed" in actionData
+      ? (actionData as unknown as { typed: Partial<Record<string, string>>; addressErrors: AddressErrors })
+      : null;
   const pending = useIsPending();
   const refresh = (form: HTMLFormElement | null) => {
     if (form) submit(form, { method: "get", replace: true, preventScrollReset: true });
@@ -303,12 +287,12 @@ export default function SubmitPrint() {
             {d.deliveryMethod === "pickup" ? null : (
               <div className="sm:col-span-2">
                 <AddressFields
-                  key={d.address.key}
-                  address={d.address}
-                  zip={d.zip}
+                  key={refused ? "refused" : d.address.key}
+                  address={refused ? { ...d.address, ...addressValues(refused.typed) } : d.address}
+                  zip={refused?.typed.zip ?? d.zip}
                   saved={d.savedAddresses}
                   filledFrom={d.address.filledFrom}
-                  errors={actionData && "addressErrors" in actionData ? (actionData.addressErrors as AddressErrors) : undefined}
+                  errors={refused?.addressErrors}
                   zipInvalid={actionData?.field === "deliveryZip"}
                 />
                 {d.deliveryMethod === "delivery" && d.localDeliveryOk === false ? (

@@ -3,6 +3,7 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { addresses, type Address } from "../../db/schema";
 import {
+  addressFromForm,
   ADDRESS_FIELDS,
   ADDRESS_MESSAGES,
   parseAddressShape,
@@ -138,4 +139,35 @@ export async function deleteAddress(userId: number, addressId: number): Promise<
     const [next] = await listAddresses(userId);
     if (next) await makeDefaultAddress(userId, next.id);
   }
+}
+
+/**
+ * The address /submit-print shows: a saved address just chosen (or, on a first visit, the default)
+ * fills it in; after that, what was typed stays. `get` reads the page's query.
+ */
+export async function orderFormAddress(userId: number, get: (name: string) => string | null, fallbackZip: string | null) {
+  const saved = await listAddresses(userId);
+  const picked = Number(get("savedAddressId")) || null;
+  const fillFrom =
+    picked && String(picked) !== get("filledFrom")
+      ? saved.find((a) => a.id === picked)
+      : get("deliveryAddress.name") !== null
+        ? undefined
+        : saved[0];
+  const typed = addressFromForm(get);
+  const values = fillFrom ?? typed;
+  return {
+    address: {
+      key: fillFrom ? `saved-${fillFrom.id}` : "typed",
+      filledFrom: fillFrom?.id ?? (get("filledFrom") || null),
+      name: values.name ?? "",
+      line1: values.line1 ?? "",
+      line2: values.line2 ?? "",
+      city: values.city ?? "",
+      state: values.state ?? "",
+      phone: values.phone ?? "",
+      zip: (fillFrom ? fillFrom.zip : typed.zip) ?? fallbackZip ?? "",
+    },
+    savedAddresses: saved.map((a) => ({ id: a.id, label: `${a.name}, ${a.line1}, ${a.city}, ${a.state} ${a.zip}` })),
+  };
 }
