@@ -7,6 +7,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { DELIVERY_METHOD_NAMES, shippingServiceName } from "~/domain/shipping";
+import { addressLines } from "~/domain/address";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
 import { isAppError } from "~/domain/app-error";
@@ -56,6 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       deliveryFee: job.deliveryFeeCents,
       total: job.amountDueCents,
       printerName: view.printer?.name ?? "",
+      deliveryAddress: job.deliveryAddress ? addressLines(job.deliveryAddress, { phone: true }).join(", ") : null,
     },
   };
 }
@@ -156,6 +158,12 @@ export default function Checkout() {
             <br />
             {o.material} · {o.filamentColor} · {o.delivery}
             {o.shippingService ? ` (${shippingServiceName(o.shippingService)})` : ""}
+            {o.deliveryAddress ? (
+              <>
+                <br />
+                <span data-testid="checkout-address">To: {o.deliveryAddress}</span>
+              </>
+            ) : null}
           </p>
           <OrderSummary
             rows={[

@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, test } from "vitest";
 import { addresses, printJobs } from "../../db/schema";
 import { tableShippingQuote } from "../../app/domain/shipping";
 import { action as confirmPayment } from "../../app/routes/api.confirm-payment";
+import { loader as checkoutPage } from "../../app/routes/checkout";
 import { loader as getJob } from "../../app/routes/api.print-jobs.$id";
 import { action as submitOrder } from "../../app/routes/api.submit-order";
 import { loader as orderPage } from "../../app/routes/order.$id";
@@ -137,6 +138,12 @@ describe("who sees the address", () => {
     const s = await setup();
     const res = await submit(s, { deliveryAddress: NEW_YORK });
     const { orderId } = (await res.json()) as { orderId: number };
+    const checkout = (await (
+      await run(() => checkoutPage(args(getRequest(`/checkout?orderId=${orderId}`, s.customerCookie))))
+    ).json()) as { order: { deliveryAddress: string } };
+    expect(checkout.order.deliveryAddress).toBe(
+      "Casey Customer, 350 Fifth Avenue, Floor 20, New York, NY 10001, Phone: (212) 555-0100",
+    );
     // before payment the order is not the owner's: neither page nor API shows it
     expect((await apiView(orderId, s.ownerCookie)).status).toBe(404);
     expect((await pageView(orderId, s.ownerCookie)).status).toBe(404);
