@@ -7,20 +7,13 @@ import { JOB_STATUSES } from "../app/domain/job-status";
 import { MESSAGE_SENDER_TYPES } from "../app/domain/messages";
 import { LIBRARY_LICENSES as LICENSES } from "../app/domain/licenses";
 import { CATALOGUE_SOURCES, DESIGN_SOURCE_KINDS, DIFFICULTIES } from "../app/domain/models";
-import { NEWSLETTER_SEGMENTS, SUBSCRIBER_INTERESTS } from "../app/domain/newsletter";
 import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, PAYOUT_STATUSES } from "../app/domain/payments";
 import { USER_TYPES } from "../app/domain/users";
 import { SUPPORT_MODES } from "../app/domain/mesh/types";
 import { DELIVERY_METHODS } from "../app/domain/pricing";
+import type { DeliveryAddress } from "../app/domain/address";
 
-const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
-const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
-const updatedAt = () => integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now);
-const stamp = (name: string) => integer(name, { mode: "timestamp_ms" });
-const bool = (name: string) => integer(name, { mode: "boolean" });
-/** CHECK (column IN (...)) for an enum column. */
-const oneOf = (column: string, values: readonly string[]) =>
-  sql.raw(`"${column}" IN (${values.map((v) => `'${v}'`).join(", ")})`);
+import { bool, createdAt, now, oneOf, stamp, updatedAt } from "./schema-columns";
 
 export const users = sqliteTable(
   "users",
@@ -71,6 +64,8 @@ export * from "./schema-bookkeeping";
 // the money reconciliation's log of repairs (decision 039)
 export * from "./schema-money";
 export * from "./schema-claims"; // claims after delivery and refunds of captured payments (decision 040)
+export * from "./schema-addresses"; // address books (decision 037)
+export * from "./schema-newsletter";
 
 /** Listed printers. drizzle/0002 adds printers_rtree, an R*Tree over latitude/longitude kept in step by triggers. */
 export const printers = sqliteTable(
@@ -387,6 +382,8 @@ export const printJobs = sqliteTable(
     shippingCarrier: text("shipping_carrier"),
     shippingService: text("shipping_service"),
     deliveryZip: text("delivery_zip"),
+    /** a copy of the address the order goes to, taken when it was placed: later address-book edits leave it alone */
+    deliveryAddress: text("delivery_address", { mode: "json" }).$type<DeliveryAddress>(),
     trackingNumber: text("tracking_number"),
     ownerMessage: text("owner_message"),
     cancelReason: text("cancel_reason"),
@@ -459,44 +456,6 @@ export const notifications = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("notifications_user_idx").on(t.userId, t.createdAt), index("notifications_unread_idx").on(t.userId, t.isRead)],
-);
-
-export const newsletterSubscribers = sqliteTable(
-  "newsletter_subscribers",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    email: text("email").notNull(),
-    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
-    interest: text("interest", { enum: SUBSCRIBER_INTERESTS }).notNull().default("unknown"),
-    unsubscribeToken: text("unsubscribe_token").notNull().unique(),
-    /** double opt-in: the token of the confirmation e-mail; only confirmed subscribers get campaigns */
-    confirmToken: text("confirm_token").unique(),
-    confirmedAt: stamp("confirmed_at"),
-    subscribedAt: stamp("subscribed_at").notNull().default(now),
-    unsubscribedAt: stamp("unsubscribed_at"),
-  },
-  (t) => [
-    uniqueIndex("newsletter_subscribers_email_unique").on(sql`lower(${t.email})`),
-    check("newsletter_subscribers_interest_check", oneOf("interest", SUBSCRIBER_INTERESTS)),
-  ],
-);
-
-export const newsletterCampaigns = sqliteTable(
-  "newsletter_campaigns",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    subject: text("subject").notNull(),
-    /** sanitised HTML */
-    content: text("content").notNull(),
-    segment: text("segment", { enum: NEWSLETTER_SEGMENTS }).notNull(),
-    recipientCount: integer("recipient_count").notNull().default(0),
-    sentById: integer("sent_by_id").references(() => users.id, { onDelete: "set null" }),
-    sentAt: stamp("sent_at").notNull().default(now),
-  },
-  (t) => [
-    index("newsletter_campaigns_sent_idx").on(t.sentAt),
-    check("newsletter_campaigns_segment_check", oneOf("segment", NEWSLETTER_SEGMENTS)),
-  ],
 );
 
 export const payments = sqliteTable(

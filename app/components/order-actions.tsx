@@ -1,7 +1,7 @@
 // The buttons of an order, each a plain form post to /order/{id} (with `intent`), so they work
 // without JavaScript; cancelling and rejecting ask first inside <details>.
 import { Form } from "@remix-run/react";
-import { ACTION_BUTTON_LABELS, type JobAction } from "~/domain/job-lifecycle";
+import { ACTION_BUTTON_LABELS, actionButtonLabel, type JobAction } from "~/domain/job-lifecycle";
 import type { DeliveryMethod } from "~/domain/pricing";
 
 export function OrderActions({
@@ -60,7 +60,7 @@ export function OrderActions({
           <Form key={action} method="post" action={to}>
             {hidden}
             <button type="submit" name="intent" value={action} className="btn-primary">
-              {ACTION_BUTTON_LABELS[action]}
+              {actionButtonLabel(action, deliveryMethod)}
             </button>
           </Form>
         ))}

@@ -2,7 +2,7 @@
 // Active Orders with their next step, Completed Orders, and each printer's queue.
 import { Link } from "@remix-run/react";
 import { buttonActions } from "~/domain/job-lifecycle";
-import { STATUS_LABELS, type JobStatus } from "~/domain/job-status";
+import { statusLabelFor, type JobStatus } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import type { DeliveryMethod } from "~/domain/pricing";
 import { OrderActions } from "./order-actions";
@@ -68,7 +68,7 @@ function OrderRow({ order, withActions }: { order: OwnerOrderRow; withActions: b
         </div>
         <div className="text-right">
           <span className="badge bg-slate-100 text-slate-700" data-testid="owner-order-status">
-            {STATUS_LABELS[order.status]}
+            {statusLabelFor(order.status, order.deliveryMethod)}
           </span>
           <p className="mt-1 text-sm font-semibold">You earn {formatCents(order.earningsCents)}</p>
         </div>
@@ -147,7 +147,7 @@ export function OwnerOrderSections({ data, printers }: { data: OwnerOrdersData; 
                   <ol className="mt-2 list-decimal pl-5 text-sm">
                     {queue.map((o) => (
                       <li key={o.id}>
-                        {o.fileName} ({STATUS_LABELS[o.status]})
+                        {o.fileName} ({statusLabelFor(o.status, o.deliveryMethod)})
                       </li>
                     ))}
                   </ol>

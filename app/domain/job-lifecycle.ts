@@ -205,6 +205,10 @@ export const AUTHORIZATION_MS = AUTHORIZATION_DAYS * 24 * 60 * 60 * 1000;
 export interface NoticeJob {
   fileName: string;
   trackingNumber?: string | null;
+  /** local delivery is brought by the printer, not shipped: its notices say so */
+  deliveryMethod?: TransitionContext["deliveryMethod"];
+  /** the shipping service's name as people read it ("Priority Mail") */
+  shippingServiceName?: string | null;
 }
 
 /** Once an order is picked up or shipped, its customer may rate the printer on this page. */
@@ -231,16 +235,23 @@ export function transitionNotice(action: JobAction, actor: JobActor, job: Notice
     case "ready_for_pickup":
       return { title: "Ready for Pickup", message: `Your order for ${fileName} is ready for pickup.` };
     case "ready_for_shipping":
-      return { title: "Ready for Shipping", message: `Your order for ${fileName} is packed and about to leave.` };
+      return job.deliveryMethod === "delivery"
+        ? { title: "Ready for Delivery", message: `Your order for ${fileName} is packed and the printer will bring it to you.` }
+        : { title: "Ready for Shipping", message: `Your order for ${fileName} is packed and about to leave.` };
     case "mark_picked_up":
       return { title: "Order Picked Up", message: `Your order for ${fileName} was marked as picked up. ${RATE_INVITE}` };
-    case "mark_shipped":
+    case "mark_shipped": {
+      if (job.deliveryMethod === "delivery") {
+        return { title: "Order Delivered", message: `Your order for ${fileName} was delivered by the printer. ${RATE_INVITE}` };
+      }
+      const by = job.shippingServiceName ? ` by USPS ${job.shippingServiceName}` : "";
       return {
         title: "Order Shipped",
         message: job.trackingNumber
-          ? `Your order for ${fileName} is on its way. Tracking number: ${job.trackingNumber}. ${RATE_INVITE}`
-          : `Your order for ${fileName} is on its way. ${RATE_INVITE}`,
+          ? `Your order for ${fileName} is on its way${by}. Tracking number: ${job.trackingNumber}. ${RATE_INVITE}`
+          : `Your order for ${fileName} is on its way${by}. ${RATE_INVITE}`,
       };
+    }
     case "expire":
       return {
         title: "Order Cancelled",
@@ -332,6 +343,13 @@ export const ACTION_BUTTON_LABELS: Record<JobAction, string> = {
   cancel: "Cancel Order",
   expire: "Expire",
 };
+
+/** An action's button worded for the delivery method: local delivery is not shipped. */
+export function actionButtonLabel(action: JobAction, deliveryMethod: TransitionContext["deliveryMethod"]): string {
+  if (deliveryMethod === "delivery" && action === "ready_for_shipping") return "Ready for Delivery";
+  if (deliveryMethod === "delivery" && action === "mark_shipped") return "Mark Delivered";
+  return ACTION_BUTTON_LABELS[action];
+}
 
 /** Actions a person can take from an order button (pay and place have their own pages; expire is the sweep's). */
 export function buttonActions(

@@ -85,3 +85,14 @@ export const STATUS_LABELS: Record<JobStatus, string> = {
   cancelled: "Cancelled",
   rejected: "Rejected",
 };
+
+/** Local delivery is handed over by the printer, not shipped: its last two steps are worded for it. */
+const LOCAL_DELIVERY_LABELS: Partial<Record<JobStatus, string>> = {
+  ready_for_shipping: "Ready for delivery",
+  shipped: "Delivered",
+};
+
+/** A status as the order's screens show it, worded for its delivery method. */
+export function statusLabelFor(status: JobStatus, deliveryMethod: "pickup" | "delivery" | "shipping"): string {
+  return (deliveryMethod === "delivery" ? LOCAL_DELIVERY_LABELS[status] : undefined) ?? STATUS_LABELS[status];
+}

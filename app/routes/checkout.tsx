@@ -6,7 +6,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState } from "react";
-import { DELIVERY_METHOD_NAMES } from "~/domain/shipping";
+import { DELIVERY_METHOD_NAMES, shippingServiceName } from "~/domain/shipping";
+import { addressLines } from "~/domain/address";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
 import { isAppError } from "~/domain/app-error";
@@ -56,6 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       deliveryFee: job.deliveryFeeCents,
       total: job.amountDueCents,
       printerName: view.printer?.name ?? "",
+      deliveryAddress: job.deliveryAddress ? addressLines(job.deliveryAddress, { phone: true }).join(", ") : null,
     },
   };
 }
@@ -155,7 +157,13 @@ export default function Checkout() {
             {o.fileName} at {o.printerName}
             <br />
             {o.material} · {o.filamentColor} · {o.delivery}
-            {o.shippingService ? ` (${o.shippingService.replace(/_/g, " ")})` : ""}
+            {o.shippingService ? ` (${shippingServiceName(o.shippingService)})` : ""}
+            {o.deliveryAddress ? (
+              <>
+                <br />
+                <span data-testid="checkout-address">To: {o.deliveryAddress}</span>
+              </>
+            ) : null}
           </p>
           <OrderSummary
             rows={[

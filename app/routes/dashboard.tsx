@@ -10,7 +10,7 @@ import {
   CUSTOMER_TABS,
   inCustomerTab,
   PAID_STATUSES,
-  STATUS_LABELS,
+  statusLabelFor,
   type CustomerTab,
 } from "~/domain/job-status";
 import { refundedCentsColumn } from "~/services/orders/jobs.server";
@@ -144,7 +144,7 @@ export default function Dashboard() {
                     {job.printerName ? ` · ${job.printerName}` : ""}
                   </p>
                 </div>
-                <span className="badge bg-slate-100 text-slate-700">{STATUS_LABELS[job.status]}</span>
+                <span className="badge bg-slate-100 text-slate-700">{statusLabelFor(job.status, job.deliveryMethod)}</span>
               </div>
               <div className="mt-3 flex items-center justify-between text-sm">
                 <span className="text-slate-500">

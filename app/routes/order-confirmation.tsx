@@ -6,7 +6,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
-import { PAID_STATUSES, STATUS_LABELS, type JobStatus } from "~/domain/job-status";
+import { PAID_STATUSES, statusLabelFor, type JobStatus } from "~/domain/job-status";
 import { deliveryLine } from "~/domain/shipping";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { confirmReturnedPayment } from "~/services/orders/payment-flows.server";
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     id: job.id,
     status: job.status,
-    statusLabel: STATUS_LABELS[job.status],
+    statusLabel: statusLabelFor(job.status, job.deliveryMethod),
     paid: PAID_STATUSES.includes(job.status),
     fileName: job.fileName,
     printerName: view.printer?.name ?? "",

@@ -4,7 +4,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { DELIVERY_METHOD_NAMES } from "~/domain/shipping";
+import { DELIVERY_METHOD_NAMES, shippingServiceName } from "~/domain/shipping";
+import { addressLines } from "~/domain/address";
 import { ConversationThread } from "~/components/conversation-thread";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderActions } from "~/components/order-actions";
@@ -14,7 +15,7 @@ import { formatCents } from "~/domain/money";
 import { OrderSummary } from "~/components/order-summary";
 import { buttonActions, JOB_ACTIONS, reviewPath, type JobAction } from "~/domain/job-lifecycle";
 import { reviewLinkLabel } from "~/domain/reviews";
-import { reachedOwner, STATUS_LABELS } from "~/domain/job-status";
+import { reachedOwner, statusLabelFor } from "~/domain/job-status";
 import { MESSAGE_AFTER_PAYMENT, MESSAGE_FIELD, SEND_MESSAGE_INTENT } from "~/domain/messages";
 import { listJobMessages, sendJobMessage } from "~/services/conversations.server";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
@@ -53,14 +54,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     order: {
       id: job.id,
       status: job.status,
-      statusLabel: STATUS_LABELS[job.status],
+      statusLabel: statusLabelFor(job.status, job.deliveryMethod),
       fileName: job.fileName,
       material: job.material,
       filamentColor: job.filamentColor,
       delivery: DELIVERY_METHOD_NAMES[job.deliveryMethod],
       deliveryMethod: job.deliveryMethod,
       deliveryZip: job.deliveryZip,
-      shippingService: job.shippingService,
+      shippingService: job.shippingService ? shippingServiceName(job.shippingService) : null,
+      // null unless this viewer may see it (services/orders/jobs.server.ts)
+      deliveryAddress: job.deliveryAddress ? addressLines(job.deliveryAddress, { phone: true }) : null,
       trackingNumber: job.trackingNumber,
       specialInstructions: job.specialInstructions,
       ownerMessage: job.ownerMessage,
@@ -84,7 +87,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         ["Completed", job.completedAt],
         ["Ready", job.readyAt],
         ["Picked up", job.pickedUpAt],
-        ["Shipped", job.shippedAt],
+        [job.deliveryMethod === "delivery" ? "Delivered" : "Shipped", job.shippedAt],
         ["Cancelled", job.cancelledAt],
       ] as const
     )
@@ -176,9 +179,21 @@ export default function OrderDetail() {
                 <dd>
                   {o.delivery}
                   {o.deliveryZip ? ` to ${o.deliveryZip}` : ""}
-                  {o.shippingService ? ` (${o.shippingService.replace(/_/g, " ")})` : ""}
+                  {o.shippingService ? ` (${o.shippingService})` : ""}
                 </dd>
               </div>
+              {o.deliveryAddress ? (
+                <div>
+                  <dt className="text-slate-500">{o.deliveryMethod === "delivery" ? "Deliver to" : "Ship to"}</dt>
+                  <dd data-testid="delivery-address">
+                    {o.deliveryAddress.map((line) => (
+                      <span key={line} className="block">
+                        {line}
+                      </span>
+                    ))}
+                  </dd>
+                </div>
+              ) : null}
               <div>
                 <dt className="text-slate-500">Submitted</dt>
                 <dd>

@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LocalTime } from "~/components/local-time";
 import { OrderActions } from "~/components/order-actions";
 import { buttonActions } from "~/domain/job-lifecycle";
-import { CONTACT_PRINTER_STATUSES, STATUS_LABELS } from "~/domain/job-status";
+import { CONTACT_PRINTER_STATUSES, statusLabelFor } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import { listCustomerOrders } from "~/services/orders/jobs.server";
 import { requireUser } from "~/utils/session.server";
@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       id: o.id,
       fileName: o.fileName,
       status: o.status,
-      statusLabel: STATUS_LABELS[o.status],
+      statusLabel: statusLabelFor(o.status, o.deliveryMethod),
       material: o.material,
       filamentColor: o.filamentColor,
       deliveryMethod: o.deliveryMethod,

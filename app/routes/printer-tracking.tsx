@@ -6,7 +6,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isAppError } from "~/domain/app-error";
-import { STATUS_LABELS, type JobStatus } from "~/domain/job-status";
+import { statusLabelFor, type JobStatus } from "~/domain/job-status";
 import { ownerShareAfterRefunds } from "~/domain/claims";
 import { formatCents } from "~/domain/money";
 import { listOwnerJobs, ownerStats } from "~/services/orders/jobs.server";
@@ -54,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     refunded: j.refundedCents ? formatCents(j.refundedCents) : null,
     material: j.material,
     status: j.status,
-    statusLabel: STATUS_LABELS[j.status],
+    statusLabel: statusLabelFor(j.status, j.deliveryMethod),
     trackingNumber: j.trackingNumber,
     payout: paid.get(j.id)?.status ?? null,
     // the provider's refusal of the last attempt: the owner may ask again

@@ -12,13 +12,30 @@ import { httpStatusOf } from "~/utils/app-error.server";
 import { emailOffFrom, PRESET_AVATARS, ProfileSchema } from "~/domain/profile";
 import { updateUser } from "~/services/accounts/profile.server";
 import { requireUser } from "~/utils/session.server";
+import { AddressBook, type AddressRefusal } from "~/components/address-book";
+import { addressLines } from "~/domain/address";
+import { addressOf, listAddresses } from "~/services/addresses.server";
+import { ADDRESS_INTENTS, addressBookAction } from "./profile-addresses.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Profile | Printnear" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  const saved = await listAddresses(user.id);
   return {
+    addresses: saved.map((a) => ({
+      id: a.id,
+      name: a.name,
+      line1: a.line1,
+      line2: a.line2 ?? "",
+      city: a.city,
+      state: a.state,
+      zip: a.zip,
+      phone: a.phone ?? "",
+      isDefault: a.isDefault,
+      lines: addressLines(addressOf(a), { phone: true }),
+    })),
     avatars: PRESET_AVATARS,
     profile: {
       email: user.email,
@@ -35,7 +52,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: ProfileSchema });
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  if ((ADDRESS_INTENTS as readonly string[]).includes(intent)) return addressBookAction(user.id, intent, form);
+  const submission = parseWithZod(form, { schema: ProfileSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { emailOn, ...fields } = submission.value;
   try {
@@ -49,8 +69,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Profile() {
-  const { profile, avatars } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const { profile, avatars, addresses } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  // the address book's refusal carries its form's id; the profile form's is conform's result alone
+  const addressRefusal = actionData && "formId" in actionData ? actionData : null;
+  const lastResult = actionData && !("formId" in actionData) ? actionData : undefined;
   const saving = useNavigation().state === "submitting";
   // The server's rules are the real ones; the browser only checks early.
   const [form, fields] = useForm({
@@ -165,6 +188,18 @@ export default function Profile() {
           {saving ? "Saving..." : "Save Changes"}
         </button>
       </Form>
+      <AddressBook
+        addresses={addresses}
+        refusal={
+          addressRefusal
+            ? ({
+                formId: addressRefusal.formId,
+                errors: addressRefusal.result.error as AddressRefusal["errors"],
+                values: addressRefusal.result.initialValue as AddressRefusal["values"],
+              } satisfies AddressRefusal)
+            : null
+        }
+      />
     </div>
   );
 }

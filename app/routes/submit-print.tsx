@@ -16,6 +16,9 @@ import { formatCents } from "~/domain/money";
 import { DELIVERY_METHODS, isDeliveryMethod, type DeliveryMethod } from "~/domain/pricing";
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES } from "~/domain/shipping";
 import { getOwnDraft } from "~/services/designs/drafts.server";
+import { addressFromForm, type AddressErrors } from "~/domain/address";
+import { checkDeliveryAddress, orderFormAddress } from "~/services/addresses.server";
+import { AddressFields, addressValues } from "~/components/address-fields";
 import { colorsInStock, getOrderablePrinter, NO_COLOR, placeOrder, priceOrder } from "~/services/orders/place-order.server";
 import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
 import { parseId } from "~/utils/misc";
@@ -70,7 +73,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { swatches, color } = colorChoices(colorsInStock(printer, draft), q.get("filamentColor"));
   const askedMethod = q.get("deliveryMethod");
   const deliveryMethod: DeliveryMethod = isDeliveryMethod(askedMethod) ? askedMethod : "pickup";
-  const zip = q.get("deliveryZip")?.trim().slice(0, 5) ?? user.zipCode ?? "";
+  const { address, savedAddresses } = await orderFormAddress(user.id, (name) => q.get(name), user.zipCode);
+  const zip = address.zip.trim().slice(0, 5);
   const service = q.get("shippingService");
 
   let shippingOptions: Awaited<ReturnType<typeof shippingQuote>> | null = null;
@@ -112,6 +116,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     color,
     deliveryMethod,
     zip,
+    address,
+    savedAddresses,
     localDeliveryOk: isZip(zip) ? localDeliveryAvailable(printer.zip, zip) : null,
     shipping: shippingOptions,
     chosenService,
@@ -128,7 +134,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Back to this form with what was chosen, so a refusal shown as a toast keeps the customer's choices. */
 function formAgain(form: FormData): string {
   const q = new URLSearchParams();
-  for (const name of ["printerId", "draftId", "deliveryMethod", "deliveryZip", "shippingService", "specialInstructions"]) {
+  for (const name of [
+    "printerId",
+    "draftId",
+    "deliveryMethod",
+    "deliveryZip",
+    "shippingService",
+    "specialInstructions",
+    "filledFrom",
+  ]) {
     const value = form.get(name);
     if (typeof value === "string" && value !== "") q.set(name, value.slice(0, 1000));
   }
@@ -147,8 +161,18 @@ export async function action({ request }: ActionFunctionArgs) {
     const issue = parsed.error.issues[0]!;
     return data({ error: issue.message, field: String(issue.path[0] ?? "") }, { status: 400 });
   }
+  const deliveryAddress = parsed.data.deliveryMethod === "pickup" ? undefined : addressFromForm((name) => form.get(name));
+  if (deliveryAddress) {
+    const checked = checkDeliveryAddress(deliveryAddress);
+    if ("errors" in checked) {
+      return data(
+        { error: "Check the delivery address.", field: "deliveryAddress", addressErrors: checked.errors, typed: deliveryAddress },
+        { status: 400 },
+      );
+    }
+  }
   try {
-    const orderId = await placeOrder({ customerId: user.id, ...parsed.data });
+    const orderId = await placeOrder({ customerId: user.id, ...parsed.data, deliveryAddress });
     // a document load: /checkout's policy lets the card provider's script run, this page's does not
     return redirectDocumentWithToast(`/checkout?orderId=${orderId}`, {
       title: "Order Submitted Successfully!",
@@ -167,6 +191,11 @@ export default function SubmitPrint() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const submit = useSubmit();
+  // a refused address comes back as typed (without JavaScript the page is drawn anew)
+  const refused =
+    actionData && "typed" in actionData
+      ? (actionData as unknown as { typed: Partial<Record<string, string>>; addressErrors: AddressErrors })
+      : null;
   const pending = useIsPending();
   const refresh = (form: HTMLFormElement | null) => {
     if (form) submit(form, { method: "get", replace: true, preventScrollReset: true });
@@ -179,7 +208,9 @@ export default function SubmitPrint() {
         className="mt-6 grid gap-6 lg:grid-cols-3"
         onChange={(e) => {
           const target = e.target as HTMLInputElement;
-          if (target.name !== "specialInstructions" && (target.name !== "deliveryZip" || /^\d{5}$/.test(target.value))) {
+          // typing an address refreshes nothing but its ZIP; choosing a saved address fills the fields in
+          const typing = target.name === "specialInstructions" || target.name.startsWith("deliveryAddress.");
+          if (!typing && (target.name !== "deliveryZip" || /^\d{5}$/.test(target.value))) {
             refresh(e.currentTarget);
           }
         }}
@@ -254,19 +285,15 @@ export default function SubmitPrint() {
               </select>
             </div>
             {d.deliveryMethod === "pickup" ? null : (
-              <div>
-                <label className="label" htmlFor="deliveryZip">
-                  Delivery ZIP code
-                </label>
-                <input
-                  id="deliveryZip"
-                  name="deliveryZip"
-                  defaultValue={d.zip}
-                  inputMode="numeric"
-                  pattern="\d{5}"
-                  maxLength={5}
-                  className="input"
-                  aria-invalid={actionData?.field === "deliveryZip" || undefined}
+              <div className="sm:col-span-2">
+                <AddressFields
+                  key={refused ? "refused" : d.address.key}
+                  address={refused ? { ...d.address, ...addressValues(refused.typed) } : d.address}
+                  zip={refused?.typed.zip ?? d.zip}
+                  saved={d.savedAddresses}
+                  filledFrom={d.address.filledFrom}
+                  errors={refused?.addressErrors}
+                  zipInvalid={actionData?.field === "deliveryZip"}
                 />
                 {d.deliveryMethod === "delivery" && d.localDeliveryOk === false ? (
                   <p className="field-error">

@@ -1,6 +1,7 @@
 // Offline US gazetteer (docs/decisions/003), server-only so the multi-megabyte `zipcodes` data never reaches the browser.
 
 import { createRequire } from "node:module";
+import { US_STATES } from "~/domain/address";
 import type { LatLon } from "~/domain/geo";
 
 interface ZipRecord {
@@ -31,59 +32,9 @@ export interface ResolvedLocation extends LatLon {
   label: string;
 }
 
+// state names to codes, from the one state list, plus the ways people write DC
 const STATE_NAMES: Record<string, string> = {
-  ALABAMA: "AL",
-  ALASKA: "AK",
-  ARIZONA: "AZ",
-  ARKANSAS: "AR",
-  CALIFORNIA: "CA",
-  COLORADO: "CO",
-  CONNECTICUT: "CT",
-  DELAWARE: "DE",
-  "DISTRICT OF COLUMBIA": "DC",
-  FLORIDA: "FL",
-  GEORGIA: "GA",
-  HAWAII: "HI",
-  IDAHO: "ID",
-  ILLINOIS: "IL",
-  INDIANA: "IN",
-  IOWA: "IA",
-  KANSAS: "KS",
-  KENTUCKY: "KY",
-  LOUISIANA: "LA",
-  MAINE: "ME",
-  MARYLAND: "MD",
-  MASSACHUSETTS: "MA",
-  MICHIGAN: "MI",
-  MINNESOTA: "MN",
-  MISSISSIPPI: "MS",
-  MISSOURI: "MO",
-  MONTANA: "MT",
-  NEBRASKA: "NE",
-  NEVADA: "NV",
-  "NEW HAMPSHIRE": "NH",
-  "NEW JERSEY": "NJ",
-  "NEW MEXICO": "NM",
-  "NEW YORK": "NY",
-  "NORTH CAROLINA": "NC",
-  "NORTH DAKOTA": "ND",
-  OHIO: "OH",
-  OKLAHOMA: "OK",
-  OREGON: "OR",
-  PENNSYLVANIA: "PA",
-  "RHODE ISLAND": "RI",
-  "SOUTH CAROLINA": "SC",
-  "SOUTH DAKOTA": "SD",
-  TENNESSEE: "TN",
-  TEXAS: "TX",
-  UTAH: "UT",
-  VERMONT: "VT",
-  VIRGINIA: "VA",
-  WASHINGTON: "WA",
-  "WEST VIRGINIA": "WV",
-  WISCONSIN: "WI",
-  WYOMING: "WY",
-  "PUERTO RICO": "PR",
+  ...Object.fromEntries(Object.entries(US_STATES).map(([code, name]) => [name.toUpperCase(), code])),
   "WASHINGTON DC": "DC",
   "WASHINGTON D.C.": "DC",
 };

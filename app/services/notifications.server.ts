@@ -103,32 +103,51 @@ function escapeHtml(text: string): string {
  * The plain-text and HTML parts: what happened, a link to the page it is about, and one to the settings.
  * Names and the message are kept on their own line, so no text a user typed can add lines of its own.
  */
-export function notificationEmail(input: { firstName: string | null; title: string; message: string; link?: string | null }) {
+export function notificationEmail(input: {
+  firstName: string | null;
+  title: string;
+  message: string;
+  link?: string | null;
+  /** detail lines under the message (a receipt's items and total) */
+  lines?: string[];
+  /** a receipt is sent whatever the notification settings say, and its footer says why */
+  receipt?: boolean;
+}) {
   const base = siteUrl();
   const page = `${base}${input.link && input.link.startsWith("/") ? input.link : "/dashboard"}`;
   const settings = `${base}${EMAIL_SETTINGS_PATH}`;
   const firstName = oneLine(input.firstName ?? "").trim();
   const hello = firstName ? `Hi ${firstName},` : "Hi,";
   const message = oneLine(input.message);
+  const lines = (input.lines ?? []).map(oneLine);
+  const footer = input.receipt
+    ? "You get this receipt because you paid for an order on Printnear."
+    : `You get this e-mail because of your Printnear notification settings. Change them here: ${settings}`;
   const text = [
     hello,
     "",
     message,
+    ...(lines.length ? ["", ...lines] : []),
     "",
     `Open it on Printnear: ${page}`,
     "",
     "--",
-    `You get this e-mail because of your Printnear notification settings. Change them here: ${settings}`,
+    footer,
   ].join("\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">
 <p>${escapeHtml(hello)}</p>
 <p><strong>${escapeHtml(oneLine(input.title))}</strong></p>
 <p>${escapeHtml(message)}</p>
+${lines.length ? `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : ""}
 <p><a href="${escapeHtml(page)}" style="display:inline-block;padding:10px 16px;background:#1f57d0;color:#fff;border-radius:6px;text-decoration:none">Open on Printnear</a></p>
 <hr style="border:none;border-top:1px solid #e2e8f0">
-<p style="font-size:12px;color:#64748b">You get this e-mail because of your Printnear notification settings. <a href="${escapeHtml(settings)}">Change which e-mails you get</a>.</p>
+<p style="font-size:12px;color:#64748b">${
+    input.receipt
+      ? escapeHtml(footer)
+      : `You get this e-mail because of your Printnear notification settings. <a href="${escapeHtml(settings)}">Change which e-mails you get</a>.`
+  }</p>
 </body></html>`;
-  return { text, html, headers: { "List-Unsubscribe": `<${settings}>` } };
+  return { text, html, headers: input.receipt ? undefined : { "List-Unsubscribe": `<${settings}>` } };
 }
 
 export async function markNotificationsRead(userId: number, ids?: number[]) {

@@ -8,6 +8,7 @@ import { AppError } from "~/domain/app-error";
 import { ReviewSchema } from "~/domain/review-schema";
 import { isReviewable, RATING_DECIMALS, REVIEW_NOT_YET, REVIEW_OWN_PRINTER } from "~/domain/reviews";
 import { getDb, type Database } from "~/utils/db.server";
+import { notify } from "./notifications.server";
 import { limitWrite } from "./write-limits.server";
 
 export interface ReviewContext {
@@ -16,6 +17,7 @@ export interface ReviewContext {
   jobStatus: string;
   printerId: number;
   printerName: string;
+  ownerId: number;
   /** why the customer can't review (yet), or null when they can */
   refusal: string | null;
   review: { rating: number; review: string | null; updatedAt: string } | null;
@@ -48,6 +50,7 @@ export async function getReviewContext(jobId: number, customerId: number): Promi
     jobStatus: row.jobStatus,
     printerId: row.printerId,
     printerName: row.printerName,
+    ownerId: row.ownerId,
     refusal,
     review: review ? { rating: review.rating, review: review.review, updatedAt: review.updatedAt.toISOString() } : null,
   };
@@ -87,6 +90,17 @@ export async function saveReview(input: { jobId: number; customerId: number; rat
       }),
     refreshPrinterRating(db, context.printerId),
   ]);
+  // the owner hears of a new review (not of each edit); its text stays on the site
+  if (!context.review) {
+    const stars = parsed.data.rating === 1 ? "1 star" : `${parsed.data.rating} stars`;
+    await notify(
+      context.ownerId,
+      "New Review",
+      `A customer rated ${context.printerName} ${stars} for the order of ${context.jobFileName}.`,
+      `/printers/${context.printerId}`,
+      { kind: "order_update" },
+    );
+  }
   return { printerId: context.printerId, rating: parsed.data.rating, review: parsed.data.review, edited: !!context.review };
 }
 

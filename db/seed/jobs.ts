@@ -9,7 +9,7 @@ import type { Database } from "../../app/utils/db.server";
 import { eq } from "drizzle-orm";
 import * as s from "../schema";
 import { DEMO_PRINTERS } from "./printers";
-import { CUSTOMER_ZIP } from "./users";
+import { CUSTOMER_ADDRESS, CUSTOMER_ZIP } from "./users";
 
 const SEED_SHIPPING_SERVICE = "usps_ground_advantage";
 
@@ -128,6 +128,7 @@ export async function seedJobs(
         printTimeMinutes: job.minutes,
         deliveryMethod: delivery,
         deliveryZip: delivery === "pickup" ? null : CUSTOMER_ZIP,
+        deliveryAddress: delivery === "pickup" ? null : CUSTOMER_ADDRESS,
         shippingCarrier: delivery === "shipping" ? "USPS" : null,
         shippingService: delivery === "shipping" ? SEED_SHIPPING_SERVICE : null,
         trackingNumber: job.tracking ?? null,

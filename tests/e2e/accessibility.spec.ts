@@ -219,6 +219,11 @@ auditEach("customer", DEMO.customer, [
     path: async () =>
       `/submit-print?printerId=${await firstPrinterOf(DEMO.berthoudOwner)}&draftId=${(await caseyJob("draft")).id}`,
   },
+  {
+    name: "submitting a draft for shipping, its address filled from the address book",
+    path: async () =>
+      `/submit-print?printerId=${await firstPrinterOf(DEMO.berthoudOwner)}&draftId=${(await caseyJob("draft")).id}&deliveryMethod=shipping`,
+  },
   { name: "checkout", path: async () => `/checkout?orderId=${(await caseyJob("submitted")).id}` },
   { name: "an order's confirmation", path: async () => `/order-confirmation?orderId=${(await caseyJob("confirmed")).id}` },
   { name: "a paid order's page", path: async () => `/order/${(await caseyJob("confirmed")).id}` },

@@ -230,6 +230,16 @@ test.describe("orders", () => {
     await page.getByLabel("Delivery ZIP code").fill("10001");
     await page.getByRole("button", { name: "Update summary" }).click();
     await expect(page.getByText(/Ground Advantage \(estimated/)).toBeVisible();
+    // the address is asked for; a ZIP outside its state is refused and what was typed stays
+    await page.getByLabel("Recipient name").fill("Sam Shipper");
+    await page.getByLabel("Street address").fill("350 Fifth Avenue");
+    await page.getByLabel("City").fill("New York");
+    await page.getByLabel("State").selectOption("CO");
+    await page.getByLabel("Phone for the carrier (optional)").fill("(212) 555-0100");
+    await page.getByRole("button", { name: "Submit Order" }).click();
+    await expect(page.getByText("ZIP code 10001 is not in CO.")).toBeVisible();
+    await expect(page.getByLabel("Street address")).toHaveValue("350 Fifth Avenue");
+    await page.getByLabel("State").selectOption("NY");
     const orderId = await placeAndPay(page);
     const fee = (await jobRow(orderId)).deliveryFeeCents;
     await expect(page.getByTestId("confirmation-summary")).toContainText(
@@ -238,6 +248,10 @@ test.describe("orders", () => {
 
     await signInAs(page, DEMO.berthoudOwner);
     await page.goto(`/order/${orderId}`);
+    // paid and theirs to fulfil: the owner sees where it goes and the phone for the carrier
+    await expect(page.getByTestId("delivery-address")).toContainText(
+      "Sam Shipper350 Fifth AvenueNew York, NY 10001Phone: (212) 555-0100",
+    );
     await ownerStep(page, orderId, "Accept", "Accepted");
     await ownerStep(page, orderId, "Start Printing", "Printing");
     await ownerStep(page, orderId, "Mark Complete", "Print complete");
@@ -245,6 +259,8 @@ test.describe("orders", () => {
     await page.getByLabel("Tracking number").fill("9400 1112 0255 5842 7600 00");
     await ownerStep(page, orderId, "Mark as Shipped", "Shipped");
     await expect(page.getByTestId("tracking-number")).toHaveText("9400 1112 0255 5842 7600 00");
+    // once it has left, the address is no longer the owner's to see
+    await expect(page.getByTestId("delivery-address")).toHaveCount(0);
   });
 });
 

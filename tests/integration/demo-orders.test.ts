@@ -2,7 +2,8 @@
 // order placed today would be (the price engine, the flat local-delivery fee, the rate table).
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { printers, printJobs, users } from "../../db/schema";
+import { addresses, printers, printJobs, users } from "../../db/schema";
+import { addressOf, checkDeliveryAddress } from "../../app/services/addresses.server";
 import { seedDatabase } from "../../db/seed";
 import { JOB_STATUSES } from "../../app/domain/job-status";
 import { LOCAL_DELIVERY_FEE_CENTS, quotePrice } from "../../app/domain/pricing";
@@ -68,6 +69,19 @@ describe("demo orders", () => {
     const [casey] = await db.select().from(users).where(eq(users.email, "casey@printnear.test"));
     for (const { job } of await seededOrders()) {
       if (job.deliveryMethod !== "pickup") expect(job.deliveryZip).toBe(casey!.zipCode);
+    }
+  });
+
+  it("carry a copy of the customer's default address when delivered or shipped, and none for pickup", async () => {
+    const db = await getDb();
+    const [casey] = await db.select().from(users).where(eq(users.email, "casey@printnear.test"));
+    const book = await db.select().from(addresses).where(eq(addresses.userId, casey!.id));
+    const home = book.find((a) => a.isDefault)!;
+    expect(book.length).toBeGreaterThan(1);
+    expect(checkDeliveryAddress(addressOf(home))).toEqual({ address: addressOf(home) });
+    for (const { job } of await seededOrders()) {
+      if (job.status === "draft") continue;
+      expect(job.deliveryAddress, job.fileName).toEqual(job.deliveryMethod === "pickup" ? null : addressOf(home));
     }
   });
 });

@@ -33,6 +33,8 @@ interface Row {
   kind: NotificationKind;
   /** words the notice (bell and e-mail) must carry */
   says?: string[];
+  /** the other party's mail: a receipt is not a notification (decision 037) */
+  otherMail?: (jobId: number) => string[];
 }
 
 const EVENTS: Row[] = [
@@ -43,6 +45,7 @@ const EVENTS: Row[] = [
     to: "owner",
     title: "New Order Request",
     kind: "order_request",
+    otherMail: (jobId) => [`Your Printnear Receipt: order #${jobId}`],
   },
   {
     event: "accepted",
@@ -188,7 +191,7 @@ describe("every order event and new message notifies the right party", () => {
 
     const mail = await queuedMailTo(recipient.email);
     expect(mail.map((m) => m.subject)).toEqual([`${row.title} | Printnear`]);
-    expect(await queuedMailTo(other.email)).toEqual([]);
+    expect((await queuedMailTo(other.email)).map((m) => m.subject)).toEqual(row.otherMail?.(parties.jobId) ?? []);
     for (const words of row.says ?? []) {
       expect(bell[0]!.message.toLowerCase()).toContain(words.toLowerCase());
       expect(mail[0]!.text.toLowerCase()).toContain(words.toLowerCase());

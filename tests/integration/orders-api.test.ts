@@ -49,7 +49,7 @@ describe("order API", () => {
       draftId: s.draft.id,
       filamentColor: "Red",
       deliveryMethod: "delivery",
-      deliveryZip: "80537",
+      deliveryAddress: { name: "Casey Customer", line1: "1 Main St", city: "Loveland", state: "CO", zip: "80537" },
       totalCost: "0.01",
     };
     expect((await run(() => submitOrder(args(jsonRequest("/api/submit-order", body))))).status).toBe(401);

@@ -48,7 +48,7 @@ export const MAX_MODULE_LINES = 400;
 
 // Modules over the limit today, with their length: each may only shrink, and leaves the list once within it.
 const LONG_MODULES: Record<string, number> = {
-  "db/schema.ts": 650,
+  "db/schema.ts": 620,
 };
 
 export function lineCount(text: string): number {

@@ -78,6 +78,13 @@ export async function getOrderForAdmin(id: number) {
     .from(payments)
     .where(eq(payments.jobId, id))
     .orderBy(desc(payments.createdAt));
-  const { fileKey: _fileKey, previewKey: _previewKey, analysis: _analysis, ...job } = order.job;
+  // the delivery address is for the customer and the printer fulfilling it only
+  const {
+    fileKey: _fileKey,
+    previewKey: _previewKey,
+    analysis: _analysis,
+    deliveryAddress: _deliveryAddress,
+    ...job
+  } = order.job;
   return { ...order, job, payments: paymentRows, repairs: await repairsOfJob(id) };
 }

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
+import { seesDeliveryAddress } from "~/domain/address";
 import type { JobActor } from "~/domain/job-lifecycle";
 import {
   OWNER_ACTIVE,
@@ -126,7 +127,9 @@ export async function getOrderForViewer(jobId: number, viewerId: number) {
       : row.job.customerId === viewerId
         ? "customer"
         : null;
-    return viewerRole ? ({ ...row, viewerRole } as const) : null;
+    if (!viewerRole) return null;
+    const job = seesDeliveryAddress(viewerRole, row.job.status) ? row.job : { ...row.job, deliveryAddress: null };
+    return { ...row, job, viewerRole } as const;
   });
 }
 export type OrderView = NonNullable<Awaited<ReturnType<typeof getOrderForViewer>>>;
@@ -143,6 +146,8 @@ export function orderJson(view: OrderView) {
     filamentColor: job.filamentColor,
     deliveryMethod: job.deliveryMethod,
     deliveryZip: job.deliveryZip,
+    // the recipient and the phone: the customer's, and the owner's while the paid order is theirs to fulfil
+    deliveryAddress: job.deliveryAddress ?? null,
     shippingService: job.shippingService,
     specialInstructions: job.specialInstructions,
     estimatedWeight: job.estimatedWeightGrams,

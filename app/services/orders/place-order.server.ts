@@ -8,6 +8,7 @@ import { checkTransition } from "~/domain/job-lifecycle";
 import { orderTotal, quotePrice, type DeliveryMethod } from "~/domain/pricing";
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES, type ShippingOption } from "~/domain/shipping";
 import { getOwnDraft } from "~/services/designs/drafts.server";
+import { requireDeliveryAddress } from "~/services/addresses.server";
 import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getDb } from "~/utils/db.server";
@@ -24,8 +25,11 @@ export interface OrderInput {
   filamentColor: string;
   deliveryMethod: DeliveryMethod;
   specialInstructions?: string | null;
+  /** the delivery ZIP when no address is given (the address's own ZIP wins) */
   deliveryZip?: string | null;
   shippingService?: string | null;
+  /** who receives a shipped or delivered order and where: {name, line1, line2?, city, state, zip, phone?} */
+  deliveryAddress?: unknown;
 }
 
 export async function getOrderablePrinter(printerId: number) {
@@ -117,10 +121,11 @@ export async function placeOrder(input: OrderInput): Promise<number> {
   const check = checkTransition(draft.status, "customer", "place", { deliveryMethod: input.deliveryMethod });
   if (!check.ok) throw new AppError("conflict", "This draft has already been ordered.");
   const { transition } = check;
+  const address = input.deliveryMethod === "pickup" ? null : requireDeliveryAddress(givenAddress(input));
   await limitWrite(input.customerId, "order");
   const price = await priceOrder(printer, draft, {
     method: input.deliveryMethod,
-    zip: input.deliveryZip,
+    zip: address?.zip,
     service: input.shippingService,
   });
   const now = new Date();
@@ -133,7 +138,8 @@ export async function placeOrder(input: OrderInput): Promise<number> {
       printerId: printer.id,
       filamentColor: input.filamentColor,
       deliveryMethod: input.deliveryMethod,
-      deliveryZip: input.deliveryMethod === "pickup" ? null : input.deliveryZip,
+      deliveryZip: address?.zip ?? null,
+      deliveryAddress: address,
       shippingCarrier: price.shipping?.carrier ?? null,
       shippingService: price.shipping?.service ?? null,
       specialInstructions: instructions || null,
@@ -147,4 +153,13 @@ export async function placeOrder(input: OrderInput): Promise<number> {
     .where(and(eq(printJobs.id, draft.id), eq(printJobs.customerId, input.customerId), eq(printJobs.status, transition.from)));
   if (result.rowsAffected !== 1) throw new AppError("conflict", "This draft has already been ordered.");
   return draft.id;
+}
+
+/** The order's address as given, its ZIP taken from deliveryZip when the address has none. */
+export function givenAddress(input: OrderInput): unknown {
+  const given = input.deliveryAddress;
+  if (given === undefined || given === null) return given;
+  if (typeof given !== "object" || Array.isArray(given)) return {};
+  const zip = (given as { zip?: unknown }).zip;
+  return zip === undefined || zip === null || zip === "" ? { ...given, zip: input.deliveryZip ?? undefined } : given;
 }

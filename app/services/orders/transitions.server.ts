@@ -11,6 +11,7 @@ import {
   type Transition,
 } from "~/domain/job-lifecycle";
 import { reachedOwner } from "~/domain/job-status";
+import { shippingServiceName } from "~/domain/shipping";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { findPayment, movePayment, paymentOfJob } from "~/services/payments/records.server";
 import { limitWrite } from "~/services/write-limits.server";
@@ -20,6 +21,7 @@ import { notify } from "~/services/notifications.server";
 import { actorFor, loadJobParty, type JobParty } from "./jobs.server";
 import { releaseOpenPayments } from "./payment-holds.server";
 import { refundJob } from "./refunds.server";
+import { sendReceipt } from "./receipt.server";
 
 const STAMP_COLUMNS: Record<JobStamp, string> = {
   submittedAt: "submitted_at",
@@ -219,12 +221,16 @@ async function tellOtherParty(party: JobParty, transition: Transition, trackingN
   const notice = transitionNotice(transition.action, transition.actor, {
     fileName: job.fileName,
     trackingNumber: transition.action === "mark_shipped" ? trackingNumber : null,
+    deliveryMethod: job.deliveryMethod,
+    shippingServiceName: job.shippingService ? shippingServiceName(job.shippingService) : null,
   });
   const link = `/order/${job.id}`;
   const toCustomer = transition.actor !== "customer";
   // the owner hears of an order once it is paid (payment is their New Order Request), never before
   const toOwner =
     transition.actor !== "owner" && (reachedOwner(job) || reachedOwner({ status: transition.to, confirmedAt: job.confirmedAt }));
+  // the customer's word of a payment is the receipt, not a notification
+  if (transition.action === "pay") await sendReceipt(party);
   if (toCustomer && transition.action !== "pay") {
     await notify(job.customerId, notice.title, notice.message, link, {
       kind: transitionNoticeKind(transition.action, "customer"),
