@@ -12,6 +12,7 @@ import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, PAYOUT_STATUSES } from "../app/dom
 import { USER_TYPES } from "../app/domain/users";
 import { SUPPORT_MODES } from "../app/domain/mesh/types";
 import { DELIVERY_METHODS } from "../app/domain/pricing";
+import { DESIGN_UNITS } from "../app/domain/design-scale";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -369,8 +370,16 @@ export const printJobs = sqliteTable(
     infillPercent: integer("infill_percent").notNull().default(20),
     supports: text("supports", { enum: SUPPORT_MODES }).notNull().default("auto"),
     numberOfColors: integer("number_of_colors").notNull().default(1),
+    /** copies of the design in this order (decision 038) */
+    quantity: integer("quantity").notNull().default(1),
+    /** the unit the file's numbers are in; a 3MF names its own */
+    units: text("units", { enum: DESIGN_UNITS }).notNull().default("mm"),
+    scalePercent: integer("scale_percent").notNull().default(100),
+    /** every copy together, after units and scale */
     printTimeMinutes: integer("print_time_minutes").notNull().default(60),
+    /** every copy together, after units and scale */
     estimatedWeightGrams: real("estimated_weight_grams").notNull().default(25),
+    /** one copy, in mm, after units and scale */
     boundingBoxX: real("bounding_box_x"),
     boundingBoxY: real("bounding_box_y"),
     boundingBoxZ: real("bounding_box_z"),
@@ -415,6 +424,9 @@ export const printJobs = sqliteTable(
       sql`total_cost_cents >= 0 AND printer_profit_cents >= 0 AND platform_fee_cents >= 0 AND delivery_fee_cents >= 0 AND amount_due_cents >= 0`,
     ),
     check("print_jobs_colors_check", sql`number_of_colors BETWEEN 1 AND 8`),
+    check("print_jobs_quantity_check", sql`quantity BETWEEN 1 AND 50`),
+    check("print_jobs_units_check", oneOf("units", DESIGN_UNITS)),
+    check("print_jobs_scale_check", sql`scale_percent BETWEEN 10 AND 1000`),
   ],
 );
 

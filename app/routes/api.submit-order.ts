@@ -1,5 +1,5 @@
 // POST /api/submit-order {printerId, draftId, filamentColor, deliveryMethod, specialInstructions,
-// deliveryZip?, shippingService?}: the customer's draft becomes an order; the total is computed
+// deliveryZip?, shippingService?, quantity?}: the customer's draft becomes an order; the total is computed
 // here (a client-sent amount is ignored). Answers {orderId, totalCents}.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { isDeliveryMethod } from "~/domain/pricing";
@@ -30,6 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
       specialInstructions: text(body.specialInstructions),
       deliveryZip: text(body.deliveryZip),
       shippingService: text(body.shippingService),
+      quantity: body.quantity === undefined || body.quantity === null ? null : Number(body.quantity),
     });
     const party = await loadJobParty(orderId);
     return Response.json({ orderId, totalCents: party?.job.amountDueCents ?? null }, { status: 201 });

@@ -16,7 +16,14 @@ import { formatCents } from "~/domain/money";
 import { DELIVERY_METHODS, isDeliveryMethod, type DeliveryMethod } from "~/domain/pricing";
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES } from "~/domain/shipping";
 import { getOwnDraft } from "~/services/designs/drafts.server";
-import { colorsInStock, getOrderablePrinter, NO_COLOR, placeOrder, priceOrder } from "~/services/orders/place-order.server";
+import {
+  colorsInStock,
+  draftWithQuantity,
+  getOrderablePrinter,
+  NO_COLOR,
+  placeOrder,
+  priceOrder,
+} from "~/services/orders/place-order.server";
 import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
 import { parseId } from "~/utils/misc";
 import { useIsPending } from "~/utils/misc-react";
@@ -24,6 +31,8 @@ import { requireUser } from "~/utils/session.server";
 import { redirectDocumentWithToast, redirectWithToast } from "~/utils/toast.server";
 import { formatGrams } from "~/domain/grams";
 import { formatMinutes } from "~/domain/format";
+import { copiesText } from "~/domain/design-scale";
+import { MAX_QUANTITY, MIN_QUANTITY } from "~/domain/pricing";
 
 const OrderSchema = z.object({
   printerId: z.coerce.number().int().positive(),
@@ -33,6 +42,8 @@ const OrderSchema = z.object({
   deliveryZip: z.string().max(5).optional(),
   shippingService: z.string().max(64).optional(),
   specialInstructions: z.string().max(1000, "Special instructions can be at most 1000 characters.").optional(),
+  // checked by placeOrder, which answers 0 or 51 copies with the one message
+  quantity: z.coerce.number().optional(),
 });
 
 const DELIVERY_LABELS: Record<DeliveryMethod, string> = {
@@ -55,26 +66,36 @@ export async function loader({ request }: LoaderFunctionArgs) {
       variant: "destructive",
     });
   }
-  const draft = await getOwnDraft(user.id, draftId);
-  if (!draft) {
+  const saved = await getOwnDraft(user.id, draftId);
+  if (!saved) {
     throw await redirectWithToast("/upload", {
       title: "Missing Draft",
       description: "No draft found. Please start over by uploading your file.",
       variant: "destructive",
     });
   }
+  let priceError: string | null = null;
+  const askedCopies = q.get("quantity");
+  const draft = (() => {
+    try {
+      return draftWithQuantity(saved, askedCopies === null ? null : Number(askedCopies));
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      priceError = error.message;
+      return saved;
+    }
+  })();
   const printer = await getOrderablePrinter(printerId);
   if (!printer) {
     throw await redirectWithToast(`/choose-printer?draftId=${draft.id}`, { title: "Printer not found", variant: "destructive" });
   }
-  const { swatches, color } = colorChoices(colorsInStock(printer, draft), q.get("filamentColor"));
+  const { swatches, color } = colorChoices(colorsInStock(printer, draft), q.get("filamentColor") ?? draft.filamentColor);
   const askedMethod = q.get("deliveryMethod");
   const deliveryMethod: DeliveryMethod = isDeliveryMethod(askedMethod) ? askedMethod : "pickup";
   const zip = q.get("deliveryZip")?.trim().slice(0, 5) ?? user.zipCode ?? "";
   const service = q.get("shippingService");
 
   let shippingOptions: Awaited<ReturnType<typeof shippingQuote>> | null = null;
-  let priceError: string | null = null;
   if (deliveryMethod === "shipping" && isZip(zip)) {
     shippingOptions = await shippingQuote({
       originZip: printer.zip,
@@ -105,6 +126,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       weightGrams: draft.estimatedWeightGrams,
       colors: draft.numberOfColors,
       printTimeMinutes: draft.printTimeMinutes,
+      quantity: draft.quantity,
       specialInstructions: (q.get("specialInstructions") ?? draft.specialInstructions ?? "").slice(0, 1000),
     },
     printer: { id: printer.id, name: printer.name, location: printer.location, isAvailable: printer.isAvailable },
@@ -128,7 +150,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Back to this form with what was chosen, so a refusal shown as a toast keeps the customer's choices. */
 function formAgain(form: FormData): string {
   const q = new URLSearchParams();
-  for (const name of ["printerId", "draftId", "deliveryMethod", "deliveryZip", "shippingService", "specialInstructions"]) {
+  for (const name of [
+    "printerId",
+    "draftId",
+    "quantity",
+    "deliveryMethod",
+    "deliveryZip",
+    "shippingService",
+    "specialInstructions",
+  ]) {
     const value = form.get(name);
     if (typeof value === "string" && value !== "") q.set(name, value.slice(0, 1000));
   }
@@ -195,6 +225,30 @@ export default function SubmitPrint() {
               {d.draft.fileName} · {(d.draft.fileSize / 1024 / 1024).toFixed(2)} MB · {d.draft.material} ·{" "}
               {formatGrams(d.draft.weightGrams)} g · {d.draft.colors} colour(s) · {formatMinutes(d.draft.printTimeMinutes)}
             </p>
+            <div className="mt-3 flex items-end gap-3">
+              <div>
+                <label className="label" htmlFor="quantity">
+                  Copies
+                </label>
+                <input
+                  id="quantity"
+                  name="quantity"
+                  type="number"
+                  min={MIN_QUANTITY}
+                  max={MAX_QUANTITY}
+                  step={1}
+                  defaultValue={d.draft.quantity}
+                  className="input w-24"
+                  data-testid="order-quantity"
+                  aria-invalid={actionData?.field === "quantity" || undefined}
+                  aria-describedby="quantity-help"
+                />
+              </div>
+              <p id="quantity-help" className="text-xs text-slate-500">
+                Weight, time and price are for all {copiesText(d.draft.quantity)}.
+              </p>
+            </div>
+            {actionData?.field === "quantity" ? <p className="field-error">{actionData.error}</p> : null}
           </section>
 
           <section className="card flex items-center justify-between gap-4 p-4" aria-labelledby="chosen-printer">

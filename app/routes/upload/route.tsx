@@ -42,6 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     : await nearbyPrinterRates(
         {
           material: draft?.material ?? NEW_DESIGN_SETTINGS.material,
+          color: draft?.filamentColor ?? NEW_DESIGN_SETTINGS.filamentColor,
           weightGrams: draft?.estimatedWeightGrams ?? null,
           size:
             draft?.boundingBoxX && draft.boundingBoxY && draft.boundingBoxZ
@@ -72,6 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
             weightGrams: draft.estimatedWeightGrams,
             numberOfColors: draft.numberOfColors,
             printTimeMinutes: draft.printTimeMinutes,
+            quantity: draft.quantity,
             ratePerKgCents,
           }),
           estimatedWeight: draft.estimatedWeightGrams,

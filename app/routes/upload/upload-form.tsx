@@ -22,7 +22,7 @@ import { estimateFromFileSize } from "~/domain/mesh/fallback";
 import type { AnalysisOptions, MeshFormat, SupportsMode } from "~/domain/mesh/types";
 import { useIsPending } from "~/utils/misc-react";
 import type { loader, UploadActionData } from "./route";
-import { shownDesign, type LiveAnalysis } from "./shown-design";
+import { designChoices, shownDesign, type LiveAnalysis } from "./shown-design";
 import { useAnalysisWorker } from "./use-analysis-worker";
 import { UploadProgressBar } from "./upload-progress-bar";
 
@@ -58,6 +58,7 @@ export function UploadForm() {
   const supports = (fields.supports.value ?? settings.supports) as SupportsMode;
   const numberOfColors = Number(fields.numberOfColors.value ?? settings.numberOfColors) || 1;
   const filamentColor = String(fields.filamentColor.value ?? settings.filamentColor) as ColorName;
+  const choices = designChoices(fields, settings);
   const options: AnalysisOptions = useMemo(
     () => ({ material, infill, layerHeight, supports }),
     [material, infill, layerHeight, supports],
@@ -193,7 +194,12 @@ export function UploadForm() {
     formProps.onSubmit(event);
   };
 
-  const { shown, quote, liveQuote, range } = shownDesign(live, draft, { numberOfColors, ratePerKgCents, nearbyRates });
+  const { shown, quote, liveQuote, range, hint } = shownDesign(live, draft, {
+    numberOfColors,
+    ...choices,
+    ratePerKgCents,
+    nearbyRates,
+  });
   const alert = clientAlert ?? (chosen ? null : (actionData?.alert ?? null));
   const fileError = live.status === "refused" ? live.message : chosen ? null : actionData?.result.error?.file?.[0];
   const formError = chosen ? null : actionData?.result.error?.[""]?.[0];
@@ -327,6 +333,8 @@ export function UploadForm() {
                   fileName={shown.fileName}
                   fileSize={shown.fileSize}
                   printColors={numberOfColors}
+                  quantity={choices.quantity}
+                  unitHint={hint}
                 />
               ) : draft && !draft.analysis ? (
                 <AnalysisWarning reason="This draft was saved without a file analysis." />
