@@ -15,6 +15,10 @@ import {
 } from "~/domain/job-status";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { formatCents } from "~/domain/money";
+import { copiesText } from "~/domain/design-scale";
+import { designPriceText, type DesignPrice } from "~/domain/price-range";
+import { draftPrices } from "~/services/designs/draft-prices.server";
+import { listDrafts } from "~/services/designs/drafts.server";
 import { getDb } from "~/utils/db.server";
 import { LocalTime } from "~/components/local-time";
 import { requireUser } from "~/utils/session.server";
@@ -39,6 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       createdAt: printJobs.createdAt,
       printerName: printers.name,
       deliveryMethod: printJobs.deliveryMethod,
+      quantity: printJobs.quantity,
     })
     .from(printJobs)
     .leftJoin(printers, eq(printers.id, printJobs.printerId))
@@ -54,6 +59,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     totalSpentCents: jobs.filter((j) => PAID_STATUSES.includes(j.status)).reduce((sum, j) => sum + (j.amountDueCents ?? 0), 0),
   };
   const shown = jobs.filter((j) => inCustomerTab(j.status, tab));
+  // a draft shows the price it would really cost, as /upload and /saved-prints do
+  const prices = shown.some((j) => j.status === "draft")
+    ? await draftPrices(await listDrafts(user.id), user)
+    : new Map<number, DesignPrice>();
   const reviews = await reviewLinksOf(
     user.id,
     shown.map((j) => j.id),
@@ -68,6 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     jobs: shown.map((j) => ({
       ...j,
       actions: j.status === "draft" ? [] : buttonActions(j.status, "customer", j.deliveryMethod),
+      price: prices.has(j.id) ? designPriceText(prices.get(j.id)!) : formatCents(j.amountDueCents || j.totalCostCents),
       review: reviews.get(j.id) ?? null,
     })),
   };
@@ -135,7 +145,7 @@ export default function Dashboard() {
                 <div>
                   <p className="font-medium">{job.fileName}</p>
                   <p className="text-sm text-slate-500">
-                    {job.material} · {job.filamentColor}
+                    {copiesText(job.quantity)} · {job.material} · {job.filamentColor}
                     {job.printerName ? ` · ${job.printerName}` : ""}
                   </p>
                 </div>
@@ -145,7 +155,9 @@ export default function Dashboard() {
                 <span className="text-slate-500">
                   <LocalTime value={job.createdAt} dateOnly />
                 </span>
-                <span className="font-semibold">{formatCents(job.amountDueCents || job.totalCostCents)}</span>
+                <span className="font-semibold" data-testid="job-price">
+                  {job.price}
+                </span>
               </div>
               {job.status === "printing" ? (
                 <p className="mt-2 text-sm text-slate-600">Estimated completion in 6-12 hours</p>
