@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { DesignAnalysis } from "./design-settings";
 import { orderFigures, scaleFactor, unitHint, unitHintText } from "./design-scale";
+import { analyzeMesh } from "./mesh";
+import { box, toBinaryStl } from "./mesh/generate";
+import { parseStl } from "./mesh/stl";
 
-const mesh = (box: { x: number; y: number; z: number }, format: "stl" | "3mf" = "stl"): DesignAnalysis => ({
+const mesh = (size: { x: number; y: number; z: number }, format: "stl" | "3mf" = "stl"): DesignAnalysis => ({
   method: "mesh",
   estimatedWeight: 2,
   estimatedTimeMinutes: 10,
   numberOfColors: 1,
-  boundingBox: box,
+  boundingBox: size,
   volume: 1000,
   surfaceArea: 600,
   infillDensity: 20,
@@ -30,36 +33,37 @@ describe("units and scale", () => {
     expect(scaleFactor("3mf", { units: "inch", scalePercent: 200 })).toBe(2);
   });
 
-  it("multiplies lengths by s and weight and time by s³, then by the copies", () => {
-    const figures = orderFigures(mesh({ x: 10, y: 10, z: 10 }), { units: "mm", scalePercent: 200 }, 3);
-    expect(figures.box).toEqual({ x: 20, y: 20, z: 20 });
-    expect(figures.copy.estimatedWeight).toBe(16);
-    expect(figures.copy.estimatedTimeMinutes).toBe(80);
-    expect(figures.weightGrams).toBe(48);
-    expect(figures.printTimeMinutes).toBe(240);
-    if (figures.copy.method === "mesh") {
-      expect(figures.copy.volume).toBe(8000);
-      expect(figures.copy.surfaceArea).toBe(2400);
-    }
+  it("measures the part at its real size: a 2 x 1 x 0.5 inch bracket is the 50.8 x 25.4 x 12.7 mm one", async () => {
+    const inches = parseStl(toBinaryStl(box(2, 1, 0.5)));
+    const millimetres = parseStl(toBinaryStl(box(50.8, 25.4, 12.7)));
+    const scaled = analyzeMesh(inches, { material: "PETG", scale: 25.4 });
+    const drawn = analyzeMesh(millimetres, { material: "PETG" });
+    expect(scaled.boundingBox).toEqual(drawn.boundingBox);
+    expect(scaled.estimatedWeight).toBe(drawn.estimatedWeight);
+    expect(scaled.estimatedTimeMinutes).toBe(drawn.estimatedTimeMinutes);
+    // read as millimetres it would weigh next to nothing
+    expect(analyzeMesh(inches, { material: "PETG" }).estimatedWeight).toBeLessThan(0.1);
   });
 
-  it("leaves the engine's figures as they are at 100% in millimetres", () => {
-    const analysis = mesh({ x: 10, y: 10, z: 10 });
-    expect(orderFigures(analysis, { units: "mm", scalePercent: 100 }, 1)).toMatchObject({
-      copy: analysis,
-      weightGrams: 2,
-      printTimeMinutes: 10,
-    });
+  it("multiplies weight and time by the copies", () => {
+    const figures = orderFigures(mesh({ x: 10, y: 10, z: 10 }), 3);
+    expect(figures).toMatchObject({ weightGrams: 6, printTimeMinutes: 30, box: { x: 10, y: 10, z: 10 } });
   });
 
   it("suggests inches for a part under 3 mm across and millimetres for one over a metre", () => {
-    const small = unitHint(mesh({ x: 2, y: 1, z: 0.5 }), "mm");
+    const small = unitHint(mesh({ x: 2, y: 1, z: 0.5 }), { units: "mm", scalePercent: 100 });
     expect(small).toMatchObject({ tooSmall: true, suggested: "inch" });
     expect(unitHintText(small!, "mm")).toBe(
       "In millimetres this part is 2 mm across. Is it drawn in inches? Then it is 50.8 mm across.",
     );
-    expect(unitHint(mesh({ x: 60, y: 10, z: 10 }), "inch")).toMatchObject({ tooSmall: false, suggested: "mm" });
-    expect(unitHint(mesh({ x: 60, y: 10, z: 10 }), "mm")).toBeNull();
-    expect(unitHint(mesh({ x: 2, y: 1, z: 1 }, "3mf"), "mm")).toBeNull();
+    // measured at 25.4 mm a unit, the file's numbers are 60 across: 1524 mm
+    expect(unitHint(mesh({ x: 1524, y: 254, z: 254 }), { units: "inch", scalePercent: 100 })).toMatchObject({
+      tooSmall: false,
+      suggested: "mm",
+    });
+    // a scale is the customer's choice, not a sign of the wrong unit
+    expect(unitHint(mesh({ x: 120, y: 10, z: 10 }), { units: "mm", scalePercent: 1000 })).toBeNull();
+    expect(unitHint(mesh({ x: 60, y: 10, z: 10 }), { units: "mm", scalePercent: 100 })).toBeNull();
+    expect(unitHint(mesh({ x: 2, y: 1, z: 1 }, "3mf"), { units: "mm", scalePercent: 100 })).toBeNull();
   });
 });

@@ -1,8 +1,7 @@
 // Copies, units and scale of a design (decision 038). The engine reads a file's numbers as millimetres (a 3MF's own
-// unit is applied as it is read); the chosen unit and scale multiply lengths by s, volume, weight and time by s³,
-// on top of the engine's figures, and the copies multiply weight and time again.
+// unit is applied as it is read); the chosen unit and scale are a factor s on every length, given to the engine as
+// its `scale` option, so the part is measured at its real size; the copies then multiply weight and time.
 import type { DesignAnalysis } from "./design-settings";
-import { roundGrams } from "./mesh/fallback";
 
 export { MAX_QUANTITY, MIN_QUANTITY } from "./pricing";
 
@@ -43,24 +42,6 @@ export function scaleFactor(format: string | null | undefined, scale: DesignScal
   return (unit * scale.scalePercent) / 100;
 }
 
-/** One copy at factor s: lengths ×s, areas ×s², volume, weight and time ×s³. */
-export function scaleAnalysis(analysis: DesignAnalysis, s: number): DesignAnalysis {
-  if (s === 1) return analysis;
-  const cube = s * s * s;
-  const estimatedWeight = roundGrams(analysis.estimatedWeight * cube);
-  const estimatedTimeMinutes = Math.max(1, Math.round(analysis.estimatedTimeMinutes * cube));
-  if (analysis.method === "file-size") return { ...analysis, estimatedWeight, estimatedTimeMinutes };
-  const box = analysis.boundingBox;
-  return {
-    ...analysis,
-    estimatedWeight,
-    estimatedTimeMinutes,
-    boundingBox: { x: box.x * s, y: box.y * s, z: box.z * s },
-    volume: analysis.volume * cube,
-    surfaceArea: analysis.surfaceArea * s * s,
-  };
-}
-
 export interface OrderFigures {
   /** one copy at its units and scale */
   copy: DesignAnalysis;
@@ -72,12 +53,12 @@ export interface OrderFigures {
   box: { x: number; y: number; z: number } | null;
 }
 
-/** What an order of `quantity` copies of the analysed file weighs and takes, at its units and scale. */
-export function orderFigures(analysis: DesignAnalysis, scale: DesignScale, quantity: number): OrderFigures {
-  const copy = scaleAnalysis(analysis, scaleFactor(analysis.fileFormat, scale));
+/** What an order of `quantity` copies weighs and takes; the analysis was measured at the design's units and scale. */
+export function orderFigures(copy: DesignAnalysis, quantity: number): OrderFigures {
   return {
     copy,
-    weightGrams: roundGrams(copy.estimatedWeight * quantity),
+    // exact copies of the engine's grams; the rounding only strips float noise
+    weightGrams: Math.round(copy.estimatedWeight * quantity * 1000) / 1000,
     printTimeMinutes: Math.max(1, Math.round(copy.estimatedTimeMinutes)) * quantity,
     box: copy.method === "mesh" ? copy.boundingBox : null,
   };
@@ -93,10 +74,16 @@ export interface UnitHint {
   suggestedMm: number | null;
 }
 
-/** A part under 3 mm or over a metre across at its unit is likely drawn in another: inches first, they are the usual mix-up. */
-export function unitHint(analysis: DesignAnalysis, units: DesignUnit): UnitHint | null {
+/**
+ * A part under 3 mm or over a metre across at its unit (scale aside) is likely drawn in another: inches first, the
+ * usual mix-up. `analysis` was measured at `scale`.
+ */
+export function unitHint(analysis: DesignAnalysis, scale: DesignScale): UnitHint | null {
   if (analysis.method !== "mesh" || !unitApplies(analysis.fileFormat)) return null;
-  const raw = Math.max(analysis.boundingBox.x, analysis.boundingBox.y, analysis.boundingBox.z);
+  const units = scale.units;
+  const measured = Math.max(analysis.boundingBox.x, analysis.boundingBox.y, analysis.boundingBox.z);
+  // the file's own numbers
+  const raw = measured / scaleFactor(analysis.fileFormat, scale);
   if (!(raw > 0)) return null;
   const largestMm = raw * UNIT_MM[units];
   const tooSmall = largestMm < PLAUSIBLE_MIN_MM;

@@ -1,5 +1,5 @@
 // What the upload page's panels show: the browser's live reading of a file when there is one, else the
-// draft's stored analysis, at the chosen units, scale and copies, priced at the chosen printer's rate and as
+// draft's stored analysis (each measured at its units and scale), for the chosen copies, priced at the chosen printer's rate and as
 // a range over the printers nearby that stock its material and colour.
 import type { DesignAnalysis } from "~/domain/design-settings";
 import {
@@ -8,11 +8,13 @@ import {
   MAX_SCALE_PERCENT,
   MIN_SCALE_PERCENT,
   orderFigures,
+  scaleFactor,
   unitHint,
   unitHintText,
   type DesignScale,
   type DesignUnit,
 } from "~/domain/design-scale";
+import type { AnalysisOptions } from "~/domain/mesh/types";
 import { MAX_QUANTITY, MIN_QUANTITY } from "~/domain/pricing";
 import { priceRange, type PriceRange, type RangeRates } from "~/domain/price-range";
 import { quotePrice, type PriceQuote } from "~/domain/pricing";
@@ -62,6 +64,15 @@ export function designChoices(
   };
 }
 
+/** The engine's options for this file: its units (unless a 3MF names its own) and scale as one length factor. */
+export function engineOptions(
+  { units, scalePercent, ...options }: AnalysisOptions & DesignScale,
+  fileName: string,
+): AnalysisOptions {
+  const format = fileName.split(".").pop()?.toLowerCase() ?? null;
+  return { ...options, scale: scaleFactor(format, { units, scalePercent }) };
+}
+
 export function shownDesign(
   live: LiveAnalysis,
   draft: DraftShown | null | undefined,
@@ -79,7 +90,7 @@ export function shownDesign(
       : draft?.analysis && live.status !== "refused"
         ? { analysis: draft.analysis, fileName: draft.fileName, fileSize: draft.fileSize }
         : null;
-  const figures = read ? orderFigures(read.analysis, scale, quantity) : null;
+  const figures = read ? orderFigures(read.analysis, quantity) : null;
   const design = figures
     ? { weightGrams: figures.weightGrams, printTimeMinutes: figures.printTimeMinutes, colors: numberOfColors, quantity }
     : null;
@@ -99,7 +110,7 @@ export function shownDesign(
           },
         )
       : null;
-  const found = read ? unitHint(read.analysis, scale.units) : null;
+  const found = read ? unitHint(read.analysis, scale) : null;
   return {
     shown: read && figures ? { ...read, analysis: figures.copy } : null,
     quote,

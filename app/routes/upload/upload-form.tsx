@@ -19,10 +19,11 @@ import {
 } from "~/domain/design-settings";
 import { COLOR_SWATCHES, type ColorName } from "~/domain/materials";
 import { estimateFromFileSize } from "~/domain/mesh/fallback";
+import type { DesignScale } from "~/domain/design-scale";
 import type { AnalysisOptions, MeshFormat, SupportsMode } from "~/domain/mesh/types";
 import { useIsPending } from "~/utils/misc-react";
 import type { loader, UploadActionData } from "./route";
-import { designChoices, shownDesign, type LiveAnalysis } from "./shown-design";
+import { designChoices, engineOptions, shownDesign, type LiveAnalysis } from "./shown-design";
 import { useAnalysisWorker } from "./use-analysis-worker";
 import { UploadProgressBar } from "./upload-progress-bar";
 
@@ -59,9 +60,10 @@ export function UploadForm() {
   const numberOfColors = Number(fields.numberOfColors.value ?? settings.numberOfColors) || 1;
   const filamentColor = String(fields.filamentColor.value ?? settings.filamentColor) as ColorName;
   const choices = designChoices(fields, settings);
-  const options: AnalysisOptions = useMemo(
-    () => ({ material, infill, layerHeight, supports }),
-    [material, infill, layerHeight, supports],
+  const { units, scalePercent } = choices.scale;
+  const options: AnalysisOptions & DesignScale = useMemo(
+    () => ({ material, infill, layerHeight, supports, units, scalePercent }),
+    [material, infill, layerHeight, supports, units, scalePercent],
   );
 
   const post = useAnalysisWorker((reply) => {
@@ -118,7 +120,7 @@ export function UploadForm() {
       }
       setLive({ status: "reading", fileName: file.name, fileSize: file.size });
       requestId.current += 1;
-      post({ id: requestId.current, type: "analyze", file, options });
+      post({ id: requestId.current, type: "analyze", file, options: engineOptions(options, file.name) });
     },
     [options, post],
   );
@@ -145,7 +147,7 @@ export function UploadForm() {
     if (live.status !== "done") return;
     if (live.analysis.method === "mesh") {
       requestId.current += 1;
-      post({ id: requestId.current, type: "reanalyze", options });
+      post({ id: requestId.current, type: "reanalyze", options: engineOptions(options, fileMeta.current.fileName) });
     } else {
       const estimate = estimateFromFileSize(live.fileSize, live.analysis.fileFormat, material);
       setLive({ ...live, analysis: { ...live.analysis, ...estimate, material, infillDensity: infill, layerHeight, supports } });

@@ -21,9 +21,9 @@ import { LIMITS } from "./quotas.server";
 import { figureColumns, getOwnDraft, quoteDraft, refigureJob, type FigureColumns, type PrinterRate } from "./drafts.server";
 import { assertSomePrinterHolds } from "~/services/printers/fit.server";
 
-/** The engine's reading as it is, and the order's figures at its units, scale and copies (decision 038). */
+/** The engine's reading (measured at the design's units and scale) and the order's figures for its copies (decision 038). */
 function analysisColumns(analysis: StoredAnalysis, settings: DesignSettings) {
-  return { analysis, ...figureColumns(analysis, settings, settings.quantity) };
+  return { analysis, ...figureColumns(analysis, settings.quantity) };
 }
 
 function settingsColumns(settings: DesignSettings, printerId: number | null) {
@@ -133,7 +133,9 @@ const analysisInputsChanged = (job: PrintJob, s: DesignSettings) =>
   job.material !== s.material ||
   job.infillPercent !== s.infill ||
   job.layerHeight !== s.layerHeight ||
-  job.supports !== s.supports;
+  job.supports !== s.supports ||
+  job.units !== s.units ||
+  job.scalePercent !== s.scalePercent;
 
 /**
  * Updates settings (and the file, when a new one came); weight and time are re-measured whenever they depend on a change.

@@ -98,9 +98,9 @@ export type FigureColumns = Pick<
   "estimatedWeightGrams" | "printTimeMinutes" | "boundingBoxX" | "boundingBoxY" | "boundingBoxZ"
 >;
 
-/** The stored figures of an order of `quantity` copies of an analysed file at its units and scale. */
-export function figureColumns(analysis: DesignAnalysis, scale: DesignScale, quantity: number): FigureColumns {
-  const figures = orderFigures(analysis, scale, quantity);
+/** The stored figures of an order of `quantity` copies; the analysis was measured at the design's units and scale. */
+export function figureColumns(analysis: DesignAnalysis, quantity: number): FigureColumns {
+  const figures = orderFigures(analysis, quantity);
   return {
     estimatedWeightGrams: figures.weightGrams,
     printTimeMinutes: figures.printTimeMinutes,
@@ -110,11 +110,14 @@ export function figureColumns(analysis: DesignAnalysis, scale: DesignScale, quan
   };
 }
 
-/** A job's figures at new copies, units or scale: from its analysis, or scaled from its columns when it has none. */
+/**
+ * A job's figures at other copies, units or scale without measuring again: from its analysis when only the copies
+ * change, else its columns with lengths ×s and weight and time ×s³ (a job whose file cannot be read again).
+ */
 export function refigureJob(job: PrintJob, next: DesignScale & { quantity: number }): FigureColumns {
   const analysis = job.analysis as DesignAnalysis | null;
-  if (analysis) return figureColumns(analysis, next, next.quantity);
   const s = scaleFactor(job.fileFormat, next) / scaleFactor(job.fileFormat, job);
+  if (analysis && s === 1) return figureColumns(analysis, next.quantity);
   const perCopy = (s * s * s) / job.quantity;
   const box = (v: number | null) => (v === null ? null : v * s);
   return {
