@@ -370,16 +370,12 @@ export const printJobs = sqliteTable(
     infillPercent: integer("infill_percent").notNull().default(20),
     supports: text("supports", { enum: SUPPORT_MODES }).notNull().default("auto"),
     numberOfColors: integer("number_of_colors").notNull().default(1),
-    /** copies of the design in this order (decision 038) */
+    /** copies, the file's units (a 3MF names its own) and scale; time and weight are every copy's, the box one copy's (decision 038) */
     quantity: integer("quantity").notNull().default(1),
-    /** the unit the file's numbers are in; a 3MF names its own */
     units: text("units", { enum: DESIGN_UNITS }).notNull().default("mm"),
     scalePercent: integer("scale_percent").notNull().default(100),
-    /** every copy together, after units and scale */
     printTimeMinutes: integer("print_time_minutes").notNull().default(60),
-    /** every copy together, after units and scale */
     estimatedWeightGrams: real("estimated_weight_grams").notNull().default(25),
-    /** one copy, in mm, after units and scale */
     boundingBoxX: real("bounding_box_x"),
     boundingBoxY: real("bounding_box_y"),
     boundingBoxZ: real("bounding_box_z"),

@@ -7,6 +7,7 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { CopiesField } from "~/components/copies-field";
 import { OrderSummary } from "~/components/order-summary";
 import { FailureToast } from "~/components/toaster";
 import { isAppError } from "~/domain/app-error";
@@ -31,8 +32,6 @@ import { requireUser } from "~/utils/session.server";
 import { redirectDocumentWithToast, redirectWithToast } from "~/utils/toast.server";
 import { formatGrams } from "~/domain/grams";
 import { formatMinutes } from "~/domain/format";
-import { copiesText } from "~/domain/design-scale";
-import { MAX_QUANTITY, MIN_QUANTITY } from "~/domain/pricing";
 
 const OrderSchema = z.object({
   printerId: z.coerce.number().int().positive(),
@@ -225,30 +224,7 @@ export default function SubmitPrint() {
               {d.draft.fileName} · {(d.draft.fileSize / 1024 / 1024).toFixed(2)} MB · {d.draft.material} ·{" "}
               {formatGrams(d.draft.weightGrams)} g · {d.draft.colors} colour(s) · {formatMinutes(d.draft.printTimeMinutes)}
             </p>
-            <div className="mt-3 flex items-end gap-3">
-              <div>
-                <label className="label" htmlFor="quantity">
-                  Copies
-                </label>
-                <input
-                  id="quantity"
-                  name="quantity"
-                  type="number"
-                  min={MIN_QUANTITY}
-                  max={MAX_QUANTITY}
-                  step={1}
-                  defaultValue={d.draft.quantity}
-                  className="input w-24"
-                  data-testid="order-quantity"
-                  aria-invalid={actionData?.field === "quantity" || undefined}
-                  aria-describedby="quantity-help"
-                />
-              </div>
-              <p id="quantity-help" className="text-xs text-slate-500">
-                Weight, time and price are for all {copiesText(d.draft.quantity)}.
-              </p>
-            </div>
-            {actionData?.field === "quantity" ? <p className="field-error">{actionData.error}</p> : null}
+            <CopiesField quantity={d.draft.quantity} error={actionData?.field === "quantity" ? actionData.error : null} />
           </section>
 
           <section className="card flex items-center justify-between gap-4 p-4" aria-labelledby="chosen-printer">

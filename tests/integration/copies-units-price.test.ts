@@ -1,8 +1,8 @@
 // Copies, file units and scale, and one price for a draft on every page (decision 038): the pages without
 // JavaScript and the JSON API, against a real database, including the refusals.
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { filamentInventory, printJobs } from "../../db/schema";
+import { filamentInventory, notifications, printJobs } from "../../db/schema";
 import type { DesignAnalysis } from "../../app/domain/design-settings";
 import { priceRangeText } from "../../app/domain/price-range";
 import { quotePrice } from "../../app/domain/pricing";
@@ -361,6 +361,14 @@ describe("the JSON API", () => {
     await payWithTestCard(customerId, id, CARD);
     await transitionJob({ jobId: id, by: { userId: ownerId }, action: "accept" });
     expect(before - (await stock())).toBe(Math.ceil(order.estimatedWeightGrams));
+    // the customer's notice and its e-mail name the copies
+    const [notice] = await db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.userId, customerId))
+      .orderBy(desc(notifications.id))
+      .limit(1);
+    expect(notice!.message).toBe("Your order for 3 copies of bracket-2x1x0.5-inch.stl was accepted and your card was charged.");
   });
 });
 
