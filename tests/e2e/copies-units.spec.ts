@@ -73,6 +73,7 @@ test.describe("copies, units and one price", () => {
     await page.getByRole("button", { name: "Save Print" }).click();
     await expect(page.getByTestId("upload-alert")).toContainText(
       "At these units and this scale the part is larger than every printer's build volume",
+      { timeout: 30_000 },
     );
     await expect(page.getByLabel("Scale (%)")).toHaveValue("1000");
     await expect(page).toHaveURL(/\/upload$/);

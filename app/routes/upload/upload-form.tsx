@@ -155,6 +155,9 @@ export function UploadForm() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only the settings trigger this
   }, [options]);
 
+  // a refusal that came back after the file was chosen is shown; choosing a file again hides it
+  useEffect(() => setChosen(false), [actionData]);
+
   const onFileChange = (file: File | undefined) => {
     setChosen(Boolean(file));
     if (file) analyzeFile(file, false);
