@@ -12,6 +12,7 @@ import { USER_TYPES } from "../app/domain/users";
 import { SUPPORT_MODES } from "../app/domain/mesh/types";
 import { DELIVERY_METHODS } from "../app/domain/pricing";
 import type { DeliveryAddress } from "../app/domain/address";
+import { DESIGN_UNITS } from "../app/domain/design-scale";
 
 import { bool, createdAt, now, oneOf, stamp, updatedAt } from "./schema-columns";
 
@@ -367,6 +368,10 @@ export const printJobs = sqliteTable(
     infillPercent: integer("infill_percent").notNull().default(20),
     supports: text("supports", { enum: SUPPORT_MODES }).notNull().default("auto"),
     numberOfColors: integer("number_of_colors").notNull().default(1),
+    /** copies, the file's units (a 3MF names its own) and scale; time and weight are every copy's, the box one copy's (decision 038) */
+    quantity: integer("quantity").notNull().default(1),
+    units: text("units", { enum: DESIGN_UNITS }).notNull().default("mm"),
+    scalePercent: integer("scale_percent").notNull().default(100),
     printTimeMinutes: integer("print_time_minutes").notNull().default(60),
     estimatedWeightGrams: real("estimated_weight_grams").notNull().default(25),
     boundingBoxX: real("bounding_box_x"),
@@ -415,6 +420,9 @@ export const printJobs = sqliteTable(
       sql`total_cost_cents >= 0 AND printer_profit_cents >= 0 AND platform_fee_cents >= 0 AND delivery_fee_cents >= 0 AND amount_due_cents >= 0`,
     ),
     check("print_jobs_colors_check", sql`number_of_colors BETWEEN 1 AND 8`),
+    check("print_jobs_quantity_check", sql`quantity BETWEEN 1 AND 50`),
+    check("print_jobs_units_check", oneOf("units", DESIGN_UNITS)),
+    check("print_jobs_scale_check", sql`scale_percent BETWEEN 10 AND 1000`),
   ],
 );
 

@@ -6,6 +6,7 @@ import { priceRangeText, type PriceRange } from "~/domain/price-range";
 import { formatMinutes } from "~/domain/format";
 import { MESSAGES, type DesignAnalysis } from "~/domain/design-settings";
 import { formatGrams } from "~/domain/grams";
+import { copiesText } from "~/domain/design-scale";
 
 /** 1536 → "1.5 KB", 52428800 → "50.0 MB". */
 export function formatBytes(bytes: number): string {
@@ -46,16 +47,31 @@ export function AnalysisResults({
   fileName,
   fileSize,
   printColors,
+  quantity = 1,
+  unitHint = null,
 }: {
   analysis: DesignAnalysis;
   fileName: string;
   fileSize: number;
+  /** copies ordered: weight and time are shown per copy and for all */
+  quantity?: number;
+  /** the part looks drawn in another unit */
+  unitHint?: string | null;
   /** the colour count the print is priced for, to point out a multicolour file priced as one colour */
   printColors?: number;
 }) {
   return (
     <div className="space-y-3">
       {analysis.method === "file-size" ? <AnalysisWarning reason={analysis.reason} /> : null}
+      {unitHint ? (
+        <p
+          role="status"
+          className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+          data-testid="unit-hint"
+        >
+          {unitHint}
+        </p>
+      ) : null}
       <dl className="divide-y divide-slate-100">
         <Row label="File">
           <span className="break-all">{fileName}</span>{" "}
@@ -65,9 +81,13 @@ export function AnalysisResults({
         </Row>
         <Row label="Estimated weight" testId="analysis-weight">
           {formatGrams(analysis.estimatedWeight)} g
+          {quantity > 1 ? ` each, ${formatGrams(analysis.estimatedWeight * quantity)} g for ${copiesText(quantity)}` : ""}
         </Row>
         <Row label="Estimated print time" testId="analysis-time">
           {formatMinutes(analysis.estimatedTimeMinutes)}
+          {quantity > 1
+            ? ` each, ${formatMinutes(Math.max(1, Math.round(analysis.estimatedTimeMinutes)) * quantity)} for ${copiesText(quantity)}`
+            : ""}
         </Row>
         {analysis.method === "mesh" ? (
           <>
@@ -121,6 +141,11 @@ export function PricingBreakdown({
   return (
     <div>
       <dl className="divide-y divide-slate-100">
+        {quote.quantity > 1 ? (
+          <Row label="Copies" testId="price-quantity">
+            {quote.quantity}
+          </Row>
+        ) : null}
         <Row
           label={`Material (${formatGrams(quote.estimatedWeight)} g at ${formatCents(quote.filamentCostPer1000g)}/kg)`}
           testId="price-material"

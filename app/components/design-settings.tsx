@@ -1,5 +1,6 @@
 // The Print Settings fieldset of the upload page; its schema, options and rules live in app/domain/design-settings.ts.
-import { getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import { MAX_SCALE_PERCENT, MIN_SCALE_PERCENT, UNIT_OPTIONS } from "~/domain/design-scale";
 import {
   DELIVERY_OPTIONS,
   INFILL_OPTIONS,
@@ -9,7 +10,7 @@ import {
   type DesignSettingsInput,
 } from "~/domain/design-settings";
 import { COLOR_NAMES, UPLOAD_MATERIALS } from "~/domain/materials";
-import { MAX_COLORS } from "~/domain/pricing";
+import { MAX_COLORS, MAX_QUANTITY, MIN_QUANTITY } from "~/domain/pricing";
 
 type SettingsFields = {
   [K in keyof DesignSettingsInput]-?: FieldMetadata<DesignSettingsInput[K], DesignSettingsInput, string[]>;
@@ -100,6 +101,48 @@ export function DesignSettingsFields({ fields, disabled }: { fields: SettingsFie
           ))}
         </select>
         <p className="field-error">{error("numberOfColors")}</p>
+      </div>
+      <div>
+        <label className="label" htmlFor={fields.quantity.id}>
+          Copies
+        </label>
+        <input
+          className="input"
+          {...getInputProps(fields.quantity, { type: "number" })}
+          min={MIN_QUANTITY}
+          max={MAX_QUANTITY}
+          step={1}
+        />
+        <p className="field-error">{error("quantity")}</p>
+      </div>
+      <div>
+        <label className="label" htmlFor={fields.units.id}>
+          File units
+        </label>
+        <select className={selectClass} {...getSelectProps(fields.units)} aria-describedby={`${fields.units.id}-help`}>
+          {UNIT_OPTIONS.map((u) => (
+            <option key={u.value} value={u.value}>
+              {u.label}
+            </option>
+          ))}
+        </select>
+        <p id={`${fields.units.id}-help`} className="text-xs text-slate-500">
+          The unit the file was drawn in; a 3MF file names its own.
+        </p>
+        <p className="field-error">{error("units")}</p>
+      </div>
+      <div>
+        <label className="label" htmlFor={fields.scalePercent.id}>
+          Scale (%)
+        </label>
+        <input
+          className="input"
+          {...getInputProps(fields.scalePercent, { type: "number" })}
+          min={MIN_SCALE_PERCENT}
+          max={MAX_SCALE_PERCENT}
+          step={1}
+        />
+        <p className="field-error">{error("scalePercent")}</p>
       </div>
       <div>
         <label className="label" htmlFor={fields.deliveryMethod.id}>

@@ -1,5 +1,6 @@
 // The printer dashboard's order side: stat cards, New Order Requests (paid, awaiting an answer),
 // Active Orders with their next step, Completed Orders, and each printer's queue.
+import { copiesText } from "~/domain/design-scale";
 import { Link } from "@remix-run/react";
 import { buttonActions } from "~/domain/job-lifecycle";
 import { statusLabelFor, type JobStatus } from "~/domain/job-status";
@@ -16,6 +17,7 @@ export interface OwnerOrderRow {
   filamentColor: string;
   deliveryMethod: DeliveryMethod;
   weightGrams: number;
+  quantity: number;
   printerId: number | null;
   printerName: string | null;
   customerName: string;
@@ -60,7 +62,8 @@ function OrderRow({ order, withActions }: { order: OwnerOrderRow; withActions: b
             #{order.id} {order.fileName}
           </Link>
           <p className="text-sm text-slate-500">
-            {order.customerName} · {order.material} · {order.filamentColor} · {formatGrams(order.weightGrams)} g ·{" "}
+            {order.customerName} · {copiesText(order.quantity)} · {order.material} · {order.filamentColor} ·{" "}
+            {formatGrams(order.weightGrams)} g ·{" "}
             {order.deliveryMethod === "pickup" ? "Pickup" : order.deliveryMethod === "delivery" ? "Local delivery" : "Shipping"} ·{" "}
             {order.printerName}
           </p>

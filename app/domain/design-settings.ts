@@ -5,7 +5,8 @@ import { COLOR_NAMES, UPLOAD_MATERIALS } from "./materials";
 import { layerHeightBucket, layerHeightForQuality } from "./mesh/fallback";
 import { INVALID_FILE_TYPE_MESSAGE, type MeshErrorCode } from "./mesh/errors";
 import { MESH_FORMATS, SUPPORT_MODES, type AnalysisResult, type MeshFormat, type SupportsMode } from "./mesh/types";
-import { DELIVERY_METHODS, MAX_COLORS, MIN_COLORS } from "./pricing";
+import { DESIGN_UNITS, MAX_SCALE_PERCENT, MIN_SCALE_PERCENT } from "./design-scale";
+import { DELIVERY_METHODS, MAX_COLORS, MAX_QUANTITY, MIN_COLORS, MIN_QUANTITY } from "./pricing";
 import { PRINT_DEFAULTS } from "./print-defaults";
 
 export { MAX_DESIGN_BYTES } from "./upload-limits";
@@ -32,10 +33,23 @@ export const DESIGN_DEFAULTS = {
   infill: PRINT_DEFAULTS.infill,
   supports: PRINT_DEFAULTS.supports,
   numberOfColors: 1,
+  quantity: 1,
+  units: "mm",
+  scalePercent: 100,
   deliveryMethod: "pickup",
   specialInstructions: "",
   printTimeMinutes: 60,
 } as const;
+
+export const QUANTITY_MESSAGE = `Copies must be a whole number from ${MIN_QUANTITY} to ${MAX_QUANTITY}.`;
+export const SCALE_MESSAGE = `Scale must be a whole percentage from ${MIN_SCALE_PERCENT} to ${MAX_SCALE_PERCENT}%.`;
+
+/** Copies of one design in one order, as every form and the API take them. */
+export const QuantitySchema = z
+  .number({ invalid_type_error: QUANTITY_MESSAGE })
+  .int(QUANTITY_MESSAGE)
+  .min(MIN_QUANTITY, QUANTITY_MESSAGE)
+  .max(MAX_QUANTITY, QUANTITY_MESSAGE);
 
 export const MESSAGES = {
   invalidType: INVALID_FILE_TYPE_MESSAGE,
@@ -134,6 +148,14 @@ export const DesignSettingsSchema = z.object({
     .min(MIN_COLORS, `Number of colours must be from ${MIN_COLORS} to ${MAX_COLORS}.`)
     .max(MAX_COLORS, `Number of colours must be from ${MIN_COLORS} to ${MAX_COLORS}.`)
     .default(DESIGN_DEFAULTS.numberOfColors),
+  quantity: QuantitySchema.default(DESIGN_DEFAULTS.quantity),
+  units: z.enum(DESIGN_UNITS, { errorMap: () => ({ message: "Units must be mm, cm or inch." }) }).default(DESIGN_DEFAULTS.units),
+  scalePercent: z
+    .number({ invalid_type_error: SCALE_MESSAGE })
+    .int(SCALE_MESSAGE)
+    .min(MIN_SCALE_PERCENT, SCALE_MESSAGE)
+    .max(MAX_SCALE_PERCENT, SCALE_MESSAGE)
+    .default(DESIGN_DEFAULTS.scalePercent),
   deliveryMethod: z
     .enum(DELIVERY_METHODS, { errorMap: () => ({ message: "Delivery must be pickup, delivery or shipping." }) })
     .default(DESIGN_DEFAULTS.deliveryMethod),
@@ -163,6 +185,9 @@ export function flattenPrintSettings(fields: FormData): FormData {
   setIfMissing("supports", typeof supports === "boolean" ? (supports ? "yes" : "no") : supports);
   setIfMissing("infill", settings.infill ?? settings.infillDensity);
   setIfMissing("numberOfColors", settings.numberOfColors);
+  setIfMissing("quantity", settings.quantity);
+  setIfMissing("units", settings.units);
+  setIfMissing("scalePercent", settings.scalePercent);
   if (settings.layerHeight !== undefined) setIfMissing("layerHeight", settings.layerHeight);
   else if (typeof settings.quality === "string") setIfMissing("layerHeight", layerHeightForQuality(settings.quality));
   return fields;
@@ -176,6 +201,9 @@ export const NEW_DESIGN_SETTINGS = {
   infill: String(DESIGN_DEFAULTS.infill),
   supports: DESIGN_DEFAULTS.supports,
   numberOfColors: String(DESIGN_DEFAULTS.numberOfColors),
+  quantity: String(DESIGN_DEFAULTS.quantity),
+  units: DESIGN_DEFAULTS.units,
+  scalePercent: String(DESIGN_DEFAULTS.scalePercent),
   deliveryMethod: DESIGN_DEFAULTS.deliveryMethod,
   specialInstructions: "",
 };

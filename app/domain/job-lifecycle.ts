@@ -4,6 +4,7 @@
 // this table; nothing else decides a status change.
 import type { JobStatus } from "./job-status";
 import type { DeliveryMethod } from "./pricing";
+import { copiesText } from "./design-scale";
 
 export const JOB_ACTORS = ["customer", "owner", "system"] as const;
 export type JobActor = (typeof JOB_ACTORS)[number];
@@ -204,6 +205,8 @@ export const AUTHORIZATION_MS = AUTHORIZATION_DAYS * 24 * 60 * 60 * 1000;
 /** What a transition notice names: the job's file and, once shipped, its tracking number. */
 export interface NoticeJob {
   fileName: string;
+  /** copies ordered; more than one is named in the notice ("4 copies of bracket.stl") */
+  quantity?: number;
   trackingNumber?: string | null;
   /** local delivery is brought by the printer, not shipped: its notices say so */
   deliveryMethod?: TransitionContext["deliveryMethod"];
@@ -220,7 +223,7 @@ const RATE_INVITE = "You can now rate this printer from your order page.";
 
 /** The notification the other party gets for a transition (the bell and its e-mail). */
 export function transitionNotice(action: JobAction, actor: JobActor, job: NoticeJob): { title: string; message: string } {
-  const { fileName } = job;
+  const fileName = job.quantity && job.quantity > 1 ? `${copiesText(job.quantity)} of ${job.fileName}` : job.fileName;
   switch (action) {
     case "pay":
       return { title: "New Order Request", message: `A paid order for ${fileName} is waiting for your answer.` };

@@ -4,6 +4,7 @@
 // printer, and the text says so rather than "near you". The platform default rate stands in only
 // when no printer can print it, and the page says so.
 import { formatCents } from "./money";
+import { isDesignCompatible, type FitDesign, type FitPrinter } from "./printer-fit";
 import { quotePrice, type QuoteInput } from "./pricing";
 
 /** "near": the printers within the radius of the customer's location; "anywhere": no location was known. */
@@ -41,4 +42,20 @@ export function priceRangeText(range: PriceRange): string {
     range.scope === "near" ? `at ${printers} near you` : `at ${printers} anywhere (add your ZIP code to see those near you)`;
   if (range.minCents === range.maxCents) return `${formatCents(range.minCents)} ${where}`;
   return `from ${formatCents(range.minCents)} to ${formatCents(range.maxCents)} ${where}`;
+}
+
+/** A design's price on a card: the chosen printer's total, or the range before one is chosen. */
+export type DesignPrice = { kind: "printer"; cents: number; printerName: string } | PriceRange;
+
+/** "$3.24 at Maker Hub", or the range's text. */
+export function designPriceText(price: DesignPrice): string {
+  return price.kind === "printer" ? `${formatCents(price.cents)} at ${price.printerName}` : priceRangeText(price);
+}
+
+/** The rates of the printers that can print a design, by the printer search's rules (size, material, colour and stock). */
+export function ratesOfPrintersFor(
+  printers: ReadonlyArray<FitPrinter & { ratePerKgCents: number }>,
+  design: FitDesign,
+): number[] {
+  return printers.filter((printer) => isDesignCompatible(printer, design).compatible).map((printer) => printer.ratePerKgCents);
 }

@@ -115,11 +115,28 @@ describe("quotePrice", () => {
         "multicolorPremium",
         "timePremium",
         "weightTier",
+        "quantity",
       ].sort(),
     );
     expect(quote.estimatedWeight).toBe(200);
     expect(quote.filamentCostPer1000g).toBe(DEFAULT_RATE_PER_KG_CENTS);
     expect(quote.weightTier.description).toBe("Larger parts");
+  });
+
+  it("prices copies as one order: weight and time for all, the multicolour premium per copy, one fee minimum", () => {
+    // 4 copies of 12.5 g in 2 colours, 30 min each, at $0.02/g: material 100, premium 4 × 200, time ceil(120/15) × 50
+    const quote = quotePrice({ weightGrams: 50, printTimeMinutes: 120, colors: 2, quantity: 4, ratePerKgCents: 2000 });
+    expect(quote).toMatchObject({ quantity: 4, materialCost: 100, multicolorPremium: 800, timePremium: 400 });
+    expect(quote.printerProfit).toBe(1300);
+    expect(quote.platformFee).toBe(195);
+    expect(quote.customerPays).toBe(1495);
+    // a small order pays the $1.00 minimum fee once, not once per copy
+    expect(quotePrice({ weightGrams: 40, quantity: 4, ratePerKgCents: 2000 }).platformFee).toBe(100);
+    expect(quotePrice({ weightGrams: 10 }).quantity).toBe(1);
+  });
+
+  it.each([0, 51, 1.5, Number.NaN])("refuses %s copies", (quantity) => {
+    expect(() => quotePrice({ weightGrams: 10, quantity })).toThrow(RangeError);
   });
 
   it("uses the printer's rate when given", () => {

@@ -11,6 +11,8 @@ export const DEFAULT_PRINT_TIME_MINUTES = 60;
 export const DEFAULT_WEIGHT_GRAMS = 25;
 export const MIN_COLORS = 1;
 export const MAX_COLORS = 8;
+export const MIN_QUANTITY = 1;
+export const MAX_QUANTITY = 50;
 
 export const MULTICOLOR_PREMIUM_PER_EXTRA_COLOR_CENTS = 200;
 export const TIME_PREMIUM_PER_BLOCK_CENTS = 50;
@@ -63,19 +65,23 @@ export function tierPublicPriceCents(tier: WeightTier): number {
 }
 
 export interface QuoteInput {
+  /** every copy together */
   weightGrams: number;
   /** null/undefined → 1 */
   colors?: number | null;
-  /** null/undefined → 60 */
+  /** every copy together; null/undefined → 60 */
   printTimeMinutes?: number | null;
+  /** copies; null/undefined → 1. The multicolour premium is per copy, the platform fee's minimum per order. */
+  quantity?: number | null;
   /** Cents per 1000 g; null/undefined → the platform default 1500. */
   ratePerKgCents?: number | null;
 }
 
 /** A price quote. Every money field is integer cents. */
 export interface PriceQuote {
-  /** grams, as given */
+  /** grams, as given (every copy together) */
   estimatedWeight: number;
+  quantity: number;
   /** cents per 1000 g used for this quote */
   filamentCostPer1000g: number;
   basePrintCost: number;
@@ -98,8 +104,12 @@ export function quotePrice(input: QuoteInput): PriceQuote {
   const colors = input.colors ?? DEFAULT_COLORS;
   const printTimeMinutes = input.printTimeMinutes ?? DEFAULT_PRINT_TIME_MINUTES;
   const ratePerKgCents = input.ratePerKgCents ?? DEFAULT_RATE_PER_KG_CENTS;
+  const quantity = input.quantity ?? 1;
 
   assertWeight(weightGrams);
+  if (typeof quantity !== "number" || !Number.isInteger(quantity) || quantity < MIN_QUANTITY || quantity > MAX_QUANTITY) {
+    throw new RangeError(`Copies must be a whole number from ${MIN_QUANTITY} to ${MAX_QUANTITY}, got ${String(quantity)}`);
+  }
   if (typeof colors !== "number" || !Number.isInteger(colors) || colors < MIN_COLORS || colors > MAX_COLORS) {
     throw new RangeError(`Colours must be a whole number from ${MIN_COLORS} to ${MAX_COLORS}, got ${String(colors)}`);
   }
@@ -112,7 +122,7 @@ export function quotePrice(input: QuoteInput): PriceQuote {
 
   const materialCost = roundHalfUp((weightGrams * ratePerKgCents) / 1000);
   const basePrintCost = materialCost;
-  const multicolorPremium = (colors - 1) * MULTICOLOR_PREMIUM_PER_EXTRA_COLOR_CENTS;
+  const multicolorPremium = (colors - 1) * MULTICOLOR_PREMIUM_PER_EXTRA_COLOR_CENTS * quantity;
   // Print time is charged only when the job is multicolor.
   const timePremium = colors > 1 ? Math.ceil(printTimeMinutes / TIME_PREMIUM_BLOCK_MINUTES) * TIME_PREMIUM_PER_BLOCK_CENTS : 0;
   const printerProfit = basePrintCost + multicolorPremium + timePremium;
@@ -122,6 +132,7 @@ export function quotePrice(input: QuoteInput): PriceQuote {
 
   return {
     estimatedWeight: weightGrams,
+    quantity,
     filamentCostPer1000g: ratePerKgCents,
     basePrintCost,
     materialCost,

@@ -46,6 +46,7 @@ export default function AdminOrder() {
         <Row label="Printer" value={printerName ? `${printerName} (${ownerEmail ?? "—"})` : "—"} />
         <Row label="Material and colour" value={`${job.material}, ${job.filamentColor}`} />
         <Row label="Delivery" value={job.deliveryMethod} />
+        <Row label="Copies" value={String(job.quantity)} />
         <Row label="Weight" value={`${formatGrams(job.estimatedWeightGrams)} g`} />
         <Row label="Print time" value={formatMinutes(job.printTimeMinutes)} />
         <Row label="Printer profit" value={formatCents(job.printerProfitCents)} />

@@ -1,7 +1,7 @@
 // POST /api/submit-order {printerId, draftId, filamentColor, deliveryMethod, specialInstructions,
-// deliveryAddress?: {name, line1, line2?, city, state, zip, phone?}, shippingService?}: the customer's
-// draft becomes an order; a delivered or shipped one needs the address (400 with each field's message).
-// The total is computed here (a client-sent amount is ignored). Answers {orderId, totalCents}.
+// deliveryAddress?: {name, line1, line2?, city, state, zip, phone?}, shippingService?, quantity?}: the
+// customer's draft becomes an order; a delivered or shipped one needs the address (400 with each field's
+// message). The total is computed here (a client-sent amount is ignored). Answers {orderId, totalCents}.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { isDeliveryMethod } from "~/domain/pricing";
 import { checkDeliveryAddress } from "~/services/addresses.server";
@@ -32,6 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
     deliveryZip: text(body.deliveryZip),
     shippingService: text(body.shippingService),
     deliveryAddress: body.deliveryAddress ?? undefined,
+    quantity: body.quantity === undefined || body.quantity === null ? null : Number(body.quantity),
   };
   if (deliveryMethod !== "pickup") {
     const checked = checkDeliveryAddress(givenAddress(input) ?? {});

@@ -2,6 +2,7 @@
 // right. Without a card provider the built-in test provider takes the card ("Test mode: no real
 // charge"); with Stripe, Elements when JavaScript runs, hosted Checkout when it doesn't. The amount
 // is always the order's stored amount due.
+import { copiesText } from "~/domain/design-scale";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -50,6 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       fileName: job.fileName,
       material: job.material,
       filamentColor: job.filamentColor,
+      quantity: job.quantity,
       delivery: DELIVERY_METHOD_NAMES[job.deliveryMethod],
       shippingService: job.shippingService,
       printCost: job.printerProfitCents,
@@ -156,7 +158,7 @@ export default function Checkout() {
           <p className="text-sm text-slate-700">
             {o.fileName} at {o.printerName}
             <br />
-            {o.material} · {o.filamentColor} · {o.delivery}
+            <span data-testid="order-copies">{copiesText(o.quantity)}</span> · {o.material} · {o.filamentColor} · {o.delivery}
             {o.shippingService ? ` (${shippingServiceName(o.shippingService)})` : ""}
             {o.deliveryAddress ? (
               <>

@@ -18,6 +18,7 @@ import { findOwnDraft } from "~/services/designs/drafts.server";
 import { canonicalMaterial, mapTileUrl, numberParam, quoteEachPrinter, searchPrinters } from "~/services/printers/search.server";
 import { getSessionUser } from "~/utils/session.server";
 import { formatGrams } from "~/domain/grams";
+import { copiesText } from "~/domain/design-scale";
 
 /** The location filter's places, offered as suggestions. */
 const NEARBY_PLACES = ["Berthoud, CO", "Loveland, CO", "Fort Collins, CO"];
@@ -42,7 +43,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     minX: draft?.boundingBoxX,
     minY: draft?.boundingBoxY,
     minZ: draft?.boundingBoxZ,
-    // Stock of the draft's material must cover its weight; the colour is chosen on the next page.
+    // Stock of the draft's material and colour must cover every copy, as the range on /upload counts them.
+    color: draft && material === draft.material ? draft.filamentColor : null,
     weightGrams: draft && material === draft.material ? draft.estimatedWeightGrams : null,
     limit: 100,
   });
@@ -51,11 +53,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
         weightGrams: draft.estimatedWeightGrams,
         colors: draft.numberOfColors,
         printTimeMinutes: draft.printTimeMinutes,
+        quantity: draft.quantity,
       })
     : {};
   return {
     draft: draft
-      ? { id: draft.id, fileName: draft.fileName, material: draft.material, weightGrams: draft.estimatedWeightGrams }
+      ? {
+          id: draft.id,
+          fileName: draft.fileName,
+          material: draft.material,
+          color: draft.filamentColor,
+          weightGrams: draft.estimatedWeightGrams,
+          quantity: draft.quantity,
+        }
       : null,
     askedDraftId: draftId,
     filters: {
@@ -87,8 +97,8 @@ export default function ChoosePrinter() {
       <h1 className="text-2xl font-bold">Choose a Printer</h1>
       {draft ? (
         <p className="text-slate-600">
-          For <span className="font-medium">{draft.fileName}</span> ({draft.material}, {formatGrams(draft.weightGrams)} g). Prices
-          below are this design's total at each printer's rate.
+          For <span className="font-medium">{draft.fileName}</span> ({copiesText(draft.quantity)}, {draft.material} {draft.color},{" "}
+          {formatGrams(draft.weightGrams)} g). Prices below are this design's total at each printer's rate.
         </p>
       ) : (
         <p className="text-slate-600">

@@ -16,6 +16,10 @@ import {
 import { refundedCentsColumn } from "~/services/orders/jobs.server";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { formatCents } from "~/domain/money";
+import { copiesText } from "~/domain/design-scale";
+import { designPriceText, type DesignPrice } from "~/domain/price-range";
+import { draftPrices } from "~/services/designs/draft-prices.server";
+import { listDrafts } from "~/services/designs/drafts.server";
 import { getDb } from "~/utils/db.server";
 import { LocalTime } from "~/components/local-time";
 import { requireUser } from "~/utils/session.server";
@@ -41,6 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       printerName: printers.name,
       deliveryMethod: printJobs.deliveryMethod,
       refundedCents: refundedCentsColumn,
+      quantity: printJobs.quantity,
     })
     .from(printJobs)
     .leftJoin(printers, eq(printers.id, printJobs.printerId))
@@ -59,6 +64,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       .reduce((sum, j) => sum + (j.amountDueCents ?? 0) - j.refundedCents, 0),
   };
   const shown = jobs.filter((j) => inCustomerTab(j.status, tab));
+  // a draft shows the price it would really cost, as /upload and /saved-prints do
+  const prices = shown.some((j) => j.status === "draft")
+    ? await draftPrices(await listDrafts(user.id), user)
+    : new Map<number, DesignPrice>();
   const reviews = await reviewLinksOf(
     user.id,
     shown.map((j) => j.id),
@@ -73,6 +82,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     jobs: shown.map((j) => ({
       ...j,
       actions: j.status === "draft" ? [] : buttonActions(j.status, "customer", j.deliveryMethod),
+      price: prices.has(j.id) ? designPriceText(prices.get(j.id)!) : formatCents(j.amountDueCents || j.totalCostCents),
       review: reviews.get(j.id) ?? null,
     })),
   };
@@ -140,7 +150,7 @@ export default function Dashboard() {
                 <div>
                   <p className="font-medium">{job.fileName}</p>
                   <p className="text-sm text-slate-500">
-                    {job.material} · {job.filamentColor}
+                    {copiesText(job.quantity)} · {job.material} · {job.filamentColor}
                     {job.printerName ? ` · ${job.printerName}` : ""}
                   </p>
                 </div>
@@ -150,8 +160,8 @@ export default function Dashboard() {
                 <span className="text-slate-500">
                   <LocalTime value={job.createdAt} dateOnly />
                 </span>
-                <span className="font-semibold">
-                  {formatCents(job.amountDueCents || job.totalCostCents)}
+                <span className="font-semibold" data-testid="job-price">
+                  {job.price}
                   {job.refundedCents ? ` (refunded ${formatCents(job.refundedCents)})` : ""}
                 </span>
               </div>

@@ -2,6 +2,7 @@
 // the card provider is confirmed from the provider's own record, never from the URL alone. It says
 // "Payment Successful" only for a paid order (confirmed or later, not cancelled or rejected); any
 // other order shows its true state.
+import { copiesText } from "~/domain/design-scale";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -33,6 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     printerName: view.printer?.name ?? "",
     material: job.material,
     filamentColor: job.filamentColor,
+    quantity: job.quantity,
     deliveryMethod: job.deliveryMethod,
     summary: {
       printCost: job.printerProfitCents,
@@ -84,7 +86,7 @@ export default function OrderConfirmation() {
           Order #{d.id}
         </h2>
         <p className="mt-2 text-sm text-slate-700">
-          {d.fileName} · {d.material} · {d.filamentColor} · {d.printerName}
+          {d.fileName} · {copiesText(d.quantity)} · {d.material} · {d.filamentColor} · {d.printerName}
         </p>
         <div className="mt-3" data-testid="confirmation-summary">
           <OrderSummary

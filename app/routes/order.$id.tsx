@@ -1,6 +1,7 @@
 // /order/{id}, the order detail: status, cost, details, the other party, the timeline,
 // and the order's buttons for its customer or printer owner; anyone else gets Order Not Found.
 // Every order button on any page posts here with an `intent` and a `redirectTo`.
+import { copiesText } from "~/domain/design-scale";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -58,6 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       fileName: job.fileName,
       material: job.material,
       filamentColor: job.filamentColor,
+      quantity: job.quantity,
       delivery: DELIVERY_METHOD_NAMES[job.deliveryMethod],
       deliveryMethod: job.deliveryMethod,
       deliveryZip: job.deliveryZip,
@@ -171,7 +173,7 @@ export default function OrderDetail() {
               <div>
                 <dt className="text-slate-500">Material</dt>
                 <dd>
-                  {o.material} · {o.filamentColor}
+                  <span data-testid="order-copies">{copiesText(o.quantity)}</span> · {o.material} · {o.filamentColor}
                 </dd>
               </div>
               <div>

@@ -85,6 +85,7 @@ export function jobListJson(job: JobListItem) {
     status: job.status,
     material: job.material,
     filamentColor: job.filamentColor,
+    quantity: job.quantity,
     deliveryMethod: job.deliveryMethod,
     totalCost: (job.amountDueCents / 100).toFixed(2),
     totalCostCents: job.amountDueCents,

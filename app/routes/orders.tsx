@@ -1,5 +1,6 @@
 // /orders ("My Print Orders"): the customer's orders with details and Cancel Order
 // (asking first) while the order is still cancellable.
+import { copiesText } from "~/domain/design-scale";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -24,6 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       statusLabel: statusLabelFor(o.status, o.deliveryMethod),
       material: o.material,
       filamentColor: o.filamentColor,
+      quantity: o.quantity,
       deliveryMethod: o.deliveryMethod,
       printerName: o.printerName,
       total: formatCents(o.amountDueCents),
@@ -53,7 +55,8 @@ export default function Orders() {
                 <div>
                   <p className="font-medium">{o.fileName}</p>
                   <p className="text-sm text-slate-500">
-                    {o.material} · {o.filamentColor} · {o.printerName ?? "No printer"} · <LocalTime value={o.date} dateOnly />
+                    {copiesText(o.quantity)} · {o.material} · {o.filamentColor} · {o.printerName ?? "No printer"} ·{" "}
+                    <LocalTime value={o.date} dateOnly />
                   </p>
                 </div>
                 <div className="text-right">

@@ -1,6 +1,7 @@
 // /printer-tracking ("Order Tracking and Payouts", docs/decisions/014 and 023): all of the
 // owner's printers. Stat cards, tabs Pickup Orders / Shipping Orders / Payouts, Connect Stripe (in
 // test mode an instant test account) and Request Payout once per picked-up or shipped job.
+import { copiesText } from "~/domain/design-scale";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
@@ -53,6 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     earnings: formatCents(ownerShareAfterRefunds(j.printerProfitCents, j.refundedCents)),
     refunded: j.refundedCents ? formatCents(j.refundedCents) : null,
     material: j.material,
+    quantity: j.quantity,
     status: j.status,
     statusLabel: statusLabelFor(j.status, j.deliveryMethod),
     trackingNumber: j.trackingNumber,
@@ -203,7 +205,7 @@ export default function PrinterTracking() {
                   {r.fileName}
                 </Link>
                 <p className="text-sm text-slate-500">
-                  {r.customerName} · {r.total} · {r.material}
+                  {r.customerName} · {r.total} · {copiesText(r.quantity)} · {r.material}
                   {r.trackingNumber ? ` · tracking ${r.trackingNumber}` : ""}
                   {r.refunded ? ` · refunded ${r.refunded}` : ""}
                 </p>

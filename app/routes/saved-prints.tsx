@@ -2,8 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { formatBytes } from "~/components/design-panels";
-import { formatCents } from "~/domain/money";
+import { designPriceText } from "~/domain/price-range";
 import { deleteDraft } from "~/services/designs/draft-writes.server";
+import { draftPrices } from "~/services/designs/draft-prices.server";
 import { choosePrinterUrlFor, draftPreviewUrl, listDrafts } from "~/services/designs/drafts.server";
 import { LocalTime } from "~/components/local-time";
 import { formatMinutes } from "~/domain/format";
@@ -21,6 +22,7 @@ export const meta: MetaFunction = () => [{ title: "Saved Prints | Printnear" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const drafts = await listDrafts(user.id);
+  const prices = await draftPrices(drafts, user);
   return {
     drafts: drafts.map((d) => ({
       id: d.id,
@@ -31,7 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       estimatedWeight: d.estimatedWeightGrams,
       printTimeMinutes: d.printTimeMinutes,
       numberOfColors: d.numberOfColors,
-      totalCostCents: d.totalCostCents,
+      quantity: d.quantity,
+      price: designPriceText(prices.get(d.id)!),
       previewUrl: draftPreviewUrl(d),
       createdAt: d.createdAt.toISOString(),
       choosePrinterUrl: choosePrinterUrlFor(d.id),
@@ -94,7 +97,13 @@ export default function SavedPrints() {
                 <p className="text-sm text-slate-500">
                   {draft.material} · {draft.filamentColor} · {formatBytes(draft.fileSize)}
                 </p>
-                <dl className="mt-3 grid grid-cols-3 gap-2 text-sm">
+                <dl className="mt-3 grid grid-cols-4 gap-2 text-sm">
+                  <div>
+                    <dt className="text-slate-500">Copies</dt>
+                    <dd className="font-medium" data-testid="draft-quantity">
+                      {draft.quantity}
+                    </dd>
+                  </div>
                   <div>
                     <dt className="text-slate-500">Weight</dt>
                     <dd className="font-medium" data-testid="draft-grams">
@@ -110,12 +119,12 @@ export default function SavedPrints() {
                     <dd className="font-medium">{draft.numberOfColors}</dd>
                   </div>
                 </dl>
-                <div className="mt-3 flex items-center justify-between text-sm">
-                  <span className="text-slate-500">
-                    Saved <LocalTime value={draft.createdAt} dateOnly />
-                  </span>
-                  <span className="font-semibold">{formatCents(draft.totalCostCents)}</span>
-                </div>
+                <p className="mt-3 text-sm font-semibold" data-testid="draft-price">
+                  {draft.price}
+                </p>
+                <p className="text-sm text-slate-500">
+                  Saved <LocalTime value={draft.createdAt} dateOnly />
+                </p>
                 <div className="mt-4 flex flex-wrap items-start gap-2">
                   <Link to={draft.choosePrinterUrl} className="btn-primary">
                     Choose Printer &amp; Submit

@@ -1,12 +1,12 @@
-// /submit-print?printerId=&draftId= ("Submit Print Job"): colour, delivery and
-// instructions for the customer's draft at the chosen printer, priced on the server at this
-// printer's rate plus delivery. "Update summary" is a GET of the same form, so rates and the
-// total refresh without JavaScript; "Submit Order" posts and goes on to checkout.
+// /submit-print?printerId=&draftId= ("Submit Print Job"): colour, copies, delivery address and instructions
+// for the customer's draft at the chosen printer, priced on the server. "Update summary" is a GET of the same
+// form, so rates and the total refresh without JavaScript; "Submit Order" posts and goes on to checkout.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { CopiesField } from "~/components/copies-field";
 import { OrderSummary } from "~/components/order-summary";
 import { FailureToast } from "~/components/toaster";
 import { isAppError } from "~/domain/app-error";
@@ -19,7 +19,14 @@ import { getOwnDraft } from "~/services/designs/drafts.server";
 import { addressFromForm, type AddressErrors } from "~/domain/address";
 import { checkDeliveryAddress, orderFormAddress } from "~/services/addresses.server";
 import { AddressFields, addressValues } from "~/components/address-fields";
-import { colorsInStock, getOrderablePrinter, NO_COLOR, placeOrder, priceOrder } from "~/services/orders/place-order.server";
+import {
+  colorsInStock,
+  draftWithQuantity,
+  getOrderablePrinter,
+  NO_COLOR,
+  placeOrder,
+  priceOrder,
+} from "~/services/orders/place-order.server";
 import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
 import { parseId } from "~/utils/misc";
 import { useIsPending } from "~/utils/misc-react";
@@ -36,6 +43,8 @@ const OrderSchema = z.object({
   deliveryZip: z.string().max(5).optional(),
   shippingService: z.string().max(64).optional(),
   specialInstructions: z.string().max(1000, "Special instructions can be at most 1000 characters.").optional(),
+  // checked by placeOrder, which answers 0 or 51 copies with the one message
+  quantity: z.coerce.number().optional(),
 });
 
 const DELIVERY_LABELS: Record<DeliveryMethod, string> = {
@@ -58,19 +67,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
       variant: "destructive",
     });
   }
-  const draft = await getOwnDraft(user.id, draftId);
-  if (!draft) {
+  const saved = await getOwnDraft(user.id, draftId);
+  if (!saved) {
     throw await redirectWithToast("/upload", {
       title: "Missing Draft",
       description: "No draft found. Please start over by uploading your file.",
       variant: "destructive",
     });
   }
+  let priceError: string | null = null;
+  const askedCopies = q.get("quantity");
+  const draft = (() => {
+    try {
+      return draftWithQuantity(saved, askedCopies === null ? null : Number(askedCopies));
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      priceError = error.message;
+      return saved;
+    }
+  })();
   const printer = await getOrderablePrinter(printerId);
   if (!printer) {
     throw await redirectWithToast(`/choose-printer?draftId=${draft.id}`, { title: "Printer not found", variant: "destructive" });
   }
-  const { swatches, color } = colorChoices(colorsInStock(printer, draft), q.get("filamentColor"));
+  const { swatches, color } = colorChoices(colorsInStock(printer, draft), q.get("filamentColor") ?? draft.filamentColor);
   const askedMethod = q.get("deliveryMethod");
   const deliveryMethod: DeliveryMethod = isDeliveryMethod(askedMethod) ? askedMethod : "pickup";
   const { address, savedAddresses } = await orderFormAddress(user.id, (name) => q.get(name), user.zipCode);
@@ -78,7 +98,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const service = q.get("shippingService");
 
   let shippingOptions: Awaited<ReturnType<typeof shippingQuote>> | null = null;
-  let priceError: string | null = null;
   if (deliveryMethod === "shipping" && isZip(zip)) {
     shippingOptions = await shippingQuote({
       originZip: printer.zip,
@@ -109,6 +128,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       weightGrams: draft.estimatedWeightGrams,
       colors: draft.numberOfColors,
       printTimeMinutes: draft.printTimeMinutes,
+      quantity: draft.quantity,
       specialInstructions: (q.get("specialInstructions") ?? draft.specialInstructions ?? "").slice(0, 1000),
     },
     printer: { id: printer.id, name: printer.name, location: printer.location, isAvailable: printer.isAvailable },
@@ -137,6 +157,7 @@ function formAgain(form: FormData): string {
   for (const name of [
     "printerId",
     "draftId",
+    "quantity",
     "deliveryMethod",
     "deliveryZip",
     "shippingService",
@@ -226,6 +247,7 @@ export default function SubmitPrint() {
               {d.draft.fileName} · {(d.draft.fileSize / 1024 / 1024).toFixed(2)} MB · {d.draft.material} ·{" "}
               {formatGrams(d.draft.weightGrams)} g · {d.draft.colors} colour(s) · {formatMinutes(d.draft.printTimeMinutes)}
             </p>
+            <CopiesField quantity={d.draft.quantity} error={actionData?.field === "quantity" ? actionData.error : null} />
           </section>
 
           <section className="card flex items-center justify-between gap-4 p-4" aria-labelledby="chosen-printer">

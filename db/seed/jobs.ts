@@ -16,8 +16,12 @@ const SEED_SHIPPING_SERVICE = "usps_ground_advantage";
 export type SeedJob = {
   status: JobStatus;
   fileName: string;
+  /** one copy's */
   grams: number;
+  /** one copy's */
   minutes: number;
+  /** copies in the order; 1 when absent */
+  copies?: number;
   /** index into DEMO_PRINTERS */
   printer: number | null;
   delivery?: DeliveryMethod;
@@ -29,13 +33,13 @@ export const DEMO_JOBS: SeedJob[] = [
   { status: "draft", fileName: "bracket.stl", grams: 42, minutes: 120, printer: null },
   { status: "submitted", fileName: "gear-set.3mf", grams: 85, minutes: 240, printer: 1 },
   { status: "confirmed", fileName: "phone-stand.stl", grams: 55, minutes: 150, printer: 0 },
-  { status: "confirmed", fileName: "cable-clip.stl", grams: 8, minutes: 20, printer: 3 },
+  { status: "confirmed", fileName: "cable-clip.stl", grams: 8, minutes: 20, printer: 3, copies: 4 },
   { status: "accepted", fileName: "drawer-handle.stl", grams: 30, minutes: 80, printer: 1 },
   { status: "printing", fileName: "lamp-shade.stl", grams: 160, minutes: 540, printer: 0 },
   { status: "completed", fileName: "plant-pot.stl", grams: 120, minutes: 300, printer: 3, delivery: "shipping" },
   { status: "ready_for_pickup", fileName: "dice-tower.3mf", grams: 140, minutes: 420, printer: 0 },
   { status: "ready_for_shipping", fileName: "desk-organiser.stl", grams: 210, minutes: 600, printer: 1, delivery: "shipping" },
-  { status: "picked_up", fileName: "name-tag.obj", grams: 12, minutes: 35, printer: 3 },
+  { status: "picked_up", fileName: "name-tag.obj", grams: 12, minutes: 35, printer: 3, copies: 10 },
   { status: "picked_up", fileName: "coaster-set.stl", grams: 48, minutes: 110, printer: 0, paidOut: true },
   {
     status: "shipped",
@@ -63,17 +67,24 @@ function reached(job: SeedJob, step: JobStatus) {
   return index(job.status) >= index(step);
 }
 
+/** Every copy's grams and minutes together. */
+function orderedFigures(job: SeedJob) {
+  const copies = job.copies ?? 1;
+  return { grams: job.grams * copies, minutes: job.minutes * copies, copies };
+}
+
 /** The job's price as an order placed today: shipping by the built-in rate table from the printer's ZIP to Casey's. */
 function priceJob(job: SeedJob) {
   const printerIndex = job.printer;
   const rate = printerIndex === null ? undefined : DEMO_PRINTERS[printerIndex].rate;
-  const quote = quotePrice({ weightGrams: job.grams, printTimeMinutes: job.minutes, ratePerKgCents: rate });
+  const { grams, minutes, copies } = orderedFigures(job);
+  const quote = quotePrice({ weightGrams: grams, printTimeMinutes: minutes, quantity: copies, ratePerKgCents: rate });
   const delivery = job.delivery ?? "pickup";
   let shippingCents: number | null = null;
   if (delivery === "shipping" && printerIndex !== null) {
     const miles = milesBetweenZips(DEMO_PRINTERS[printerIndex].zip, CUSTOMER_ZIP);
     if (miles === null) throw new Error(`The gazetteer lacks ${DEMO_PRINTERS[printerIndex].zip} or ${CUSTOMER_ZIP}`);
-    const option = tableShippingQuote(job.grams, miles).options.find((o) => o.service === SEED_SHIPPING_SERVICE);
+    const option = tableShippingQuote(grams, miles).options.find((o) => o.service === SEED_SHIPPING_SERVICE);
     shippingCents = option!.estimatedCost;
   }
   const { deliveryFee, total } = orderTotal({ quote, deliveryMethod: delivery, shippingCents });
@@ -124,8 +135,9 @@ export async function seedJobs(
         fileName: job.fileName,
         fileSize: 150_000,
         fileFormat: job.fileName.split(".").pop(),
-        estimatedWeightGrams: job.grams,
-        printTimeMinutes: job.minutes,
+        quantity: orderedFigures(job).copies,
+        estimatedWeightGrams: orderedFigures(job).grams,
+        printTimeMinutes: orderedFigures(job).minutes,
         deliveryMethod: delivery,
         deliveryZip: delivery === "pickup" ? null : CUSTOMER_ZIP,
         deliveryAddress: delivery === "pickup" ? null : CUSTOMER_ADDRESS,

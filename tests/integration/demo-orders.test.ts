@@ -58,10 +58,21 @@ describe("demo orders", () => {
       const quote = quotePrice({
         weightGrams: job.estimatedWeightGrams,
         printTimeMinutes: job.printTimeMinutes,
+        quantity: job.quantity,
         ratePerKgCents: rate!,
       });
       expect(job.totalCostCents, job.fileName).toBe(quote.customerPays);
     }
+  });
+
+  it("include orders of several copies", async () => {
+    const copies = (await seededOrders()).filter(({ job }) => job.quantity > 1).map(({ job }) => [job.fileName, job.quantity]);
+    expect(copies).toEqual(
+      expect.arrayContaining([
+        ["cable-clip.stl", 4],
+        ["name-tag.obj", 10],
+      ]),
+    );
   });
 
   it("go to the customer's ZIP", async () => {

@@ -338,6 +338,7 @@ describe("/choose-printer", () => {
         fileName: "tall.stl",
         estimatedWeightGrams: 60,
         material: "PETG",
+        filamentColor: "Red",
         boundingBoxX: 40,
         boundingBoxY: 40,
         boundingBoxZ: 260,

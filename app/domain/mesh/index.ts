@@ -100,6 +100,7 @@ interface ResolvedOptions {
   infill: number;
   layerHeight: number;
   supports: SupportsMode;
+  scale: number;
 }
 
 export function resolveOptions(options: AnalysisOptions = {}): ResolvedOptions {
@@ -118,7 +119,19 @@ export function resolveOptions(options: AnalysisOptions = {}): ResolvedOptions {
   if (!isSupportsMode(supports)) {
     throw new MeshError('Supports must be "no", "auto" or "yes".', "bad-option");
   }
-  return { material: material.name, density: material.density, infill, layerHeight, supports };
+  const scale = options.scale ?? 1;
+  if (!Number.isFinite(scale) || scale <= 0 || scale > 1000) {
+    throw new MeshError("Scale must be a positive factor.", "bad-option");
+  }
+  return { material: material.name, density: material.density, infill, layerHeight, supports, scale };
+}
+
+/** The mesh with every position multiplied by `scale`: units and scale are applied before measuring, the engine is unchanged. */
+function scaledMesh(mesh: Mesh, scale: number): Mesh {
+  if (scale === 1) return mesh;
+  const positions = new Float32Array(mesh.positions.length);
+  for (let k = 0; k < positions.length; k++) positions[k] = mesh.positions[k]! * scale;
+  return { ...mesh, positions };
 }
 
 /** Metrics and estimates of an already parsed mesh (reusable by callers that parse once). */
@@ -128,8 +141,9 @@ export function analyzeMesh(
   calibration: Calibration = DEFAULT_CALIBRATION,
 ): AnalysisResult {
   const opts = resolveOptions(options);
-  const basic = computeBasicMetrics(mesh);
-  const topo = computeTopology(mesh);
+  const measured = scaledMesh(mesh, opts.scale);
+  const basic = computeBasicMetrics(measured);
+  const topo = computeTopology(measured);
   const est = estimatePrint(
     topo,
     basic,

@@ -39,6 +39,8 @@ export interface AnalysisOptions {
   /** millimetres */
   layerHeight?: number;
   supports?: SupportsMode;
+  /** lengths multiplied by this before measuring: the file's unit in mm times the customer's scale; 1 when absent */
+  scale?: number;
 }
 
 export interface AnalysisResult {

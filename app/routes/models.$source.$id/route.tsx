@@ -10,6 +10,7 @@ import { MODEL_NOT_FOUND, modelEstimate, parseModelSource } from "~/domain/model
 import { formatCents } from "~/domain/money";
 import { PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { priceRangeText } from "~/domain/price-range";
+import { DESIGN_DEFAULTS } from "~/domain/design-settings";
 import { PRINT_DEFAULTS } from "~/domain/print-defaults";
 import { designPriceRange } from "~/services/printers/price-range.server";
 import { getModelDetail, getViewerState } from "~/services/models/detail.server";
@@ -66,6 +67,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           printTimeMinutes: estimate.printTimeMinutes,
           colors: estimate.colors,
           material: PRINT_DEFAULTS.material,
+          // the colour the draft Order Print makes asks for, so this range is the one /upload shows for it
+          color: DESIGN_DEFAULTS.filamentColor,
           // only printers whose build volume holds the model count, when its size is known
           size: model.size,
         },

@@ -7,6 +7,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { designFailureTitle, MESSAGES, NEW_DESIGN_SETTINGS, type DesignAnalysis } from "~/domain/design-settings";
 import { DEFAULT_RATE_PER_KG_CENTS } from "~/domain/pricing";
 import { draftPreviewUrl, draftSettings, getOwnDraft, getPrinterRate, quoteDraft } from "~/services/designs/drafts.server";
+import { draftNeeds } from "~/services/designs/draft-prices.server";
 import { nearbyPrinterRates } from "~/services/printers/price-range.server";
 import { parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
@@ -40,14 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const nearbyRates = printer
     ? null
     : await nearbyPrinterRates(
-        {
-          material: draft?.material ?? NEW_DESIGN_SETTINGS.material,
-          weightGrams: draft?.estimatedWeightGrams ?? null,
-          size:
-            draft?.boundingBoxX && draft.boundingBoxY && draft.boundingBoxZ
-              ? { x: draft.boundingBoxX, y: draft.boundingBoxY, z: draft.boundingBoxZ }
-              : null,
-        },
+        draft ? draftNeeds(draft) : { material: NEW_DESIGN_SETTINGS.material, color: NEW_DESIGN_SETTINGS.filamentColor },
         { zipCode: user.zipCode },
       );
   // the breakdown is priced at the chosen printer's rate, else at the lowest nearby one, else the platform default
@@ -72,6 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
             weightGrams: draft.estimatedWeightGrams,
             numberOfColors: draft.numberOfColors,
             printTimeMinutes: draft.printTimeMinutes,
+            quantity: draft.quantity,
             ratePerKgCents,
           }),
           estimatedWeight: draft.estimatedWeightGrams,

@@ -19,10 +19,11 @@ import {
 } from "~/domain/design-settings";
 import { COLOR_SWATCHES, type ColorName } from "~/domain/materials";
 import { estimateFromFileSize } from "~/domain/mesh/fallback";
+import type { DesignScale } from "~/domain/design-scale";
 import type { AnalysisOptions, MeshFormat, SupportsMode } from "~/domain/mesh/types";
 import { useIsPending } from "~/utils/misc-react";
 import type { loader, UploadActionData } from "./route";
-import { shownDesign, type LiveAnalysis } from "./shown-design";
+import { designChoices, engineOptions, shownDesign, type LiveAnalysis } from "./shown-design";
 import { useAnalysisWorker } from "./use-analysis-worker";
 import { UploadProgressBar } from "./upload-progress-bar";
 
@@ -58,9 +59,11 @@ export function UploadForm() {
   const supports = (fields.supports.value ?? settings.supports) as SupportsMode;
   const numberOfColors = Number(fields.numberOfColors.value ?? settings.numberOfColors) || 1;
   const filamentColor = String(fields.filamentColor.value ?? settings.filamentColor) as ColorName;
-  const options: AnalysisOptions = useMemo(
-    () => ({ material, infill, layerHeight, supports }),
-    [material, infill, layerHeight, supports],
+  const choices = designChoices(fields, settings);
+  const { units, scalePercent } = choices.scale;
+  const options: AnalysisOptions & DesignScale = useMemo(
+    () => ({ material, infill, layerHeight, supports, units, scalePercent }),
+    [material, infill, layerHeight, supports, units, scalePercent],
   );
 
   const post = useAnalysisWorker((reply) => {
@@ -117,7 +120,7 @@ export function UploadForm() {
       }
       setLive({ status: "reading", fileName: file.name, fileSize: file.size });
       requestId.current += 1;
-      post({ id: requestId.current, type: "analyze", file, options });
+      post({ id: requestId.current, type: "analyze", file, options: engineOptions(options, file.name) });
     },
     [options, post],
   );
@@ -144,13 +147,16 @@ export function UploadForm() {
     if (live.status !== "done") return;
     if (live.analysis.method === "mesh") {
       requestId.current += 1;
-      post({ id: requestId.current, type: "reanalyze", options });
+      post({ id: requestId.current, type: "reanalyze", options: engineOptions(options, fileMeta.current.fileName) });
     } else {
       const estimate = estimateFromFileSize(live.fileSize, live.analysis.fileFormat, material);
       setLive({ ...live, analysis: { ...live.analysis, ...estimate, material, infillDensity: infill, layerHeight, supports } });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only the settings trigger this
   }, [options]);
+
+  // a refusal that came back after the file was chosen is shown; choosing a file again hides it
+  useEffect(() => setChosen(false), [actionData]);
 
   const onFileChange = (file: File | undefined) => {
     setChosen(Boolean(file));
@@ -193,7 +199,12 @@ export function UploadForm() {
     formProps.onSubmit(event);
   };
 
-  const { shown, quote, liveQuote, range } = shownDesign(live, draft, { numberOfColors, ratePerKgCents, nearbyRates });
+  const { shown, quote, liveQuote, range, hint } = shownDesign(live, draft, {
+    numberOfColors,
+    ...choices,
+    ratePerKgCents,
+    nearbyRates,
+  });
   const alert = clientAlert ?? (chosen ? null : (actionData?.alert ?? null));
   const fileError = live.status === "refused" ? live.message : chosen ? null : actionData?.result.error?.file?.[0];
   const formError = chosen ? null : actionData?.result.error?.[""]?.[0];
@@ -327,6 +338,8 @@ export function UploadForm() {
                   fileName={shown.fileName}
                   fileSize={shown.fileSize}
                   printColors={numberOfColors}
+                  quantity={choices.quantity}
+                  unitHint={hint}
                 />
               ) : draft && !draft.analysis ? (
                 <AnalysisWarning reason="This draft was saved without a file analysis." />

@@ -4,7 +4,8 @@
 import { AppError, isAppError } from "~/domain/app-error";
 import { extensionAllowed, MESSAGES, REFUSED_MESH_ERRORS, type DesignAnalysis } from "~/domain/design-settings";
 import { cleanFileName } from "~/domain/file-name";
-import { detectFormat, estimateFromFileSize, MeshError, type MeshFormat, type SupportsMode } from "~/domain/mesh";
+import { DEFAULT_DESIGN_SCALE, scaleFactor, type DesignScale } from "~/domain/design-scale";
+import { detectFormat, estimateFromFileSize, MeshError, roundGrams, type MeshFormat, type SupportsMode } from "~/domain/mesh";
 import { openAsBlob } from "node:fs";
 import { open } from "node:fs/promises";
 import { analyzeOffThread } from "./analysis-pool.server";
@@ -18,9 +19,17 @@ export interface AnalysisSettings {
   infill: number;
   layerHeight: number;
   supports: SupportsMode;
+  /** the file's units and the customer's scale; millimetres at 100% when absent */
+  units?: DesignScale["units"];
+  scalePercent?: number;
 }
 
 export type StoredAnalysis = DesignAnalysis;
+
+const definedScale = (settings: AnalysisSettings): Partial<DesignScale> => ({
+  ...(settings.units ? { units: settings.units } : {}),
+  ...(settings.scalePercent ? { scalePercent: settings.scalePercent } : {}),
+});
 
 /** A file the platform will not take: the message is for the customer, and it is about the file field. */
 export function designRejected(message: string, code: "invalid" | "too_large" = "invalid"): AppError {
@@ -78,11 +87,13 @@ export async function analyzeDesign(
     if (error instanceof MeshError) throw designRejected(error.message);
     throw error;
   }
+  const scale = scaleFactor(format, { ...DEFAULT_DESIGN_SCALE, ...definedScale(settings) });
   const options = {
     material: settings.material,
     infill: settings.infill,
     layerHeight: settings.layerHeight,
     supports: settings.supports,
+    scale,
   };
   try {
     const result = await analyzeOffThread(source, fileName, options, {
@@ -98,13 +109,14 @@ export async function analyzeDesign(
     const reason = error instanceof MeshError ? error.message : "The analysis engine could not read this file.";
     if (!(error instanceof MeshError)) console.error("design analysis failed unexpectedly", error);
     const estimate = estimateFromFileSize(size, format, settings.material);
+    const cube = scale * scale * scale;
     return {
       format,
       preview: null,
       analysis: {
         method: "file-size",
-        estimatedWeight: estimate.estimatedWeight,
-        estimatedTimeMinutes: estimate.estimatedTimeMinutes,
+        estimatedWeight: roundGrams(estimate.estimatedWeight * cube),
+        estimatedTimeMinutes: Math.max(1, Math.round(estimate.estimatedTimeMinutes * cube)),
         numberOfColors: 1,
         fileFormat: format,
         material: settings.material,

@@ -18,18 +18,12 @@ import {
   type StoredAnalysis,
 } from "./analysis.server";
 import { LIMITS } from "./quotas.server";
-import { getOwnDraft, quoteDraft, type PrinterRate } from "./drafts.server";
+import { figureColumns, getOwnDraft, quoteDraft, refigureJob, type FigureColumns, type PrinterRate } from "./drafts.server";
+import { assertSomePrinterHolds } from "~/services/printers/fit.server";
 
-function analysisColumns(analysis: StoredAnalysis) {
-  const box = analysis.method === "mesh" ? analysis.boundingBox : null;
-  return {
-    analysis,
-    estimatedWeightGrams: analysis.estimatedWeight,
-    printTimeMinutes: Math.max(1, Math.round(analysis.estimatedTimeMinutes)),
-    boundingBoxX: box?.x ?? null,
-    boundingBoxY: box?.y ?? null,
-    boundingBoxZ: box?.z ?? null,
-  };
+/** The engine's reading (measured at the design's units and scale) and the order's figures for its copies (decision 038). */
+function analysisColumns(analysis: StoredAnalysis, settings: DesignSettings) {
+  return { analysis, ...figureColumns(analysis, settings.quantity) };
 }
 
 function settingsColumns(settings: DesignSettings, printerId: number | null) {
@@ -41,14 +35,23 @@ function settingsColumns(settings: DesignSettings, printerId: number | null) {
     infillPercent: settings.infill,
     supports: settings.supports,
     numberOfColors: settings.numberOfColors,
+    quantity: settings.quantity,
+    units: settings.units,
+    scalePercent: settings.scalePercent,
     deliveryMethod: settings.deliveryMethod,
     specialInstructions: settings.specialInstructions ? settings.specialInstructions : null,
     printerId,
   };
 }
 
-function priceColumns(weightGrams: number, printTimeMinutes: number, numberOfColors: number, ratePerKgCents: number | null) {
-  const quote = quoteDraft({ weightGrams, numberOfColors, printTimeMinutes, ratePerKgCents });
+function priceColumns(figures: FigureColumns, settings: DesignSettings, ratePerKgCents: number | null) {
+  const quote = quoteDraft({
+    weightGrams: figures.estimatedWeightGrams,
+    printTimeMinutes: figures.printTimeMinutes,
+    numberOfColors: settings.numberOfColors,
+    quantity: settings.quantity,
+    ratePerKgCents,
+  });
   return { totalCostCents: quote.customerPays, printerProfitCents: quote.printerProfit, platformFeeCents: quote.platformFee };
 }
 
@@ -72,10 +75,11 @@ export async function createDraft(
 ): Promise<{ job: PrintJob; design: AnalyzedDesign }> {
   await assertRoomForDraft(userId);
   const design = await analyzeDesign(sourceOf(file), file.fileName, settings, { owner: userId });
+  const columns = analysisColumns(design.analysis, settings);
+  await assertSomePrinterHolds(columns, settings);
   const stored = await storeDesign(sourceOf(file), file.fileName, design);
   try {
     const db = await getDb();
-    const columns = analysisColumns(design.analysis);
     const [job] = await db
       .insert(printJobs)
       .values({
@@ -90,12 +94,7 @@ export async function createDraft(
         sourceModelId: options.source?.modelId ?? null,
         ...settingsColumns(settings, options.printer?.id ?? null),
         ...columns,
-        ...priceColumns(
-          columns.estimatedWeightGrams,
-          columns.printTimeMinutes,
-          settings.numberOfColors,
-          options.printer?.ratePerKgCents ?? null,
-        ),
+        ...priceColumns(columns, settings, options.printer?.ratePerKgCents ?? null),
       })
       .returning();
     return { job, design };
@@ -134,7 +133,9 @@ const analysisInputsChanged = (job: PrintJob, s: DesignSettings) =>
   job.material !== s.material ||
   job.infillPercent !== s.infill ||
   job.layerHeight !== s.layerHeight ||
-  job.supports !== s.supports;
+  job.supports !== s.supports ||
+  job.units !== s.units ||
+  job.scalePercent !== s.scalePercent;
 
 /**
  * Updates settings (and the file, when a new one came); weight and time are re-measured whenever they depend on a change.
@@ -163,11 +164,16 @@ export async function updateDraft(
     }
   }
 
-  const weight = design ? design.analysis.estimatedWeight : existing.estimatedWeightGrams;
-  const minutes = design ? Math.max(1, Math.round(design.analysis.estimatedTimeMinutes)) : existing.printTimeMinutes;
+  const figures = design ? analysisColumns(design.analysis, settings) : refigureJob(existing, { ...settings });
+  try {
+    await assertSomePrinterHolds(figures, settings);
+  } catch (error) {
+    if (stored) await removeStoredFiles(stored.fileKey, stored.previewKey);
+    throw error;
+  }
   const values = {
     ...settingsColumns(settings, options.printer?.id ?? null),
-    ...(design ? analysisColumns(design.analysis) : {}),
+    ...figures,
     ...(stored && options.file
       ? {
           fileKey: stored.fileKey,
@@ -179,7 +185,7 @@ export async function updateDraft(
           sourceModelId: null,
         }
       : {}),
-    ...priceColumns(weight, minutes, settings.numberOfColors, options.printer?.ratePerKgCents ?? null),
+    ...priceColumns(figures, settings, options.printer?.ratePerKgCents ?? null),
     updatedAt: nextUpdatedAt(existing.updatedAt),
   };
 

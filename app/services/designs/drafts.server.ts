@@ -2,7 +2,8 @@
 // price engine (the platform's default rate until a printer is chosen).
 import { and, desc, eq } from "drizzle-orm";
 import { printers, printJobs, type PrintJob, type User } from "../../../db/schema";
-import type { DesignSettings } from "~/domain/design-settings";
+import type { DesignAnalysis, DesignSettings } from "~/domain/design-settings";
+import { orderFigures, scaleFactor, type DesignScale } from "~/domain/design-scale";
 import { roundGrams } from "~/domain/mesh";
 import { DEFAULT_RATE_PER_KG_CENTS, quotePrice, type PriceQuote } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
@@ -80,14 +81,52 @@ export function quoteDraft(input: {
   weightGrams: number;
   numberOfColors: number;
   printTimeMinutes: number;
+  quantity: number;
   ratePerKgCents?: number | null;
 }): PriceQuote {
   return quotePrice({
     weightGrams: Math.max(0, input.weightGrams),
     colors: input.numberOfColors,
     printTimeMinutes: input.printTimeMinutes,
+    quantity: input.quantity,
     ratePerKgCents: input.ratePerKgCents ?? DEFAULT_RATE_PER_KG_CENTS,
   });
+}
+
+export type FigureColumns = Pick<
+  PrintJob,
+  "estimatedWeightGrams" | "printTimeMinutes" | "boundingBoxX" | "boundingBoxY" | "boundingBoxZ"
+>;
+
+/** The stored figures of an order of `quantity` copies; the analysis was measured at the design's units and scale. */
+export function figureColumns(analysis: DesignAnalysis, quantity: number): FigureColumns {
+  const figures = orderFigures(analysis, quantity);
+  return {
+    estimatedWeightGrams: figures.weightGrams,
+    printTimeMinutes: figures.printTimeMinutes,
+    boundingBoxX: figures.box?.x ?? null,
+    boundingBoxY: figures.box?.y ?? null,
+    boundingBoxZ: figures.box?.z ?? null,
+  };
+}
+
+/**
+ * A job's figures at other copies, units or scale without measuring again: from its analysis when only the copies
+ * change, else its columns with lengths ×s and weight and time ×s³ (a job whose file cannot be read again).
+ */
+export function refigureJob(job: PrintJob, next: DesignScale & { quantity: number }): FigureColumns {
+  const analysis = job.analysis as DesignAnalysis | null;
+  const s = scaleFactor(job.fileFormat, next) / scaleFactor(job.fileFormat, job);
+  if (analysis && s === 1) return figureColumns(analysis, next.quantity);
+  const perCopy = (s * s * s) / job.quantity;
+  const box = (v: number | null) => (v === null ? null : v * s);
+  return {
+    estimatedWeightGrams: roundGrams(job.estimatedWeightGrams * perCopy * next.quantity),
+    printTimeMinutes: Math.max(1, Math.round(job.printTimeMinutes * perCopy)) * next.quantity,
+    boundingBoxX: box(job.boundingBoxX),
+    boundingBoxY: box(job.boundingBoxY),
+    boundingBoxZ: box(job.boundingBoxZ),
+  };
 }
 
 export function draftPreviewUrl(job: Pick<PrintJob, "id" | "previewKey">): string | null {
@@ -120,6 +159,9 @@ export function draftSettings(job: PrintJob): Record<keyof Omit<DesignSettings, 
     infill: String(job.infillPercent),
     supports: job.supports,
     numberOfColors: String(job.numberOfColors),
+    quantity: String(job.quantity),
+    units: job.units,
+    scalePercent: String(job.scalePercent),
     deliveryMethod: job.deliveryMethod,
     specialInstructions: job.specialInstructions ?? "",
   };

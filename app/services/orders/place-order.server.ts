@@ -7,8 +7,9 @@ import { AppError } from "~/domain/app-error";
 import { checkTransition } from "~/domain/job-lifecycle";
 import { orderTotal, quotePrice, type DeliveryMethod } from "~/domain/pricing";
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES, type ShippingOption } from "~/domain/shipping";
-import { getOwnDraft } from "~/services/designs/drafts.server";
+import { getOwnDraft, refigureJob } from "~/services/designs/drafts.server";
 import { requireDeliveryAddress } from "~/services/addresses.server";
+import { QUANTITY_MESSAGE, QuantitySchema } from "~/domain/design-settings";
 import { localDeliveryAvailable, shippingQuote } from "~/services/shipping/rates.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getDb } from "~/utils/db.server";
@@ -30,6 +31,15 @@ export interface OrderInput {
   shippingService?: string | null;
   /** who receives a shipped or delivered order and where: {name, line1, line2?, city, state, zip, phone?} */
   deliveryAddress?: unknown;
+  /** copies; absent keeps the draft's */
+  quantity?: number | null;
+}
+
+/** The draft as ordered in `quantity` copies (its weight and time follow); AppError on a count outside 1-50. */
+export function draftWithQuantity(draft: PrintJob, quantity: number | null | undefined): PrintJob {
+  if (quantity === null || quantity === undefined || quantity === draft.quantity) return draft;
+  if (!QuantitySchema.safeParse(quantity).success) throw new AppError("invalid", QUANTITY_MESSAGE, { field: "quantity" });
+  return { ...draft, quantity, ...refigureJob(draft, { units: draft.units, scalePercent: draft.scalePercent, quantity }) };
 }
 
 export async function getOrderablePrinter(printerId: number) {
@@ -69,6 +79,7 @@ export async function priceOrder(
     weightGrams: Math.max(0, draft.estimatedWeightGrams),
     colors: draft.numberOfColors,
     printTimeMinutes: draft.printTimeMinutes,
+    quantity: draft.quantity,
     ratePerKgCents: printer.ratePerKgCents,
   });
   let shipping: ShippingOption | null = null;
@@ -99,8 +110,9 @@ export async function priceOrder(
 
 /** Turns the customer's draft into a submitted order; returns the order id. */
 export async function placeOrder(input: OrderInput): Promise<number> {
-  const draft = await getOwnDraft(input.customerId, input.draftId);
-  if (!draft) throw new AppError("not_found", NO_DRAFT);
+  const saved = await getOwnDraft(input.customerId, input.draftId);
+  if (!saved) throw new AppError("not_found", NO_DRAFT);
+  const draft = draftWithQuantity(saved, input.quantity);
   const printer = await getOrderablePrinter(input.printerId);
   if (!printer) throw new AppError("not_found", "Printer not found.");
   if (!printer.isAvailable) throw new AppError("conflict", "This printer is not taking orders right now. Please choose another.");
@@ -143,6 +155,9 @@ export async function placeOrder(input: OrderInput): Promise<number> {
       shippingCarrier: price.shipping?.carrier ?? null,
       shippingService: price.shipping?.service ?? null,
       specialInstructions: instructions || null,
+      quantity: draft.quantity,
+      estimatedWeightGrams: draft.estimatedWeightGrams,
+      printTimeMinutes: draft.printTimeMinutes,
       totalCostCents: price.quote.customerPays,
       printerProfitCents: price.quote.printerProfit,
       platformFeeCents: price.quote.platformFee,

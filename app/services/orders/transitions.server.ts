@@ -220,6 +220,7 @@ async function tellOtherParty(party: JobParty, transition: Transition, trackingN
   const { job } = party;
   const notice = transitionNotice(transition.action, transition.actor, {
     fileName: job.fileName,
+    quantity: job.quantity,
     trackingNumber: transition.action === "mark_shipped" ? trackingNumber : null,
     deliveryMethod: job.deliveryMethod,
     shippingServiceName: job.shippingService ? shippingServiceName(job.shippingService) : null,

@@ -4,15 +4,16 @@ import { priceRange, type PriceRange, type RangeRates } from "~/domain/price-ran
 import type { QuoteInput } from "~/domain/pricing";
 import { searchPrinters } from "./search.server";
 
-/** What a design needs of a printer before one is chosen: its material, weight of filament and size. */
+/** What a design needs of a printer before one is chosen: its material and colour in stock for every copy, and size. */
 export interface DesignNeeds {
   material?: string | null;
+  color?: string | null;
   weightGrams?: number | null;
   size?: { x: number; y: number; z: number } | null;
 }
 
 /**
- * The rates of every available printer that can print a design (material, stock, size), within the
+ * The rates of every available printer that can print a design (material, colour in stock, size), within the
  * default radius of the customer's ZIP when it is known ("near"), otherwise of all available
  * printers ("anywhere").
  */
@@ -22,6 +23,7 @@ export async function nearbyPrinterRates(needs: DesignNeeds, customer: { zipCode
     radiusMiles: DEFAULT_RADIUS_MILES,
     available: true,
     material: needs.material ?? null,
+    color: needs.color ?? null,
     weightGrams: needs.weightGrams ?? null,
     minX: needs.size?.x ?? null,
     minY: needs.size?.y ?? null,
@@ -36,6 +38,6 @@ export async function designPriceRange(
   design: Omit<QuoteInput, "ratePerKgCents"> & Omit<DesignNeeds, "weightGrams">,
   customer: { zipCode?: string | null } = {},
 ): Promise<PriceRange> {
-  const { material, size, ...quote } = design;
-  return priceRange(await nearbyPrinterRates({ material, size, weightGrams: quote.weightGrams }, customer), quote);
+  const { material, color, size, ...quote } = design;
+  return priceRange(await nearbyPrinterRates({ material, color, size, weightGrams: quote.weightGrams }, customer), quote);
 }

@@ -6,6 +6,7 @@ import { publicCoordinate, publicLocation } from "~/domain/geo";
 import { pricePerGramFromRatePerKgCents } from "~/domain/pricing";
 import { centsToDollarString } from "~/domain/money";
 import type { PrinterJson } from "~/domain/printer-listing";
+import { OWNER_COMPLETED } from "~/domain/job-status";
 import { getDb, type Database } from "~/utils/db.server";
 import { printerImageUrl } from "./images.server";
 
@@ -20,6 +21,9 @@ type HydratedRow = Omit<Printer, "isAvailable" | "createdAt" | "updatedAt" | "fi
   /** [material, colour, grams] rows */
   inventory: [string, string, number][];
 };
+
+/** Jobs done: the printer's finished orders (picked up or shipped), counted where they are kept. */
+const FINISHED = OWNER_COMPLETED.map((status) => `'${status}'`).join(", ");
 
 /** Full printer records for these ids, in the given order, with owner, inventory and distance; exact places only for the viewer's own. */
 export async function hydratePrinters(
@@ -36,7 +40,8 @@ export async function hydratePrinters(
       'materials', json(p.materials), 'ratePerKgCents', p.rate_per_kg_cents,
       'location', p.location, 'city', p.city, 'state', p.state, 'zip', p.zip,
       'latitude', p.latitude, 'longitude', p.longitude, 'isAvailable', p.is_available,
-      'rating', p.rating, 'totalReviews', p.total_reviews, 'totalJobs', p.total_jobs,
+      'rating', p.rating, 'totalReviews', p.total_reviews,
+      'totalJobs', (SELECT count(*) FROM print_jobs AS j WHERE j.printer_id = p.id AND j.status IN (${sql.raw(FINISHED)})),
       'hourlyRateCents', p.hourly_rate_cents, 'imageKey', p.image_key, 'createdAt', p.created_at,
       'firstName', u.first_name, 'lastName', u.last_name,
       'ownerStats', json((SELECT json_array(sum(o.total_reviews), sum(o.rating * o.total_reviews), avg(o.rating))

@@ -1,0 +1,34 @@
+// The copies of an order on /submit-print: a plain number input the summary's GET form and the order's post both carry.
+import { copiesText } from "~/domain/design-scale";
+import { MAX_QUANTITY, MIN_QUANTITY } from "~/domain/pricing";
+
+export function CopiesField({ quantity, error }: { quantity: number; error?: string | null }) {
+  return (
+    <div className="mt-3">
+      <div className="flex items-end gap-3">
+        <div>
+          <label className="label" htmlFor="quantity">
+            Copies
+          </label>
+          <input
+            id="quantity"
+            name="quantity"
+            type="number"
+            min={MIN_QUANTITY}
+            max={MAX_QUANTITY}
+            step={1}
+            defaultValue={quantity}
+            className="input w-24"
+            data-testid="order-quantity"
+            aria-invalid={error ? true : undefined}
+            aria-describedby="quantity-help"
+          />
+        </div>
+        <p id="quantity-help" className="text-xs text-slate-500">
+          Weight, time and price are for all {copiesText(quantity)}.
+        </p>
+      </div>
+      {error ? <p className="field-error">{error}</p> : null}
+    </div>
+  );
+}
