@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { PLATFORM_FEE_MINIMUM_CENTS, PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { formatCents } from "~/domain/money";
 import type { RootData } from "~/domain/signed-in-user";
 import { SUPPORT_EMAIL, SUPPORT_HOURS, SUPPORT_PHONE } from "./site-footer";
+import { useIsPending } from "~/utils/misc-react";
 
 export interface ContactFields {
   name: string;
@@ -55,8 +56,7 @@ function ContactForm({
   defaultValue: Partial<ContactFields> | undefined;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  const navigation = useNavigation();
-  const sending = navigation.state === "submitting" && navigation.formMethod === "POST";
+  const sending = useIsPending({ state: "submitting" });
   // The zod schema stays on the server (it would put the page over its JS budget): the browser
   // checks the constraints it derives, the server's parse has the last word.
   const [form, fields] = useForm<ContactFields>({

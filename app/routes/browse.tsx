@@ -11,7 +11,6 @@ import {
   RadiusSelect,
   selectPrinterHref,
   toMapPrinter,
-  useLoadingPage,
   ViewTabs,
 } from "~/components/printer-filters";
 import { PrinterMap } from "~/components/printer-map";
@@ -20,6 +19,7 @@ import { BROWSE_MATERIALS } from "~/domain/materials";
 import { DEFAULT_PAGE_SIZE, DEFAULT_RADIUS_MILES, pageParam, toCardPrinter } from "~/domain/printer-listing";
 import type { loader as rootLoader } from "~/root";
 import { canonicalMaterial, mapTileUrl, numberParam, searchPrinters } from "~/services/printers/search.server";
+import { useIsLoading } from "~/utils/misc-react";
 import { getSessionUser } from "~/utils/session.server";
 
 const AVAILABILITY_OPTIONS = [
@@ -72,7 +72,7 @@ export default function BrowsePrinters() {
   const { view, filters, printers } = data;
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const location = useLocation();
-  const loading = useLoadingPage("/browse");
+  const loading = useIsLoading("/browse");
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const selectHref = (id: number) => selectPrinterHref(id);
 

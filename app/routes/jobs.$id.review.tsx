@@ -12,7 +12,7 @@ import { REVIEW_MAX_LENGTH, REVIEW_SAVED_TOAST } from "~/domain/reviews";
 import { getReviewContext, saveReview } from "~/services/printer-reviews.server";
 import { replyWithError } from "~/utils/app-error.server";
 import { useIsPending } from "~/utils/misc-react";
-import { requireIdParam } from "~/utils/misc";
+import { invariantResponse, requireIdParam } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -23,7 +23,7 @@ const NOT_FOUND = "The order you're looking for doesn't exist or you don't have 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const context = await getReviewContext(requireIdParam(params.id, NOT_FOUND), user.id);
-  if (!context) throw new Response(NOT_FOUND, { status: 404 });
+  invariantResponse(context, NOT_FOUND, { status: 404 });
   return { context };
 }
 
@@ -39,7 +39,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: saved.edited ? "Your review was updated." : "Thank you for rating your printer.",
     });
   } catch (error) {
-    if (isAppError(error) && error.code === "not_found") throw new Response(NOT_FOUND, { status: 404 });
+    invariantResponse(!isAppError(error) || error.code !== "not_found", NOT_FOUND, { status: 404 });
     if (isAppError(error)) return replyWithError(submission, error);
     throw error;
   }

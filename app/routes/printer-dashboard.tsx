@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { OwnerOrderSections, OwnerStatCards } from "~/components/owner-orders";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -86,8 +86,6 @@ async function quickAddPrinter(user: User, formData: FormData) {
 export default function PrinterDashboard() {
   const { name, printers, orders } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const pendingId = navigation.state === "submitting" ? Number(navigation.formData?.get("printerId")) : null;
   return (
     <div className="container-page py-8">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -171,7 +169,7 @@ export default function PrinterDashboard() {
                     )}
                   </div>
                   <div className="flex flex-wrap items-center gap-2 pt-1">
-                    <AvailabilitySwitch printer={printer} pending={pendingId === printer.id} />
+                    <AvailabilitySwitch printer={printer} />
                     <Link to={`/printers/${printer.id}/edit`} className="btn-secondary">
                       Edit Settings
                     </Link>

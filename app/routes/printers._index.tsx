@@ -12,7 +12,6 @@ import {
   selectPrinterHref,
   SortSelect,
   toMapPrinter,
-  useLoadingPage,
   ViewTabs,
 } from "~/components/printer-filters";
 import { PrinterMap } from "~/components/printer-map";
@@ -36,6 +35,7 @@ import {
   quoteEachPrinter,
   searchPrinters,
 } from "~/services/printers/search.server";
+import { useIsLoading } from "~/utils/misc-react";
 import { getSessionUser } from "~/utils/session.server";
 import { formatGrams } from "~/domain/grams";
 
@@ -114,7 +114,7 @@ export default function PrintersPage() {
   const data = useLoaderData<typeof loader>();
   const { design, hasDesign, filtered, draft, filters, view, total, origin, quotes } = data;
   const location = useLocation();
-  const loading = useLoadingPage("/printers");
+  const loading = useIsLoading("/printers");
   const [selectedId, setSelectedId] = useState<number | null>(null);
 
   // The server already matched; the page checks again with the same domain rule.

@@ -19,6 +19,7 @@ import { createPrinter, findOwnedPrinter, type NewPrinter } from "~/services/pri
 import { replyWithError } from "~/utils/app-error.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { invariantResponse } from "~/utils/misc";
 
 /** Pages: the signed-in owner and their printer; anyone else gets a 404, since saying "exists" helps no one. */
 export async function requirePrinterOwner(request: Request, printerId: number): Promise<{ user: User; printer: Printer }> {
@@ -29,7 +30,7 @@ export async function requirePrinterOwner(request: Request, printerId: number): 
   } catch (error) {
     if (!isAppError(error) || error.code !== "forbidden") throw error;
   }
-  if (!printer) throw new Response("Printer not found", { status: 404 });
+  invariantResponse(printer, "Printer not found", { status: 404 });
   return { user, printer };
 }
 

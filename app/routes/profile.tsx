@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { FailureToast } from "~/components/toaster";
 import { UserAvatar } from "~/components/user-avatar";
 import { humanize } from "~/domain/format";
@@ -13,6 +13,7 @@ import { emailOffFrom, PRESET_AVATARS, ProfileSchema } from "~/domain/profile";
 import { updateUser } from "~/services/accounts/profile.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { useIsPending } from "~/utils/misc-react";
 
 export const meta: MetaFunction = () => [{ title: "Profile | Printnear" }];
 
@@ -51,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Profile() {
   const { profile, avatars } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const saving = useNavigation().state === "submitting";
+  const saving = useIsPending({ state: "submitting" });
   // The server's rules are the real ones; the browser only checks early.
   const [form, fields] = useForm({
     id: "profile",

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DESIGN_EXTENSIONS } from "~/domain/design-settings";
@@ -12,6 +12,7 @@ import { listCategories } from "~/services/models/lists.server";
 import { MAX_DESIGN_BYTES } from "~/services/storage.server";
 import { getSessionUser, requireUser } from "~/utils/session.server";
 import { modelUploadPageAnswer } from "./upload-model.server";
+import { useIsPending } from "~/utils/misc-react";
 
 export const meta: MetaFunction = () => [{ title: "Upload Model | Printnear" }];
 
@@ -33,8 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function UploadModel() {
   const { signedIn, categories, maxModelBytes } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const uploading = navigation.state === "submitting" && navigation.formAction === "/upload-model";
+  const uploading = useIsPending({ state: "submitting", formAction: "/upload-model" });
   const schema = useMemo(() => createModelUploadSchema({ maxModelBytes }), [maxModelBytes]);
 
   const [form, fields] = useForm({

@@ -1,7 +1,7 @@
 // The library model page's likes, rating form and comments: plain forms that post to the page's action.
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { StarRatingInput } from "~/components/star-rating";
@@ -12,13 +12,14 @@ import {
 } from "~/domain/model-feedback";
 import { LocalTime } from "~/components/local-time";
 import type { action, loader } from "./route";
+import { useIsPending } from "~/utils/misc-react";
 
 export function LibraryInteractions({ signedIn, signInHref }: { signedIn: boolean; signInHref: string }) {
   const { model, viewer, viewerId, isAdmin } = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
-  const pendingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
+  const liking = useIsPending({ intent: "like" });
+  const unliking = useIsPending({ intent: "unlike" });
   // the heart follows the click at once; the server's answer replaces it when the page reloads
-  const liked = pendingIntent === "like" ? true : pendingIntent === "unlike" ? false : Boolean(viewer?.liked);
+  const liked = liking ? true : unliking ? false : Boolean(viewer?.liked);
 
   return (
     <>
@@ -108,9 +109,8 @@ export function LibraryInteractions({ signedIn, signInHref }: { signedIn: boolea
 function RatingForm() {
   const { viewer } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const hydrated = useHydrated();
-  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "rate";
+  const pending = useIsPending({ intent: "rate" });
   const [stars, setStars] = useState(viewer?.rating?.rating ?? 0);
   const [form, fields] = useForm({
     id: "rating",
@@ -151,9 +151,8 @@ function RatingForm() {
 
 function CommentForm() {
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const hydrated = useHydrated();
-  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "comment";
+  const pending = useIsPending({ intent: "comment" });
   const [text, setText] = useState("");
   const [form, fields] = useForm({
     id: "comment",
@@ -185,11 +184,7 @@ function CommentForm() {
 
 /** Deleting asks first, without JavaScript too: the button sits inside a <details> confirmation. */
 function DeleteComment({ commentId }: { commentId: number }) {
-  const navigation = useNavigation();
-  const pending =
-    navigation.state !== "idle" &&
-    navigation.formData?.get("intent") === "delete-comment" &&
-    navigation.formData.get("commentId") === String(commentId);
+  const pending = useIsPending({ intent: "delete-comment", values: { commentId } });
   return (
     <details className="mt-1 text-sm" data-testid="delete-comment">
       <summary className="cursor-pointer text-slate-500 hover:text-red-700">Delete</summary>

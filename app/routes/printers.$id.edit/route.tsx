@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DEFAULT_PRINTER_IMAGE, DeletePrinterButton, isPrinterDrawing, PrinterPhoto } from "~/components/printer-card";
@@ -17,6 +17,7 @@ import { requireIdParam } from "~/utils/misc";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readPrinterForm, requirePrinterOwner } from "../printers.server";
 import { FilamentStock } from "./filament-stock";
+import { useIsPending } from "~/utils/misc-react";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.printer.name ? `${data.printer.name} settings` : "Printer settings"} | Printnear` },
@@ -127,7 +128,6 @@ function numberOrUndefined(value: FormDataEntryValue | null): number | undefined
 export default function EditPrinter() {
   const { printer } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const settingsReply = actionData && "result" in actionData ? actionData : null;
   const inventoryReply = actionData && "key" in actionData ? actionData : null;
   const [form, fields] = useForm({
@@ -149,7 +149,7 @@ export default function EditPrinter() {
     },
   });
   const [materialCount, setMaterialCount] = useState(printer.materials.length);
-  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "settings";
+  const saving = useIsPending({ state: "submitting", intent: "settings" });
 
   return (
     <div className="container-page max-w-3xl py-8">

@@ -8,7 +8,7 @@ import { designFailureTitle, MESSAGES, NEW_DESIGN_SETTINGS, type DesignAnalysis 
 import { DEFAULT_RATE_PER_KG_CENTS } from "~/domain/pricing";
 import { draftPreviewUrl, draftSettings, getOwnDraft, getPrinterRate, quoteDraft } from "~/services/designs/drafts.server";
 import { nearbyPrinterRates } from "~/services/printers/price-range.server";
-import { parseId } from "~/utils/misc";
+import { invariantResponse, parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { postWithProgress } from "./post-with-progress";
 import { UploadForm } from "./upload-form";
@@ -23,7 +23,7 @@ async function draftFromUrl(userId: number, url: URL) {
   const id = parseId(param);
   const draft = id ? await getOwnDraft(userId, id) : null;
   // someone else's draft, or one already ordered, is simply not there
-  if (!draft) throw new Response("Draft not found", { status: 404 });
+  invariantResponse(draft, "Draft not found", { status: 404 });
   return draft;
 }
 
