@@ -9,7 +9,7 @@ import { PRINTER_MATERIALS } from "~/domain/materials";
 import { pricePerGramFromSpool, SPOOL_WEIGHTS_GRAMS } from "~/domain/pricing";
 import { findPrinterModel, PRESET_MODEL_NAMES } from "~/domain/printer-models";
 import { ErrorList } from "./forms";
-import { FieldError, ModelSelect } from "./printer-form";
+import { ModelSelect } from "./printer-form";
 import { useIsPending } from "~/utils/misc-react";
 
 export const QUICK_ADD_INTENT = "quick-add-printer";
@@ -88,10 +88,7 @@ export function QuickAddPrinter({ lastResult }: { lastResult?: Reply }) {
             id: `${FORM_ID}-model`,
             name: "model",
             defaultValue: text("model"),
-            "aria-invalid": message.model ? true : undefined,
-            "aria-describedby": describedBy("model"),
           }}
-          errorId={id("model")}
           errors={message.model}
           options={PRESET_MODEL_NAMES}
           onChoose={chooseModel}
@@ -114,7 +111,7 @@ export function QuickAddPrinter({ lastResult }: { lastResult?: Reply }) {
               </label>
             ))}
           </div>
-          <FieldError id={id("materials")} errors={message.materials} />
+          <ErrorList id={id("materials")} errors={message.materials} />
         </fieldset>
 
         <fieldset>
@@ -150,7 +147,7 @@ export function QuickAddPrinter({ lastResult }: { lastResult?: Reply }) {
               </select>
             </div>
           </div>
-          <FieldError id={id("filament")} errors={message.filament} />
+          <ErrorList id={id("filament")} errors={message.filament} />
           <p className="text-sm text-slate-600" data-testid="quick-price-per-gram">
             {price ? `Price per gram: $${price}` : "Your price per gram is the spool's cost divided by its weight."}
           </p>
@@ -196,7 +193,7 @@ export function QuickAddPrinter({ lastResult }: { lastResult?: Reply }) {
               className="sm:col-span-2"
             />
           </div>
-          <FieldError id={id("address")} errors={message.address} />
+          <ErrorList id={id("address")} errors={message.address} />
         </fieldset>
 
         <button type="submit" className="btn-primary" disabled={submitting}>

@@ -10,7 +10,7 @@ import { QUICK_ADD_INTENT, QuickAddPrinter } from "~/components/quick-add-printe
 import { isAppError } from "~/domain/app-error";
 import { ADDRESS_NOT_FOUND, QuickAddPrinterSchema, quickPrinterValues } from "~/domain/printer-form";
 import { formatPricePerGram } from "~/domain/pricing";
-import { deletePrinter, newPrinterFromForm, placePrinter, setPrinterAvailability } from "~/services/printers/owner.server";
+import { deletePrinter, newPrinterFromForm, setPrinterAvailability } from "~/services/printers/owner.server";
 import { listOwnerPrinters } from "~/services/printers/search.server";
 import { ownerOrderSections } from "~/services/orders/jobs.server";
 import { toastOf } from "~/utils/app-error.server";
@@ -76,11 +76,9 @@ async function quickAddPrinter(user: User, formData: FormData) {
   const submission = parseWithZod(formData, { schema: QuickAddPrinterSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const values = quickPrinterValues(submission.value);
-  const placement = placePrinter(values.location);
-  if (!placement) {
-    return data({ result: submission.reply({ fieldErrors: { zip: [ADDRESS_NOT_FOUND] } }) }, { status: 400 });
-  }
-  return listNewPrinter(user, submission, newPrinterFromForm(values, placement, { isAvailable: true, photo: null }));
+  return listNewPrinter(user, submission, () =>
+    newPrinterFromForm(values, { isAvailable: true, photo: null }, { field: "zip", message: ADDRESS_NOT_FOUND }),
+  );
 }
 
 export default function PrinterDashboard() {
