@@ -26,16 +26,22 @@ export function ErrorList({ id, errors, className }: { id?: string; errors?: Lis
   );
 }
 
-/** The id a control uses and, when it has errors, the id of its error list (conform's errorId). */
-function useErrorIds(givenId: string | undefined, errors: ListOfErrors) {
+/** The id a control uses, the ids of its help and (with errors) its error list (conform's errorId), and what it points at. */
+function useErrorIds(givenId: string | undefined, errors: ListOfErrors, help?: ReactNode) {
   const fallbackId = useId();
   const id = givenId ?? fallbackId;
   const errorId = errors?.some(Boolean) ? `${id}-error` : undefined;
-  return { id, errorId, aria: { "aria-invalid": errorId ? true : undefined, "aria-describedby": errorId } };
+  const helpId = help ? `${id}-help` : undefined;
+  const describedBy = [helpId, errorId].filter(Boolean).join(" ") || undefined;
+  return { id, errorId, helpId, aria: { "aria-invalid": errorId ? true : undefined, "aria-describedby": describedBy } };
 }
 
-function Help({ children }: { children?: ReactNode }) {
-  return children ? <p className="mt-1 text-xs text-slate-500">{children}</p> : null;
+function Help({ id, children }: { id?: string; children?: ReactNode }) {
+  return children ? (
+    <p id={id} className="mt-1 text-xs text-slate-500">
+      {children}
+    </p>
+  ) : null;
 }
 
 export function Field({
@@ -52,12 +58,12 @@ export function Field({
   className?: string;
 }) {
   const { key: _key, ...props } = inputProps;
-  const { id, errorId, aria } = useErrorIds(props.id, errors);
+  const { id, errorId, helpId, aria } = useErrorIds(props.id, errors, help);
   return (
     <div className={className}>
       <label htmlFor={id} className="label" {...labelProps} />
       <input className="input" {...props} id={id} {...aria} />
-      <Help>{help}</Help>
+      <Help id={helpId}>{help}</Help>
       <ErrorList id={errorId} errors={errors} />
     </div>
   );
@@ -77,12 +83,12 @@ export function TextareaField({
   className?: string;
 }) {
   const { key: _key, ...props } = textareaProps;
-  const { id, errorId, aria } = useErrorIds(props.id, errors);
+  const { id, errorId, helpId, aria } = useErrorIds(props.id, errors, help);
   return (
     <div className={className}>
       <label htmlFor={id} className="label" {...labelProps} />
       <textarea className="input" {...props} id={id} {...aria} />
-      <Help>{help}</Help>
+      <Help id={helpId}>{help}</Help>
       <ErrorList id={errorId} errors={errors} />
     </div>
   );
@@ -104,14 +110,14 @@ export function SelectField({
   children: ReactNode;
 }) {
   const { key: _key, ...props } = selectProps;
-  const { id, errorId, aria } = useErrorIds(props.id, errors);
+  const { id, errorId, helpId, aria } = useErrorIds(props.id, errors, help);
   return (
     <div className={className}>
       <label htmlFor={id} className="label" {...labelProps} />
       <select className="input" {...props} id={id} {...aria}>
         {children}
       </select>
-      <Help>{help}</Help>
+      <Help id={helpId}>{help}</Help>
       <ErrorList id={errorId} errors={errors} />
     </div>
   );

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList } from "~/components/forms";
+import { ErrorList, TextareaField } from "~/components/forms";
 import { StarRatingInput } from "~/components/star-rating";
 import { isAppError } from "~/domain/app-error";
 import { ReviewSchema } from "~/domain/review-schema";
@@ -71,21 +71,20 @@ export default function ReviewPage() {
             name={fields.rating.name}
             defaultValue={context.review?.rating ?? null}
             legend="Your rating"
-            error={fields.rating.errors?.[0]}
+            errorId={fields.rating.errorId}
+            errors={fields.rating.errors}
           />
-          <div>
-            <label htmlFor={fields.review.id} className="label">
-              Your review (optional)
-            </label>
-            <textarea
-              {...getTextareaProps(fields.review)}
-              defaultValue={context.review?.review ?? ""}
-              maxLength={REVIEW_MAX_LENGTH}
-              className="input min-h-[100px]"
-              placeholder="How was the print, the communication, the pickup or delivery?"
-            />
-            <ErrorList id={fields.review.errorId} errors={fields.review.errors} />
-          </div>
+          <TextareaField
+            labelProps={{ children: "Your review (optional)" }}
+            textareaProps={{
+              ...getTextareaProps(fields.review),
+              defaultValue: context.review?.review ?? "",
+              maxLength: REVIEW_MAX_LENGTH,
+              className: "input min-h-[100px]",
+              placeholder: "How was the print, the communication, the pickup or delivery?",
+            }}
+            errors={fields.review.errors}
+          />
           <ErrorList id={form.errorId} errors={form.errors} />
           <div className="flex gap-3">
             <button type="submit" className="btn-primary" disabled={pending}>

@@ -147,15 +147,10 @@ function viewBreaches(): string[] {
 
 // Views whose refusal still renders by hand; this list only shrinks.
 const KNOWN_VIEW_BREACHES: string[] = [
-  "app/components/contact-page.tsx: field errors render through the kit (app/components/forms.tsx)",
   "app/components/design-settings.tsx: field errors render through the kit (app/components/forms.tsx)",
-  "app/components/star-rating.tsx: field errors render through the kit (app/components/forms.tsx)",
   "app/routes/auth.tsx: field errors render through the kit (app/components/forms.tsx)",
   "app/routes/checkout.tsx: field errors render through the kit (app/components/forms.tsx)",
-  "app/routes/jobs.$id.review.tsx: field errors render through the kit (app/components/forms.tsx)",
-  "app/routes/models.$source.$id/library-interactions.tsx: field errors render through the kit (app/components/forms.tsx)",
   "app/routes/pricing/route.tsx: field errors render through the kit (app/components/forms.tsx)",
-  "app/routes/profile.tsx: field errors render through the kit (app/components/forms.tsx)",
   "app/routes/submit-print.tsx: field errors render through the kit (app/components/forms.tsx)",
   "app/routes/upload/upload-form.tsx: field errors render through the kit (app/components/forms.tsx)",
   "app/routes/upload-model.tsx: field errors render through the kit (app/components/forms.tsx)",

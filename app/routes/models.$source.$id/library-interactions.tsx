@@ -13,6 +13,8 @@ import {
 import { LocalTime } from "~/components/local-time";
 import type { action, loader } from "./route";
 import { useIsPending } from "~/utils/misc-react";
+import { TextareaField } from "~/components/forms";
+import { resultForIntent } from "~/utils/misc";
 
 export function LibraryInteractions({ signedIn, signInHref }: { signedIn: boolean; signInHref: string }) {
   const { model, viewer, viewerId, isAdmin } = useLoaderData<typeof loader>();
@@ -114,7 +116,7 @@ function RatingForm() {
   const [stars, setStars] = useState(viewer?.rating?.rating ?? 0);
   const [form, fields] = useForm({
     id: "rating",
-    lastResult: actionData?.intent === "rate" ? actionData.result : undefined,
+    lastResult: resultForIntent(actionData?.result, "rate"),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RatingSchema }),
     shouldValidate: "onSubmit",
   });
@@ -127,21 +129,19 @@ function RatingForm() {
         defaultValue={viewer?.rating?.rating}
         onChange={setStars}
         legend={viewer?.rating ? "Your rating (you can change it)" : "Your rating"}
-        error={fields.rating.errors?.[0]}
+        errorId={fields.rating.errorId}
+        errors={fields.rating.errors}
       />
-      <div>
-        <label htmlFor={fields.review.id} className="label">
-          Review (optional)
-        </label>
-        <textarea
-          {...getTextareaProps(fields.review)}
-          defaultValue={viewer?.rating?.review ?? ""}
-          rows={3}
-          maxLength={COMMENT_MAX_LENGTH}
-          className="input"
-        />
-        <p className="field-error">{fields.review.errors?.[0]}</p>
-      </div>
+      <TextareaField
+        labelProps={{ children: "Review (optional)" }}
+        textareaProps={{
+          ...getTextareaProps(fields.review),
+          defaultValue: viewer?.rating?.review ?? "",
+          rows: 3,
+          maxLength: COMMENT_MAX_LENGTH,
+        }}
+        errors={fields.review.errors}
+      />
       <button type="submit" className="btn-primary" disabled={hydrated && (stars === 0 || pending)}>
         {pending ? "Submitting..." : "Submit Rating"}
       </button>
@@ -156,7 +156,7 @@ function CommentForm() {
   const [text, setText] = useState("");
   const [form, fields] = useForm({
     id: "comment",
-    lastResult: actionData?.intent === "comment" ? actionData.result : undefined,
+    lastResult: resultForIntent(actionData?.result, "comment"),
     constraint: getZodConstraint(CommentSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: CommentSchema }),
     shouldValidate: "onSubmit",
@@ -164,17 +164,16 @@ function CommentForm() {
   return (
     <Form method="post" preventScrollReset {...getFormProps(form)} noValidate className="mt-3 space-y-2">
       <input type="hidden" name="intent" value="comment" />
-      <label htmlFor={fields.comment.id} className="sr-only">
-        Your comment
-      </label>
-      <textarea
-        {...getTextareaProps(fields.comment)}
-        rows={3}
-        placeholder="Share a tip or ask the creator a question..."
-        className="input"
-        onChange={(e) => setText(e.target.value)}
+      <TextareaField
+        labelProps={{ children: "Your comment", className: "sr-only" }}
+        textareaProps={{
+          ...getTextareaProps(fields.comment),
+          rows: 3,
+          placeholder: "Share a tip or ask the creator a question...",
+          onChange: (e) => setText(e.target.value),
+        }}
+        errors={fields.comment.errors}
       />
-      <p className="field-error">{fields.comment.errors?.[0]}</p>
       <button type="submit" className="btn-primary" disabled={hydrated && (text.trim() === "" || pending)}>
         {pending ? "Posting..." : "Post Comment"}
       </button>
