@@ -2,7 +2,6 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { data } from "@remix-run/node";
 import {
   isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -10,11 +9,11 @@ import {
   ScrollRestoration,
   useLoaderData,
   useMatches,
-  useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
 import { AppShell } from "./components/app-shell";
+import { GeneralErrorBoundary } from "./components/error-boundary";
 import { LiveUpdates } from "./components/live-updates";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
@@ -129,26 +128,5 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
-  return (
-    <div className="container-page py-24 text-center">
-      <p className="text-5xl font-bold text-brand-600">{notFound ? "404" : "Oops"}</p>
-      <h1 className="mt-4 text-2xl font-semibold">{notFound ? "Page not found" : "Something went wrong"}</h1>
-      <p className="mt-2 text-slate-600">
-        {notFound
-          ? "We couldn't find the page you're looking for. It may have moved, or the address may be mistyped."
-          : "An unexpected error happened on our side. Please try again in a moment; nothing you saved was lost."}
-      </p>
-      <div className="mt-8 flex justify-center gap-3">
-        <Link to="/" className="btn-primary">
-          Go to the home page
-        </Link>
-        <Link to="/models" className="btn-secondary">
-          Browse models
-        </Link>
-      </div>
-    </div>
-  );
+  return <GeneralErrorBoundary />;
 }

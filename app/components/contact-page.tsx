@@ -1,10 +1,12 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { PLATFORM_FEE_MINIMUM_CENTS, PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { formatCents } from "~/domain/money";
 import type { RootData } from "~/domain/signed-in-user";
+import { ErrorList, Field, TextareaField } from "./forms";
 import { SUPPORT_EMAIL, SUPPORT_HOURS, SUPPORT_PHONE } from "./site-footer";
+import { useIsPending } from "~/utils/misc-react";
 
 export interface ContactFields {
   name: string;
@@ -55,8 +57,7 @@ function ContactForm({
   defaultValue: Partial<ContactFields> | undefined;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  const navigation = useNavigation();
-  const sending = navigation.state === "submitting" && navigation.formMethod === "POST";
+  const sending = useIsPending({ state: "submitting" });
   // The zod schema stays on the server (it would put the page over its JS budget): the browser
   // checks the constraints it derives, the server's parse has the last word.
   const [form, fields] = useForm<ContactFields>({
@@ -72,48 +73,32 @@ function ContactForm({
       <h2 className="text-xl font-semibold">Send us a message</h2>
       <HoneypotInputs />
       {form.errors?.length ? (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-          {form.errors[0]}
-        </p>
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          <ErrorList id={form.errorId} errors={form.errors} />
+        </div>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <label className="label" htmlFor={fields.name.id}>
-            Name
-          </label>
-          <input className="input" {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
-          <p className="field-error" id={fields.name.errorId}>
-            {fields.name.errors?.[0]}
-          </p>
-        </div>
-        <div>
-          <label className="label" htmlFor={fields.email.id}>
-            Email
-          </label>
-          <input className="input" {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
-          <p className="field-error" id={fields.email.errorId}>
-            {fields.email.errors?.[0]}
-          </p>
-        </div>
+        <Field
+          labelProps={{ children: "Name" }}
+          inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }}
+          errors={fields.name.errors}
+        />
+        <Field
+          labelProps={{ children: "Email" }}
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+          errors={fields.email.errors}
+        />
       </div>
-      <div>
-        <label className="label" htmlFor={fields.subject.id}>
-          Subject
-        </label>
-        <input className="input" {...getInputProps(fields.subject, { type: "text" })} />
-        <p className="field-error" id={fields.subject.errorId}>
-          {fields.subject.errors?.[0]}
-        </p>
-      </div>
-      <div>
-        <label className="label" htmlFor={fields.message.id}>
-          Message
-        </label>
-        <textarea className="input min-h-40" rows={6} {...getTextareaProps(fields.message)} />
-        <p className="field-error" id={fields.message.errorId}>
-          {fields.message.errors?.[0]}
-        </p>
-      </div>
+      <Field
+        labelProps={{ children: "Subject" }}
+        inputProps={getInputProps(fields.subject, { type: "text" })}
+        errors={fields.subject.errors}
+      />
+      <TextareaField
+        labelProps={{ children: "Message" }}
+        textareaProps={{ ...getTextareaProps(fields.message), className: "input min-h-40", rows: 6 }}
+        errors={fields.message.errors}
+      />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-500">{REPLY_PROMISE}</p>
         <button type="submit" className="btn-primary" disabled={sending}>
@@ -129,7 +114,7 @@ export function ContactPage() {
   const root = useRouteLoaderData<RootData>("root");
   const user = root?.user ?? null;
   const { constraint } = useLoaderData<{ constraint: ContactConstraint }>();
-  const lastResult = useActionData<SubmissionResult<string[]>>();
+  const lastResult = useActionData<{ result: SubmissionResult<string[]> }>()?.result;
   const location = useLocation();
   const defaultValue = user
     ? { name: [user.firstName, user.lastName].filter(Boolean).join(" ") || user.username, email: user.email }

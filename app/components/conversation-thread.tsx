@@ -1,7 +1,7 @@
 // A job's message thread with its send box, for any page that shows a conversation (/messages,
 // /order/{id}). The page feeds it the messages and the action to post to; without JavaScript the
 // send box is a plain form post, with it Enter sends and Shift+Enter adds a line.
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useEffect, useId, useRef, type KeyboardEvent } from "react";
 import {
   displayName,
@@ -13,6 +13,7 @@ import {
 } from "~/domain/messages";
 import { LocalTime } from "./local-time";
 import { FailureToast } from "./toaster";
+import { useIsPending } from "~/utils/misc-react";
 
 export interface ConversationThreadProps {
   messages: ThreadMessage[];
@@ -48,8 +49,7 @@ export function ConversationThread({
   const formRef = useRef<HTMLFormElement>(null);
   const fieldId = useId();
   const errorId = error ? `${fieldId}-error` : undefined;
-  const navigation = useNavigation();
-  const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const sending = useIsPending({ intent, formAction: action });
   const wasSending = useRef(false);
 
   // clear the box once a send went through (a refused one keeps the text and shows why)

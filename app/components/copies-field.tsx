@@ -1,6 +1,7 @@
 // The copies of an order on /submit-print: a plain number input the summary's GET form and the order's post both carry.
 import { copiesText } from "~/domain/design-scale";
 import { MAX_QUANTITY, MIN_QUANTITY } from "~/domain/pricing";
+import { ErrorList } from "./forms";
 
 export function CopiesField({ quantity, error }: { quantity: number; error?: string | null }) {
   return (
@@ -21,14 +22,14 @@ export function CopiesField({ quantity, error }: { quantity: number; error?: str
             className="input w-24"
             data-testid="order-quantity"
             aria-invalid={error ? true : undefined}
-            aria-describedby="quantity-help"
+            aria-describedby={error ? "quantity-help quantity-error" : "quantity-help"}
           />
         </div>
         <p id="quantity-help" className="text-xs text-slate-500">
           Weight, time and price are for all {copiesText(quantity)}.
         </p>
       </div>
-      {error ? <p className="field-error">{error}</p> : null}
+      <ErrorList id="quantity-error" errors={error ? [error] : null} />
     </div>
   );
 }

@@ -5,10 +5,22 @@ import type { ReactNode } from "react";
 
 type StatusHandler = (info: { error: ErrorResponse; params: Record<string, string | undefined> }) => ReactNode;
 
-export function ErrorPage({ heading, message, children }: { heading: string; message: string; children?: ReactNode }) {
+export function ErrorPage({
+  mark,
+  heading,
+  message,
+  children,
+}: {
+  /** a large word above the heading ("Oops") */
+  mark?: string;
+  heading: string;
+  message: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="container-page py-24 text-center">
-      <h1 className="text-2xl font-semibold">{heading}</h1>
+      {mark ? <p className="text-5xl font-bold text-brand-600">{mark}</p> : null}
+      <h1 className={mark ? "mt-4 text-2xl font-semibold" : "text-2xl font-semibold"}>{heading}</h1>
       <p className="mt-2 text-slate-600">{message}</p>
       <div className="mt-8 flex justify-center gap-3">
         {children ?? (
@@ -72,6 +84,7 @@ export function GeneralErrorBoundary({
     <>
       {unexpectedErrorHandler?.(error) ?? (
         <ErrorPage
+          mark="Oops"
           heading="Something went wrong"
           message="An unexpected error happened on our side. Please try again in a moment; nothing you saved was lost."
         />

@@ -4,6 +4,7 @@ import { formatDistance } from "~/domain/geo";
 import { formatCents } from "~/domain/money";
 import { formatPricePerGram } from "~/domain/pricing";
 import type { CardPrinter, DesignQuote, PrinterJson } from "~/domain/printer-listing";
+import { useIsPending } from "~/utils/misc-react";
 
 export const DEFAULT_PRINTER_IMAGE = "/api/printer-images/default.jpg";
 
@@ -151,13 +152,13 @@ export function PrinterCardSkeleton() {
 }
 
 /** The online/offline switch: a form post, so it works without JavaScript. */
-export function AvailabilitySwitch({
-  printer,
-  pending,
-}: {
-  printer: Pick<PrinterJson, "id" | "name" | "isAvailable">;
-  pending?: boolean;
-}) {
+export function AvailabilitySwitch({ printer }: { printer: Pick<PrinterJson, "id" | "name" | "isAvailable"> }) {
+  const pending = useIsPending({
+    state: "submitting",
+    formAction: "/printer-dashboard",
+    intent: "toggle-availability",
+    values: { printerId: printer.id },
+  });
   const next = !printer.isAvailable;
   return (
     <Form method="post" action="/printer-dashboard" className="inline-flex">

@@ -1,5 +1,5 @@
 // Pieces of the printer filter cards shared by /browse, /printers and /choose-printer.
-import { Link, useLocation, useNavigation } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { formatPricePerGram } from "~/domain/pricing";
 import { RADIUS_CHOICES_MILES, type CardPrinter, type PrinterSort, type SearchOrigin } from "~/domain/printer-listing";
 import type { MapPrinter } from "./printer-map";
@@ -168,12 +168,6 @@ export function LocationNotice({
 /** Where a printer's Select goes: on to submit the draft there, or to upload a design for it. */
 export function selectPrinterHref(printerId: number, draftId?: number | null): string {
   return draftId ? `/submit-print?printerId=${printerId}&draftId=${draftId}` : `/upload?printer=${printerId}`;
-}
-
-/** True while the browser fetches this same page with new filters. */
-export function useLoadingPage(pathname: string): boolean {
-  const navigation = useNavigation();
-  return navigation.state === "loading" && navigation.location?.pathname === pathname;
 }
 
 export function PageLinks({ search, page, pageCount }: { search: string; page: number; pageCount: number }) {

@@ -3,13 +3,14 @@
 // app/domain/printer-form.ts) and answers with conform's reply; no form library or schema comes to
 // the browser, which keeps the dashboard within its script budget (decision 005).
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useState, type InputHTMLAttributes } from "react";
 import { PRINTER_MATERIALS } from "~/domain/materials";
 import { pricePerGramFromSpool, SPOOL_WEIGHTS_GRAMS } from "~/domain/pricing";
 import { findPrinterModel, PRESET_MODEL_NAMES } from "~/domain/printer-models";
 import { ErrorList } from "./forms";
-import { FieldError, ModelSelect } from "./printer-form";
+import { ModelSelect } from "./printer-form";
+import { useIsPending } from "~/utils/misc-react";
 
 export const QUICK_ADD_INTENT = "quick-add-printer";
 const FORM_ID = "quick-add-printer";
@@ -45,8 +46,7 @@ function TextInput({
 }
 
 export function QuickAddPrinter({ lastResult }: { lastResult?: Reply }) {
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === QUICK_ADD_INTENT;
+  const submitting = useIsPending({ state: "submitting", intent: QUICK_ADD_INTENT });
   const { text, list, errors } = replied(lastResult);
   const [materials, setMaterials] = useState<string[]>(() => list("materials"));
   const [cost, setCost] = useState(() => text("filamentCost"));
@@ -88,10 +88,7 @@ export function QuickAddPrinter({ lastResult }: { lastResult?: Reply }) {
             id: `${FORM_ID}-model`,
             name: "model",
             defaultValue: text("model"),
-            "aria-invalid": message.model ? true : undefined,
-            "aria-describedby": describedBy("model"),
           }}
-          errorId={id("model")}
           errors={message.model}
           options={PRESET_MODEL_NAMES}
           onChoose={chooseModel}
@@ -114,7 +111,7 @@ export function QuickAddPrinter({ lastResult }: { lastResult?: Reply }) {
               </label>
             ))}
           </div>
-          <FieldError id={id("materials")} errors={message.materials} />
+          <ErrorList id={id("materials")} errors={message.materials} />
         </fieldset>
 
         <fieldset>
@@ -150,7 +147,7 @@ export function QuickAddPrinter({ lastResult }: { lastResult?: Reply }) {
               </select>
             </div>
           </div>
-          <FieldError id={id("filament")} errors={message.filament} />
+          <ErrorList id={id("filament")} errors={message.filament} />
           <p className="text-sm text-slate-600" data-testid="quick-price-per-gram">
             {price ? `Price per gram: $${price}` : "Your price per gram is the spool's cost divided by its weight."}
           </p>
@@ -196,7 +193,7 @@ export function QuickAddPrinter({ lastResult }: { lastResult?: Reply }) {
               className="sm:col-span-2"
             />
           </div>
-          <FieldError id={id("address")} errors={message.address} />
+          <ErrorList id={id("address")} errors={message.address} />
         </fieldset>
 
         <button type="submit" className="btn-primary" disabled={submitting}>

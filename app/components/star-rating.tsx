@@ -1,5 +1,6 @@
 // Stars: a read-only display of an average, and a 1-to-5 input made of radio buttons (works without JavaScript).
 import { Fragment, useId } from "react";
+import { ErrorList, type ListOfErrors } from "./forms";
 
 export function StarRatingDisplay({ value, size = "text-lg" }: { value: number | null; size?: string }) {
   const rounded = value === null ? 0 : Math.round(value * 2) / 2;
@@ -29,17 +30,21 @@ export function StarRatingInput({
   defaultValue,
   onChange,
   legend = "Your rating",
-  error,
+  errorId,
+  errors,
 }: {
   name: string;
   defaultValue?: number | null;
   onChange?: (value: number) => void;
   legend?: string;
-  error?: string;
+  /** conform's errorId of the rating field */
+  errorId: string;
+  errors?: ListOfErrors;
 }) {
   const id = useId();
+  const invalid = Boolean(errors?.some(Boolean));
   return (
-    <fieldset className="relative" aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}>
+    <fieldset className="relative" aria-invalid={invalid ? true : undefined} aria-describedby={invalid ? errorId : undefined}>
       <legend className="label">{legend}</legend>
       <div className="flex flex-row-reverse justify-end gap-1">
         {[5, 4, 3, 2, 1].map((n) => (
@@ -63,11 +68,7 @@ export function StarRatingInput({
           </Fragment>
         ))}
       </div>
-      {error ? (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorList id={errorId} errors={errors} />
     </fieldset>
   );
 }

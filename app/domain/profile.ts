@@ -3,6 +3,8 @@ import { z } from "zod";
 import { NOTIFICATION_KINDS } from "./notification-kinds";
 import { PersonNameSchema } from "./person-name";
 
+export const USERNAME_TAKEN = "That username is already taken";
+
 export const PRESET_AVATARS = Array.from({ length: 8 }, (_, i) => `/avatars/avatar-${i + 1}.svg`);
 
 /** The one username rule, for sign-up and the profile alike. */

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { JobOutcome } from "~/components/job-outcome";
 import { JobProgress } from "~/components/job-progress";
@@ -18,6 +18,7 @@ import { requireAdmin } from "~/utils/admin.server";
 import { AppError, httpStatusOf, isAppError, toastOf } from "~/utils/app-error.server";
 import { jobFinishToast, watchJobHeader } from "~/utils/job-toasts.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { useIsPending } from "~/utils/misc-react";
 
 export const meta: MetaFunction = () => [{ title: "Thingiverse Import | Printnear" }];
 
@@ -109,8 +110,7 @@ function Card({ title, children }: { title: string; children: React.ReactNode })
 }
 
 function SubmitButton({ intent, label, pendingLabel }: { intent: string; label: string; pendingLabel: string }) {
-  const navigation = useNavigation();
-  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const pending = useIsPending({ state: "submitting", intent });
   return (
     <button
       name="intent"

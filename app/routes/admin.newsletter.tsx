@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { JobOutcome } from "~/components/job-outcome";
@@ -15,6 +15,7 @@ import { LocalTime } from "~/components/local-time";
 import { parseId } from "~/utils/misc";
 import { jobFinishToast, watchJobHeader } from "~/utils/job-toasts.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { useIsPending } from "~/utils/misc-react";
 
 export const meta: MetaFunction = () => [{ title: "Newsletter Campaign | Printnear" }];
 
@@ -119,13 +120,12 @@ export default function AdminNewsletter() {
 /** The compose form; keyed by the sent job, so it starts empty again after a send. */
 function ComposeForm({ counts }: { counts: Record<string, number> }) {
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const values = actionData && "values" in actionData ? actionData.values : null;
   const [subject, setSubject] = useState(values?.subject ?? "");
   const [content, setContent] = useState(values?.content ?? "");
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "send";
+  const sending = useIsPending({ state: "submitting", intent: "send" });
   return (
     <Form method="post" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
       <h2 className="font-semibold">Compose</h2>

@@ -1,13 +1,13 @@
 // GET, PUT and DELETE /api/printers/{id}: anyone reads; only the printer's owner changes or deletes it.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
-import { LOCATION_NOT_FOUND, PrinterUpdateSchema } from "~/domain/printer-form";
+import { PrinterUpdateSchema } from "~/domain/printer-form";
 import { deletePrinter, findOwnedPrinter, placeAfterEdit, updatePrinter } from "~/services/printers/owner.server";
 import { getPrinterJson } from "~/services/printers/search.server";
 import { idParam, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { getSessionUser } from "~/utils/session.server";
-import { apiLocationNotFound, apiValidationError } from "./printers.server";
+import { apiValidationError, withPlacementRefusal } from "./printers.server";
 
 const PRINTER_NOT_FOUND = "Printer not found";
 
@@ -22,7 +22,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  return withApiErrors(() => changePrinter(request, idParam(params.id)));
+  return withApiErrors(() => withPlacementRefusal(() => changePrinter(request, idParam(params.id))));
 }
 
 async function changePrinter(request: Request, id: number): Promise<Response> {
@@ -48,15 +48,13 @@ async function changePrinter(request: Request, id: number): Promise<Response> {
   });
   if (!parsed.success) return apiValidationError(parsed.error);
   const changes = parsed.data;
-  const placement = placeAfterEdit(printer, changes);
-  if (placement === null) return apiLocationNotFound(LOCATION_NOT_FOUND);
   const saved = await updatePrinter(user, id, {
     name: changes.name,
     description: changes.description,
     pricePerGram: changes.pricePerGram,
     materials: changes.materials,
     isAvailable: changes.isAvailable,
-    placement,
+    placement: placeAfterEdit(printer, changes),
     filamentInventory: changes.filamentInventory,
   });
   if (!saved) throw new AppError("not_found", PRINTER_NOT_FOUND);

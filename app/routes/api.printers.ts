@@ -1,13 +1,13 @@
 // GET /api/printers (the search's query parameters) and POST /api/printers (the owner lists a printer).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
-import { AddPrinterSchema, applyModelPresetToJson, LOCATION_NOT_FOUND } from "~/domain/printer-form";
+import { AddPrinterSchema, applyModelPresetToJson } from "~/domain/printer-form";
 import { MAX_SEARCH_OFFSET, sortParam } from "~/domain/printer-listing";
-import { createPrinter, newPrinterFromForm, placePrinter } from "~/services/printers/owner.server";
+import { createPrinter, newPrinterFromForm } from "~/services/printers/owner.server";
 import { getPrinterJson, searchPrinters } from "~/services/printers/search.server";
 import { methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
-import { apiLocationNotFound, apiValidationError } from "./printers.server";
+import { apiLocationNotFound, apiValidationError, withPlacementRefusal } from "./printers.server";
 
 function numberQuery(q: URLSearchParams, name: string): number | null {
   const raw = q.get(name)?.trim();
@@ -69,7 +69,7 @@ async function search(request: Request): Promise<Response> {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return withApiErrors(() => addPrinter(request));
+  return withApiErrors(() => withPlacementRefusal(() => addPrinter(request)));
 }
 
 async function addPrinter(request: Request): Promise<Response> {
@@ -102,9 +102,7 @@ async function addPrinter(request: Request): Promise<Response> {
   const parsed = AddPrinterSchema.safeParse(prepared);
   if (!parsed.success) return apiValidationError(parsed.error);
   const values = parsed.data;
-  const placement = placePrinter(values.location, values);
-  if (!placement) return apiLocationNotFound(LOCATION_NOT_FOUND);
   // isAvailable defaults to true.
-  const printer = await createPrinter(user, newPrinterFromForm(values, placement, { isAvailable: values.isAvailable ?? true }));
+  const printer = await createPrinter(user, newPrinterFromForm(values, { isAvailable: values.isAvailable ?? true }));
   return Response.json(await getPrinterJson(printer.id, { viewerId: user.id }), { status: 201 });
 }

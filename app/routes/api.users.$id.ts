@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, idParam, methodNotAllowed, publicUser, readJson, requireApiUser } from "~/utils/api.server";
-import { withApiErrors } from "~/utils/app-error.server";
+import { isAppError, withApiErrors } from "~/utils/app-error.server";
 import { ApiUserPatchSchema, checkUserTypeChange, emailOffAfter, updateUser } from "~/services/accounts/profile.server";
 
 // PATCH /api/users/{id}: userType (only what the account may choose, see app/domain/users.ts), or username/firstName/lastName/profileImageUrl; only one's own.
@@ -16,13 +16,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { emailSettings, ...fields } = parsed.data;
   return withApiErrors(async () => {
     await checkUserTypeChange(user, fields.userType);
-    const result = await updateUser(user.id, {
-      ...fields,
-      ...(emailSettings ? { emailOff: emailOffAfter(user.emailOff, emailSettings) } : {}),
-    });
-    if ("fieldErrors" in result)
-      return Response.json({ message: Object.values(result.fieldErrors).flat()[0], errors: result.fieldErrors }, { status: 409 });
-    return Response.json(publicUser(result.user));
+    try {
+      const changed = await updateUser(user.id, {
+        ...fields,
+        ...(emailSettings ? { emailOff: emailOffAfter(user.emailOff, emailSettings) } : {}),
+      });
+      return Response.json(publicUser(changed));
+    } catch (error) {
+      // a taken username names its field, as a refused body does
+      if (isAppError(error) && error.code === "conflict" && error.field) {
+        return Response.json({ message: error.message, errors: { [error.field]: [error.message] } }, { status: 409 });
+      }
+      throw error;
+    }
   });
 }
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { FailureToast } from "~/components/toaster";
 import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
@@ -9,6 +9,7 @@ import { authenticator } from "./auth.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
 import { createUserSession, getSessionUser, safeRedirect } from "~/utils/session.server";
 import { combineHeaders, createToastHeader } from "~/utils/toast.server";
+import { useIsPending } from "~/utils/misc-react";
 
 // This page is one of the first a visitor meets: its JavaScript budget is tight, so the browser
 // checks with native constraints (required, type=email, minLength) and the server's rules decide.
@@ -66,8 +67,8 @@ function withForm(request: Request, form: FormData) {
 export default function AuthPage() {
   const [searchParams] = useSearchParams();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const submittingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const signingIn = useIsPending({ state: "submitting", intent: "signin" });
+  const signingUp = useIsPending({ state: "submitting", intent: "signup" });
   const tab = actionData?.intent ?? tabFrom(new URL(`http://x/?${searchParams}`));
   const redirectTo = searchParams.get("redirectTo") ?? "";
   const tabLink = (name: "signin" | "signup") => {
@@ -145,8 +146,8 @@ export default function AuthPage() {
                 autoComplete="current-password"
               />
             </div>
-            <button className="btn-primary w-full" disabled={submittingIntent === "signin"}>
-              {submittingIntent === "signin" ? "Signing In..." : "Sign In"}
+            <button className="btn-primary w-full" disabled={signingIn}>
+              {signingIn ? "Signing In..." : "Sign In"}
             </button>
           </Form>
         ) : (
@@ -213,8 +214,8 @@ export default function AuthPage() {
               <input type="checkbox" name="newsletterSubscribed" className="h-4 w-4 rounded border-slate-300" />
               Send me the Printnear newsletter
             </label>
-            <button className="btn-primary w-full" disabled={submittingIntent === "signup"}>
-              {submittingIntent === "signup" ? "Creating Account..." : "Create Account"}
+            <button className="btn-primary w-full" disabled={signingUp}>
+              {signingUp ? "Creating Account..." : "Create Account"}
             </button>
           </Form>
         )}

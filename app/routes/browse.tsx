@@ -11,16 +11,16 @@ import {
   RadiusSelect,
   selectPrinterHref,
   toMapPrinter,
-  useLoadingPage,
   ViewTabs,
 } from "~/components/printer-filters";
 import { PrinterMap } from "~/components/printer-map";
 import { formatDistance } from "~/domain/geo";
 import { BROWSE_MATERIALS } from "~/domain/materials";
-import { DEFAULT_PAGE_SIZE, DEFAULT_RADIUS_MILES, pageParam, toCardPrinter } from "~/domain/printer-listing";
+import { DEFAULT_PAGE_SIZE, pageParam } from "~/domain/printer-listing";
 import type { loader as rootLoader } from "~/root";
-import { canonicalMaterial, mapTileUrl, numberParam, searchPrinters } from "~/services/printers/search.server";
-import { getSessionUser } from "~/utils/session.server";
+import { canonicalMaterial, numberParam } from "~/services/printers/search.server";
+import { useIsLoading } from "~/utils/misc-react";
+import { readPrinterSearch, searchForPage } from "./printer-search.server";
 
 const AVAILABILITY_OPTIONS = [
   { value: "true", label: "Available only" },
@@ -30,17 +30,13 @@ const AVAILABILITY_OPTIONS = [
 export const meta: MetaFunction = () => [{ title: "Find 3D Printers Near You | Printnear" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const q = new URL(request.url).searchParams;
-  const user = await getSessionUser(request);
-  const locationText = q.get("location")?.trim() ?? "";
+  const ask = await readPrinterSearch(request);
+  const { q } = ask;
   const material = canonicalMaterial(q.get("material"));
   // Available only by default; available=false shows every printer.
   const availableOnly = q.get("available") !== "false";
   const page = pageParam(numberParam(q, "page"));
-  const result = await searchPrinters({
-    location: locationText,
-    fallbackZip: locationText ? null : user?.zipCode,
-    radiusMiles: numberParam(q, "radius"),
+  const { result, filters, listing } = await searchForPage(ask, {
     material,
     available: availableOnly,
     limit: DEFAULT_PAGE_SIZE,
@@ -48,22 +44,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
   return {
     view: q.get("view") === "map" ? ("map" as const) : ("list" as const),
-    filters: {
-      location: locationText || (result.origin?.source === "profile" ? (user?.zipCode ?? "") : ""),
-      material: material ?? "all",
-      available: availableOnly ? "true" : "false",
-      radius: result.radiusMiles ?? numberParam(q, "radius") ?? DEFAULT_RADIUS_MILES,
-    },
-    printers: result.printers.map(toCardPrinter),
-    total: result.total,
-    origin: result.origin,
-    locationNotFound: result.locationNotFound,
-    locationChoices: result.locationChoices,
-    locationSuggestions: result.locationSuggestions,
-    locationText,
+    filters: { ...filters, material: material ?? "all", available: availableOnly ? "true" : "false" },
+    ...listing,
     page,
     pageCount: Math.max(1, Math.ceil(result.total / DEFAULT_PAGE_SIZE)),
-    tileUrl: mapTileUrl(),
   };
 }
 
@@ -72,7 +56,7 @@ export default function BrowsePrinters() {
   const { view, filters, printers } = data;
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const location = useLocation();
-  const loading = useLoadingPage("/browse");
+  const loading = useIsLoading("/browse");
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const selectHref = (id: number) => selectPrinterHref(id);
 

@@ -13,10 +13,10 @@ import {
 } from "~/components/printer-filters";
 import { PrinterMap } from "~/components/printer-map";
 import { UPLOAD_MATERIALS } from "~/domain/materials";
-import { type CardPrinter, DEFAULT_RADIUS_MILES, toCardPrinter } from "~/domain/printer-listing";
+import { type CardPrinter } from "~/domain/printer-listing";
 import { findOwnDraft } from "~/services/designs/drafts.server";
-import { canonicalMaterial, mapTileUrl, numberParam, quoteEachPrinter, searchPrinters } from "~/services/printers/search.server";
-import { getSessionUser } from "~/utils/session.server";
+import { canonicalMaterial, numberParam, quoteEachPrinter } from "~/services/printers/search.server";
+import { readPrinterSearch, searchForPage } from "./printer-search.server";
 import { formatGrams } from "~/domain/grams";
 import { copiesText } from "~/domain/design-scale";
 
@@ -26,18 +26,14 @@ const NEARBY_PLACES = ["Berthoud, CO", "Loveland, CO", "Fort Collins, CO"];
 export const meta: MetaFunction = () => [{ title: "Choose a Printer | Printnear" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const q = new URL(request.url).searchParams;
-  const user = await getSessionUser(request);
+  const ask = await readPrinterSearch(request);
+  const { q, user } = ask;
   const draftId = numberParam(q, "draftId");
   // Only the signed-in customer's own draft shapes the list; another id is treated as no draft.
   const draft = await findOwnDraft(user, draftId);
   const materialParam = q.get("material");
   const material = materialParam === null ? (draft?.material ?? null) : canonicalMaterial(materialParam);
-  const locationText = q.get("location")?.trim() ?? "";
-  const result = await searchPrinters({
-    location: locationText,
-    fallbackZip: locationText ? null : user?.zipCode,
-    radiusMiles: numberParam(q, "radius"),
+  const { result, filters, listing } = await searchForPage(ask, {
     search: q.get("search"),
     material,
     minX: draft?.boundingBoxX,
@@ -68,21 +64,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         }
       : null,
     askedDraftId: draftId,
-    filters: {
-      search: q.get("search") ?? "",
-      material: material ?? "all",
-      location: locationText || (result.origin?.source === "profile" ? (user?.zipCode ?? "") : ""),
-      radius: result.radiusMiles ?? numberParam(q, "radius") ?? DEFAULT_RADIUS_MILES,
-    },
-    printers: result.printers.map(toCardPrinter),
-    total: result.total,
-    origin: result.origin,
-    locationNotFound: result.locationNotFound,
-    locationChoices: result.locationChoices,
-    locationSuggestions: result.locationSuggestions,
-    locationText,
+    filters: { ...filters, search: q.get("search") ?? "", material: material ?? "all" },
+    ...listing,
     quotes,
-    tileUrl: mapTileUrl(),
   };
 }
 

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { IMAGE_TYPES, type ImageExtension } from "~/services/printers/images.server";
 import { claimPhotoKey } from "~/services/orders/claims.server";
 import { getStorage } from "~/services/storage.server";
-import { parseId } from "~/utils/misc";
+import { invariantResponse, parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -12,7 +12,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const index = Number(params.index);
   const key = claimId && Number.isInteger(index) && index >= 0 ? await claimPhotoKey(claimId, index, user) : null;
   const stored = key ? await getStorage().get(key) : null;
-  if (!key || !stored) throw new Response("Photo not found", { status: 404 });
+  invariantResponse(key && stored, "Photo not found", { status: 404 });
   const ext = key.slice(key.lastIndexOf(".") + 1) as ImageExtension;
   return new Response(stored.stream(), {
     headers: {

@@ -8,7 +8,7 @@ import { getDb } from "~/utils/db.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
 import { isAppError } from "~/domain/app-error";
 import { limitWrite } from "~/services/write-limits.server";
-import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
+import { replyWithError } from "~/utils/app-error.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { getSessionUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -48,19 +48,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   checkHoneypot(formData);
   const submission = parseWithZod(formData, { schema: ContactSchema });
-  if (submission.status !== "success") {
-    return data(submission.reply(), { status: 400 });
-  }
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
 
   // the one write limiter (WRITE_LIMITS.contact), per address: the form is open to visitors
   try {
     await limitWrite({ address: clientIp(request) }, "contact");
   } catch (error) {
     if (!isAppError(error)) throw error;
-    return data(submission.reply({ formErrors: [error.message] }), {
-      status: httpStatusOf(error),
-      headers: retryHeaders(error),
-    });
+    return replyWithError(submission, error);
   }
 
   const user = await getSessionUser(request);

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList } from "~/components/forms";
+import { ErrorList, TextareaField } from "~/components/forms";
 import { StarRatingInput } from "~/components/star-rating";
 import { isAppError } from "~/domain/app-error";
 import { ReviewSchema } from "~/domain/review-schema";
@@ -12,7 +12,7 @@ import { REVIEW_MAX_LENGTH, REVIEW_SAVED_TOAST } from "~/domain/reviews";
 import { getReviewContext, saveReview } from "~/services/printer-reviews.server";
 import { replyWithError } from "~/utils/app-error.server";
 import { useIsPending } from "~/utils/misc-react";
-import { requireIdParam } from "~/utils/misc";
+import { invariantResponse, requireIdParam } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -23,7 +23,7 @@ const NOT_FOUND = "The order you're looking for doesn't exist or you don't have 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const context = await getReviewContext(requireIdParam(params.id, NOT_FOUND), user.id);
-  if (!context) throw new Response(NOT_FOUND, { status: 404 });
+  invariantResponse(context, NOT_FOUND, { status: 404 });
   return { context };
 }
 
@@ -39,7 +39,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: saved.edited ? "Your review was updated." : "Thank you for rating your printer.",
     });
   } catch (error) {
-    if (isAppError(error) && error.code === "not_found") throw new Response(NOT_FOUND, { status: 404 });
+    invariantResponse(!isAppError(error) || error.code !== "not_found", NOT_FOUND, { status: 404 });
     if (isAppError(error)) return replyWithError(submission, error);
     throw error;
   }
@@ -71,21 +71,20 @@ export default function ReviewPage() {
             name={fields.rating.name}
             defaultValue={context.review?.rating ?? null}
             legend="Your rating"
-            error={fields.rating.errors?.[0]}
+            errorId={fields.rating.errorId}
+            errors={fields.rating.errors}
           />
-          <div>
-            <label htmlFor={fields.review.id} className="label">
-              Your review (optional)
-            </label>
-            <textarea
-              {...getTextareaProps(fields.review)}
-              defaultValue={context.review?.review ?? ""}
-              maxLength={REVIEW_MAX_LENGTH}
-              className="input min-h-[100px]"
-              placeholder="How was the print, the communication, the pickup or delivery?"
-            />
-            <ErrorList id={fields.review.errorId} errors={fields.review.errors} />
-          </div>
+          <TextareaField
+            labelProps={{ children: "Your review (optional)" }}
+            textareaProps={{
+              ...getTextareaProps(fields.review),
+              defaultValue: context.review?.review ?? "",
+              maxLength: REVIEW_MAX_LENGTH,
+              className: "input min-h-[100px]",
+              placeholder: "How was the print, the communication, the pickup or delivery?",
+            }}
+            errors={fields.review.errors}
+          />
           <ErrorList id={form.errorId} errors={form.errors} />
           <div className="flex gap-3">
             <button type="submit" className="btn-primary" disabled={pending}>

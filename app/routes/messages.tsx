@@ -7,7 +7,7 @@ import { emptySummary, getJobConversation, listConversations, listJobMessages } 
 import { LocalTime } from "~/components/local-time";
 import { countUnreadMessages } from "~/services/notifications.server";
 import { answerMessageForm, type MessageFormResult } from "~/routes/message-form.server";
-import { parseId } from "~/utils/misc";
+import { invariantResponse, parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Messages | Printnear" }];
@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (jobParam !== null) {
     const jobId = parseId(jobParam);
     const conversation = jobId ? await getJobConversation(jobId, user.id) : null;
-    if (!conversation) throw new Response(NOT_FOUND, { status: 404 });
+    invariantResponse(conversation, NOT_FOUND, { status: 404 });
     // opening the thread marks it read first, so the list and the header count agree
     open = { conversation, messages: await listJobMessages(conversation.jobId, user.id, { markRead: true }) };
   }
@@ -54,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const formData = await request.formData();
   const jobId = parseId(formData.get("jobId"));
-  if (formData.get("intent") !== SEND_MESSAGE_INTENT || !jobId) throw new Response("Bad Request", { status: 400 });
+  invariantResponse(formData.get("intent") === SEND_MESSAGE_INTENT && jobId, "Bad Request");
   return answerMessageForm({ jobId, senderId: user.id, formData, redirectTo: `/messages?jobId=${jobId}` });
 }
 

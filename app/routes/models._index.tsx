@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, Link, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { ModelCard, ModelCardSkeleton } from "~/components/model-card";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -8,6 +8,7 @@ import { syncCatalogueListing } from "~/services/catalogue/sync.server";
 import { listCatalogueModels, listCategories, listLibraryModels } from "~/services/models/lists.server";
 import { parseId } from "~/utils/misc";
 import { visitorOf } from "~/utils/session.server";
+import { useIsLoading } from "~/utils/misc-react";
 
 export const meta: MetaFunction = () => [{ title: "Browse Models | Printnear" }];
 
@@ -37,12 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function BrowseModels() {
   const data = useLoaderData<typeof loader>();
   const { tab, q, sort, categoryId, categories, models, page, pageCount, total } = data;
-  const navigation = useNavigation();
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const typingTimer = useRef<ReturnType<typeof setTimeout>>();
-  const loading = navigation.state === "loading" && navigation.location.pathname === "/models";
+  const loading = useIsLoading("/models");
 
   useEffect(() => () => clearTimeout(typingTimer.current), []);
   // a link (tab, empty state) may change the term; never overwrite what someone is typing

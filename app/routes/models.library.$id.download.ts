@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { countLibraryDownload, libraryModelFile } from "~/services/models/library.server";
 import { getStorage } from "~/services/storage.server";
-import { parseId } from "~/utils/misc";
+import { invariantResponse, parseId } from "~/utils/misc";
 
 const CONTENT_TYPES: Record<string, string> = {
   stl: "model/stl",
@@ -20,7 +20,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const id = parseId(params.id);
   const file = id ? await libraryModelFile(id) : null;
   const stored = file ? await getStorage().get(file.storageKey) : null;
-  if (!id || !file || !stored) throw new Response("File not found", { status: 404 });
+  invariantResponse(id && file && stored, "File not found", { status: 404 });
   countLibraryDownload(id);
   return new Response(stored.stream(), {
     headers: {

@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { libraryImageKey } from "~/services/models/library.server";
 import { getStorage } from "~/services/storage.server";
-import { parseId } from "~/utils/misc";
+import { invariantResponse, parseId } from "~/utils/misc";
 
 // GET /models/library/{id}/image: the picture uploaded with a library model (type checked by its bytes on upload).
 export async function loader({ params }: LoaderFunctionArgs) {
   const id = parseId(params.id);
   const key = id ? await libraryImageKey(id) : null;
   const stored = key ? await getStorage().get(key) : null;
-  if (!stored) throw new Response("Image not found", { status: 404 });
+  invariantResponse(stored, "Image not found", { status: 404 });
   return new Response(stored.stream(), {
     headers: {
       "Content-Type": stored.type || "application/octet-stream",

@@ -11,7 +11,7 @@ import { PAID_STATUSES, statusLabelFor, type JobStatus } from "~/domain/job-stat
 import { deliveryLine } from "~/domain/shipping";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { confirmReturnedPayment } from "~/services/orders/payment-flows.server";
-import { parseId } from "~/utils/misc";
+import { invariantResponse, parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Order Confirmation | Printnear" }];
@@ -20,10 +20,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const q = new URL(request.url).searchParams;
   const orderId = parseId(q.get("orderId"));
-  if (!orderId) throw new Response("Order not found", { status: 404 });
+  invariantResponse(orderId, "Order not found", { status: 404 });
   await confirmReturnedPayment(user.id, orderId, { sessionId: q.get("session_id"), paymentIntentId: q.get("payment_intent") });
   const view = await getOrderForViewer(orderId, user.id);
-  if (!view || view.viewerRole !== "customer") throw new Response("Order not found", { status: 404 });
+  invariantResponse(view?.viewerRole === "customer", "Order not found", { status: 404 });
   const { job } = view;
   return {
     id: job.id,

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { parseModelSource } from "~/domain/models";
@@ -11,6 +11,7 @@ import { isAppError, toastOf } from "~/utils/app-error.server";
 import { requireIdParam } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { useIsPending } from "~/utils/misc-react";
 
 // A transient screen: prepare a draft from a model, then go on to printer choice.
 // Only a POST does the work (a draft, a download, an analysis): a GET from another site (cookies are
@@ -61,10 +62,9 @@ export const action = orderModel;
 export default function OrderModel() {
   const { source, id, modelName, autoSubmit } = useLoaderData<typeof loader>();
   const submit = useSubmit();
-  const navigation = useNavigation();
   const form = useRef<HTMLFormElement>(null);
   const submitted = useRef(false);
-  const busy = navigation.state !== "idle";
+  const busy = useIsPending({ formAction: `/order-model/${source}/${id}` });
 
   useEffect(() => {
     if (!autoSubmit || submitted.current || !form.current) return;

@@ -24,7 +24,7 @@ import { formStatusOf, isAppError, retryHeaders } from "~/utils/app-error.server
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { claimPanelOf } from "~/services/orders/claims.server";
 import { LocalTime } from "~/components/local-time";
-import { requireIdParam } from "~/utils/misc";
+import { invariantResponse, requireIdParam } from "~/utils/misc";
 import { countUnreadMessages } from "~/services/notifications.server";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -38,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const id = requireIdParam(params.id, NOT_FOUND);
   const view = await getOrderForViewer(id, user.id);
-  if (!view) throw new Response(NOT_FOUND, { status: 404 });
+  invariantResponse(view, NOT_FOUND, { status: 404 });
   const { job } = view;
   const messages = (await listJobMessages(job.id, user.id, { markRead: true })) ?? [];
   // the count after the thread was marked read; the review link beside it
@@ -119,7 +119,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(`/order/${id}#messages`, { title: "Message Sent" });
     } catch (error) {
       if (!isAppError(error)) throw error;
-      if (error.code === "not_found") throw new Response(NOT_FOUND, { status: 404 });
+      invariantResponse(error.code !== "not_found", NOT_FOUND, { status: 404 });
       return data(
         { messageError: error.message, draft: typeof content === "string" ? content : "" },
         { status: formStatusOf(error), headers: retryHeaders(error) },

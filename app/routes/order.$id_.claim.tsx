@@ -11,7 +11,7 @@ import { ClaimFormSchema, ClaimResponseFormSchema } from "~/domain/claims";
 import { acceptClaimAnswer, claimPanelOf, escalateClaim, openClaim, respondToClaim } from "~/services/orders/claims.server";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { formStatusOf, replyWithError, retryHeaders, toastOf } from "~/utils/app-error.server";
-import { parseId, requireIdParam } from "~/utils/misc";
+import { invariantResponse, parseId, requireIdParam } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { claimPhotos, readClaimForm } from "./claims.server";
@@ -25,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = requireIdParam(params.id, NOT_FOUND);
   const view = await getOrderForViewer(id, user.id);
   const panel = view ? await claimPanelOf(id, user.id) : null;
-  if (!view || !panel) throw new Response(NOT_FOUND, { status: 404 });
+  invariantResponse(view && panel, NOT_FOUND, { status: 404 });
   return { jobId: id, fileName: view.job.fileName, viewerRole: view.viewerRole, panel };
 }
 
@@ -48,13 +48,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     throw error;
   }
   const intent = String(form.get("intent") ?? "");
-  const notFound = () => new Response(NOT_FOUND, { status: 404 });
   if (intent === CLAIM_INTENTS.open) {
     const submission = parseWithZod(form, { schema: ClaimFormSchema });
     if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
     try {
       const done = await openClaim({ customerId: user.id, jobId: id, ...submission.value, photos: claimPhotos(form) });
-      if (!done) throw notFound();
+      invariantResponse(done, NOT_FOUND, { status: 404 });
       return redirectWithToast(back, { title: "Problem Reported", description: "The printer's owner has been told." });
     } catch (error) {
       if (isAppError(error)) return refusedForm(intent, submission, error);
@@ -72,7 +71,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         ...answer,
         amountCents: amount,
       });
-      if (!done) throw notFound();
+      invariantResponse(done, NOT_FOUND, { status: 404 });
       return redirectWithToast(back, { title: "Answer Sent", description: "The customer has been told." });
     } catch (error) {
       if (isAppError(error)) return refusedForm(intent, submission, error);
@@ -84,7 +83,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const title = intent === CLAIM_INTENTS.accept ? "Answer Accepted" : "Claim Escalated";
     try {
       const done = await step({ userId: user.id, claimId: parseId(form.get("claimId")) ?? 0 });
-      if (!done) throw notFound();
+      invariantResponse(done, NOT_FOUND, { status: 404 });
       return redirectWithToast(back, { title });
     } catch (error) {
       if (isAppError(error)) return redirectWithToast(back, toastOf(error, "The claim was not changed"));

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { OwnerOrderSections, OwnerStatCards } from "~/components/owner-orders";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -10,7 +10,7 @@ import { QUICK_ADD_INTENT, QuickAddPrinter } from "~/components/quick-add-printe
 import { isAppError } from "~/domain/app-error";
 import { ADDRESS_NOT_FOUND, QuickAddPrinterSchema, quickPrinterValues } from "~/domain/printer-form";
 import { formatPricePerGram } from "~/domain/pricing";
-import { deletePrinter, newPrinterFromForm, placePrinter, setPrinterAvailability } from "~/services/printers/owner.server";
+import { deletePrinter, newPrinterFromForm, setPrinterAvailability } from "~/services/printers/owner.server";
 import { listOwnerPrinters } from "~/services/printers/search.server";
 import { ownerOrderSections } from "~/services/orders/jobs.server";
 import { toastOf } from "~/utils/app-error.server";
@@ -76,18 +76,14 @@ async function quickAddPrinter(user: User, formData: FormData) {
   const submission = parseWithZod(formData, { schema: QuickAddPrinterSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const values = quickPrinterValues(submission.value);
-  const placement = placePrinter(values.location);
-  if (!placement) {
-    return data({ result: submission.reply({ fieldErrors: { zip: [ADDRESS_NOT_FOUND] } }) }, { status: 400 });
-  }
-  return listNewPrinter(user, submission, newPrinterFromForm(values, placement, { isAvailable: true, photo: null }));
+  return listNewPrinter(user, submission, () =>
+    newPrinterFromForm(values, { isAvailable: true, photo: null }, { field: "zip", message: ADDRESS_NOT_FOUND }),
+  );
 }
 
 export default function PrinterDashboard() {
   const { name, printers, orders } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const pendingId = navigation.state === "submitting" ? Number(navigation.formData?.get("printerId")) : null;
   return (
     <div className="container-page py-8">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -171,7 +167,7 @@ export default function PrinterDashboard() {
                     )}
                   </div>
                   <div className="flex flex-wrap items-center gap-2 pt-1">
-                    <AvailabilitySwitch printer={printer} pending={pendingId === printer.id} />
+                    <AvailabilitySwitch printer={printer} />
                     <Link to={`/printers/${printer.id}/edit`} className="btn-secondary">
                       Edit Settings
                     </Link>

@@ -8,7 +8,7 @@ import { formatPricePerGram } from "~/domain/pricing";
 import { listPrinterReviews } from "~/services/printer-reviews.server";
 import { getPrinterJson, mapTileUrl } from "~/services/printers/search.server";
 import { LocalTime } from "~/components/local-time";
-import { requireIdParam } from "~/utils/misc";
+import { invariantResponse, requireIdParam } from "~/utils/misc";
 
 const NOT_FOUND = "This printer doesn't exist or is no longer listed.";
 
@@ -20,7 +20,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ params }: LoaderFunctionArgs) {
   const id = requireIdParam(params.id, NOT_FOUND);
   const printer = await getPrinterJson(id);
-  if (!printer) throw new Response(NOT_FOUND, { status: 404 });
+  invariantResponse(printer, NOT_FOUND, { status: 404 });
   const reviews = await listPrinterReviews(id);
   // colours in stock, per material: what the owner can really print today
   const stock = new Map<string, string[]>();

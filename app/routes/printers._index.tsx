@@ -12,38 +12,23 @@ import {
   selectPrinterHref,
   SortSelect,
   toMapPrinter,
-  useLoadingPage,
   ViewTabs,
 } from "~/components/printer-filters";
 import { PrinterMap } from "~/components/printer-map";
 import { COLOR_NAMES, PRINTERS_PAGE_MATERIALS } from "~/domain/materials";
 import { isDesignCompatible } from "~/domain/printer-fit";
-import {
-  type CardPrinter,
-  DEFAULT_PAGE_SIZE,
-  DEFAULT_RADIUS_MILES,
-  pageParam,
-  type PrinterSort,
-  sortParam,
-  toCardPrinter,
-} from "~/domain/printer-listing";
+import { type CardPrinter, DEFAULT_PAGE_SIZE, pageParam, type PrinterSort, sortParam } from "~/domain/printer-listing";
 import { findOwnDraft } from "~/services/designs/drafts.server";
-import {
-  canonicalColor,
-  canonicalMaterial,
-  mapTileUrl,
-  numberParam,
-  quoteEachPrinter,
-  searchPrinters,
-} from "~/services/printers/search.server";
-import { getSessionUser } from "~/utils/session.server";
+import { canonicalColor, canonicalMaterial, numberParam, quoteEachPrinter } from "~/services/printers/search.server";
+import { useIsLoading } from "~/utils/misc-react";
+import { readPrinterSearch, searchForPage } from "./printer-search.server";
 import { formatGrams } from "~/domain/grams";
 
 export const meta: MetaFunction = () => [{ title: "Find Local 3D Printers | Printnear" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const q = new URL(request.url).searchParams;
-  const user = await getSessionUser(request);
+  const ask = await readPrinterSearch(request);
+  const { q, user, locationText } = ask;
   // The signed-in customer's draft; anyone else's id is ignored, so it reveals nothing.
   const draft = await findOwnDraft(user, numberParam(q, "jobId"));
   const design = {
@@ -57,13 +42,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const hasDesign = Boolean(design.material || design.color || design.weight !== null);
   const filtered = hasDesign || Boolean(design.minX || design.minY || design.minZ);
   const weightGrams = design.weight ?? draft?.estimatedWeightGrams ?? null;
-  const locationText = q.get("location")?.trim() ?? "";
   const available = q.get("status") === "available";
   const page = pageParam(numberParam(q, "page"));
-  const result = await searchPrinters({
-    location: locationText,
-    fallbackZip: locationText ? null : user?.zipCode,
-    radiusMiles: numberParam(q, "radius"),
+  const { result, filters, listing } = await searchForPage(ask, {
     material: design.material,
     color: design.color,
     available,
@@ -89,24 +70,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     hasDesign,
     filtered,
     draft: draft ? { id: draft.id, fileName: draft.fileName } : null,
-    filters: {
-      location: locationText || (result.origin?.source === "profile" ? (user?.zipCode ?? "") : ""),
-      status: available ? "available" : "all",
-      radius: result.radiusMiles ?? numberParam(q, "radius") ?? DEFAULT_RADIUS_MILES,
-    },
+    filters: { ...filters, status: available ? "available" : "all" },
     view: q.get("view") === "map" ? ("map" as const) : ("grid" as const),
-    printers: result.printers.map(toCardPrinter),
-    total: result.total,
-    origin: result.origin,
-    locationNotFound: result.locationNotFound,
-    locationChoices: result.locationChoices,
-    locationSuggestions: result.locationSuggestions,
-    locationText,
+    ...listing,
     sort: result.sort,
     page,
     pageCount: Math.max(1, Math.ceil(result.total / DEFAULT_PAGE_SIZE)),
     quotes,
-    tileUrl: mapTileUrl(),
   };
 }
 
@@ -114,7 +84,7 @@ export default function PrintersPage() {
   const data = useLoaderData<typeof loader>();
   const { design, hasDesign, filtered, draft, filters, view, total, origin, quotes } = data;
   const location = useLocation();
-  const loading = useLoadingPage("/printers");
+  const loading = useIsLoading("/printers");
   const [selectedId, setSelectedId] = useState<number | null>(null);
 
   // The server already matched; the page checks again with the same domain rule.

@@ -19,6 +19,7 @@ import { createPrinter, findOwnedPrinter, type NewPrinter } from "~/services/pri
 import { replyWithError } from "~/utils/app-error.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { invariantResponse } from "~/utils/misc";
 
 /** Pages: the signed-in owner and their printer; anyone else gets a 404, since saying "exists" helps no one. */
 export async function requirePrinterOwner(request: Request, printerId: number): Promise<{ user: User; printer: Printer }> {
@@ -29,7 +30,7 @@ export async function requirePrinterOwner(request: Request, printerId: number): 
   } catch (error) {
     if (!isAppError(error) || error.code !== "forbidden") throw error;
   }
-  if (!printer) throw new Response("Printer not found", { status: 404 });
+  invariantResponse(printer, "Printer not found", { status: 404 });
   return { user, printer };
 }
 
@@ -68,9 +69,14 @@ export async function readPrinterForm(request: Request): Promise<{ formData: For
   }
 }
 
-/** The add-printer forms' answer (full page and dashboard quick form): the owner's dashboard with a toast, or the refusal on the form. */
-export async function listNewPrinter(user: User, submission: Parameters<typeof replyWithError>[0], printer: NewPrinter) {
+/**
+ * The add-printer forms' answer (full page and dashboard quick form): the owner's dashboard with a
+ * toast, or the refusal (a place not found, a photo refused, a limit) on the form.
+ */
+export async function listNewPrinter(user: User, submission: Parameters<typeof replyWithError>[0], build: () => NewPrinter) {
+  let printer: NewPrinter;
   try {
+    printer = build();
     await createPrinter(user, printer);
   } catch (error) {
     if (isAppError(error)) return replyWithError(submission, error);
@@ -92,4 +98,14 @@ export function apiValidationError(error: z.ZodError): Response {
 /** The API's 400 for a location the gazetteer cannot place, with the "City, ST" names it may have meant. */
 export function apiLocationNotFound(message: string, choices: string[] = []): Response {
   return Response.json({ message, choices, errors: { location: [message] } }, { status: 400 });
+}
+
+/** Runs a printer API write; a printer the gazetteer cannot place answers as apiLocationNotFound. */
+export async function withPlacementRefusal(handler: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handler();
+  } catch (error) {
+    if (isAppError(error) && error.field === "location") return apiLocationNotFound(error.message);
+    throw error;
+  }
 }

@@ -2,13 +2,14 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { ErrorList, Field } from "~/components/forms";
 import { FailureToast } from "~/components/toaster";
 import { UserAvatar } from "~/components/user-avatar";
 import { humanize } from "~/domain/format";
 import { isAppError } from "~/domain/app-error";
 import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, wantsEmail } from "~/domain/notification-kinds";
-import { httpStatusOf } from "~/utils/app-error.server";
+import { replyWithError } from "~/utils/app-error.server";
 import { emailOffFrom, PRESET_AVATARS, ProfileSchema } from "~/domain/profile";
 import { updateUser } from "~/services/accounts/profile.server";
 import { requireUser } from "~/utils/session.server";
@@ -17,6 +18,7 @@ import { addressLines } from "~/domain/address";
 import { addressOf, listAddresses } from "~/services/addresses.server";
 import { ADDRESS_INTENTS, addressBookAction } from "./profile-addresses.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { useIsPending } from "~/utils/misc-react";
 
 export const meta: MetaFunction = () => [{ title: "Profile | Printnear" }];
 
@@ -56,13 +58,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "");
   if ((ADDRESS_INTENTS as readonly string[]).includes(intent)) return addressBookAction(user.id, intent, form);
   const submission = parseWithZod(form, { schema: ProfileSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { emailOn, ...fields } = submission.value;
   try {
-    const result = await updateUser(user.id, { ...fields, emailOff: emailOffFrom(emailOn) });
-    if ("fieldErrors" in result) return data(submission.reply({ fieldErrors: result.fieldErrors }), { status: 409 });
+    await updateUser(user.id, { ...fields, emailOff: emailOffFrom(emailOn) });
   } catch (error) {
-    if (isAppError(error)) return data(submission.reply({ formErrors: [error.message] }), { status: httpStatusOf(error) });
+    if (isAppError(error)) return replyWithError(submission, error);
     throw error;
   }
   return redirectWithToast("/profile", { title: "Profile Updated", description: "Your profile changes are saved." });
@@ -73,8 +74,8 @@ export default function Profile() {
   const actionData = useActionData<typeof action>();
   // the address book's refusal carries its form's id; the profile form's is conform's result alone
   const addressRefusal = actionData && "formId" in actionData ? actionData : null;
-  const lastResult = actionData && !("formId" in actionData) ? actionData : undefined;
-  const saving = useNavigation().state === "submitting";
+  const lastResult = actionData && !("formId" in actionData) ? actionData.result : undefined;
+  const saving = useIsPending({ state: "submitting" });
   // The server's rules are the real ones; the browser only checks early.
   const [form, fields] = useForm({
     id: "profile",
@@ -85,17 +86,17 @@ export default function Profile() {
     shouldRevalidate: "onBlur",
   });
   const failed = Object.keys(form.allErrors).length > 0;
-  const reason = form.errors?.[0] ?? "Check the fields marked below.";
+  const formErrors = form.errors?.length ? form.errors : ["Check the fields marked below."];
   return (
     <div className="container-page max-w-2xl py-8">
       {/* a refused save is also raised as a destructive toast; the fields keep what was typed */}
-      {failed ? <FailureToast title="Update Failed" description={reason} /> : null}
+      {failed ? <FailureToast title="Update Failed" description={formErrors[0]!} /> : null}
       <h1 className="text-2xl font-bold">Profile Settings</h1>
       <Form method="post" {...getFormProps(form)} className="card mt-6 space-y-5 p-6">
         {failed ? (
           <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
             <p className="font-semibold">Update Failed</p>
-            <p>{reason}</p>
+            <ErrorList id={form.errorId} errors={formErrors} />
           </div>
         ) : null}
         <div className="flex items-center gap-4">
@@ -105,45 +106,33 @@ export default function Profile() {
             <p className="text-sm text-slate-500">Account type: {humanize(profile.userType)}</p>
           </div>
         </div>
-        <div>
-          <label className="label" htmlFor="email">
-            Email
-          </label>
-          <input id="email" className="input bg-slate-50" value={profile.email} readOnly aria-describedby="email-hint" />
-          <p id="email-hint" className="mt-1 text-xs text-slate-500">
-            Email cannot be changed.
-          </p>
-        </div>
-        <div>
-          <label className="label" htmlFor={fields.username.id}>
-            Username
-          </label>
-          <input className="input" {...getInputProps(fields.username, { type: "text" })} />
-          <p className="field-error">{fields.username.errors?.[0]}</p>
-        </div>
+        <Field
+          labelProps={{ children: "Email" }}
+          inputProps={{ id: "email", className: "input bg-slate-50", value: profile.email, readOnly: true }}
+          help="Email cannot be changed."
+        />
+        <Field
+          labelProps={{ children: "Username" }}
+          inputProps={getInputProps(fields.username, { type: "text" })}
+          errors={fields.username.errors}
+        />
         <div className="grid gap-4 sm:grid-cols-2">
-          <div>
-            <label className="label" htmlFor={fields.firstName.id}>
-              First name
-            </label>
-            <input className="input" {...getInputProps(fields.firstName, { type: "text" })} />
-            <p className="field-error">{fields.firstName.errors?.[0]}</p>
-          </div>
-          <div>
-            <label className="label" htmlFor={fields.lastName.id}>
-              Last name
-            </label>
-            <input className="input" {...getInputProps(fields.lastName, { type: "text" })} />
-            <p className="field-error">{fields.lastName.errors?.[0]}</p>
-          </div>
+          <Field
+            labelProps={{ children: "First name" }}
+            inputProps={getInputProps(fields.firstName, { type: "text" })}
+            errors={fields.firstName.errors}
+          />
+          <Field
+            labelProps={{ children: "Last name" }}
+            inputProps={getInputProps(fields.lastName, { type: "text" })}
+            errors={fields.lastName.errors}
+          />
         </div>
-        <div>
-          <label className="label" htmlFor={fields.zipCode.id}>
-            ZIP code (finds printers near you)
-          </label>
-          <input className="input" {...getInputProps(fields.zipCode, { type: "text" })} inputMode="numeric" maxLength={5} />
-          <p className="field-error">{fields.zipCode.errors?.[0]}</p>
-        </div>
+        <Field
+          labelProps={{ children: "ZIP code (finds printers near you)" }}
+          inputProps={{ ...getInputProps(fields.zipCode, { type: "text" }), inputMode: "numeric", maxLength: 5 }}
+          errors={fields.zipCode.errors}
+        />
         <fieldset>
           <legend className="label">Avatar</legend>
           <div className="flex flex-wrap gap-3">
@@ -164,7 +153,7 @@ export default function Profile() {
               </label>
             ))}
           </div>
-          <p className="field-error">{fields.profileImageUrl.errors?.[0]}</p>
+          <ErrorList id={fields.profileImageUrl.errorId} errors={fields.profileImageUrl.errors} />
         </fieldset>
         <fieldset id="email-settings">
           <legend className="label">E-mail me about</legend>
@@ -193,7 +182,7 @@ export default function Profile() {
         refusal={
           addressRefusal
             ? ({
-                formId: addressRefusal.formId,
+                formId: String(addressRefusal.formId),
                 errors: addressRefusal.result.error as AddressRefusal["errors"],
                 values: addressRefusal.result.initialValue as AddressRefusal["values"],
               } satisfies AddressRefusal)

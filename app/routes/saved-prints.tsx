@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { formatBytes } from "~/components/design-panels";
 import { designPriceText } from "~/domain/price-range";
@@ -11,6 +11,8 @@ import { formatMinutes } from "~/domain/format";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { formatGrams } from "~/domain/grams";
+import { useIsPending } from "~/utils/misc-react";
+import { invariantResponse } from "~/utils/misc";
 
 const DeleteSchema = z.object({
   intent: z.literal("delete"),
@@ -45,16 +47,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const parsed = DeleteSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) throw new Response("Bad Request", { status: 400 });
+  invariantResponse(parsed.success, "Bad Request");
   // the query is scoped to this customer's drafts: anyone else's id finds nothing
-  if (!(await deleteDraft(user.id, parsed.data.draftId))) throw new Response("Draft not found", { status: 404 });
+  invariantResponse(await deleteDraft(user.id, parsed.data.draftId), "Draft not found", { status: 404 });
   return redirectWithToast("/saved-prints", { title: "Draft Deleted" });
 }
 
 export default function SavedPrints() {
   const { drafts } = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
-  const deletingId = navigation.state === "submitting" ? Number(navigation.formData?.get("draftId")) : null;
   return (
     <div className="container-page py-8">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -136,13 +136,7 @@ export default function SavedPrints() {
                     <summary className="btn-ghost cursor-pointer text-red-700">Delete</summary>
                     <div className="absolute right-0 z-10 mt-2 w-64 rounded-md border border-slate-200 bg-white p-3 shadow-lg">
                       <p className="text-sm">Delete “{draft.fileName}”? This cannot be undone.</p>
-                      <Form method="post" className="mt-3">
-                        <input type="hidden" name="intent" value="delete" />
-                        <input type="hidden" name="draftId" value={draft.id} />
-                        <button type="submit" className="btn-danger w-full" disabled={deletingId === draft.id}>
-                          {deletingId === draft.id ? "Deleting…" : "Yes, delete draft"}
-                        </button>
-                      </Form>
+                      <DeleteDraftForm draftId={draft.id} />
                     </div>
                   </details>
                 </div>
@@ -152,5 +146,18 @@ export default function SavedPrints() {
         </ul>
       )}
     </div>
+  );
+}
+
+function DeleteDraftForm({ draftId }: { draftId: number }) {
+  const deleting = useIsPending({ state: "submitting", intent: "delete", values: { draftId } });
+  return (
+    <Form method="post" className="mt-3">
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="draftId" value={draftId} />
+      <button type="submit" className="btn-danger w-full" disabled={deleting}>
+        {deleting ? "Deleting…" : "Yes, delete draft"}
+      </button>
+    </Form>
   );
 }

@@ -1,6 +1,6 @@
 // The HTTP side of a library model upload, shared by /upload-model and POST /api/models: read the form as it
 // streams (files to disk) or the API's JSON, count the upload, check the fields with the one schema, run
-// uploadLibraryModel, and answer as a page (conform's result and a message) or as JSON.
+// uploadLibraryModel, and answer as a page (conform's result) or as JSON.
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/node";
@@ -48,45 +48,43 @@ async function formWithFiles(form: StreamedForm): Promise<FormData> {
   return formData;
 }
 
-type UploadOutcome =
-  { ok: true; id: number } | { ok: false; error: AppError | null; result: SubmissionResult<string[]>; message: string | null };
+type UploadOutcome = { ok: true; id: number } | { ok: false; error: AppError | null; result: SubmissionResult<string[]> };
+type ModelSubmission = Awaited<ReturnType<typeof parseWithZod<ReturnType<typeof createModelUploadSchema>>>>;
 
-/** A failure of the whole upload (unreadable, too large, too many, busy): the message on its field or the form. */
-function failure(error: AppError): UploadOutcome {
-  const result: SubmissionResult<string[]> = { status: "error", error: { [error.field ?? ""]: [error.message] } };
-  return { ok: false, error, result, message: error.message };
+/** A refused upload: conform's reply with the message on its field (or the form), keeping what was typed but the files. */
+function refused(submission: ModelSubmission, error: AppError): UploadOutcome {
+  const errors = error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] };
+  return { ok: false, error, result: submission.reply({ ...errors, hideFields: FILE_FIELDS }) };
+}
+
+/** The typed fields alone, for an answer when the files could not be read. */
+function textFields(form: StreamedForm): FormData {
+  const formData = new FormData();
+  for (const [name, value] of form.fields) formData.append(name, value);
+  return formData;
 }
 
 async function postModelForm(request: Request, user: User): Promise<UploadOutcome> {
   const form = await readModelForm(request);
+  const schema = createModelUploadSchema({ maxModelBytes: MAX_DESIGN_BYTES });
+  let submission: ModelSubmission = parseWithZod(textFields(form), { schema });
   try {
-    if (form.error) return failure(form.error);
+    if (form.error) return refused(submission, form.error);
     // counted once the body is read (answering an upload before reading it resets the connection in Chrome)
     await countModelUpload(user.id);
-    const schema = createModelUploadSchema({ maxModelBytes: MAX_DESIGN_BYTES });
-    const submission = parseWithZod(await formWithFiles(form), { schema });
-    if (submission.status !== "success") {
-      return { ok: false, error: null, result: submission.reply({ hideFields: FILE_FIELDS }), message: null };
-    }
+    submission = parseWithZod(await formWithFiles(form), { schema });
+    if (submission.status !== "success") return { ok: false, error: null, result: submission.reply({ hideFields: FILE_FIELDS }) };
     const { modelFile: _modelFile, image: _image, ...fields } = submission.value;
-    try {
-      const id = await uploadLibraryModel({
-        creatorId: user.id,
-        fields,
-        modelFile: form.files.get("modelFile") ?? null,
-        image: form.files.get("image") ?? null,
-      });
-      return { ok: true, id };
-    } catch (error) {
-      // a refused field shows under its input, keeping what was typed; anything else is the form's error
-      if (isAppError(error) && error.field) {
-        const result = submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: FILE_FIELDS });
-        return { ok: false, error, result, message: error.code === "invalid" ? null : error.message };
-      }
-      throw error;
-    }
+    const id = await uploadLibraryModel({
+      creatorId: user.id,
+      fields,
+      modelFile: form.files.get("modelFile") ?? null,
+      image: form.files.get("image") ?? null,
+    });
+    return { ok: true, id };
   } catch (error) {
-    if (isAppError(error)) return failure(error);
+    // a refused field shows under its input, anything else as the form's error; what was typed stays
+    if (isAppError(error)) return refused(submission, error);
     throw error;
   } finally {
     // the incoming files are removed on every way out (storing them made copies)
@@ -103,9 +101,10 @@ export async function modelUploadPageAnswer(request: Request, user: User) {
       description: "Your model has been uploaded successfully.",
     });
   }
+  // a body cut at its limit keeps 413: the server stopped reading it
   const status = outcome.error ? httpStatusOf(outcome.error) : 400;
   const headers = outcome.error ? retryHeaders(outcome.error) : undefined;
-  return data({ result: outcome.result, message: outcome.message }, { status, headers });
+  return data({ result: outcome.result }, { status, headers });
 }
 
 /** POST /api/models: the documented JSON payload (no files; those go through the page) → 201 {id} with Location. */

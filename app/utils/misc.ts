@@ -31,3 +31,16 @@ export function requireIdParam(value: string | undefined, what = "Not found"): n
   invariantResponse(id !== null, what, { status: 404 });
   return id;
 }
+
+/**
+ * The refused post's conform result when the form that posted it carried this intent: several forms
+ * on one page answer through one action, and each shows only its own refusal.
+ */
+export function resultForIntent<Result extends { initialValue?: Record<string, unknown> | null }>(
+  result: Result | null | undefined,
+  intent: string | ((posted: string) => boolean),
+): Result | undefined {
+  const posted = result?.initialValue?.intent;
+  if (typeof posted !== "string") return undefined;
+  return (typeof intent === "string" ? posted === intent : intent(posted)) ? result! : undefined;
+}

@@ -212,7 +212,7 @@ describe("claims API", () => {
     expect(
       await answer(postClaim(o.jobId, o.customerCookie, { photos: new File(["GIF89a"], "x.png", { type: "image/png" }) })),
     ).toEqual({
-      status: 400,
+      status: 415,
       body: { message: "The photo must be a JPEG, PNG or WebP image" },
     });
     expect(await answer(postClaim(o.jobId, o.customerCookie, { reason: "melted" }))).toEqual({

@@ -331,8 +331,12 @@ describe("likes, comments and ratings on the page", () => {
   it("refuses likes, comments and ratings on catalogue models", async () => {
     const cookie = await sessionCookieFor((await createTestUser()).id);
     const res = await post(3495390, { intent: "like" }, cookie, "thingiverse");
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toBe("Likes, comments and ratings are for library models only.");
+    // a plain post's refusal: a toast on the same page
+    expect(res.status).toBe(302);
+    expect(await flashedToast(res)).toMatchObject({
+      title: "Likes, comments and ratings are for library models only.",
+      variant: "destructive",
+    });
   });
 
   it("answers 404 for a library model that does not exist", async () => {

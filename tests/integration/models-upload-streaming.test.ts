@@ -9,7 +9,7 @@ import { action as uploadAction } from "../../app/routes/upload-model";
 import { AnalysisBusyError, AnalysisPool, type AnalysisJob } from "../../app/services/designs/analysis-pool.server";
 import { LIBRARY_THUMBNAIL_SIZE } from "../../app/services/models/library-upload.server";
 import { getDb } from "../../app/utils/db.server";
-import { args, createTestUser, formRequest, run, sessionCookieFor, streamedMultipart } from "../setup/requests";
+import { args, createTestUser, formRequest, refusalMessages, run, sessionCookieFor, streamedMultipart } from "../setup/requests";
 import { storedFiles } from "../fixtures/designs/helpers";
 import { testUploadsDir } from "../setup/uploads";
 
@@ -124,9 +124,7 @@ describe("/upload-model when the analysis pool is full", () => {
       );
       expect(busy.status).toBe(503);
       expect(busy.headers.get("retry-after")).toBe("60");
-      expect(((await busy.json()) as { message: string }).message).toBe(
-        "The analysis service is busy; please try again in a minute.",
-      );
+      expect(await refusalMessages(busy)).toEqual(["The analysis service is busy; please try again in a minute."]);
       expect((await db.select().from(libraryModels)).length).toBe(before);
       expect(incoming()).toEqual([]);
     } finally {

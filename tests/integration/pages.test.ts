@@ -267,7 +267,7 @@ describe("contact form", () => {
       ),
     );
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const { result: body } = await res.json();
     expect(body.status).toBe("error");
     expect(body.error).toMatchObject({
       email: ["Enter a valid email address"],

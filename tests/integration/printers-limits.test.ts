@@ -10,7 +10,7 @@ import { action as editAction } from "../../app/routes/printers.$id.edit/route";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
-import { args, createTestUser, formRequest, jsonRequest, run, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, formRequest, jsonRequest, refusalMessages, run, sessionCookieFor } from "../setup/requests";
 
 const saved = structuredClone(WRITE_LIMITS);
 afterEach(() => Object.assign(WRITE_LIMITS, structuredClone(saved)));
@@ -133,6 +133,6 @@ describe("changing filament stock", () => {
     expect((await stock("500")).status).toBe(302);
     const refused = await stock("400");
     expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { message: string }).message).toMatch(/You have changed your filament stock many times/);
+    expect((await refusalMessages(refused))[0]).toMatch(/You have changed your filament stock many times/);
   });
 });

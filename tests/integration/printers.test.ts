@@ -18,7 +18,16 @@ import type { PrinterJson } from "../../app/domain/printer-listing";
 import { getPrinterJson, listOwnerPrinters, searchPrinters } from "../../app/services/printers/search.server";
 import { listPrinterReviews } from "../../app/services/printer-reviews.server";
 import { getClient, getDb } from "../../app/utils/db.server";
-import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
+import {
+  args,
+  createTestUser,
+  flashedToast,
+  formRequest,
+  getRequest,
+  refusalMessages,
+  run,
+  sessionCookieFor,
+} from "../setup/requests";
 
 async function json<T>(fn: () => Promise<unknown>): Promise<T> {
   const res = await run(fn);
@@ -710,9 +719,9 @@ describe("the printer owner's dashboard and settings", () => {
 
     const wrong = await post({ intent: "inventory-set", rowKey: "new", material: "Nylon", color: "Red", grams: "100" });
     expect(wrong.status).toBe(400);
-    expect((await wrong.json()).message).toBe("This printer doesn't offer Nylon. Add it to the printer's materials first.");
+    expect(await refusalMessages(wrong)).toEqual(["This printer doesn't offer Nylon. Add it to the printer's materials first."]);
     const negative = await post({ intent: "inventory-set", rowKey: "new", material: "PLA", color: "Red", grams: "-5" });
-    expect((await negative.json()).message).toBe("Grams in stock cannot be negative");
+    expect(await refusalMessages(negative)).toEqual(["Grams in stock cannot be negative"]);
 
     await post({ intent: "inventory-remove", rowKey: "PETG|Red", material: "PETG", color: "Red" });
     expect(await db.select().from(filamentInventory).where(eq(filamentInventory.printerId, printer.id))).toHaveLength(0);
@@ -1121,7 +1130,7 @@ describe("printer forms the parser refuses", () => {
       }),
     );
     expect(big.status).toBe(413);
-    expect(await big.json()).toEqual({ intent: "settings", result: { status: "error", error: { image: [PHOTO_TOO_LARGE] } } });
+    expect(await big.json()).toEqual({ result: { status: "error", error: { image: [PHOTO_TOO_LARGE] } } });
     const two = await edit(
       multipart(url, cookie, (b) => {
         for (const [k, v] of Object.entries(settings)) b.append(k, v);

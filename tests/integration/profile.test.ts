@@ -93,7 +93,9 @@ describe("/profile", () => {
         ),
       );
       expect(refused.status).toBe(400);
-      expect(((await refused.json()) as { error: Record<string, string[]> }).error[field]).toEqual([NAME_ONE_LINE_MESSAGE]);
+      expect(((await refused.json()) as { result: { error: Record<string, string[]> } }).result.error[field]).toEqual([
+        NAME_ONE_LINE_MESSAGE,
+      ]);
     }
     expect(await stored(user.id)).toMatchObject({ firstName: "Pat", lastName: "Lee" });
   });

@@ -124,3 +124,9 @@ export async function flashedToast(response: Response) {
     .join("; ");
   return (await getToast(new Request("http://localhost/", { headers: { cookie } }))).toast;
 }
+
+/** The messages of a refused page post, answered with conform's `{ result }`: the form's and each field's, in order. */
+export async function refusalMessages(response: Response): Promise<string[]> {
+  const { result } = (await response.json()) as { result?: { error?: Record<string, string[] | null> } };
+  return Object.values(result?.error ?? {}).flatMap((messages) => messages ?? []);
+}

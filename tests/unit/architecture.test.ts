@@ -2,7 +2,9 @@
 // services/, routes/ or server-only utils; utils/ (plumbing) never reach services/, routes/ or
 // components/; services/ never reach routes/ or components/, never build an HTTP answer (Response,
 // toast, conform reply) and never take a Request; only the payment factory knows the providers'
-// classes; no module grows past MAX_MODULE_LINES. See docs/architecture.md.
+// classes; routes and components show field errors only through the form kit, read pending state
+// only through useIsPending, and throw no hand-built Response; no module grows past MAX_MODULE_LINES.
+// See docs/architecture.md.
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -33,10 +35,16 @@ export function importsOf(file: string): string[] {
 const PAYMENT_FACTORY = "app/services/payments/provider.server.ts";
 const PAYMENT_PROVIDER_CLASSES = ["app/services/payments/stripe-provider.server", "app/services/payments/test-provider.server"];
 
-/** Whether code (comments left out) uses the Request type or Remix's loader/action arguments. */
-export function takesRequest(text: string): boolean {
+/** The code of a module with its comments left out. */
+function codeOf(text: string): string {
   let code = text;
   for (const comment of commentsOf(text)) if (comment) code = code.replace(comment, "");
+  return code;
+}
+
+/** Whether code (comments left out) uses the Request type or Remix's loader/action arguments. */
+export function takesRequest(text: string): boolean {
+  const code = codeOf(text);
   return (
     /(?:[:|<(,]\s*|\bnew\s+|\binstanceof\s+|\btypeof\s+)Request\b(?![\w$-])/.test(code) ||
     /\b(?:Loader|Action)FunctionArgs\b/.test(code)
@@ -110,6 +118,42 @@ function violations(): string[] {
 // Known breaches still being moved; this list only ever shrinks, and is empty when the layering is done.
 const KNOWN: string[] = [];
 
+const FORM_KIT = "app/components/forms.tsx";
+/** Reads the navigation for a page refresh's timing, not for a form's pending state. */
+const NAVIGATION_READERS = ["app/utils/misc-react.ts", "app/components/live-updates.tsx"];
+const NOT_FOUND_ROUTE = "app/routes/$.tsx";
+
+/** A field's or form's error drawn by hand instead of through the kit's ErrorList. */
+export function drawsErrorsByHand(code: string): boolean {
+  return /\bfield-error\b/.test(code) || /\.errors\?\.\[0\]/.test(code);
+}
+
+/** How the views keep to the route helpers: the form kit, useIsPending, invariantResponse. */
+function viewBreaches(): string[] {
+  const out: string[] = [];
+  for (const file of sourceFiles(APP)) {
+    const from = rel(file);
+    const fromLayer = layer(from);
+    if (fromLayer !== "app/routes" && fromLayer !== "app/components") continue;
+    const code = codeOf(readFileSync(file, "utf8"));
+    if (from !== FORM_KIT && drawsErrorsByHand(code)) out.push(`${from}: field errors render through the kit (${FORM_KIT})`);
+    if (!NAVIGATION_READERS.includes(from) && /\buseNavigation\b/.test(code))
+      out.push(`${from}: pending state comes from useIsPending, not useNavigation`);
+    if (fromLayer === "app/routes" && from !== NOT_FOUND_ROUTE && /throw new Response\(/.test(code))
+      out.push(`${from}: a refusal is invariantResponse or the AppError mapper, not a hand-built Response`);
+  }
+  return out;
+}
+
+// Views whose refusal still renders by hand; this list only shrinks.
+const KNOWN_VIEW_BREACHES: string[] = [
+  "app/components/design-settings.tsx: field errors render through the kit (app/components/forms.tsx)",
+  "app/routes/auth.tsx: field errors render through the kit (app/components/forms.tsx)",
+  "app/routes/checkout.tsx: field errors render through the kit (app/components/forms.tsx)",
+  "app/routes/submit-print.tsx: field errors render through the kit (app/components/forms.tsx)",
+  "app/routes/upload/upload-form.tsx: field errors render through the kit (app/components/forms.tsx)",
+];
+
 describe("architecture", () => {
   test("the import graph keeps to the layers", () => {
     const found = violations().filter((v) => !KNOWN.includes(v));
@@ -130,6 +174,23 @@ describe("architecture", () => {
     expect(layer("app/root")).toBe("app/routes");
     expect(layer("app/root.tsx")).toBe("app/routes");
     expect(layer("app/routes.ts")).toBe("app/routes.ts");
+  });
+});
+
+describe("views keep to the route helpers", () => {
+  test("field errors render through the kit, pending state through useIsPending, and pages throw no hand-built Response", () => {
+    expect(viewBreaches().filter((v) => !KNOWN_VIEW_BREACHES.includes(v))).toEqual([]);
+  });
+
+  test("the known list holds no breach that is already gone", () => {
+    const now = new Set(viewBreaches());
+    expect(KNOWN_VIEW_BREACHES.filter((v) => !now.has(v))).toEqual([]);
+  });
+
+  test("the checker sees a hand-drawn error (it can fail)", () => {
+    expect(drawsErrorsByHand('<p className="field-error">{fields.name.errors?.[0]}</p>')).toBe(true);
+    expect(drawsErrorsByHand("<p>{fields.name.errors?.[0]}</p>")).toBe(true);
+    expect(drawsErrorsByHand("<ErrorList id={fields.name.errorId} errors={fields.name.errors} />")).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 // The library model page's likes, rating form and comments: plain forms that post to the page's action.
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { StarRatingInput } from "~/components/star-rating";
@@ -12,13 +12,16 @@ import {
 } from "~/domain/model-feedback";
 import { LocalTime } from "~/components/local-time";
 import type { action, loader } from "./route";
+import { useIsPending } from "~/utils/misc-react";
+import { TextareaField } from "~/components/forms";
+import { resultForIntent } from "~/utils/misc";
 
 export function LibraryInteractions({ signedIn, signInHref }: { signedIn: boolean; signInHref: string }) {
   const { model, viewer, viewerId, isAdmin } = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
-  const pendingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
+  const liking = useIsPending({ intent: "like" });
+  const unliking = useIsPending({ intent: "unlike" });
   // the heart follows the click at once; the server's answer replaces it when the page reloads
-  const liked = pendingIntent === "like" ? true : pendingIntent === "unlike" ? false : Boolean(viewer?.liked);
+  const liked = liking ? true : unliking ? false : Boolean(viewer?.liked);
 
   return (
     <>
@@ -108,13 +111,12 @@ export function LibraryInteractions({ signedIn, signInHref }: { signedIn: boolea
 function RatingForm() {
   const { viewer } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const hydrated = useHydrated();
-  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "rate";
+  const pending = useIsPending({ intent: "rate" });
   const [stars, setStars] = useState(viewer?.rating?.rating ?? 0);
   const [form, fields] = useForm({
     id: "rating",
-    lastResult: actionData?.intent === "rate" ? actionData.result : undefined,
+    lastResult: resultForIntent(actionData?.result, "rate"),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RatingSchema }),
     shouldValidate: "onSubmit",
   });
@@ -127,21 +129,19 @@ function RatingForm() {
         defaultValue={viewer?.rating?.rating}
         onChange={setStars}
         legend={viewer?.rating ? "Your rating (you can change it)" : "Your rating"}
-        error={fields.rating.errors?.[0]}
+        errorId={fields.rating.errorId}
+        errors={fields.rating.errors}
       />
-      <div>
-        <label htmlFor={fields.review.id} className="label">
-          Review (optional)
-        </label>
-        <textarea
-          {...getTextareaProps(fields.review)}
-          defaultValue={viewer?.rating?.review ?? ""}
-          rows={3}
-          maxLength={COMMENT_MAX_LENGTH}
-          className="input"
-        />
-        <p className="field-error">{fields.review.errors?.[0]}</p>
-      </div>
+      <TextareaField
+        labelProps={{ children: "Review (optional)" }}
+        textareaProps={{
+          ...getTextareaProps(fields.review),
+          defaultValue: viewer?.rating?.review ?? "",
+          rows: 3,
+          maxLength: COMMENT_MAX_LENGTH,
+        }}
+        errors={fields.review.errors}
+      />
       <button type="submit" className="btn-primary" disabled={hydrated && (stars === 0 || pending)}>
         {pending ? "Submitting..." : "Submit Rating"}
       </button>
@@ -151,13 +151,12 @@ function RatingForm() {
 
 function CommentForm() {
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const hydrated = useHydrated();
-  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "comment";
+  const pending = useIsPending({ intent: "comment" });
   const [text, setText] = useState("");
   const [form, fields] = useForm({
     id: "comment",
-    lastResult: actionData?.intent === "comment" ? actionData.result : undefined,
+    lastResult: resultForIntent(actionData?.result, "comment"),
     constraint: getZodConstraint(CommentSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: CommentSchema }),
     shouldValidate: "onSubmit",
@@ -165,17 +164,16 @@ function CommentForm() {
   return (
     <Form method="post" preventScrollReset {...getFormProps(form)} noValidate className="mt-3 space-y-2">
       <input type="hidden" name="intent" value="comment" />
-      <label htmlFor={fields.comment.id} className="sr-only">
-        Your comment
-      </label>
-      <textarea
-        {...getTextareaProps(fields.comment)}
-        rows={3}
-        placeholder="Share a tip or ask the creator a question..."
-        className="input"
-        onChange={(e) => setText(e.target.value)}
+      <TextareaField
+        labelProps={{ children: "Your comment", className: "sr-only" }}
+        textareaProps={{
+          ...getTextareaProps(fields.comment),
+          rows: 3,
+          placeholder: "Share a tip or ask the creator a question...",
+          onChange: (e) => setText(e.target.value),
+        }}
+        errors={fields.comment.errors}
       />
-      <p className="field-error">{fields.comment.errors?.[0]}</p>
       <button type="submit" className="btn-primary" disabled={hydrated && (text.trim() === "" || pending)}>
         {pending ? "Posting..." : "Post Comment"}
       </button>
@@ -185,11 +183,7 @@ function CommentForm() {
 
 /** Deleting asks first, without JavaScript too: the button sits inside a <details> confirmation. */
 function DeleteComment({ commentId }: { commentId: number }) {
-  const navigation = useNavigation();
-  const pending =
-    navigation.state !== "idle" &&
-    navigation.formData?.get("intent") === "delete-comment" &&
-    navigation.formData.get("commentId") === String(commentId);
+  const pending = useIsPending({ intent: "delete-comment", values: { commentId } });
   return (
     <details className="mt-1 text-sm" data-testid="delete-comment">
       <summary className="cursor-pointer text-slate-500 hover:text-red-700">Delete</summary>

@@ -4,7 +4,7 @@ import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { ModelImage, formatCount } from "~/components/model-card";
 import { StarRatingDisplay } from "~/components/star-rating";
-import type { AppError } from "~/domain/app-error";
+import { AppError } from "~/domain/app-error";
 import { CommentFormSchema, RatingFormSchema } from "~/domain/model-feedback";
 import { MODEL_NOT_FOUND, modelEstimate, parseModelSource } from "~/domain/models";
 import { formatCents } from "~/domain/money";
@@ -99,11 +99,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
   const here = new URL(request.url).pathname;
-  if (source !== "library") {
-    return data({ intent, result: null, message: "Likes, comments and ratings are for library models only." }, { status: 400 });
-  }
-
   try {
+    if (source !== "library") throw new AppError("invalid", "Likes, comments and ratings are for library models only.");
     if (intent === "like" || intent === "unlike") {
       const result = await setLike(id, user.id, intent === "like");
       invariantResponse(result, MODEL_NOT_FOUND, { status: 404 });
@@ -111,19 +108,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     if (intent === "comment") {
       const submission = parseWithZod(formData, { schema: CommentFormSchema });
-      if (submission.status !== "success") return data({ intent, result: submission.reply(), message: null }, { status: 400 });
+      if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
       try {
         invariantResponse(await addComment(id, user.id, submission.value.comment), MODEL_NOT_FOUND, { status: 404 });
       } catch (error) {
         if (!isAppError(error) || !error.field) throw error;
-        const reply = replyWithError(submission, error);
-        return data({ intent, ...reply.data, message: null }, reply.init ?? undefined);
+        return replyWithError(submission, error);
       }
       return redirectWithToast(here, { title: "Comment posted!" });
     }
     if (intent === "rate") {
       const submission = parseWithZod(formData, { schema: RatingFormSchema });
-      if (submission.status !== "success") return data({ intent, result: submission.reply(), message: null }, { status: 400 });
+      if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
       const { rating, review, hasPrinted } = submission.value;
       invariantResponse(await rateModel(id, user.id, { rating, review, hasPrinted }), MODEL_NOT_FOUND, { status: 404 });
       return redirectWithToast(here, { title: "Rating submitted!" });
@@ -134,11 +130,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
       invariantResponse(deleted, "Comment not found", { status: 404 });
       return redirectWithToast(here, { title: "Comment deleted." });
     }
+    throw new AppError("invalid", "Unknown action.");
   } catch (error) {
     if (isAppError(error)) return refusal(here, error);
     throw error;
   }
-  return data({ intent, result: null, message: "Unknown action." }, { status: 400 });
 }
 
 export default function ModelDetailPage() {

@@ -29,6 +29,7 @@ import {
   type RawInput,
 } from "./calculator";
 import { pricingExamples } from "./examples.server";
+import { ErrorList } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: "Pricing | Printnear" }];
 
@@ -220,6 +221,7 @@ function Calculator() {
             onChange={set("weight")}
             className="input"
             aria-invalid={errors.weight ? true : undefined}
+            aria-describedby={errors.weight ? "calc-weight-error" : undefined}
           />
           {hydrated ? (
             <input
@@ -233,7 +235,7 @@ function Calculator() {
               className="mt-2 w-full accent-brand-600"
             />
           ) : null}
-          <p className="field-error">{errors.weight}</p>
+          <ErrorList id="calc-weight-error" errors={[errors.weight]} />
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
           <div>
@@ -247,7 +249,7 @@ function Calculator() {
                 </option>
               ))}
             </select>
-            <p className="field-error">{errors.colors}</p>
+            <ErrorList id="calc-colors-error" errors={[errors.colors]} />
           </div>
           <div>
             <label htmlFor="calc-hours" className="label">
@@ -264,8 +266,9 @@ function Calculator() {
               onChange={set("hours")}
               className="input"
               aria-invalid={errors.hours ? true : undefined}
+              aria-describedby={errors.hours ? "calc-hours-error" : undefined}
             />
-            <p className="field-error">{errors.hours}</p>
+            <ErrorList id="calc-hours-error" errors={[errors.hours]} />
           </div>
           <div>
             <label htmlFor="calc-material" className="label">

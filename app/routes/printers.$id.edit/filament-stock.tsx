@@ -1,6 +1,7 @@
 // The printer settings page's filament stock: one row per material and colour, each updated or removed by its
 // own form, and a form to add a row.
 import { Form } from "@remix-run/react";
+import { ErrorList, Field, SelectField } from "~/components/forms";
 import { COLOR_NAMES } from "~/domain/materials";
 
 export interface StockRow {
@@ -18,7 +19,7 @@ export function FilamentStock({
   inventory: StockRow[];
   materials: string[];
   /** the last inventory action's refusal, for the row it names ("new": the add form) */
-  reply: { key: string; message: string } | null;
+  reply: { key: string; errors: string[] } | null;
 }) {
   return (
     <section id="inventory" className="card mt-8 p-6" aria-labelledby="inventory-heading">
@@ -67,7 +68,7 @@ export function FilamentStock({
                       />
                       {row.inStock ? null : <span className="badge bg-red-50 text-red-700">Out of stock</span>}
                     </Form>
-                    {reply?.key === key ? <p className="field-error">{reply.message}</p> : null}
+                    <ErrorList errors={reply?.key === key ? reply.errors : null} />
                   </td>
                   <td className="py-2">
                     {/* on a phone the two buttons stack, so the table keeps to the screen's width */}
@@ -94,40 +95,34 @@ export function FilamentStock({
       )}
       <Form method="post" className="mt-6 grid items-end gap-3 sm:grid-cols-4" aria-label="Add filament">
         <input type="hidden" name="rowKey" value="new" />
-        <div>
-          <label className="label" htmlFor="stock-material">
-            Material
-          </label>
-          <select id="stock-material" name="material" className="input" required defaultValue={materials[0]}>
-            {materials.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label className="label" htmlFor="stock-color">
-            Colour
-          </label>
-          <select id="stock-color" name="color" className="input" required defaultValue="Black">
-            {COLOR_NAMES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label className="label" htmlFor="stock-grams">
-            Grams in stock
-          </label>
-          <input id="stock-grams" name="grams" type="number" min={0} step={1} required className="input" placeholder="1000" />
-        </div>
+        <SelectField
+          labelProps={{ children: "Material" }}
+          selectProps={{ id: "stock-material", name: "material", required: true, defaultValue: materials[0] }}
+        >
+          {materials.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          labelProps={{ children: "Colour" }}
+          selectProps={{ id: "stock-color", name: "color", required: true, defaultValue: "Black" }}
+        >
+          {COLOR_NAMES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </SelectField>
+        <Field
+          labelProps={{ children: "Grams in stock" }}
+          inputProps={{ id: "stock-grams", name: "grams", type: "number", min: 0, step: 1, required: true, placeholder: "1000" }}
+        />
         <button type="submit" name="intent" value="inventory-set" className="btn-primary">
           Add to Inventory
         </button>
-        {reply?.key === "new" ? <p className="field-error sm:col-span-4">{reply.message}</p> : null}
+        <ErrorList className="sm:col-span-4" errors={reply?.key === "new" ? reply.errors : null} />
       </Form>
     </section>
   );

@@ -1,22 +1,23 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DEFAULT_PRINTER_IMAGE, DeletePrinterButton, isPrinterDrawing, PrinterPhoto } from "~/components/printer-card";
-import { FieldError, MaterialCheckboxes } from "~/components/printer-form";
-import { isAppError, type AppError } from "~/domain/app-error";
-import { InventorySchema, LOCATION_NOT_FOUND, PrinterSettingsSchema, StockRowSchema } from "~/domain/printer-form";
-import { checkPrinterPhoto } from "~/services/printers/images.server";
+import { CheckboxField } from "~/components/forms";
+import { PrinterForm } from "~/components/printer-form";
+import { isAppError } from "~/domain/app-error";
+import { InventorySchema, PrinterSettingsSchema, StockRowSchema } from "~/domain/printer-form";
 import { placeAfterEdit, removeStock, setStock, updatePrinter } from "~/services/printers/owner.server";
 import { getPrinterJson } from "~/services/printers/search.server";
-import { httpStatusOf, replyWithError, retryHeaders } from "~/utils/app-error.server";
+import { replyWithError } from "~/utils/app-error.server";
 import { requireIdParam } from "~/utils/misc";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readPrinterForm, requirePrinterOwner } from "../printers.server";
 import { FilamentStock } from "./filament-stock";
+import { useIsPending } from "~/utils/misc-react";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.printer.name ? `${data.printer.name} settings` : "Printer settings"} | Printnear` },
@@ -33,43 +34,37 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { printer };
 }
 
-type InventoryReply = { intent: "inventory"; key: string; message: string };
-
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, printer } = await requirePrinterOwner(request, printerId(params));
   const back = `/printers/${printer.id}/edit`;
   const read = await readPrinterForm(request);
-  if ("failure" in read)
-    return data({ intent: "settings" as const, result: read.failure.result }, { status: read.failure.status });
+  if ("failure" in read) return data({ result: read.failure.result }, { status: read.failure.status });
   const formData = read.formData;
   const intent = String(formData.get("intent") ?? "");
 
-  if (intent === "inventory-set" || intent === "inventory-remove") {
-    const key = String(formData.get("rowKey") ?? "new");
-    const fail = (message: string, status = 400, headers?: HeadersInit) =>
-      data({ intent: "inventory", key, message } satisfies InventoryReply, { status, headers });
-    const failWith = (error: AppError) => fail(error.message, httpStatusOf(error), retryHeaders(error));
-    if (intent === "inventory-remove") {
-      const row = StockRowSchema.safeParse(Object.fromEntries(formData));
-      if (!row.success) return fail(row.error.issues[0]?.message ?? "Check the filament row");
-      try {
-        await removeStock(user, printer.id, row.data);
-      } catch (error) {
-        if (isAppError(error)) return failWith(error);
-        throw error;
-      }
-      return redirectWithToast(`${back}#inventory`, {
-        title: "Inventory updated",
-        description: `${row.data.color} ${row.data.material} removed.`,
-      });
+  if (intent === "inventory-remove") {
+    const submission = parseWithZod(formData, { schema: StockRowSchema });
+    if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+    const row = submission.value;
+    try {
+      await removeStock(user, printer.id, row);
+    } catch (error) {
+      if (isAppError(error)) return replyWithError(submission, error);
+      throw error;
     }
-    const row = InventorySchema.safeParse({ ...Object.fromEntries(formData), grams: numberOrUndefined(formData.get("grams")) });
-    if (!row.success) return fail(row.error.issues[0]?.message ?? "Check the filament row");
-    const { material, color, grams } = row.data;
+    return redirectWithToast(`${back}#inventory`, {
+      title: "Inventory updated",
+      description: `${row.color} ${row.material} removed.`,
+    });
+  }
+  if (intent === "inventory-set") {
+    const submission = parseWithZod(formData, { schema: InventorySchema });
+    if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+    const { material, color, grams } = submission.value;
     try {
       await setStock(user, printer, { material, color, grams });
     } catch (error) {
-      if (isAppError(error)) return failWith(error);
+      if (isAppError(error)) return replyWithError(submission, error);
       throw error;
     }
     return redirectWithToast(`${back}#inventory`, {
@@ -79,26 +74,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   const submission = parseWithZod(formData, { schema: PrinterSettingsSchema });
-  if (submission.status !== "success") {
-    return data({ intent: "settings" as const, result: submission.reply() }, { status: 400 });
-  }
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const values = submission.value;
-  const placement = placeAfterEdit(printer, values);
-  const photo = values.image ? await checkPrinterPhoto(values.image) : null;
-  if (!placement || (photo && !photo.ok)) {
-    return data(
-      {
-        intent: "settings" as const,
-        result: submission.reply({
-          fieldErrors: {
-            ...(placement ? {} : { location: [LOCATION_NOT_FOUND] }),
-            ...(photo && !photo.ok ? { image: [photo.message] } : {}),
-          },
-        }),
-      },
-      { status: 400 },
-    );
-  }
   let saved;
   try {
     saved = await updatePrinter(user, printer.id, {
@@ -107,32 +84,34 @@ export async function action({ request, params }: ActionFunctionArgs) {
       pricePerGram: values.pricePerGram,
       materials: values.materials,
       isAvailable: values.isAvailable === true,
-      placement,
-      photo: photo?.ok ? photo : values.removeImage ? null : undefined,
+      placement: placeAfterEdit(printer, values),
+      photo: values.image ?? (values.removeImage ? null : undefined),
     });
   } catch (error) {
     if (!isAppError(error)) throw error;
-    const reply = replyWithError(submission, error);
-    return data({ intent: "settings" as const, ...reply.data }, reply.init ?? undefined);
+    return replyWithError(submission, error);
   }
   if (!saved) return redirectWithToast(back, { title: "Failed to update printer settings.", variant: "destructive" });
   return redirectWithToast("/printer-dashboard", { title: "Printer settings updated successfully." });
 }
 
-function numberOrUndefined(value: FormDataEntryValue | null): number | undefined {
-  if (typeof value !== "string" || value.trim() === "") return undefined;
-  return Number(value);
+/** The settings form and the stock rows post to one action: the refused post's intent and row say whose result it is. */
+function splitReply(result: SubmissionResult<string[]> | undefined) {
+  const posted = result?.initialValue ?? {};
+  if (typeof posted.intent !== "string" || !posted.intent.startsWith("inventory")) {
+    return { settingsResult: result, inventoryReply: null };
+  }
+  const errors = Object.values(result?.error ?? {}).flatMap((messages) => messages ?? []);
+  return { settingsResult: undefined, inventoryReply: { key: String(posted.rowKey ?? "new"), errors: errors.slice(0, 1) } };
 }
 
 export default function EditPrinter() {
   const { printer } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const settingsReply = actionData && "result" in actionData ? actionData : null;
-  const inventoryReply = actionData && "key" in actionData ? actionData : null;
+  const { settingsResult, inventoryReply } = splitReply(actionData?.result);
   const [form, fields] = useForm({
     id: `printer-settings-${printer.id}`,
-    lastResult: settingsReply?.result,
+    lastResult: settingsResult,
     constraint: getZodConstraint(PrinterSettingsSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PrinterSettingsSchema }),
     shouldValidate: "onBlur",
@@ -149,7 +128,7 @@ export default function EditPrinter() {
     },
   });
   const [materialCount, setMaterialCount] = useState(printer.materials.length);
-  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "settings";
+  const saving = useIsPending({ state: "submitting", intent: "settings" });
 
   return (
     <div className="container-page max-w-3xl py-8">
@@ -161,110 +140,33 @@ export default function EditPrinter() {
         {printer.name} · {printer.model}
       </p>
 
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="card mt-6 space-y-6 p-6">
-        <input type="hidden" name="intent" value="settings" />
-        {form.errors?.length ? (
-          <p className="field-error" role="alert">
-            {form.errors[0]}
-          </p>
-        ) : null}
-        <div>
-          <label className="label" htmlFor={fields.name.id}>
-            Printer name
-          </label>
-          <input {...getInputProps(fields.name, { type: "text" })} className="input" />
-          <FieldError id={fields.name.errorId} errors={fields.name.errors} />
-        </div>
-        <div>
-          <label className="label" htmlFor={fields.description.id}>
-            Description
-          </label>
-          <textarea {...getTextareaProps(fields.description)} className="input min-h-24" />
-          <FieldError id={fields.description.errorId} errors={fields.description.errors} />
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div>
-            <label className="label" htmlFor={fields.location.id}>
-              Location
-            </label>
-            <input {...getInputProps(fields.location, { type: "text" })} className="input" />
-            <FieldError id={fields.location.errorId} errors={fields.location.errors} />
-          </div>
-          <div>
-            <label className="label" htmlFor={fields.pricePerGram.id}>
-              Price per gram (USD)
-            </label>
-            <input {...getInputProps(fields.pricePerGram, { type: "number" })} className="input" step="0.01" min="0.01" />
-            <FieldError id={fields.pricePerGram.errorId} errors={fields.pricePerGram.errors} />
-          </div>
-        </div>
-        <details
-          className="rounded-md border border-slate-200 p-3"
-          open={Boolean(fields.latitude.errors || fields.longitude.errors)}
-        >
-          <summary className="cursor-pointer text-sm font-medium text-slate-700">Exact coordinates</summary>
-          <p className="mt-2 text-xs text-slate-500">
-            Change the location and we place the printer again from it; type new coordinates to set them yourself.
-          </p>
-          <div className="mt-2 grid grid-cols-2 gap-3">
-            <div>
-              <label className="label" htmlFor={fields.latitude.id}>
-                Latitude
-              </label>
-              <input {...getInputProps(fields.latitude, { type: "number" })} className="input" step="any" />
-              <FieldError id={fields.latitude.errorId} errors={fields.latitude.errors} />
-            </div>
-            <div>
-              <label className="label" htmlFor={fields.longitude.id}>
-                Longitude
-              </label>
-              <input {...getInputProps(fields.longitude, { type: "number" })} className="input" step="any" />
-              <FieldError id={fields.longitude.errorId} errors={fields.longitude.errors} />
-            </div>
-          </div>
-        </details>
-        <MaterialCheckboxes
-          field={fields.materials}
-          onChange={(event) => {
-            const boxes = event.currentTarget.form?.querySelectorAll<HTMLInputElement>(
-              `input[name="${fields.materials.name}"]:checked`,
-            );
-            setMaterialCount(boxes?.length ?? 0);
-          }}
-        />
-        <div className="flex flex-wrap items-center gap-4">
-          <PrinterPhoto printer={printer} className="h-20 w-28 rounded-md object-cover" />
-          <div className="flex-1">
-            <label className="label" htmlFor={fields.image.id}>
-              New photo (optional)
-            </label>
-            <input
-              {...getInputProps(fields.image, { type: "file" })}
-              accept="image/jpeg,image/png,image/webp"
-              className="block max-w-full text-sm"
+      <PrinterForm
+        mode="edit"
+        form={form}
+        fields={fields}
+        pending={saving}
+        canSubmit={materialCount > 0}
+        hidden={<input type="hidden" name="intent" value="settings" />}
+        onMaterialsChange={(event) => {
+          const boxes = event.currentTarget.form?.querySelectorAll<HTMLInputElement>(
+            `input[name="${fields.materials.name}"]:checked`,
+          );
+          setMaterialCount(boxes?.length ?? 0);
+        }}
+        currentPhoto={<PrinterPhoto printer={printer} className="h-20 w-28 rounded-md object-cover" />}
+        removePhoto={
+          printer.imageUrl.endsWith(DEFAULT_PRINTER_IMAGE) || isPrinterDrawing(printer.imageUrl) ? null : (
+            <CheckboxField
+              labelProps={{
+                children: "Remove the current photo",
+                className: "mt-1 flex items-center gap-2 text-sm text-slate-700",
+              }}
+              inputProps={{ ...getInputProps(fields.removeImage, { type: "checkbox" }), className: "h-4 w-4" }}
+              errors={fields.removeImage.errors}
             />
-            <FieldError id={fields.image.errorId} errors={fields.image.errors} />
-            {printer.imageUrl.endsWith(DEFAULT_PRINTER_IMAGE) || isPrinterDrawing(printer.imageUrl) ? null : (
-              <label className="mt-1 flex items-center gap-2 text-sm text-slate-700">
-                <input {...getInputProps(fields.removeImage, { type: "checkbox" })} className="h-4 w-4" />
-                Remove the current photo
-              </label>
-            )}
-          </div>
-        </div>
-        <label className="flex items-center gap-2 text-sm text-slate-700">
-          <input {...getInputProps(fields.isAvailable, { type: "checkbox" })} className="h-4 w-4 rounded border-slate-300" />
-          Available for new orders (online)
-        </label>
-        <div className="flex flex-wrap gap-3">
-          <button type="submit" className="btn-primary" disabled={saving || materialCount === 0}>
-            {saving ? "Saving..." : "Save Settings"}
-          </button>
-          <Link to="/printer-dashboard" className="btn-secondary">
-            Cancel
-          </Link>
-        </div>
-      </Form>
+          )
+        }
+      />
 
       <FilamentStock inventory={printer.filamentInventory} materials={printer.materials} reply={inventoryReply} />
 

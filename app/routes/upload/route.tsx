@@ -9,7 +9,7 @@ import { DEFAULT_RATE_PER_KG_CENTS } from "~/domain/pricing";
 import { draftPreviewUrl, draftSettings, getOwnDraft, getPrinterRate, quoteDraft } from "~/services/designs/drafts.server";
 import { draftNeeds } from "~/services/designs/draft-prices.server";
 import { nearbyPrinterRates } from "~/services/printers/price-range.server";
-import { parseId } from "~/utils/misc";
+import { invariantResponse, parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { postWithProgress } from "./post-with-progress";
 import { UploadForm } from "./upload-form";
@@ -24,7 +24,7 @@ async function draftFromUrl(userId: number, url: URL) {
   const id = parseId(param);
   const draft = id ? await getOwnDraft(userId, id) : null;
   // someone else's draft, or one already ordered, is simply not there
-  if (!draft) throw new Response("Draft not found", { status: 404 });
+  invariantResponse(draft, "Draft not found", { status: 404 });
   return draft;
 }
 

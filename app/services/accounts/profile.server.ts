@@ -4,7 +4,7 @@ import { z } from "zod";
 import { printers, users, type User } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { NOTIFICATION_KINDS, type NotificationKind } from "~/domain/notification-kinds";
-import { ProfileSchema } from "~/domain/profile";
+import { ProfileSchema, USERNAME_TAKEN } from "~/domain/profile";
 import { USER_TYPE_REFUSED, USER_TYPES, userTypesAllowed, type UserType } from "~/domain/users";
 import { limitWrite } from "~/services/write-limits.server";
 import { getDb } from "~/utils/db.server";
@@ -37,12 +37,12 @@ export async function checkUserTypeChange(user: User, requested: UserType | unde
 
 /**
  * Applies a validated change, counted against the profile write limit (AppError "rate_limited" past it);
- * a taken username answers as a field error.
+ * a taken username is AppError("conflict") on the "username" field.
  */
 export async function updateUser(
   userId: number,
   change: Partial<Pick<User, "username" | "firstName" | "lastName" | "profileImageUrl" | "zipCode" | "userType" | "emailOff">>,
-): Promise<{ user: User } | { fieldErrors: Record<string, string[]> }> {
+): Promise<User> {
   await limitWrite(userId, "profile");
   const db = await getDb();
   if (change.username) {
@@ -51,12 +51,12 @@ export async function updateUser(
       .from(users)
       .where(and(sql`lower(${users.username}) = ${change.username.toLowerCase()}`, ne(users.id, userId)))
       .limit(1);
-    if (taken) return { fieldErrors: { username: ["That username is already taken"] } };
+    if (taken) throw new AppError("conflict", USERNAME_TAKEN, { field: "username" });
   }
   const [user] = await db
     .update(users)
     .set({ ...change, updatedAt: new Date() })
     .where(eq(users.id, userId))
     .returning();
-  return { user };
+  return user!;
 }

@@ -19,7 +19,7 @@ import {
   type OwnerResponse,
 } from "~/domain/claims";
 import { formatCents } from "~/domain/money";
-import { checkPrinterPhoto, storePrinterPhoto } from "~/services/printers/images.server";
+import { readPrinterPhoto, storePrinterPhoto } from "~/services/printers/images.server";
 import { notify } from "~/services/notifications.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { getClient, getDb } from "~/utils/db.server";
@@ -84,11 +84,7 @@ export async function openClaim(input: {
     throw new AppError("invalid", `Add at most ${MAX_CLAIM_PHOTOS} photos.`, { field: "photos" });
   }
   const checked = [];
-  for (const file of files) {
-    const photo = await checkPrinterPhoto(file);
-    if (!photo.ok) throw new AppError("invalid", photo.message, { field: "photos" });
-    checked.push(photo);
-  }
+  for (const file of files) checked.push(await readPrinterPhoto(file, "photos"));
   if (await pendingClaimOf(party.job.id)) throw new AppError("conflict", CLAIM_ALREADY_OPEN);
   await limitWrite(input.customerId, "claim", now);
   const photoKeys: string[] = [];

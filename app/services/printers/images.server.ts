@@ -1,6 +1,8 @@
 // Printer photos: stored under our own random keys, served at /api/printer-images/{file}.
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { AppError } from "~/domain/app-error";
+import { PHOTO_TOO_LARGE } from "~/domain/printer-form";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel } from "~/domain/printer-models";
 import { getStorage, newStorageKey } from "~/services/storage.server";
 
@@ -92,15 +94,15 @@ export function sniffImage(bytes: Uint8Array): ImageExtension | null {
 }
 
 export type PhotoBytes = Uint8Array<ArrayBuffer>;
-export type PhotoCheck = { ok: true; ext: ImageExtension; bytes: PhotoBytes } | { ok: false; message: string };
+export type PrinterPhotoBytes = { ext: ImageExtension; bytes: PhotoBytes };
 
-/** An uploaded photo is accepted only as a real JPEG, PNG or WebP of at most 5 MB. */
-export async function checkPrinterPhoto(file: File): Promise<PhotoCheck> {
-  if (file.size > MAX_PRINTER_IMAGE_BYTES) return { ok: false, message: "The photo must be 5 MB or smaller" };
+/** An uploaded photo is taken only as a real JPEG, PNG or WebP of at most 5 MB; else AppError on its field ("image"). */
+export async function readPrinterPhoto(file: File, field = "image"): Promise<PrinterPhotoBytes> {
+  if (file.size > MAX_PRINTER_IMAGE_BYTES) throw new AppError("too_large", PHOTO_TOO_LARGE, { field });
   const bytes = new Uint8Array(await file.arrayBuffer());
   const ext = sniffImage(bytes);
-  if (!ext) return { ok: false, message: "The photo must be a JPEG, PNG or WebP image" };
-  return { ok: true, ext, bytes };
+  if (!ext) throw new AppError("unsupported", "The photo must be a JPEG, PNG or WebP image", { field });
+  return { ext, bytes };
 }
 
 /** Stores a checked photo under a new key of its area (claim photos share the printer photos' checks and storage). */

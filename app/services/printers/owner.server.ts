@@ -7,6 +7,7 @@ import { PRINTER_IN_USE } from "~/domain/job-status";
 import {
   checkStockMaterials,
   placementAfterEdit,
+  LOCATION_NOT_FOUND,
   PRINTER_BUSY_WITH_ORDERS,
   storedModelName,
   type AddPrinterValues,
@@ -16,7 +17,7 @@ import { ratePerKgCentsFromPricePerGram } from "~/domain/pricing";
 import { getDb } from "~/utils/db.server";
 import { resolveLocation } from "~/services/gazetteer.server";
 import { limitWrite } from "~/services/write-limits.server";
-import { removePrinterPhoto, storePrinterPhoto, type ImageExtension, type PhotoBytes } from "./images.server";
+import { readPrinterPhoto, removePrinterPhoto, storePrinterPhoto } from "./images.server";
 
 /** The printer if this user owns it; null when it does not exist; AppError("forbidden") when someone else owns it. */
 export async function findOwnedPrinter(user: Pick<User, "id">, printerId: number): Promise<Printer | null> {
@@ -36,8 +37,23 @@ export interface Placement {
   zip: string | null;
 }
 
-/** Coordinates for a printer: the owner's own if given, else the offline gazetteer's; null when neither works. */
-export function placePrinter(location: string, coordinates?: { latitude?: number; longitude?: number } | null): Placement | null {
+/** What a place that cannot be found is called, and on which form field. */
+export interface PlacementRefusal {
+  field: string;
+  message: string;
+}
+
+const LOCATION_REFUSAL: PlacementRefusal = { field: "location", message: LOCATION_NOT_FOUND };
+
+/**
+ * Coordinates for a printer: the owner's own if given, else the offline gazetteer's; AppError("invalid")
+ * on the refusal's field when neither works.
+ */
+export function locatePrinter(
+  location: string,
+  coordinates?: { latitude?: number; longitude?: number } | null,
+  refusal: PlacementRefusal = LOCATION_REFUSAL,
+): Placement {
   const place = resolveLocation(location);
   const lat = coordinates?.latitude;
   const lon = coordinates?.longitude;
@@ -51,22 +67,22 @@ export function placePrinter(location: string, coordinates?: { latitude?: number
       zip: place?.zip ?? null,
     };
   }
-  if (!place) return null;
+  if (!place) throw new AppError("invalid", refusal.message, { field: refusal.field });
   // A ZIP-less "Loveland, CO" stores the city centre's ZIP as the shipping origin.
   return { location, latitude: place.latitude, longitude: place.longitude, city: place.city, state: place.state, zip: place.zip };
 }
 
 /**
  * The printer's place after an edit, by the rule of placementAfterEdit: undefined when neither its
- * location nor its coordinates were sent, null when the new location cannot be placed.
+ * location nor its coordinates were sent; AppError on "location" when the new location cannot be placed.
  */
 export function placeAfterEdit(
   current: Pick<Printer, "location" | "latitude" | "longitude">,
   changes: { location?: string; latitude?: number; longitude?: number },
-): Placement | null | undefined {
+): Placement | undefined {
   const request = placementAfterEdit(current, changes);
   if (!request) return undefined;
-  return placePrinter(request.location, request.coordinates);
+  return locatePrinter(request.location, request.coordinates);
 }
 
 function sortedSides(x: number, y: number, z: number) {
@@ -91,15 +107,17 @@ export interface NewPrinter {
   pricePerGram: string;
   placement: Placement;
   isAvailable: boolean;
-  photo?: { ext: ImageExtension; bytes: PhotoBytes } | null;
+  /** the uploaded photo, checked before anything is written (AppError on "image") */
+  photo?: File | null;
 }
 
-/** The add-printer form's validated values (page or API) as a new printer. */
+/** The add-printer form's validated values (page or API) as a new printer, placed (AppError on the refusal's field when it can't be). */
 export function newPrinterFromForm(
   values: AddPrinterValues,
-  placement: Placement,
   extra: Pick<NewPrinter, "isAvailable" | "photo">,
+  refusal?: PlacementRefusal,
 ): NewPrinter {
+  const placement = locatePrinter(values.location, values, refusal);
   return {
     name: values.name,
     model: storedModelName(values.model, values.customModel),
@@ -116,10 +134,11 @@ export function newPrinterFromForm(
 
 /** Lists a printer (limited per owner); a customer who lists one becomes 'both'. */
 export async function createPrinter(owner: User, input: NewPrinter): Promise<Printer> {
+  const photo = input.photo ? await readPrinterPhoto(input.photo) : null;
   await limitWrite(owner.id, "printer");
   const db = await getDb();
   const rate = ratePerKgCents(input.pricePerGram);
-  const imageKey = input.photo ? await storePrinterPhoto(input.photo) : null;
+  const imageKey = photo ? await storePrinterPhoto(photo) : null;
   try {
     return await db.transaction(async (tx) => {
       const [printer] = await tx
@@ -164,8 +183,8 @@ export interface PrinterChanges {
   materials?: string[];
   isAvailable?: boolean;
   placement?: Placement;
-  /** a new photo, or null to remove the current one */
-  photo?: { ext: ImageExtension; bytes: PhotoBytes } | null;
+  /** a new photo (checked first: AppError on "image"), or null to remove the current one */
+  photo?: File | null;
   /** the whole inventory, replacing what is stored; every row in the printer's materials (after the change) */
   filamentInventory?: StockRow[];
 }
@@ -181,6 +200,7 @@ export async function updatePrinter(owner: User, printerId: number, changes: Pri
     .from(printers)
     .where(and(eq(printers.id, printerId), eq(printers.ownerId, owner.id)));
   if (!current) return null;
+  const photo = changes.photo ? await readPrinterPhoto(changes.photo) : null;
   if (changes.filamentInventory) checkStockMaterials(changes.materials ?? current.materials, changes.filamentInventory);
   await limitWrite(owner.id, "printerUpdate");
   if (changes.filamentInventory) await limitWrite(owner.id, "inventory");
@@ -192,7 +212,7 @@ export async function updatePrinter(owner: User, printerId: number, changes: Pri
   if (changes.placement) Object.assign(set, changes.placement);
   if (changes.pricePerGram !== undefined) set.ratePerKgCents = ratePerKgCents(changes.pricePerGram);
   let newKey: string | null = null;
-  if (changes.photo) newKey = set.imageKey = await storePrinterPhoto(changes.photo);
+  if (photo) newKey = set.imageKey = await storePrinterPhoto(photo);
   else if (changes.photo === null) set.imageKey = null;
   const [updated] = await db
     .update(printers)
