@@ -15,11 +15,15 @@ import { mapTileUrl } from "../app/services/printers/search.server";
 import { describeStorage, storageConfig } from "../app/services/storage/config.server";
 import { setClientAddress } from "./client-address";
 import { publicHost, remixHandler } from "./remix-handler";
+import { installCachedRouteMatching } from "./route-matching";
 import { ARRIVAL_RULES, ArrivalGuard, httpServerOptions } from "./request-arrival";
 import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./security-headers";
 
 // errors written by the server and its libraries lose SQL parameters, query strings, hashes and e-mails
 installLogRedaction();
+
+// the route table is flattened, ranked and compiled once, not on each of Remix's matches per request
+installCachedRouteMatching();
 
 // a half-set bucket configuration stops the start here, naming what is missing
 console.log(describeStorage(storageConfig()));
