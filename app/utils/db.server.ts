@@ -327,6 +327,19 @@ function connection() {
   return globalThis.__printnearDb;
 }
 
+/**
+ * A query whose SQL drizzle builds once per database, not on every call: for the statements every signed-in
+ * page runs. Its values are placeholders (sql.placeholder), given to .all() / .get() on each call.
+ */
+export function preparedQuery<T>(build: (db: Database) => T): (db: Database) => T {
+  const built = new WeakMap<Database, T>();
+  return (db) => {
+    let query = built.get(db);
+    if (!query) built.set(db, (query = build(db)));
+    return query;
+  };
+}
+
 /** The drizzle database; awaits the one shared connection. */
 export async function getDb(): Promise<Database> {
   return (await connection()).db;
