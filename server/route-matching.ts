@@ -251,13 +251,76 @@ export function cachedMatchRoutes(router: Router): Router["matchRoutes"] {
 
 /**
  * Puts the cached matchRoutes in @remix-run/router's exports, where Remix's server runtime, its partial
- * manifest and React Router's render look it up on each call. Once per process; the original stays reachable.
+ * manifest and React Router's render look it up on each call, and keeps the render's route tables per build.
+ * Once per process; the originals stay reachable.
  */
 export function installCachedRouteMatching(): { original: Router["matchRoutes"] } {
-  const router = createRequire(import.meta.url)("@remix-run/router") as Router & {
-    __printnearOriginalMatchRoutes?: Router["matchRoutes"];
-  };
-  router.__printnearOriginalMatchRoutes ??= router.matchRoutes;
-  (router as { matchRoutes: Router["matchRoutes"] }).matchRoutes = cachedMatchRoutes(router);
+  const require = createRequire(import.meta.url);
+  const router = require("@remix-run/router") as Router & { __printnearOriginalMatchRoutes?: Router["matchRoutes"] };
+  const conversions = router as unknown as { UNSAFE_convertRoutesToDataRoutes: ConvertRoutes };
+  if (!router.__printnearOriginalMatchRoutes) {
+    router.__printnearOriginalMatchRoutes = router.matchRoutes;
+    (router as { matchRoutes: Router["matchRoutes"] }).matchRoutes = cachedMatchRoutes(router);
+    conversions.UNSAFE_convertRoutesToDataRoutes = keptDataRoutes(conversions.UNSAFE_convertRoutesToDataRoutes);
+    // the module RemixServer calls createServerRoutes on, resolved from @remix-run/react's own entry
+    const remixRoutes = createRequire(require.resolve("@remix-run/react"))("./routes.js") as {
+      createServerRoutes: CreateServerRoutes;
+    };
+    remixRoutes.createServerRoutes = keptServerRoutes(remixRoutes.createServerRoutes);
+  }
   return { original: router.__printnearOriginalMatchRoutes };
+}
+
+type CreateServerRoutes = (
+  manifest: Record<string, unknown>,
+  routeModules: Record<string, unknown>,
+  future: unknown,
+  isSpaMode: boolean,
+  ...rest: unknown[]
+) => unknown[];
+type ConvertRoutes = (
+  routes: unknown[],
+  mapRouteProperties: unknown,
+  parentPath?: unknown,
+  manifest?: Record<string, unknown>,
+) => unknown[];
+
+/**
+ * Remix's render makes the route objects of the whole table on every request, for the same build: the table
+ * is kept per build manifest while every route module is the same, so the render's routes are made once.
+ */
+export function keptServerRoutes(original: CreateServerRoutes): CreateServerRoutes {
+  const made = new WeakMap<
+    object,
+    { modules: Record<string, unknown>; future: unknown; isSpaMode: boolean; routes: unknown[] }
+  >();
+  const sameModules = (a: Record<string, unknown>, b: Record<string, unknown>) => {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((id) => a[id] === b[id]);
+  };
+  return (manifest, routeModules, future, isSpaMode, ...rest) => {
+    if (rest.length > 0) return original(manifest, routeModules, future, isSpaMode, ...rest);
+    const kept = made.get(manifest);
+    if (kept && kept.future === future && kept.isSpaMode === isSpaMode && sameModules(kept.modules, routeModules))
+      return kept.routes;
+    const routes = original(manifest, routeModules, future, isSpaMode);
+    made.set(manifest, { modules: { ...routeModules }, future, isSpaMode, routes });
+    return routes;
+  };
+}
+
+/** React Router's static router converts the render's table again on every request: kept per table. */
+export function keptDataRoutes(original: ConvertRoutes): ConvertRoutes {
+  const made = new WeakMap<object, { mapRouteProperties: unknown; routes: unknown[]; manifest: Record<string, unknown> }>();
+  return (routes, mapRouteProperties, parentPath, manifest) => {
+    if (parentPath !== undefined) return original(routes, mapRouteProperties, parentPath, manifest);
+    let kept = made.get(routes);
+    if (!kept || kept.mapRouteProperties !== mapRouteProperties) {
+      const filled: Record<string, unknown> = {};
+      kept = { mapRouteProperties, routes: original(routes, mapRouteProperties, undefined, filled), manifest: filled };
+      made.set(routes, kept);
+    }
+    if (manifest) Object.assign(manifest, kept.manifest);
+    return kept.routes;
+  };
 }

@@ -4,7 +4,13 @@ import { UNSAFE_flatRoutes as flatRoutes } from "@remix-run/dev";
 import type * as RouterModule from "@remix-run/router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import remixConfig from "../../remix.config.js";
-import { cachedMatchRoutes, installCachedRouteMatching, type MatchableRoute } from "../../server/route-matching";
+import {
+  cachedMatchRoutes,
+  installCachedRouteMatching,
+  keptDataRoutes,
+  keptServerRoutes,
+  type MatchableRoute,
+} from "../../server/route-matching";
 
 const require = createRequire(import.meta.url);
 const router = require("@remix-run/router") as typeof RouterModule;
@@ -159,5 +165,46 @@ describe("route matching done once per route table", () => {
     } finally {
       (router as { matchRoutes: typeof originalMatch }).matchRoutes = originalMatch;
     }
+  });
+});
+
+describe("the render's route tables, made once per build", () => {
+  const remixRoutes = createRequire(require.resolve("@remix-run/react"))("./routes.js") as {
+    createServerRoutes: Parameters<typeof keptServerRoutes>[0];
+  };
+  const manifest = {
+    root: { id: "root", path: "", hasLoader: true },
+    "routes/models": { id: "routes/models", parentId: "root", path: "models", hasLoader: true },
+    "routes/_index": { id: "routes/_index", parentId: "root", index: true },
+  };
+  const modules = () => ({ root: { default: () => null }, "routes/models": { default: () => null }, "routes/_index": {} });
+  const ids = (routes: unknown[]): unknown =>
+    (routes as TableRoute[]).map((r) => [r.id, r.path, r.index, r.children ? ids(r.children) : null]);
+
+  it("gives every render of the same build the same server routes, as Remix makes them", () => {
+    const kept = keptServerRoutes(remixRoutes.createServerRoutes);
+    const future = {};
+    const routeModules = modules();
+    const first = kept(manifest, routeModules, future, false);
+    expect(ids(first)).toEqual(ids(remixRoutes.createServerRoutes(manifest, routeModules, future, false)));
+    // Remix builds a new routeModules object per request, of the same modules
+    expect(kept(manifest, { ...routeModules }, future, false)).toBe(first);
+    // a module changed (a development rebuild) or another manifest: made anew
+    expect(kept(manifest, { ...routeModules, "routes/models": { default: () => null } }, future, false)).not.toBe(first);
+    expect(kept({ ...manifest }, routeModules, future, false)).not.toBe(first);
+  });
+
+  it("converts a table to data routes once, and fills each caller's manifest", () => {
+    const convert = router.UNSAFE_convertRoutesToDataRoutes as unknown as Parameters<typeof keptDataRoutes>[0];
+    const kept = keptDataRoutes(convert);
+    const routes = [{ id: "root", path: "", children: [{ id: "child", path: "x" }] }];
+    const map = () => ({});
+    const firstManifest: Record<string, unknown> = {};
+    const first = kept(routes, map, undefined, firstManifest);
+    expect(ids(first)).toEqual(ids(convert(routes, map, undefined, {})));
+    const secondManifest: Record<string, unknown> = {};
+    expect(kept(routes, map, undefined, secondManifest)).toBe(first);
+    expect(Object.keys(secondManifest).sort()).toEqual(["child", "root"]);
+    expect(kept([...routes], map, undefined, {})).not.toBe(first);
   });
 });
