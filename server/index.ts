@@ -18,6 +18,7 @@ import { publicHost, remixHandler } from "./remix-handler";
 import { installCachedRouteMatching } from "./route-matching";
 import { ARRIVAL_RULES, ArrivalGuard, httpServerOptions } from "./request-arrival";
 import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./security-headers";
+import { onlyFilePaths } from "./static-files";
 
 // errors written by the server and its libraries lose SQL parameters, query strings, hashes and e-mails
 installLogRedaction();
@@ -96,7 +97,7 @@ if (viteDevServer) {
   app.use(viteDevServer.middlewares);
 } else {
   app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
-  app.use(express.static(`${buildDir}/client`, { maxAge: "1h" }));
+  app.use(onlyFilePaths(express.static(`${buildDir}/client`, { maxAge: "1h" })));
 }
 
 const build = viteDevServer
