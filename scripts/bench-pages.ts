@@ -239,24 +239,10 @@ export function formatTable(results: PageResult[]): string {
 async function signedInPages(): Promise<{ path: string; cookie: string }[]> {
   process.env.DATABASE_URL = ENV.DATABASE_URL;
   process.env.SESSION_SECRET = ENV.SESSION_SECRET;
-  const { getClient } = await import("../app/utils/db.server");
-  const { createUserSession } = await import("../app/utils/session.server");
-  const client = await getClient();
-  const first = async (sql: string) => Number((await client.execute(sql)).rows[0]?.id ?? 0);
-  const ids: Record<string, number> = {
-    submitted: await first("SELECT id FROM print_jobs WHERE status = 'submitted' ORDER BY id LIMIT 1"),
-    // the demo conversation: the job whose thread has the most messages
-    conversation: await first("SELECT job_id AS id FROM messages GROUP BY job_id ORDER BY count(*) DESC, job_id LIMIT 1"),
-    confirmed: await first(
-      "SELECT j.id FROM print_jobs j JOIN printers p ON p.id = j.printer_id JOIN users u ON u.id = p.owner_id WHERE j.status = 'confirmed' AND u.email = 'bella@printnear.test' ORDER BY j.id LIMIT 1",
-    ),
-  };
+  const { demoPageIds, sessionCookieFor, withDemoIds } = await import("./bench-session");
+  const ids = await demoPageIds();
   const out: { path: string; cookie: string }[] = [];
-  for (const page of SIGNED_IN_PAGES) {
-    const user = await client.execute({ sql: "SELECT id FROM users WHERE email = ?", args: [page.as] });
-    const cookie = (await createUserSession(Number(user.rows[0]!.id))).split(";")[0]!;
-    out.push({ path: page.path.replace(/\{(\w+)\}/g, (_, key: string) => String(ids[key])), cookie });
-  }
+  for (const page of SIGNED_IN_PAGES) out.push({ path: withDemoIds(page.path, ids), cookie: await sessionCookieFor(page.as) });
   return out;
 }
 

@@ -15,11 +15,16 @@ import { mapTileUrl } from "../app/services/printers/search.server";
 import { describeStorage, storageConfig } from "../app/services/storage/config.server";
 import { setClientAddress } from "./client-address";
 import { publicHost, remixHandler } from "./remix-handler";
+import { installCachedRouteMatching } from "./route-matching";
 import { ARRIVAL_RULES, ArrivalGuard, httpServerOptions } from "./request-arrival";
 import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./security-headers";
+import { onlyFilePaths } from "./static-files";
 
 // errors written by the server and its libraries lose SQL parameters, query strings, hashes and e-mails
 installLogRedaction();
+
+// the route table is flattened, ranked and compiled once, not on each of Remix's matches per request
+installCachedRouteMatching();
 
 // a half-set bucket configuration stops the start here, naming what is missing
 console.log(describeStorage(storageConfig()));
@@ -92,7 +97,7 @@ if (viteDevServer) {
   app.use(viteDevServer.middlewares);
 } else {
   app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
-  app.use(express.static(`${buildDir}/client`, { maxAge: "1h" }));
+  app.use(onlyFilePaths(express.static(`${buildDir}/client`, { maxAge: "1h" })));
 }
 
 const build = viteDevServer

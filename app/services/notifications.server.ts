@@ -7,16 +7,16 @@ import { siteUrl } from "~/utils/env.server";
 import { notifications, users } from "../../db/schema";
 import { isNotificationKind, wantsEmail, type NotificationKind } from "~/domain/notification-kinds";
 import { oneLine } from "~/domain/one-line";
-import { getClient, getDb } from "~/utils/db.server";
+import { getClient, getDb, preparedQuery } from "~/utils/db.server";
 import { mailStatements } from "./mail/index.server";
 import { reachedOwnerSql } from "./orders/jobs.server";
 
 export const MESSAGE_EMAIL_WINDOW_MS = 15 * 60 * 1000;
 export const EMAIL_SETTINGS_PATH = "/profile#email-settings";
 
-export async function listNotifications(userId: number, limit = 50) {
-  const db = await getDb();
-  return db
+/** A user's newest notifications: the bell asks on every signed-in page. */
+const notificationsQuery = preparedQuery((db) =>
+  db
     .select({
       id: notifications.id,
       title: notifications.title,
@@ -26,9 +26,14 @@ export async function listNotifications(userId: number, limit = 50) {
       createdAt: notifications.createdAt,
     })
     .from(notifications)
-    .where(eq(notifications.userId, userId))
+    .where(eq(notifications.userId, sql.placeholder("userId")))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(limit);
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+);
+
+export async function listNotifications(userId: number, limit = 50) {
+  return notificationsQuery(await getDb()).all({ userId, limit });
 }
 
 export async function countUnreadNotifications(userId: number): Promise<number> {

@@ -204,7 +204,7 @@ interface BindingConnection {
   readonly inTransaction: boolean;
   exec(sql: string): void;
   close(): void;
-  prepare(sql: string): { run(...args: unknown[]): unknown; all(...args: unknown[]): unknown };
+  prepare(sql: string): { run(...args: unknown[]): unknown; all(...args: unknown[]): unknown; columns(): unknown[] };
 }
 type BindingClass = { new (path: string, options?: { timeout?: number }): BindingConnection; prototype: BindingConnection };
 
@@ -214,11 +214,18 @@ function libsqlBinding(): BindingClass {
   return createRequire(clientEntry)("libsql") as BindingClass;
 }
 
+/** How many prepared statements each connection keeps for reuse (the app's queries are a few hundred texts). */
+export const KEPT_STATEMENTS = 500;
+type BindingStatement = ReturnType<BindingConnection["prepare"]>;
+const keptStatements = new WeakMap<BindingConnection, Map<string, BindingStatement>>();
+
 /**
  * libsql 0.5 leaves a statement that failed with SQLITE_BUSY in progress until the garbage collector gets to
  * it, and till then its connection cannot commit: later writes on it stay uncommitted under the write lock
  * and are lost. Such a connection is retired at once (rolled back, then marked closed, so @libsql/client's
  * pool drops it and opens a fresh one) and closed once the call that met the lock has finished with it.
+ * A statement that ran to its end is kept per connection and text, and reused the next time the same text
+ * is prepared (compiling it again was a twentieth of a signed-in page's work); one that failed is never reused.
  */
 function retireConnectionsThatMeetALock() {
   if (globalThis.__printnearRetiresBusyConnections) return;
@@ -226,6 +233,10 @@ function retireConnectionsThatMeetALock() {
   const prototype = libsqlBinding().prototype;
   const prepare = prototype.prepare;
   prototype.prepare = function (this: BindingConnection, sql: string) {
+    let kept = keptStatements.get(this);
+    if (!kept) keptStatements.set(this, (kept = new Map()));
+    const reused = kept.get(sql);
+    if (reused) return reused;
     const statement = prepare.call(this, sql);
     for (const step of ["run", "all"] as const) {
       const original = statement[step];
@@ -233,11 +244,19 @@ function retireConnectionsThatMeetALock() {
         try {
           return original.apply(statement, args);
         } catch (error) {
+          // it may be left in progress: the garbage collector finalizes it, as before it was kept
+          if (kept.get(sql) === statement) kept.delete(sql);
           if (isBusyError(error)) retire(this);
           throw error;
         }
       };
     }
+    // a statement's columns are fixed once compiled (the server changes no schema while it serves)
+    const columns = statement.columns;
+    let knownColumns: unknown[] | undefined;
+    statement.columns = () => (knownColumns ??= columns.call(statement));
+    if (kept.size >= KEPT_STATEMENTS) kept.delete(kept.keys().next().value!);
+    kept.set(sql, statement);
     return statement;
   };
 }
@@ -306,6 +325,19 @@ declare global {
 function connection() {
   globalThis.__printnearDb ??= openRecoveringDatabase();
   return globalThis.__printnearDb;
+}
+
+/**
+ * A query whose SQL drizzle builds once per database, not on every call: for the statements every signed-in
+ * page runs. Its values are placeholders (sql.placeholder), given to .all() / .get() on each call.
+ */
+export function preparedQuery<T>(build: (db: Database) => T): (db: Database) => T {
+  const built = new WeakMap<Database, T>();
+  return (db) => {
+    let query = built.get(db);
+    if (!query) built.set(db, (query = build(db)));
+    return query;
+  };
 }
 
 /** The drizzle database; awaits the one shared connection. */

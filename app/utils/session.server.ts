@@ -1,9 +1,9 @@
 // Database sessions: the cookie holds only a random session id; the row says who it is.
 import { randomBytes } from "node:crypto";
 import { createCookie, redirect } from "@remix-run/node";
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { sessions, users, type User } from "../../db/schema";
-import { getDb } from "./db.server";
+import { getDb, preparedQuery } from "./db.server";
 import { cookieOptions } from "./env.server";
 import { clientIp } from "./rate-limit.server";
 import { currentRequestScope } from "./request-scope.server";
@@ -25,6 +25,17 @@ async function readSessionId(request: Request): Promise<string | null> {
 
 const cache = new WeakMap<Request, Promise<User | null>>();
 
+/** The unexpired session's user: every signed-in request asks it. */
+const sessionUserQuery = preparedQuery((db) =>
+  db
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sql.placeholder("sessionId")), gt(sessions.expiresAt, sql.placeholder("now"))))
+    .limit(1)
+    .prepare(),
+);
+
 /**
  * The signed-in user of this request, or null. Looked up once per request: per Request object, and for a
  * read-only request once for all its loaders (each gets its own copy of the Request; see request-scope.server.ts).
@@ -40,12 +51,7 @@ export function getSessionUser(request: Request): Promise<User | null> {
       const db = await getDb();
       // a session started through another machine a moment ago
       return readFromPrimaryOnMiss(async () => {
-        const [row] = await db
-          .select({ user: users })
-          .from(sessions)
-          .innerJoin(users, eq(users.id, sessions.userId))
-          .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
-          .limit(1);
+        const [row] = await sessionUserQuery(db).all({ sessionId, now: sessions.expiresAt.mapToDriverValue(new Date()) });
         return row?.user;
       });
     })();

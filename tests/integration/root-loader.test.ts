@@ -1,6 +1,6 @@
 // The root loader gives every signed-in page the user with the bell's five newest notifications and both
 // badges' counts, read in two statements side by side (it runs on every request of a signed-in visitor).
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { messages, sessions } from "../../db/schema";
 import { loader as rootLoader } from "../../app/root";
@@ -10,7 +10,7 @@ import {
   countUnreadNotifications,
   notify,
 } from "../../app/services/notifications.server";
-import { getDb } from "../../app/utils/db.server";
+import { getDb, preparedQuery } from "../../app/utils/db.server";
 import { withRequestScope } from "../../app/utils/request-scope.server";
 import { getSessionUser } from "../../app/utils/session.server";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
@@ -75,5 +75,31 @@ describe("the session's user", () => {
     // without a scope (writes, other requests) the lookup is made again and sees the session gone
     const [, later] = copies();
     expect(await getSessionUser(later)).toBeNull();
+  });
+});
+
+describe("the queries every signed-in page runs", () => {
+  it("are built once per database and answered with each call's values", async () => {
+    const build = vi.fn((db: Awaited<ReturnType<typeof getDb>>) => db.select().from(sessions).prepare());
+    const query = preparedQuery(build);
+    const db = await getDb();
+    expect(query(db)).toBe(query(db));
+    expect(build).toHaveBeenCalledTimes(1);
+  });
+
+  it("find a session's user only while the session lasts, and each user's own bell", async () => {
+    const [first, second] = [await createTestUser(), await createTestUser()];
+    const cookie = await sessionCookieFor(first.id);
+    await notify(second.id, "For the second", "Only theirs.", "/dashboard");
+    expect((await getSessionUser(getRequest("/", cookie)))?.id).toBe(first.id);
+    expect((await rootData(cookie)).user!.notifications).toEqual([]);
+    expect((await rootData(await sessionCookieFor(second.id))).user!.notifications).toHaveLength(1);
+
+    const db = await getDb();
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, first.id));
+    expect(await getSessionUser(getRequest("/", cookie))).toBeNull();
   });
 });
