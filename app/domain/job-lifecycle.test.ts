@@ -1,6 +1,14 @@
 import { describe, expect, test } from "vitest";
 import { JOB_STATUSES, type JobStatus } from "./job-status";
-import { availableActions, checkTransition, JOB_ACTIONS, JOB_ACTORS, type JobAction, type JobActor } from "./job-lifecycle";
+import {
+  actionToast,
+  availableActions,
+  checkTransition,
+  JOB_ACTIONS,
+  JOB_ACTORS,
+  type JobAction,
+  type JobActor,
+} from "./job-lifecycle";
 
 // The lifecycle of docs/decisions/014-order-lifecycle.md, written out by hand: "status actor action -> next status".
 const EXPECTED = `
@@ -82,5 +90,18 @@ describe("the job lifecycle table", () => {
     expect(availableActions("completed", "owner", "pickup")).toEqual(["ready_for_pickup"]);
     expect(availableActions("confirmed", "customer", "pickup")).toEqual(["cancel"]);
     expect(availableActions("shipped", "owner", "shipping")).toEqual([]);
+  });
+});
+
+describe("the success toast is worded for the delivery method", () => {
+  test("a local delivery is ready for delivery and delivered, never shipped", () => {
+    expect(actionToast("ready_for_shipping", "delivery").description).toBe("Order marked as ready for delivery");
+    expect(actionToast("mark_shipped", "delivery").description).toBe("Order marked as delivered");
+  });
+
+  test("a shipped order keeps the shipping words", () => {
+    expect(actionToast("ready_for_shipping", "shipping").description).toBe("Order marked as ready for shipping");
+    expect(actionToast("mark_shipped", "shipping").description).toBe("Order marked as shipped");
+    expect(actionToast("mark_shipped").description).toBe("Order marked as shipped");
   });
 });

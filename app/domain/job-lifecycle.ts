@@ -295,8 +295,17 @@ export function actionForStatus(status: unknown): JobAction | null {
   return typeof status === "string" && Object.hasOwn(ACTION_FOR_STATUS, status) ? ACTION_FOR_STATUS[status as JobStatus]! : null;
 }
 
-/** The success toast after an action. */
-export function actionToast(action: JobAction): { title: string; description?: string } {
+/** The success toast after an action, worded for the order's delivery method (a local delivery is never "shipped"). */
+export function actionToast(
+  action: JobAction,
+  deliveryMethod?: "pickup" | "delivery" | "shipping" | null,
+): { title: string; description?: string } {
+  if (deliveryMethod === "delivery" && action === "ready_for_shipping") {
+    return { title: "Status Updated", description: "Order marked as ready for delivery" };
+  }
+  if (deliveryMethod === "delivery" && action === "mark_shipped") {
+    return { title: "Status Updated", description: "Order marked as delivered" };
+  }
   switch (action) {
     case "accept":
       return { title: "Status updated", description: "Order accepted. The customer's card has been charged." };

@@ -46,11 +46,8 @@ export function apiTransition(userId: number, jobId: number | null, action: JobA
     if (!action) return apiError(400, "Unknown status or action.");
     const result = await transitionJob({ jobId, by: { userId }, action, ...extras });
     if (!result) return apiError(404, ORDER_NOT_FOUND);
-    return Response.json({
-      id: result.jobId,
-      status: result.status,
-      message: actionToast(action).description ?? actionToast(action).title,
-    });
+    const toast = actionToast(action, result.deliveryMethod);
+    return Response.json({ id: result.jobId, status: result.status, message: toast.description ?? toast.title });
   });
 }
 
@@ -70,7 +67,7 @@ export async function pageTransition(
         description: ORDER_NOT_FOUND,
         variant: "destructive",
       });
-    return redirectWithToast(redirectTo, actionToast(action));
+    return redirectWithToast(redirectTo, actionToast(action, result.deliveryMethod));
   } catch (error) {
     if (isAppError(error)) return redirectWithToast(redirectTo, toastOf(error, actionFailureTitle(action)));
     throw error;

@@ -17,9 +17,7 @@ export async function sendReceipt(party: JobParty): Promise<void> {
     .from(users)
     .where(eq(users.id, job.customerId));
   if (!customer) return;
-  // copies arrive with the order's quantity column; an order without one is a single copy
-  const quantity = (job as { quantity?: number | null }).quantity ?? 1;
-  const receipt = orderReceipt({ ...job, quantity, printerName: party.printerName });
+  const receipt = orderReceipt({ ...job, printerName: party.printerName });
   const mail = notificationEmail({
     firstName: customer.firstName,
     title: receipt.title,

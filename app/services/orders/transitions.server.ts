@@ -11,6 +11,7 @@ import {
   type Transition,
 } from "~/domain/job-lifecycle";
 import { reachedOwner } from "~/domain/job-status";
+import type { DeliveryMethod } from "~/domain/pricing";
 import { shippingServiceName } from "~/domain/shipping";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { findPayment, movePayment, paymentOfJob } from "~/services/payments/records.server";
@@ -52,6 +53,8 @@ export interface TransitionRequest {
 export interface TransitionResult {
   jobId: number;
   status: Transition["to"];
+  /** how the order reaches its customer: the success toast is worded for it */
+  deliveryMethod: DeliveryMethod;
   transition: Transition;
 }
 
@@ -151,7 +154,7 @@ export async function transitionJob(request: TransitionRequest): Promise<Transit
 
   await moveMoney(party, transition, now);
   await tellOtherParty(party, transition, trackingNumber?.slice(0, 64) ?? null);
-  return { jobId: job.id, status: transition.to, transition };
+  return { jobId: job.id, status: transition.to, deliveryMethod: job.deliveryMethod, transition };
 }
 
 /** The winner of a transition moves the money once. */
