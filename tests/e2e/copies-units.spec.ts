@@ -1,11 +1,44 @@
-// Four copies of a part drawn in inches, with JavaScript on and off: measured at its real size, and one price from
-// /upload through Choose Printer and /submit-print to checkout.
+// Four copies of a part drawn in inches, with JavaScript on and off: measured at its real size, one price from
+// /upload through Choose Printer and /submit-print to checkout, and shipped to an address with one total from
+// /submit-print to the receipt.
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import { simpleParser } from "mailparser";
 import { expect, jsDisabled, test } from "./fixtures";
 
 const BRACKET_INCH = "tests/fixtures/designs/bracket-2x1x0.5-inch.stl";
 
 const amounts = (text: string | null) => [...(text ?? "").matchAll(/\$(\d+\.\d\d)/g)].map((m) => Number(m[1]));
+
+/** Where the e2e server writes its mail (MAIL_OUTBOX_DIR beside the test database, playwright.config.ts). */
+const outbox = () => `${(process.env.DATABASE_URL ?? "file:tests/.tmp/e2e.db").replace(/^file:/, "")}-outbox`;
+
+/** The text of the first mail to `address` whose subject starts with `subject`, if it was written yet. */
+async function mailText(address: string, subject: string): Promise<string | undefined> {
+  for (const file of (await readdir(outbox()).catch(() => [] as string[])).filter((name) => name.endsWith(".eml"))) {
+    const raw = await readFile(join(outbox(), file));
+    if (!raw.includes(address)) continue;
+    const mail = await simpleParser(raw);
+    if (mail.subject?.startsWith(subject)) return mail.text ?? "";
+  }
+  return undefined;
+}
+
+/** Saves the bracket drawn in inches as 4 copies of PLA Black and goes on to Choose Printer's cheapest printer. */
+async function fourInchBrackets(page: Page) {
+  await page.goto("/upload");
+  await page.locator("#design-file").setInputFiles(BRACKET_INCH);
+  await page.getByLabel("File units").selectOption("inch");
+  await page.getByLabel("Copies").fill("4");
+  await page.getByLabel("Material").selectOption("PLA");
+  await page.getByLabel("Color", { exact: true }).selectOption("Black");
+  await page.getByRole("button", { name: "Save Print" }).click();
+  await expect(page).toHaveURL(/\/upload\?draft=\d+$/);
+  await page.getByRole("link", { name: "Choose Printer & Submit" }).click();
+  await (await cheapestCard(page)).card.getByRole("link", { name: "Select Printer" }).click();
+  await expect(page.getByRole("heading", { name: "Submit Print Job" })).toBeVisible();
+}
 
 async function cheapestCard(page: Page) {
   const cards = page.getByTestId("printer-card");
@@ -77,5 +110,52 @@ test.describe("copies, units and one price", () => {
     );
     await expect(page.getByLabel("Scale (%)")).toHaveValue("1000");
     await expect(page).toHaveURL(/\/upload$/);
+  });
+
+  test("4 copies of an inch part shipped to an address: one total on /submit-print, checkout, the order and the receipt", async ({
+    page,
+    signIn,
+  }) => {
+    const customer = await signIn();
+    await fourInchBrackets(page);
+    await page.getByLabel("Delivery method").selectOption("shipping");
+    await page.getByRole("button", { name: "Update summary" }).click();
+    await page.getByLabel("Delivery ZIP code").fill("10001");
+    await page.getByRole("button", { name: "Update summary" }).click();
+    await expect(page.getByText(/Ground Advantage \(estimated/)).toBeVisible();
+    await page.getByLabel("Recipient name").fill("Sam Shipper");
+    await page.getByLabel("Street address").fill("350 Fifth Avenue");
+    await page.getByLabel("City").fill("New York");
+    await page.getByLabel("State").selectOption("NY");
+    await expect(page.getByTestId("order-quantity")).toHaveValue("4");
+    const total = (await page.getByTestId("order-total").textContent())!.trim();
+    expect(total).toMatch(/^\$\d+\.\d\d$/);
+
+    await page.getByRole("button", { name: "Submit Order" }).click();
+    await expect(page).toHaveURL(/\/checkout\?orderId=\d+$/);
+    const orderId = Number(new URL(page.url()).searchParams.get("orderId"));
+    await expect(page.getByTestId("order-copies")).toHaveText("4 copies");
+    await expect(page.getByTestId("checkout-address")).toContainText("350 Fifth Avenue");
+    await expect(page.getByTestId("order-total")).toHaveText(total);
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+    await page.getByLabel("CVC").fill("123");
+    await page.getByLabel("Name on card").fill("Test Buyer");
+    await page.getByRole("button", { name: `Pay ${total}` }).click();
+    await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
+
+    await page.goto(`/order/${orderId}`);
+    await expect(page.getByText(total).first()).toBeVisible();
+    await expect(page.getByTestId("delivery-address")).toContainText("Sam Shipper350 Fifth AvenueNew York, NY 10001");
+
+    let receipt: string | undefined;
+    await expect
+      .poll(async () => (receipt = await mailText(customer.email, "Your Printnear Receipt")) !== undefined, { timeout: 20_000 })
+      .toBe(true);
+    expect(receipt).toContain(`Order #${orderId}`);
+    expect(receipt).toContain("Copies: 4");
+    expect(receipt).toContain("Ship to: Sam Shipper, 350 Fifth Avenue");
+    expect(receipt).toContain(`Total: ${total}`);
+    expect(receipt).toContain("charged when the printer accepts");
   });
 });
