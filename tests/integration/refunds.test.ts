@@ -2,7 +2,7 @@
 // left, once under concurrent requests, and a transfer reversal when the owner was already paid.
 import { eq } from "drizzle-orm";
 import { http, HttpResponse } from "msw";
-import { afterAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "vitest";
 import { payments, payouts, refunds } from "../../db/schema";
 import { isAppError } from "../../app/domain/app-error";
 import { confirmProviderPayment, payWithTestCard, startCardPayment } from "../../app/services/orders/payment-flows.server";
@@ -12,6 +12,7 @@ import { transitionJob } from "../../app/services/orders/transitions.server";
 import { getPaymentProvider } from "../../app/services/payments/provider.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
+import { armFault, disarmFaults } from "../../app/utils/fault-points.server";
 import { sweepClaims } from "../../app/services/orders/claims-sweep.server";
 import { confirmIntentForTests, finishConnectOnboardingForTests, STRIPE_API } from "../mocks/stripe";
 import { server } from "../setup/msw";
@@ -134,5 +135,36 @@ describe("a refund the provider refused", () => {
     expect((await sweepClaims(Date.now() + 61_000)).refundsSent).toBe(1);
     expect((await refundRows(order.jobId)).map((r) => [r.amountCents, r.status])).toEqual([[250, "succeeded"]]);
     expect((await sweepClaims(Date.now() + 61_000)).refundsSent).toBe(0);
+  });
+});
+
+describe("a refund a crash cut short", () => {
+  beforeEach(() => {
+    process.env.STRIPE_SECRET_KEY = "sk_test_mock";
+  });
+  afterEach(() => disarmFaults());
+
+  /** What Stripe itself refunded of the order's charge. */
+  async function refundedAtStripe(jobId: number) {
+    const intent = await fetch(`${STRIPE_API}/v1/payment_intents/${(await paymentOf(jobId)).providerPaymentId}`);
+    return ((await intent.json()) as { latest_charge: { amount_refunded: number } }).latest_charge.amount_refunded;
+  }
+
+  test.each([
+    ["refund:after-reserve", 0],
+    ["refund:after-provider", 250],
+  ])("at %s: the sweep finishes it with the same key, refunded once", async (point, refundedBeforeSweep) => {
+    const order = await placeTestOrder();
+    await PROVIDERS.stripe.pay(order.customer, order.jobId);
+    await transitionJob({ jobId: order.jobId, by: { userId: order.owner.id }, action: "accept" });
+    armFault(point);
+    await expect(refundJob({ jobId: order.jobId, amountCents: 250 })).rejects.toThrow(`fault injected at ${point}`);
+    expect((await refundRows(order.jobId)).map((r) => [r.amountCents, r.status])).toEqual([[250, "pending"]]);
+    expect(await refundedAtStripe(order.jobId)).toBe(refundedBeforeSweep);
+    expect((await sweepClaims(Date.now() + 61_000)).refundsSent).toBe(1);
+    expect((await refundRows(order.jobId)).map((r) => [r.amountCents, r.status])).toEqual([[250, "succeeded"]]);
+    expect(await refundedAtStripe(order.jobId)).toBe(250);
+    expect((await sweepClaims(Date.now() + 61_000)).refundsSent).toBe(0);
+    expect(await refundedAtStripe(order.jobId)).toBe(250);
   });
 });

@@ -7,6 +7,7 @@ import { ownerShareAfterRefunds } from "~/domain/claims";
 import { AppError } from "~/domain/app-error";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { movePayment, paymentOfJob } from "~/services/payments/records.server";
+import { faultPoint } from "~/utils/fault-points.server";
 import { getClient } from "~/utils/db.server";
 
 export const NOTHING_TO_REFUND = "Nothing is left to refund on this order.";
@@ -75,6 +76,7 @@ export async function refundJob(input: { jobId: number; amountCents: number | "r
     providerPaymentId: payment.providerPaymentId,
     amountCents: Number(row.amount_cents),
   };
+  faultPoint("refund:after-reserve");
   await sendRefund(refund, input.now);
   return { refundId: refund.id, amountCents: refund.amountCents };
 }
@@ -93,6 +95,7 @@ async function sendRefund(refund: RefundRow, now = Date.now()) {
     amountCents: refund.amountCents,
     idempotencyKey: `refund-${refund.id}`,
   });
+  faultPoint("refund:after-provider");
   const client = await getClient();
   await client.execute({
     sql: "UPDATE refunds SET status = 'succeeded', provider_refund_id = ?, refunded_at = ? WHERE id = ? AND status = 'pending'",
