@@ -167,4 +167,31 @@ describe("a refund a crash cut short", () => {
     expect((await sweepClaims(Date.now() + 61_000)).refundsSent).toBe(0);
     expect(await refundedAtStripe(order.jobId)).toBe(250);
   });
+
+  test("at reversal:after-raise: the sweep reverses the owner's transfer once", async () => {
+    const order = await placeTestOrder();
+    await PROVIDERS.stripe.pay(order.customer, order.jobId);
+    for (const action of ["accept", "start_printing", "complete", "ready_for_pickup", "mark_picked_up"] as const) {
+      await transitionJob({ jobId: order.jobId, by: { userId: order.owner.id }, action });
+    }
+    const account = await connectPayoutAccount(order.owner, "http://localhost:3000");
+    if (!account.ready) PROVIDERS.stripe.finishOnboarding(account.accountId);
+    const { transferId } = (await requestPayout(order.owner, order.jobId))!;
+    const reversedAtStripe = async () =>
+      ((await (await fetch(`${STRIPE_API}/v1/transfers/${transferId}`)).json()) as { amount_reversed: number }).amount_reversed;
+    armFault("reversal:after-raise");
+    await expect(refundJob({ jobId: order.jobId, amountCents: "rest" })).rejects.toThrow(
+      "fault injected at reversal:after-raise",
+    );
+    const db = await getDb();
+    const payoutRow = async () => (await db.select().from(payouts).where(eq(payouts.jobId, order.jobId)))[0]!;
+    const paid = (await payoutRow()).amountCents;
+    expect((await payoutRow()).reversedCents).toBe(paid);
+    expect(await reversedAtStripe()).toBe(0);
+    await sweepClaims(Date.now() + 61_000);
+    expect(await reversedAtStripe()).toBe(paid);
+    await sweepClaims(Date.now() + 61_000);
+    expect(await reversedAtStripe()).toBe(paid);
+    expect((await payoutRow()).reversedCents).toBe(paid);
+  });
 });

@@ -309,6 +309,12 @@ export const stripeHandlers: HttpHandler[] = [
       });
     }),
   ),
+  http.get(`${STRIPE_API}/v1/transfers/:id`, ({ params }) => {
+    const transfer = transfers.get(String(params.id));
+    if (!transfer)
+      return stripeError(404, "invalid_request_error", `No such transfer: '${String(params.id)}'`, "resource_missing");
+    return HttpResponse.json({ ...transfer, reversed: transfer.amount_reversed >= transfer.amount });
+  }),
   // a list, newest first, filtered by transfer_group as Stripe does
   http.get(`${STRIPE_API}/v1/transfers`, ({ request }) => {
     const url = new URL(request.url);

@@ -134,6 +134,7 @@ export async function reversePayout(jobId: number, refundId: number | null = nul
       args: [reversed + more, jobId, reversed],
     });
     if (raised.rowsAffected !== 1) continue;
+    faultPoint("reversal:after-raise");
     const provider = await getPaymentProvider();
     try {
       await provider.reverseTransfer({
@@ -191,5 +192,43 @@ export async function retryUnsettledRefunds(now = Date.now()): Promise<number> {
     args: [],
   });
   for (const row of owing.rows) await reversePayout(Number(row.job_id)).catch(() => 0);
+  await finishRaisedReversals(now);
   return sent;
+}
+
+/**
+ * Reversals counted on our side but never made at the provider (a crash between the raise and the call):
+ * asked for again under the key the cut-short call used, so one made after all is not made twice. Jobs
+ * with a refund in the last minute are left to the request still finishing it.
+ */
+async function finishRaisedReversals(now: number) {
+  const provider = await getPaymentProvider();
+  if (!provider.reversedCentsOf) return;
+  const client = await getClient();
+  const raised = await client.execute({
+    sql: `SELECT o.job_id, o.reversed_cents, o.provider_transfer_id FROM payouts o
+          WHERE o.status = 'paid' AND o.reversed_cents > 0 AND o.provider = ? AND o.provider_transfer_id IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.job_id = o.job_id AND coalesce(r.refunded_at, r.created_at) > ?)
+          ORDER BY o.job_id LIMIT 100`,
+    args: [provider.name, now - 60_000],
+  });
+  for (const row of raised.rows) {
+    const jobId = Number(row.job_id);
+    const transferId = String(row.provider_transfer_id);
+    const ours = Number(row.reversed_cents);
+    try {
+      const made = await provider.reversedCentsOf(transferId);
+      if (made >= ours) continue;
+      await provider.reverseTransfer({
+        transferId,
+        amountCents: ours - made,
+        idempotencyKey: `reversal-job-${jobId}-to-${ours}`,
+      });
+    } catch (error) {
+      console.warn(
+        `refund sweep: reversal for job ${jobId} left for the next run`,
+        error instanceof Error ? error.name : "error",
+      );
+    }
+  }
 }

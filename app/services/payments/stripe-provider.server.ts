@@ -166,6 +166,14 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
+  async reversedCentsOf(transferId: string) {
+    try {
+      return (await this.stripe.transfers.retrieve(transferId)).amount_reversed;
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
   async reverseTransfer(input: { transferId: string; amountCents: number; idempotencyKey: string }) {
     try {
       const reversal = await this.stripe.transfers.createReversal(

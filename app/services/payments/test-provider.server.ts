@@ -50,11 +50,14 @@ export const testProviderLedger = {
   captures: [] as string[],
   releases: [] as string[],
   transfers: new Map<number, string>(),
+  /** reversals by idempotency key: a repeated key reverses nothing more */
+  reversals: new Map<string, { transferId: string; amountCents: number }>(),
   transferRequests: 0,
   clear() {
     this.captures.length = 0;
     this.releases.length = 0;
     this.transfers.clear();
+    this.reversals.clear();
     this.transferRequests = 0;
   },
 };
@@ -126,7 +129,17 @@ export class TestPaymentProvider implements PaymentProvider {
     return transferId ? { transferId } : null;
   }
 
-  async reverseTransfer(input: { idempotencyKey: string }) {
+  async reverseTransfer(input: { transferId: string; amountCents: number; idempotencyKey: string }) {
+    if (!testProviderLedger.reversals.has(input.idempotencyKey)) {
+      testProviderLedger.reversals.set(input.idempotencyKey, { transferId: input.transferId, amountCents: input.amountCents });
+    }
     return { reversalId: `trr_test_${input.idempotencyKey}` };
+  }
+
+  async reversedCentsOf(transferId: string) {
+    let cents = 0;
+    for (const reversal of testProviderLedger.reversals.values())
+      if (reversal.transferId === transferId) cents += reversal.amountCents;
+    return cents;
   }
 }

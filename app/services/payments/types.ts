@@ -71,6 +71,8 @@ export interface PaymentProvider {
 
   /** The job's transfer as the provider has it, or null when none was made (what a crash after asking left unknown). */
   transferOf?(jobId: number): Promise<{ transferId: string } | null>;
+  /** How much of a transfer the provider has reversed so far (what a crash before asking for a reversal left unknown). */
+  reversedCentsOf?(transferId: string): Promise<number>;
   /** The client secret of a payment it made, when known without asking: an open payment of the amount due is handed out again. */
   clientSecretOf?(providerPaymentId: string): string;
   testCard?: TestCardPayments;
