@@ -78,6 +78,8 @@ export const claims = sqliteTable(
     /** what the claim's outcome refunds, in cents (0: none) */
     refundCents: integer("refund_cents"),
     resolvedAt: stamp("resolved_at"),
+    /** the owner asked for the payout while the claim was open: it is sent once the claim is resolved */
+    payoutRequestedAt: stamp("payout_requested_at"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -18,6 +18,7 @@ CREATE TABLE `claims` (
 	`decided_at` integer,
 	`refund_cents` integer,
 	`resolved_at` integer,
+	`payout_requested_at` integer,
 	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
 	FOREIGN KEY (`job_id`) REFERENCES `print_jobs`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`customer_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,

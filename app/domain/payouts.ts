@@ -7,6 +7,7 @@ export const PAYOUT_IN_PROGRESS = "This order's payout is being sent.";
 export const NOT_DELIVERED = "A payout can be requested once the order is picked up or shipped.";
 export const NOT_CAPTURED = "The customer's payment hasn't been captured yet.";
 export const PAYOUT_HELD_BY_CLAIM = "This order's payout is held while a claim about it is open.";
+export const PAYOUT_WAITS_FOR_CLAIM = "The payout will be sent once the claim about this order is resolved.";
 export const NOTHING_TO_PAY_OUT = "This order was refunded: nothing is left to pay out.";
 
 export type PayoutStatus = "pending" | "paid" | "failed";

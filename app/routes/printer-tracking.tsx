@@ -18,6 +18,7 @@ import {
   payoutsOf,
   requestPayout,
   requestPayoutsForAll,
+  PAYOUT_WAITS_FOR_CLAIM,
 } from "~/services/orders/payouts.server";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { toastOf } from "~/utils/app-error.server";
@@ -102,7 +103,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast(back, { title: "Payout Failed", description: "Order not found", variant: "destructive" });
     return redirectWithToast(back, {
       title: "Payout Requested",
-      description: `${formatCents(payout.amountCents)} is on its way.`,
+      description: "waiting" in payout ? PAYOUT_WAITS_FOR_CLAIM : `${formatCents(payout.amountCents)} is on its way.`,
     });
   } catch (error) {
     if (!isAppError(error)) throw error;

@@ -79,11 +79,18 @@ describe("claims API", () => {
     expect(opened.status).toBe(201);
     const claimId = Number(opened.body.claimId);
 
-    // the payout waits while the claim is open
+    // the payout asked for while the claim is open waits for it
     expect(await answer(payout(o.jobId, o.ownerCookie))).toEqual({
-      status: 409,
-      body: { message: "This order's payout is held while a claim about it is open." },
+      status: 202,
+      body: {
+        jobId: o.jobId,
+        amountCents: 480,
+        waiting: true,
+        message: "The payout will be sent once the claim about this order is resolved.",
+      },
     });
+    const db = await getDb();
+    expect(await db.select().from(payouts).where(eq(payouts.jobId, o.jobId))).toEqual([]);
 
     const listed = await answer(
       run(() => listClaimsRoute(args(getRequest(`/api/print-jobs/${o.jobId}/claims`, o.ownerCookie), { id: String(o.jobId) }))),
@@ -125,10 +132,14 @@ describe("claims API", () => {
       run(() => orderLoader(args(getRequest(`/api/print-jobs/${o.jobId}`, o.customerCookie), { id: String(o.jobId) }))),
     );
     expect([order.body.refundedCents, order.body.claim]).toEqual([200, { id: claimId, status: "resolved", refundCents: 200 }]);
-    // 480 profit less the 200 refunded
-    expect(await answer(payout(o.jobId, o.ownerCookie))).toMatchObject({ status: 200, body: { amountCents: 280 } });
+    // the waiting payout went out when the claim was resolved: 480 profit less the 200 refunded, once
+    const [sent] = await db.select().from(payouts).where(eq(payouts.jobId, o.jobId));
+    expect([sent!.amountCents, sent!.status]).toEqual([280, "paid"]);
+    expect(await answer(payout(o.jobId, o.ownerCookie))).toEqual({
+      status: 409,
+      body: { message: "This order has already been paid out." },
+    });
 
-    const db = await getDb();
     const thread = await db.select().from(messages).where(eq(messages.jobId, o.jobId));
     expect(thread.map((m) => m.senderType)).toEqual(["customer", "printer", "customer"]);
     const told = await db.select().from(notifications).where(eq(notifications.userId, o.owner.id));

@@ -25,6 +25,7 @@ import { limitWrite } from "~/services/write-limits.server";
 import { getClient, getDb } from "~/utils/db.server";
 import { loadJobParty, roleOf, type JobParty } from "./jobs.server";
 import { refundableCents, refundedCentsOf, refundJob } from "./refunds.server";
+import { sendWaitingPayouts } from "./payouts.server";
 
 export const CLAIM_NOT_FOUND = "Claim not found";
 export const CLAIM_WINDOW_CLOSED = "Problems can be reported within 7 days of pickup or delivery (14 days after shipping).";
@@ -193,6 +194,7 @@ export async function acceptClaimAnswer(input: { userId: number; claimId: number
       refund > 0 ? `The customer accepted a refund of ${formatCents(refund)}.` : "The customer accepted the printer's answer.",
     thread: { senderId: input.userId, senderType: "customer", text: "Accepted the printer's answer to the claim." },
   });
+  await sendWaitingPayouts(found.claim.jobId);
   return { claimId: input.claimId, status: "resolved" as const, refundCents: refund };
 }
 
@@ -241,6 +243,7 @@ export async function decideClaim(input: { adminId: number; claimId: number; ref
     title: "Claim Decided",
     message: `${refund > 0 ? `Printnear support refunded ${formatCents(refund)}` : "Printnear support decided on no refund"}: ${input.note}`,
   });
+  await sendWaitingPayouts(found.claim.jobId);
   return { claimId: input.claimId, status: "resolved" as const, refundCents: refund };
 }
 

@@ -5,7 +5,15 @@ import { and, eq, sql } from "drizzle-orm";
 import { payouts, users } from "../../../db/schema";
 import { AppError, isAppError } from "~/domain/app-error";
 import { OWNER_ACTIVE, OWNER_COMPLETED, type JobStatus } from "~/domain/job-status";
-import { ALREADY_PAID_OUT, NOTHING_TO_PAY_OUT, payoutHoldReason, type PayoutFacts, type PayoutStatus } from "~/domain/payouts";
+import {
+  ALREADY_PAID_OUT,
+  NOTHING_TO_PAY_OUT,
+  PAYOUT_HELD_BY_CLAIM,
+  PAYOUT_WAITS_FOR_CLAIM,
+  payoutHoldReason,
+  type PayoutFacts,
+  type PayoutStatus,
+} from "~/domain/payouts";
 import { CLAIM_PENDING, ownerShareAfterRefunds } from "~/domain/claims";
 import { formatCents } from "~/domain/money";
 import { PAYOUTS_FOR_OWNERS_ONLY, receivesPayouts, type UserType } from "~/domain/users";
@@ -17,8 +25,7 @@ import { faultPoint } from "~/utils/fault-points.server";
 import { notify } from "~/services/notifications.server";
 import { loadJobParty, reachedOwnerSql, roleOf } from "./jobs.server";
 
-export { ALREADY_PAID_OUT };
-export { NOTHING_TO_PAY_OUT };
+export { ALREADY_PAID_OUT, NOTHING_TO_PAY_OUT, PAYOUT_WAITS_FOR_CLAIM };
 export const CONNECT_FIRST = "Connect a payout account first.";
 export const FINISH_SETUP = "Finish setting up your Stripe account to receive payouts.";
 export const OWNER_ONLY_PAYOUT = "Only the printer's owner can request its payout.";
@@ -121,9 +128,54 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
   const { job } = party;
   const facts = await payoutFactsOf(job);
   const held = payoutHoldReason(job, facts);
+  // asked for while a claim is open: the request waits for the claim, and is sent when it is resolved
+  if (held === PAYOUT_HELD_BY_CLAIM && (await markPayoutWaiting(job.id))) {
+    return { jobId: job.id, amountCents: facts.leftCents, waiting: true as const };
+  }
   if (held) throw new AppError("conflict", held);
   const { provider, accountId } = await readyPayoutAccount(owner.id);
   return sendPayout(owner.id, { id: job.id, fileName: job.fileName, amountCents: facts.leftCents }, accountId, provider);
+}
+
+/** Notes on the job's open claim that its owner asked for the payout (the first asking counts). */
+async function markPayoutWaiting(jobId: number): Promise<boolean> {
+  const client = await getClient();
+  const marked = await client.execute({
+    sql: `UPDATE claims SET payout_requested_at = coalesce(payout_requested_at, ?)
+          WHERE job_id = ? AND status IN (${CLAIM_PENDING.map(() => "?").join(", ")})`,
+    args: [Date.now(), jobId, ...CLAIM_PENDING],
+  });
+  return marked.rowsAffected > 0;
+}
+
+/**
+ * Sends the payouts owners asked for while a claim was open, once the claim is resolved (the amount left
+ * after its refund). A provider that can't be reached leaves the request for the claims sweep; any other
+ * refusal ends the wait, and the order shows on /printer-tracking for the owner to ask again.
+ */
+export async function sendWaitingPayouts(jobId?: number): Promise<number> {
+  const client = await getClient();
+  const { rows } = await client.execute({
+    sql: `SELECT c.job_id, pr.owner_id FROM claims c JOIN print_jobs j ON j.id = c.job_id JOIN printers pr ON pr.id = j.printer_id
+          WHERE c.status = 'resolved' AND c.payout_requested_at IS NOT NULL ${jobId ? "AND c.job_id = ?" : ""}
+          ORDER BY c.job_id LIMIT 100`,
+    args: jobId ? [jobId] : [],
+  });
+  let sent = 0;
+  for (const row of rows) {
+    const job = Number(row.job_id);
+    try {
+      if (await requestPayout({ id: Number(row.owner_id) }, job)) sent++;
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      if (error.code === "unavailable") continue;
+    }
+    await client.execute({
+      sql: "UPDATE claims SET payout_requested_at = NULL WHERE job_id = ? AND status = 'resolved'",
+      args: [job],
+    });
+  }
+  return sent;
 }
 
 /** The owner's saved account, once the provider says it can receive payouts; counts one payment write. */
