@@ -8,6 +8,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isAppError } from "~/domain/app-error";
 import { statusLabelFor, type JobStatus } from "~/domain/job-status";
+import { PAYOUT_HELD_BY_CLAIM } from "~/domain/payouts";
 import { ownerShareAfterRefunds } from "~/domain/claims";
 import { formatCents } from "~/domain/money";
 import { listOwnerJobs, ownerStats } from "~/services/orders/jobs.server";
@@ -222,7 +223,8 @@ export default function PrinterTracking() {
                 {d.tab === "payouts" ? (
                   r.payout === "paid" ? (
                     <span className="badge bg-green-100 text-green-800">Paid out {r.earnings}</span>
-                  ) : d.held.some((h) => h.jobId === r.id) ? (
+                  ) : // a payout held by a claim may still be asked for: the request waits for the claim
+                  d.held.some((h) => h.jobId === r.id && h.holdReason !== PAYOUT_HELD_BY_CLAIM) ? (
                     <span className="badge bg-amber-100 text-amber-900">On hold</span>
                   ) : d.payoutAccount === "ready" ? (
                     <Form method="post">
