@@ -1,6 +1,8 @@
-// GET, PUT and DELETE /api/drafts/{id}: only the owner's drafts exist here; anything else is 404.
+// GET, PUT and DELETE /api/drafts/{id}: only the owner's drafts exist here; anything else is 404. GET also
+// answers `price`, the draft's price as every page shows it (its printer's total, or the range near the customer).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteDraft } from "~/services/designs/draft-writes.server";
+import { draftPrices } from "~/services/designs/draft-prices.server";
 import { getOwnDraft } from "~/services/designs/drafts.server";
 import { apiError, idParam, methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { createToastHeader } from "~/utils/toast.server";
@@ -12,7 +14,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
   const draft = await getOwnDraft(user.id, idParam(params.id));
   if (!draft) return apiError(404, NOT_FOUND);
-  return Response.json(draftJson(draft));
+  const price = (await draftPrices([draft], user)).get(draft.id) ?? null;
+  return Response.json({ ...draftJson(draft), price });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

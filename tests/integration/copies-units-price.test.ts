@@ -202,6 +202,11 @@ describe("one price for a draft of four copies of PETG Black", () => {
     );
     expect(dashboard.jobs.find((j) => j.id === id)?.price).toBe(priceRangeText(range));
 
+    const api = await loaded<{ price: unknown }>(() =>
+      draftLoader(args(getRequest(`/api/drafts/${id}`, cookie), { id: String(id) })),
+    );
+    expect(api.price).toEqual(range);
+
     const choose = await loaded<{ printers: { id: number }[]; quotes: Record<string, { customerPays: number }> }>(() =>
       choosePrinterLoader(args(getRequest(`/choose-printer?draftId=${id}`, cookie))),
     );
