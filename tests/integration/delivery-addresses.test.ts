@@ -214,13 +214,13 @@ describe("/submit-print asks for the address", () => {
     };
     const refused = await run(() => submitPrintAction(args(formRequest("/submit-print", fields, { cookie: s.customerCookie }))));
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ addressErrors: { zip: ["ZIP code 10001 is not in CO."] } });
+    expect(await refused.json()).toMatchObject({ result: { error: { deliveryZip: ["ZIP code 10001 is not in CO."] } } });
     const blank = await run(() =>
       submitPrintAction(
         args(formRequest("/submit-print", { ...fields, "deliveryAddress.name": "" }, { cookie: s.customerCookie })),
       ),
     );
-    expect(await blank.json()).toMatchObject({ addressErrors: { name: ["Enter the recipient's name."] } });
+    expect(await blank.json()).toMatchObject({ result: { error: { "deliveryAddress.name": ["Enter the recipient's name."] } } });
 
     const placed = await run(() =>
       submitPrintAction(
