@@ -149,7 +149,6 @@ function viewBreaches(): string[] {
 const KNOWN_VIEW_BREACHES: string[] = [
   "app/components/design-settings.tsx: field errors render through the kit (app/components/forms.tsx)",
   "app/routes/auth.tsx: field errors render through the kit (app/components/forms.tsx)",
-  "app/routes/upload/upload-form.tsx: field errors render through the kit (app/components/forms.tsx)",
 ];
 
 describe("architecture", () => {
