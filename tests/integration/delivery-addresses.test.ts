@@ -287,10 +287,13 @@ describe("the address book on /profile", () => {
     const cookie = await sessionCookieFor(user.id);
     const incomplete = await post(cookie, { intent: "address-save", ...HOME, line1: "", city: "" });
     expect(incomplete.status).toBe(400);
-    expect(await incomplete.json()).toMatchObject({
-      formId: "address-new",
+    const incompleteBody = await incomplete.json();
+    expect(incompleteBody).toMatchObject({
       result: { error: { line1: ["Enter the street address."], city: ["Enter the city."] } },
     });
+    // a new address's form: the refused save carries its intent and no addressId
+    expect(incompleteBody.result.initialValue).toMatchObject({ intent: "address-save" });
+    expect(incompleteBody.result.initialValue.addressId).toBeUndefined();
     const elsewhere = await post(cookie, { intent: "address-save", ...HOME, state: "NY" });
     expect(elsewhere.status).toBe(400);
     expect(await elsewhere.json()).toMatchObject({
