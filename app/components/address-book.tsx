@@ -2,6 +2,7 @@
 // add one. Every button is a plain form post with an intent; editing opens in a <details>.
 import { Form } from "@remix-run/react";
 import type { AddressErrors } from "~/domain/address";
+import { resultForIntent } from "~/utils/misc";
 import { AddressFields, type AddressValues } from "./address-fields";
 
 export interface SavedAddress extends AddressValues {
@@ -11,27 +12,32 @@ export interface SavedAddress extends AddressValues {
   lines: string[];
 }
 
-/** A refused save: which form it belongs to, its field messages and what was typed. */
-export interface AddressRefusal {
-  formId: string;
-  errors?: AddressErrors;
-  values?: Partial<Record<keyof AddressValues | "zip", string>>;
+/** A refused save (conform's result): what was typed, with its intent and addressId, and the field messages. */
+export interface AddressSaveResult {
+  initialValue?: Record<string, unknown> | null;
+  error?: Record<string, string[] | null> | null;
 }
+
+/** The refused save that belongs to this form (the address it edits, or none for a new one). */
+const refusalFor = (lastResult: AddressSaveResult | undefined, address?: SavedAddress) =>
+  resultForIntent(lastResult, "address-save", { addressId: address?.id ?? "" });
 
 function AddressForm({
   formId,
   address,
-  refusal,
+  lastResult,
   submitLabel,
 }: {
   formId: string;
   address?: SavedAddress;
-  refusal: AddressRefusal | null;
+  lastResult: AddressSaveResult | undefined;
   submitLabel: string;
 }) {
-  const mine = refusal?.formId === formId ? refusal : null;
-  const typed = mine?.values;
-  const value = (field: keyof AddressValues | "zip") => typed?.[field] ?? address?.[field] ?? "";
+  const mine = refusalFor(lastResult, address);
+  const value = (field: keyof AddressValues | "zip") => {
+    const typed = mine?.initialValue?.[field];
+    return typeof typed === "string" ? typed : (address?.[field] ?? "");
+  };
   return (
     <Form method="post" action="/profile" className="mt-3 space-y-3" id={formId}>
       {address ? <input type="hidden" name="addressId" value={address.id} /> : null}
@@ -47,7 +53,7 @@ function AddressForm({
           phone: value("phone"),
         }}
         zip={value("zip")}
-        errors={mine?.errors}
+        errors={mine?.error as AddressErrors | undefined}
       />
       {address?.isDefault ? null : (
         <label className="flex items-center gap-2 text-sm">
@@ -61,7 +67,7 @@ function AddressForm({
   );
 }
 
-export function AddressBook({ addresses, refusal }: { addresses: SavedAddress[]; refusal: AddressRefusal | null }) {
+export function AddressBook({ addresses, lastResult }: { addresses: SavedAddress[]; lastResult: AddressSaveResult | undefined }) {
   return (
     <section id="addresses" className="card mt-6 space-y-4 p-6" aria-labelledby="addresses-heading">
       <h2 id="addresses-heading" className="text-lg font-semibold">
@@ -100,16 +106,16 @@ export function AddressBook({ addresses, refusal }: { addresses: SavedAddress[];
                 </button>
               </Form>
             </div>
-            <details open={refusal?.formId === `address-${a.id}`} className="mt-2">
+            <details open={Boolean(refusalFor(lastResult, a))} className="mt-2">
               <summary className="cursor-pointer text-sm font-medium text-brand-700">Edit</summary>
-              <AddressForm formId={`address-${a.id}`} address={a} refusal={refusal} submitLabel="Save Address" />
+              <AddressForm formId={`address-${a.id}`} address={a} lastResult={lastResult} submitLabel="Save Address" />
             </details>
           </li>
         ))}
       </ul>
-      <details open={addresses.length === 0 || refusal?.formId === "address-new"}>
+      <details open={addresses.length === 0 || Boolean(refusalFor(lastResult))}>
         <summary className="cursor-pointer font-medium text-brand-700">Add an address</summary>
-        <AddressForm formId="address-new" refusal={refusal} submitLabel="Add Address" />
+        <AddressForm formId="address-new" lastResult={lastResult} submitLabel="Add Address" />
       </details>
     </section>
   );

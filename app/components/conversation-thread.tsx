@@ -1,16 +1,19 @@
 // A job's message thread with its send box, for any page that shows a conversation (/messages,
 // /order/{id}). The page feeds it the messages and the action to post to; without JavaScript the
 // send box is a plain form post, with it Enter sends and Shift+Enter adds a line.
+import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useEffect, useId, useRef, type KeyboardEvent } from "react";
 import {
   displayName,
+  MESSAGE_FAILED_DEFAULT,
   MESSAGE_FAILED_TOAST,
   MESSAGE_FIELD,
   MESSAGE_MAX_LENGTH,
   SEND_MESSAGE_INTENT,
   type ThreadMessage,
 } from "~/domain/messages";
+import { ErrorList } from "./forms";
 import { LocalTime } from "./local-time";
 import { FailureToast } from "./toaster";
 import { useIsPending } from "~/utils/misc-react";
@@ -25,10 +28,8 @@ export interface ConversationThreadProps {
   intent?: string;
   /** more fields the page's action needs (e.g. jobId) */
   hiddenFields?: Record<string, string | number>;
-  /** the last send's refusal, shown under the box; the typed text stays */
-  error?: string | null;
-  /** text to put back in the box after a refused send (without JavaScript the page reloads) */
-  draft?: string;
+  /** the last send's refusal (conform's result): its reason shows under the box, the typed text goes back in (without JavaScript the page reloads) */
+  lastResult?: SubmissionResult | null;
   /** false hides the send box (e.g. a closed conversation) */
   canSend?: boolean;
   /** what the list says with no message yet */
@@ -41,14 +42,16 @@ export function ConversationThread({
   action,
   intent = SEND_MESSAGE_INTENT,
   hiddenFields,
-  error,
-  draft,
+  lastResult,
   canSend = true,
   emptyText = "No messages yet. Say hello and ask anything about this print.",
 }: ConversationThreadProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const fieldId = useId();
-  const errorId = error ? `${fieldId}-error` : undefined;
+  const errors = refusalOf(lastResult);
+  const error = errors?.join(" ");
+  const errorId = errors ? `${fieldId}-error` : undefined;
+  const draft = lastResult?.initialValue?.[MESSAGE_FIELD];
   const sending = useIsPending({ intent, formAction: action });
   const wasSending = useRef(false);
 
@@ -119,7 +122,7 @@ export function ConversationThread({
             name={MESSAGE_FIELD}
             required
             maxLength={MESSAGE_MAX_LENGTH}
-            defaultValue={draft}
+            defaultValue={typeof draft === "string" ? draft : undefined}
             onKeyDown={onKeyDown}
             placeholder="Type your message… (Enter sends, Shift+Enter adds a line)"
             className="input min-h-[88px] resize-y"
@@ -127,10 +130,10 @@ export function ConversationThread({
             aria-describedby={errorId}
             data-testid="message-input"
           />
-          {error ? (
-            <div id={errorId} role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {errors ? (
+            <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
               <p className="font-semibold">{MESSAGE_FAILED_TOAST}</p>
-              <p>{error}</p>
+              <ErrorList id={errorId} errors={errors} />
             </div>
           ) : null}
           <div className="flex justify-end">
@@ -142,4 +145,11 @@ export function ConversationThread({
       ) : null}
     </div>
   );
+}
+
+/** A refused send's reasons: the message field's and the form's, or the default when it names none. */
+function refusalOf(result: SubmissionResult | null | undefined): string[] | undefined {
+  if (result?.status !== "error") return undefined;
+  const reasons = [...(result.error?.[""] ?? []), ...(result.error?.[MESSAGE_FIELD] ?? [])];
+  return reasons.length ? reasons : [MESSAGE_FAILED_DEFAULT];
 }

@@ -1,9 +1,10 @@
 // The copies of an order on /submit-print: a plain number input the summary's GET form and the order's post both carry.
 import { copiesText } from "~/domain/design-scale";
 import { MAX_QUANTITY, MIN_QUANTITY } from "~/domain/pricing";
-import { ErrorList } from "./forms";
+import { ErrorList, type ListOfErrors } from "./forms";
 
-export function CopiesField({ quantity, error }: { quantity: number; error?: string | null }) {
+export function CopiesField({ quantity, errors }: { quantity: number; errors?: ListOfErrors }) {
+  const error = errors?.some(Boolean);
   return (
     <div className="mt-3">
       <div className="flex items-end gap-3">
@@ -29,7 +30,7 @@ export function CopiesField({ quantity, error }: { quantity: number; error?: str
           Weight, time and price are for all {copiesText(quantity)}.
         </p>
       </div>
-      <ErrorList id="quantity-error" errors={error ? [error] : null} />
+      <ErrorList id="quantity-error" errors={errors} />
     </div>
   );
 }

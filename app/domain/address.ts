@@ -159,19 +159,29 @@ export function seesDeliveryAddress(viewer: "customer" | "owner", status: JobSta
   return viewer === "customer" || CONTACT_PRINTER_STATUSES.includes(status);
 }
 
-/** The address fields of a form whose names are `deliveryAddress.<field>` (its ZIP is the form's `deliveryZip`). */
+/** An address field's name in an order form: `deliveryAddress.<field>`, its ZIP the form's `deliveryZip`. */
+export function orderFormFieldName(field: AddressField): string {
+  return field === "zip" ? "deliveryZip" : `deliveryAddress.${field}`;
+}
+
+/** An order form's refused fields (conform's error record) as the address's errors, field by field. */
+export function addressErrorsOf(formErrors: Record<string, string[] | null | undefined>): AddressErrors {
+  return Object.fromEntries(
+    ADDRESS_FIELDS.flatMap((field) => {
+      const errors = formErrors[orderFormFieldName(field)];
+      return errors?.length ? [[field, errors]] : [];
+    }),
+  );
+}
+
+/** The address fields of an order form (names from orderFormFieldName). */
 export function addressFromForm(get: (name: string) => unknown): Record<AddressField, string | undefined> {
   const text = (name: string) => {
     const value = get(name);
     return typeof value === "string" ? value.slice(0, 200) : undefined;
   };
-  return {
-    name: text("deliveryAddress.name"),
-    line1: text("deliveryAddress.line1"),
-    line2: text("deliveryAddress.line2"),
-    city: text("deliveryAddress.city"),
-    state: text("deliveryAddress.state"),
-    zip: text("deliveryZip"),
-    phone: text("deliveryAddress.phone"),
-  };
+  return Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, text(orderFormFieldName(field))])) as Record<
+    AddressField,
+    string | undefined
+  >;
 }

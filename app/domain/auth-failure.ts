@@ -15,3 +15,14 @@ export class AuthFailure extends AppError {
     super(code, message, { retryAfterSeconds });
   }
 }
+
+/** A refused sign-in or sign-up as conform's form errors: the toast's title first, then what went wrong. */
+export function authFormErrors(failure: AuthFailure): string[] {
+  return [failure.title, failure.message];
+}
+
+/** The toast /auth shows for a refused post, read back from its form errors (authFormErrors). */
+export function authToastOf(formErrors: string[] | null | undefined): { title: string; description: string } | null {
+  const [title, ...why] = formErrors ?? [];
+  return title ? { title, description: why.join(" ") } : null;
+}

@@ -72,6 +72,33 @@ export function designFailureTitle(intent: DesignIntent, editing: boolean): stri
   return editing ? "Failed to Update Draft" : "Failed to Save Draft";
 }
 
+/** A refused design post as conform's result carries it: what was posted and each field's errors. */
+export interface DesignRefusal {
+  status?: string;
+  initialValue?: Record<string, unknown> | null;
+  error?: Record<string, string[] | null | undefined> | null;
+}
+
+/**
+ * The alert above the form after a refused post, read from its result: its first error (a file
+ * error without the hint on what happens to the file), titled by what was posted.
+ */
+export function designAlertOf(
+  result: DesignRefusal | null | undefined,
+  editing: boolean,
+): { title: string; message: string } | null {
+  const first = Object.values(result?.error ?? {})
+    .flat()
+    .find(Boolean);
+  if (result?.status !== "error" || !first) return null;
+  if (first === MESSAGES.fileRequiredDraft || first === MESSAGES.fileRequiredUpload) {
+    return { title: MESSAGES.fileRequiredTitle, message: first };
+  }
+  const hint = [MESSAGES.keepsFile, MESSAGES.chooseAgain].find((h) => first.endsWith(` ${h}`));
+  const intent = result.initialValue?.intent === "submit" ? "submit" : "save";
+  return { title: designFailureTitle(intent, editing), message: hint ? first.slice(0, -hint.length - 1) : first };
+}
+
 /**
  * Files the engine cannot read are refused when they are not what their name says, are incomplete,
  * or are built to exhaust the reader; any other parse failure gets the size-based estimate (ADR 008).

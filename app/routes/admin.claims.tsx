@@ -19,7 +19,7 @@ import { formatCents } from "~/domain/money";
 import { decideClaim, listEscalatedClaims } from "~/services/orders/claims.server";
 import { requireAdmin } from "~/utils/admin.server";
 import { replyWithError } from "~/utils/app-error.server";
-import { parseId } from "~/utils/misc";
+import { parseId, resultForIntent } from "~/utils/misc";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Claims | Printnear" }];
@@ -37,7 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast("/admin/claims", { title: "Unknown action", variant: "destructive" });
   }
   const submission = parseWithZod(form, { schema: ClaimDecisionFormSchema });
-  if (submission.status !== "success") return data({ claimId, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   try {
     const decided = await decideClaim({
       adminId: admin.id,
@@ -52,8 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (!isAppError(error)) throw error;
-    const reply = replyWithError(submission, error);
-    return data({ claimId, ...reply.data }, reply.init ?? undefined);
+    return replyWithError(submission, error);
   }
 }
 
@@ -133,7 +132,7 @@ export default function AdminClaims() {
           <DecideForm
             claim={claim}
             refundable={refundableCents}
-            lastResult={actionData?.claimId === claim.id ? actionData.result : undefined}
+            lastResult={resultForIntent(actionData?.result, "decide", { claimId: claim.id })}
           />
         </section>
       ))}

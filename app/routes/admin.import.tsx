@@ -1,6 +1,9 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod";
+import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorList } from "~/components/forms";
 import { JobOutcome } from "~/components/job-outcome";
 import { JobProgress } from "~/components/job-progress";
 import { LiveRefresh } from "~/components/live-refresh";
@@ -15,7 +18,8 @@ import {
 } from "~/services/catalogue/import.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { requireAdmin } from "~/utils/admin.server";
-import { AppError, httpStatusOf, isAppError, toastOf } from "~/utils/app-error.server";
+import { AppError, isAppError, replyWithError, toastOf } from "~/utils/app-error.server";
+import { resultForIntent } from "~/utils/misc";
 import { jobFinishToast, watchJobHeader } from "~/utils/job-toasts.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/misc-react";
@@ -24,6 +28,9 @@ export const meta: MetaFunction = () => [{ title: "Thingiverse Import | Printnea
 
 const SUGGESTED_CATEGORIES = ["toys", "organizer", "phone stand", "vase", "keychain", "miniature", "tool", "gadget"];
 const CATALOGUE_TYPES = Object.values(CATALOGUE_TASKS) as string[];
+
+// the import service judges the numbers; the schema only carries the post (its intent) into conform's reply
+const ImportFormSchema = z.object({ intent: z.string() });
 
 const START_TITLES: Record<string, string> = {
   popular: "Import started",
@@ -75,9 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (!isAppError(error)) throw error;
     const title = FAILURE_TITLES[intent] ?? "Error";
-    if (error.code === "invalid") {
-      return data({ intent, message: error.message, title }, { status: httpStatusOf(error) });
-    }
+    if (error.code === "invalid") return replyWithError(parseWithZod(form, { schema: ImportFormSchema }), error);
     return redirectWithToast("/admin/import", toastOf(error, title));
   }
 }
@@ -126,12 +131,14 @@ function SubmitButton({ intent, label, pendingLabel }: { intent: string; label: 
 export default function AdminImport() {
   const { jobs, category, limits } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const errorFor = (intent: string) =>
-    actionData && "intent" in actionData && actionData.intent === intent ? (
-      <p role="alert" className="text-sm text-red-700">
-        {actionData.message}
-      </p>
+  const errorFor = (intent: string) => {
+    const refused = resultForIntent(actionData?.result, intent);
+    return refused?.error ? (
+      <div role="alert" className="text-sm text-red-700">
+        <ErrorList errors={Object.values(refused.error).flat()} />
+      </div>
     ) : null;
+  };
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Thingiverse Import</h1>

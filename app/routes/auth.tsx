@@ -2,9 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { parseWithZod } from "@conform-to/zod";
+import { z } from "zod";
+import { CheckboxField, Field } from "~/components/forms";
 import { FailureToast } from "~/components/toaster";
-import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
-import { AuthFailure } from "~/domain/auth-failure";
+import { formStatusOf, retryHeaders } from "~/utils/app-error.server";
+import { AuthFailure, authFormErrors, authToastOf } from "~/domain/auth-failure";
 import { authenticator } from "./auth.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
 import { createUserSession, getSessionUser, safeRedirect } from "~/utils/session.server";
@@ -14,6 +17,9 @@ import { useIsPending } from "~/utils/misc-react";
 // This page is one of the first a visitor meets: its JavaScript budget is tight, so the browser
 // checks with native constraints (required, type=email, minLength) and the server's rules decide.
 export const meta: MetaFunction = () => [{ title: "Sign in | Printnear" }];
+
+// the account service judges the fields; the schema only carries the post into conform's reply
+const AuthFormSchema = z.object({ intent: z.string().optional() });
 
 function tabFrom(url: URL) {
   const tab = url.searchParams.get("tab");
@@ -47,12 +53,14 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(redirectTo, { headers });
   } catch (error) {
     if (!(error instanceof AuthFailure)) throw error;
-    const fields = { email: String(form.get("email") ?? ""), username: String(form.get("username") ?? "") };
+    const submission = parseWithZod(form, { schema: AuthFormSchema });
     // shown by this page from the action's answer: a flashed cookie would only appear on the next page
-    return data(
-      { intent, title: error.title, message: error.message, fieldErrors: error.fieldErrors, fields },
-      { status: httpStatusOf(error), headers: retryHeaders(error) },
-    );
+    const result = submission.reply({
+      formErrors: authFormErrors(error),
+      fieldErrors: error.fieldErrors,
+      hideFields: ["password"],
+    });
+    return data({ result }, { status: formStatusOf(error), headers: retryHeaders(error) });
   }
 }
 
@@ -69,7 +77,12 @@ export default function AuthPage() {
   const actionData = useActionData<typeof action>();
   const signingIn = useIsPending({ state: "submitting", intent: "signin" });
   const signingUp = useIsPending({ state: "submitting", intent: "signup" });
-  const tab = actionData?.intent ?? tabFrom(new URL(`http://x/?${searchParams}`));
+  const result = actionData?.result;
+  const tab = result
+    ? result.initialValue?.intent === "signup"
+      ? "signup"
+      : "signin"
+    : tabFrom(new URL(`http://x/?${searchParams}`));
   const redirectTo = searchParams.get("redirectTo") ?? "";
   const tabLink = (name: "signin" | "signup") => {
     const next = new URLSearchParams(searchParams);
@@ -79,8 +92,12 @@ export default function AuthPage() {
     return query ? `?${query}` : "/auth";
   };
 
-  const kept = actionData?.fields;
-  const serverError = (field: string) => actionData?.fieldErrors?.[field]?.[0];
+  const kept = (name: string) => {
+    const value = result?.initialValue?.[name];
+    return typeof value === "string" ? value : undefined;
+  };
+  const errors = result?.error ?? {};
+  const toast = authToastOf(errors[""]);
   const tabClass = (active: boolean) =>
     `flex-1 rounded-md px-3 py-2 text-center text-sm font-medium ${active ? "bg-white shadow text-slate-900" : "text-slate-600 hover:text-slate-900"}`;
 
@@ -111,41 +128,35 @@ export default function AuthPage() {
             Sign Up
           </Link>
         </div>
-        {actionData ? <FailureToast title={actionData.title} description={actionData.message} /> : null}
+        {toast ? <FailureToast title={toast.title} description={toast.description} /> : null}
         {tab === "signin" ? (
           <Form method="post" className="card mt-4 space-y-4 p-6">
             <HoneypotInputs />
             <input type="hidden" name="intent" value="signin" />
             <input type="hidden" name="redirectTo" value={redirectTo} />
-            <div>
-              <label className="label" htmlFor="signin-email">
-                Email
-              </label>
-              <input
-                className="input"
-                id="signin-email"
-                name="email"
-                type="email"
-                required
-                autoComplete="email"
-                defaultValue={kept?.email}
-                aria-invalid={serverError("email") ? true : undefined}
-              />
-              <p className="field-error">{serverError("email")}</p>
-            </div>
-            <div>
-              <label className="label" htmlFor="signin-password">
-                Password
-              </label>
-              <input
-                className="input"
-                id="signin-password"
-                name="password"
-                type="password"
-                required
-                autoComplete="current-password"
-              />
-            </div>
+            <Field
+              labelProps={{ children: "Email" }}
+              inputProps={{
+                id: "signin-email",
+                name: "email",
+                type: "email",
+                required: true,
+                autoComplete: "email",
+                defaultValue: kept("email"),
+              }}
+              errors={errors.email}
+            />
+            <Field
+              labelProps={{ children: "Password" }}
+              inputProps={{
+                id: "signin-password",
+                name: "password",
+                type: "password",
+                required: true,
+                autoComplete: "current-password",
+              }}
+              errors={errors.password}
+            />
             <button className="btn-primary w-full" disabled={signingIn}>
               {signingIn ? "Signing In..." : "Sign In"}
             </button>
@@ -155,65 +166,54 @@ export default function AuthPage() {
             <HoneypotInputs />
             <input type="hidden" name="intent" value="signup" />
             <input type="hidden" name="redirectTo" value={redirectTo} />
-            <div>
-              <label className="label" htmlFor="signup-username">
-                Username
-              </label>
-              <input
-                className="input"
-                id="signup-username"
-                name="username"
-                type="text"
-                required
-                minLength={3}
-                maxLength={30}
-                pattern="[A-Za-z0-9_.\-]+"
-                title="Letters, numbers, dots, dashes and underscores"
-                autoComplete="username"
-                defaultValue={kept?.username}
-                aria-invalid={serverError("username") ? true : undefined}
-              />
-              <p className="field-error">{serverError("username")}</p>
-            </div>
-            <div>
-              <label className="label" htmlFor="signup-email">
-                Email
-              </label>
-              <input
-                className="input"
-                id="signup-email"
-                name="email"
-                type="email"
-                required
-                maxLength={254}
-                autoComplete="email"
-                defaultValue={kept?.email}
-                aria-invalid={serverError("email") ? true : undefined}
-              />
-              <p className="field-error">{serverError("email")}</p>
-            </div>
-            <div>
-              <label className="label" htmlFor="signup-password">
-                Password
-              </label>
-              <input
-                className="input"
-                id="signup-password"
-                name="password"
-                type="password"
-                required
-                minLength={8}
-                maxLength={128}
-                autoComplete="new-password"
-                aria-invalid={serverError("password") ? true : undefined}
-              />
-              <p className="mt-1 text-xs text-slate-500">At least 8 characters.</p>
-              <p className="field-error">{serverError("password")}</p>
-            </div>
-            <label className="flex items-center gap-2 text-sm text-slate-700">
-              <input type="checkbox" name="newsletterSubscribed" className="h-4 w-4 rounded border-slate-300" />
-              Send me the Printnear newsletter
-            </label>
+            <Field
+              labelProps={{ children: "Username" }}
+              inputProps={{
+                id: "signup-username",
+                name: "username",
+                type: "text",
+                required: true,
+                minLength: 3,
+                maxLength: 30,
+                pattern: "[A-Za-z0-9_.\\-]+",
+                title: "Letters, numbers, dots, dashes and underscores",
+                autoComplete: "username",
+                defaultValue: kept("username"),
+              }}
+              errors={errors.username}
+            />
+            <Field
+              labelProps={{ children: "Email" }}
+              inputProps={{
+                id: "signup-email",
+                name: "email",
+                type: "email",
+                required: true,
+                maxLength: 254,
+                autoComplete: "email",
+                defaultValue: kept("email"),
+              }}
+              errors={errors.email}
+            />
+            <Field
+              labelProps={{ children: "Password" }}
+              inputProps={{
+                id: "signup-password",
+                name: "password",
+                type: "password",
+                required: true,
+                minLength: 8,
+                maxLength: 128,
+                autoComplete: "new-password",
+              }}
+              help="At least 8 characters."
+              errors={errors.password}
+            />
+            <CheckboxField
+              labelProps={{ children: "Send me the Printnear newsletter" }}
+              inputProps={{ name: "newsletterSubscribed" }}
+              errors={errors.newsletterSubscribed}
+            />
             <button className="btn-primary w-full" disabled={signingUp}>
               {signingUp ? "Creating Account..." : "Create Account"}
             </button>

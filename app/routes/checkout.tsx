@@ -9,13 +9,17 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { DELIVERY_METHOD_NAMES, shippingServiceName } from "~/domain/shipping";
 import { addressLines } from "~/domain/address";
+import { parseWithZod } from "@conform-to/zod";
+import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Field, type ListOfErrors } from "~/components/forms";
 import { OrderSummary } from "~/components/order-summary";
 import { isAppError } from "~/domain/app-error";
 import { TEST_CARD, TEST_MODE_LABEL } from "~/domain/payments";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { payWithTestCard, startHostedCheckout } from "~/services/orders/payment-flows.server";
 import { getPaymentProvider, stripePublishableKey } from "~/services/payments/provider.server";
+import { replyWithError } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
 import { useIsPending } from "~/utils/misc-react";
 import { requireUser } from "~/utils/session.server";
@@ -27,6 +31,7 @@ export const meta: MetaFunction = () => [{ title: "Checkout | Printnear" }];
 
 /** ?card=test: the test card's fields come filled in (the hint's button), so it works without JavaScript too. */
 const FILL_TEST_CARD = "test";
+const INVALID_CHECKOUT = "Invalid Checkout";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -64,16 +69,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+// the card provider judges the card; the schema only carries the post into conform's reply
+const CheckoutSchema = z.object({ intent: z.string().optional() });
+/** A card's fields are never sent back in a refusal's typed values. */
+const CARD_FIELDS = ["cardNumber", "expiry", "cvc", "name"];
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const orderId = parseId(new URL(request.url).searchParams.get("orderId"));
-  if (!orderId) return data({ error: "Invalid Checkout", field: "" }, { status: 400 });
   const form = await request.formData();
+  const submission = parseWithZod(form, { schema: CheckoutSchema });
+  const invalid = (status: number) =>
+    data({ result: submission.reply({ formErrors: [INVALID_CHECKOUT], hideFields: CARD_FIELDS }) }, { status });
+  if (!orderId) return invalid(400);
   const field = (name: string) => String(form.get(name) ?? "").slice(0, 100);
   try {
     if (form.get("intent") === "hosted") {
       const url = await startHostedCheckout(user, orderId, new URL(request.url).origin);
-      if (!url) return data({ error: "Invalid Checkout", field: "" }, { status: 404 });
+      if (!url) return invalid(404);
       return redirect(url);
     }
     const result = await payWithTestCard(user.id, orderId, {
@@ -82,7 +95,7 @@ export async function action({ request }: ActionFunctionArgs) {
       cvc: field("cvc"),
       name: field("name"),
     });
-    if (!result) return data({ error: "Invalid Checkout", field: "" }, { status: 404 });
+    if (!result) return invalid(404);
     return redirectWithToast(`/order-confirmation?orderId=${orderId}`, {
       title: "Payment Successful",
       description: "Your order has been confirmed!",
@@ -90,7 +103,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (!isAppError(error)) throw error;
     if (error.code === "conflict") return redirect(`/order/${orderId}`);
-    return data({ error: error.message, field: error.field ?? "" }, { status: 400 });
+    return replyWithError(submission, error, CARD_FIELDS);
   }
 }
 
@@ -99,38 +112,29 @@ function CardField(props: {
   label: string;
   defaultValue?: string;
   autoComplete: string;
-  error?: string;
+  errors?: ListOfErrors;
   inputMode?: "numeric";
 }) {
   return (
-    <div>
-      <label className="label" htmlFor={props.name}>
-        {props.label}
-      </label>
-      <input
-        id={props.name}
-        name={props.name}
-        required
-        defaultValue={props.defaultValue}
-        autoComplete={props.autoComplete}
-        inputMode={props.inputMode}
-        maxLength={props.name === "name" ? 100 : 23}
-        className="input"
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? `${props.name}-error` : undefined}
-      />
-      {props.error ? (
-        <p id={`${props.name}-error`} className="field-error">
-          {props.error}
-        </p>
-      ) : null}
-    </div>
+    <Field
+      labelProps={{ children: props.label }}
+      inputProps={{
+        id: props.name,
+        name: props.name,
+        required: true,
+        defaultValue: props.defaultValue,
+        autoComplete: props.autoComplete,
+        inputMode: props.inputMode,
+        maxLength: props.name === "name" ? 100 : 23,
+      }}
+      errors={props.errors}
+    />
   );
 }
 
 export default function Checkout() {
   const d = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const errors = useActionData<typeof action>()?.result.error ?? {};
   const pending = useIsPending();
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -146,7 +150,6 @@ export default function Checkout() {
     );
   }
   const o = d.order;
-  const fieldError = (name: string) => (actionData?.field === name ? actionData.error : undefined);
   return (
     <div className="container-page py-8">
       <h1 className="text-2xl font-bold">Checkout</h1>
@@ -184,9 +187,9 @@ export default function Checkout() {
           <h2 id="payment" className="font-semibold">
             Payment
           </h2>
-          {actionData?.error && !actionData.field ? (
+          {errors[""]?.length ? (
             <p role="alert" className="text-sm text-red-700">
-              Payment Failed: {actionData.error}
+              Payment Failed: {errors[""].join(" ")}
             </p>
           ) : null}
           {d.provider === "test" ? (
@@ -216,7 +219,7 @@ export default function Checkout() {
                 defaultValue={d.filled?.cardNumber}
                 autoComplete="cc-number"
                 inputMode="numeric"
-                error={fieldError("cardNumber")}
+                errors={errors.cardNumber}
               />
               <div className="grid grid-cols-2 gap-3">
                 <CardField
@@ -224,7 +227,7 @@ export default function Checkout() {
                   label="Expiry (MM/YY)"
                   defaultValue={d.filled?.expiry}
                   autoComplete="cc-exp"
-                  error={fieldError("expiry")}
+                  errors={errors.expiry}
                 />
                 <CardField
                   name="cvc"
@@ -232,7 +235,7 @@ export default function Checkout() {
                   defaultValue={d.filled?.cvc}
                   autoComplete="cc-csc"
                   inputMode="numeric"
-                  error={fieldError("cvc")}
+                  errors={errors.cvc}
                 />
               </div>
               <CardField
@@ -240,7 +243,7 @@ export default function Checkout() {
                 label="Name on card"
                 defaultValue={d.filled?.name}
                 autoComplete="cc-name"
-                error={fieldError("name")}
+                errors={errors.name}
               />
               <button type="submit" className="btn-primary w-full" disabled={pending}>
                 {pending

@@ -1,18 +1,17 @@
 // The answer of a page action whose send box (ConversationThread) posted: it sends through the
-// conversation service, then redirects with "Message Sent", or answers 4xx with "Failed to Send
-// Message" (shown by the thread beside its box), the reason and the typed text so the box keeps it.
-import { data } from "@remix-run/node";
+// conversation service, then redirects with "Message Sent", or answers conform's { result } with
+// the mapper's status: the reason on the message field and the typed text kept in initialValue.
+import { parseWithZod } from "@conform-to/zod";
+import { z } from "zod";
 import { isAppError } from "~/domain/app-error";
-import { MESSAGE_FAILED_DEFAULT, MESSAGE_FIELD, MESSAGE_SENT_TOAST } from "~/domain/messages";
+import { MESSAGE_FIELD, MESSAGE_SENT_TOAST } from "~/domain/messages";
 import { sendJobMessage } from "~/services/conversations.server";
-import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
+import { replyWithError } from "~/utils/app-error.server";
+import { invariantResponse } from "~/utils/misc";
 import { redirectWithToast } from "~/utils/toast.server";
 
-/** What the page's view gets back after a refused send: pass both to ConversationThread. */
-export interface MessageFormResult {
-  messageError: string;
-  messageDraft: string;
-}
+// the service judges the text; the schema only carries the post into conform's reply
+const MessageFormSchema = z.object({ [MESSAGE_FIELD]: z.string().optional() });
 
 export async function answerMessageForm(input: {
   jobId: number;
@@ -20,18 +19,18 @@ export async function answerMessageForm(input: {
   formData: FormData;
   /** where to go after sending (usually the page itself) */
   redirectTo: string;
+  /** a page that answers a job it can't show with its 404 page passes that page's text */
+  notFound?: string;
 }) {
   const content = input.formData.get(MESSAGE_FIELD);
+  const submission = parseWithZod(input.formData, { schema: MessageFormSchema });
   try {
     await sendJobMessage({ jobId: input.jobId, senderId: input.senderId, content });
     return redirectWithToast(input.redirectTo, { title: MESSAGE_SENT_TOAST });
   } catch (error) {
     if (!isAppError(error)) throw error;
-    const result: MessageFormResult = {
-      messageError: error.message || MESSAGE_FAILED_DEFAULT,
-      messageDraft: typeof content === "string" ? content : "",
-    };
+    if (input.notFound) invariantResponse(error.code !== "not_found", input.notFound, { status: 404 });
     // the page shows the refusal beside the box at once (a flashed toast would only show on the next page)
-    return data(result, { status: httpStatusOf(error), headers: retryHeaders(error) });
+    return replyWithError(submission, error);
   }
 }

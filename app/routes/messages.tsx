@@ -6,7 +6,7 @@ import { MESSAGE_AFTER_PAYMENT, SEND_MESSAGE_INTENT, type ConversationSummary } 
 import { emptySummary, getJobConversation, listConversations, listJobMessages } from "~/services/conversations.server";
 import { LocalTime } from "~/components/local-time";
 import { countUnreadMessages } from "~/services/notifications.server";
-import { answerMessageForm, type MessageFormResult } from "~/routes/message-form.server";
+import { answerMessageForm } from "~/routes/message-form.server";
 import { invariantResponse, parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 
@@ -60,7 +60,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function MessagesPage() {
   const { userId, conversations, open } = useLoaderData<typeof loader>();
-  const refused = useActionData<typeof action>() as MessageFormResult | undefined;
+  const refused = useActionData<typeof action>();
   return (
     <div className="container-page py-8">
       <h1 className="text-2xl font-bold">Messages</h1>
@@ -107,8 +107,7 @@ export default function MessagesPage() {
                 currentUserId={userId}
                 action={`/messages?jobId=${open.jobId}`}
                 hiddenFields={{ jobId: open.jobId }}
-                error={refused?.messageError}
-                draft={refused?.messageDraft}
+                lastResult={refused?.result}
                 canSend={open.canMessage}
                 emptyText={open.canMessage ? undefined : MESSAGE_AFTER_PAYMENT}
               />

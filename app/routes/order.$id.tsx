@@ -3,7 +3,6 @@
 // Every order button on any page posts here with an `intent` and a `redirectTo`.
 import { copiesText } from "~/domain/design-scale";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DELIVERY_METHOD_NAMES, shippingServiceName } from "~/domain/shipping";
 import { addressLines } from "~/domain/address";
@@ -17,17 +16,17 @@ import { OrderSummary } from "~/components/order-summary";
 import { buttonActions, JOB_ACTIONS, reviewPath, type JobAction } from "~/domain/job-lifecycle";
 import { reviewLinkLabel } from "~/domain/reviews";
 import { reachedOwner, statusLabelFor } from "~/domain/job-status";
-import { MESSAGE_AFTER_PAYMENT, MESSAGE_FIELD, SEND_MESSAGE_INTENT } from "~/domain/messages";
-import { listJobMessages, sendJobMessage } from "~/services/conversations.server";
+import { MESSAGE_AFTER_PAYMENT, SEND_MESSAGE_INTENT } from "~/domain/messages";
+import { listJobMessages } from "~/services/conversations.server";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
-import { formStatusOf, isAppError, retryHeaders } from "~/utils/app-error.server";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { claimPanelOf } from "~/services/orders/claims.server";
 import { LocalTime } from "~/components/local-time";
-import { invariantResponse, requireIdParam } from "~/utils/misc";
+import { invariantResponse, requireIdParam, resultForIntent } from "~/utils/misc";
 import { countUnreadMessages } from "~/services/notifications.server";
 import { requireUser, safeRedirect } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { answerMessageForm } from "./message-form.server";
 import { pageTransition } from "./orders.server";
 
 export const meta: MetaFunction = () => [{ title: "Order | Printnear" }];
@@ -113,18 +112,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const redirectTo = safeRedirect(form.get("redirectTo"), `/order/${id}`);
   const intent = String(form.get("intent") ?? "");
   if (intent === SEND_MESSAGE_INTENT) {
-    const content = form.get(MESSAGE_FIELD);
-    try {
-      await sendJobMessage({ jobId: id, senderId: user.id, content });
-      return redirectWithToast(`/order/${id}#messages`, { title: "Message Sent" });
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      invariantResponse(error.code !== "not_found", NOT_FOUND, { status: 404 });
-      return data(
-        { messageError: error.message, draft: typeof content === "string" ? content : "" },
-        { status: formStatusOf(error), headers: retryHeaders(error) },
-      );
-    }
+    return answerMessageForm({
+      jobId: id,
+      senderId: user.id,
+      formData: form,
+      redirectTo: `/order/${id}#messages`,
+      notFound: NOT_FOUND,
+    });
   }
   if (!(JOB_ACTIONS as readonly string[]).includes(intent) || intent === "place" || intent === "pay" || intent === "expire") {
     return redirectWithToast(redirectTo, {
@@ -146,7 +140,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function OrderDetail() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const sendRefused = actionData && "messageError" in actionData ? actionData : null;
+  const sendRefused = resultForIntent(actionData?.result, SEND_MESSAGE_INTENT);
   const o = d.order;
   return (
     <div className="container-page py-8">
@@ -256,8 +250,7 @@ export default function OrderDetail() {
             <ConversationThread
               messages={d.messages}
               currentUserId={d.userId}
-              error={sendRefused?.messageError}
-              draft={sendRefused?.draft}
+              lastResult={sendRefused}
               canSend={d.canMessage}
               emptyText={d.canMessage ? undefined : MESSAGE_AFTER_PAYMENT}
             />

@@ -1,5 +1,5 @@
 // The address book's posts on /profile (intents address-save, address-delete, address-default): plain
-// form posts that work without JavaScript; a refused address answers conform's result with 400.
+// form posts that work without JavaScript; a refused address answers conform's { result } with 400.
 import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/node";
 import { z } from "zod";
@@ -17,20 +17,17 @@ const AddressFormSchema = DeliveryAddressSchema.extend({
   makeDefault: z.literal("on").optional(),
 });
 
-/** The address form's id on the page: the one a refusal belongs to. */
-export const addressFormId = (addressId: number | null | undefined) => (addressId ? `address-${addressId}` : "address-new");
-
 export async function addressBookAction(userId: number, intent: string, form: FormData) {
   const back = "/profile#addresses";
   try {
     if (intent === "address-save") {
       const submission = parseWithZod(form, { schema: AddressFormSchema });
-      const formId = addressFormId(parseId(form.get("addressId")));
-      if (submission.status !== "success") return data({ formId, result: submission.reply() }, { status: 400 });
+      // the page finds the refused form by the intent and addressId kept in the result's initialValue
+      if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
       const { addressId, makeDefault, ...fields } = submission.value;
       const checked = checkDeliveryAddress(fields);
       if ("errors" in checked) {
-        return data({ formId, result: submission.reply({ fieldErrors: checked.errors }) }, { status: 400 });
+        return data({ result: submission.reply({ fieldErrors: checked.errors }) }, { status: 400 });
       }
       await saveAddress(userId, addressId ?? null, checked.address, { makeDefault: makeDefault === "on" });
       return redirectWithToast(back, { title: addressId ? "Address Updated" : "Address Added" });

@@ -13,11 +13,12 @@ import { replyWithError } from "~/utils/app-error.server";
 import { emailOffFrom, PRESET_AVATARS, ProfileSchema } from "~/domain/profile";
 import { updateUser } from "~/services/accounts/profile.server";
 import { requireUser } from "~/utils/session.server";
-import { AddressBook, type AddressRefusal } from "~/components/address-book";
+import { AddressBook } from "~/components/address-book";
 import { addressLines } from "~/domain/address";
 import { addressOf, listAddresses } from "~/services/addresses.server";
 import { ADDRESS_INTENTS, addressBookAction } from "./profile-addresses.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { resultForIntent } from "~/utils/misc";
 import { useIsPending } from "~/utils/misc-react";
 
 export const meta: MetaFunction = () => [{ title: "Profile | Printnear" }];
@@ -72,9 +73,9 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Profile() {
   const { profile, avatars, addresses } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  // the address book's refusal carries its form's id; the profile form's is conform's result alone
-  const addressRefusal = actionData && "formId" in actionData ? actionData : null;
-  const lastResult = actionData && !("formId" in actionData) ? actionData.result : undefined;
+  // one action answers the profile form and the address book's; a refused address save carries its intent
+  const addressResult = resultForIntent(actionData?.result, "address-save");
+  const lastResult = addressResult ? undefined : actionData?.result;
   const saving = useIsPending({ state: "submitting" });
   // The server's rules are the real ones; the browser only checks early.
   const [form, fields] = useForm({
@@ -177,18 +178,7 @@ export default function Profile() {
           {saving ? "Saving..." : "Save Changes"}
         </button>
       </Form>
-      <AddressBook
-        addresses={addresses}
-        refusal={
-          addressRefusal
-            ? ({
-                formId: String(addressRefusal.formId),
-                errors: addressRefusal.result.error as AddressRefusal["errors"],
-                values: addressRefusal.result.initialValue as AddressRefusal["values"],
-              } satisfies AddressRefusal)
-            : null
-        }
-      />
+      <AddressBook addresses={addresses} lastResult={addressResult} />
     </div>
   );
 }

@@ -4,19 +4,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
-import { z } from "zod";
+import { parseWithZod } from "@conform-to/zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CopiesField } from "~/components/copies-field";
 import { OrderSummary } from "~/components/order-summary";
 import { FailureToast } from "~/components/toaster";
 import { isAppError } from "~/domain/app-error";
-import { formStatusOf, retryHeaders } from "~/utils/app-error.server";
+import { replyWithError } from "~/utils/app-error.server";
+import { ErrorList } from "~/components/forms";
 import { colorChoices } from "~/domain/materials";
 import { formatCents } from "~/domain/money";
 import { DELIVERY_METHODS, isDeliveryMethod, type DeliveryMethod } from "~/domain/pricing";
+import { addressFieldErrors, CHECK_ADDRESS, formAgain, OrderSchema } from "./submit-print.server";
 import { isZip, LOCAL_DELIVERY_RADIUS_MILES } from "~/domain/shipping";
 import { getOwnDraft } from "~/services/designs/drafts.server";
-import { addressFromForm, type AddressErrors } from "~/domain/address";
+import { addressErrorsOf, addressFromForm } from "~/domain/address";
 import { checkDeliveryAddress, orderFormAddress } from "~/services/addresses.server";
 import { AddressFields, addressValues } from "~/components/address-fields";
 import {
@@ -34,18 +36,6 @@ import { requireUser } from "~/utils/session.server";
 import { redirectDocumentWithToast, redirectWithToast } from "~/utils/toast.server";
 import { formatGrams } from "~/domain/grams";
 import { formatMinutes } from "~/domain/format";
-
-const OrderSchema = z.object({
-  printerId: z.coerce.number().int().positive(),
-  draftId: z.coerce.number().int().positive(),
-  filamentColor: z.string({ required_error: NO_COLOR }).trim().min(1, NO_COLOR),
-  deliveryMethod: z.enum(DELIVERY_METHODS).default("pickup"),
-  deliveryZip: z.string().max(5).optional(),
-  shippingService: z.string().max(64).optional(),
-  specialInstructions: z.string().max(1000, "Special instructions can be at most 1000 characters.").optional(),
-  // checked by placeOrder, which answers 0 or 51 copies with the one message
-  quantity: z.coerce.number().optional(),
-});
 
 const DELIVERY_LABELS: Record<DeliveryMethod, string> = {
   pickup: "Local Pickup (free)",
@@ -151,25 +141,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** Back to this form with what was chosen, so a refusal shown as a toast keeps the customer's choices. */
-function formAgain(form: FormData): string {
-  const q = new URLSearchParams();
-  for (const name of [
-    "printerId",
-    "draftId",
-    "quantity",
-    "deliveryMethod",
-    "deliveryZip",
-    "shippingService",
-    "specialInstructions",
-    "filledFrom",
-  ]) {
-    const value = form.get(name);
-    if (typeof value === "string" && value !== "") q.set(name, value.slice(0, 1000));
-  }
-  return `/submit-print?${q.toString()}`;
-}
-
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
@@ -177,23 +148,19 @@ export async function action({ request }: ActionFunctionArgs) {
   if (typeof color !== "string" || color.trim() === "") {
     return redirectWithToast(formAgain(form), { title: "Missing Information", description: NO_COLOR, variant: "destructive" });
   }
-  const parsed = OrderSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return data({ error: issue.message, field: String(issue.path[0] ?? "") }, { status: 400 });
-  }
-  const deliveryAddress = parsed.data.deliveryMethod === "pickup" ? undefined : addressFromForm((name) => form.get(name));
+  // the schema reads the posted strings as they are ("" copies is refused as 0, not left out)
+  const submission = parseWithZod(form, { schema: OrderSchema, disableAutoCoercion: true });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const deliveryAddress = submission.value.deliveryMethod === "pickup" ? undefined : addressFromForm((name) => form.get(name));
   if (deliveryAddress) {
     const checked = checkDeliveryAddress(deliveryAddress);
     if ("errors" in checked) {
-      return data(
-        { error: "Check the delivery address.", field: "deliveryAddress", addressErrors: checked.errors, typed: deliveryAddress },
-        { status: 400 },
-      );
+      const result = submission.reply({ formErrors: [CHECK_ADDRESS], fieldErrors: addressFieldErrors(checked.errors) });
+      return data({ result }, { status: 400 });
     }
   }
   try {
-    const orderId = await placeOrder({ customerId: user.id, ...parsed.data, deliveryAddress });
+    const orderId = await placeOrder({ customerId: user.id, ...submission.value, deliveryAddress });
     // a document load: /checkout's policy lets the card provider's script run, this page's does not
     return redirectDocumentWithToast(`/checkout?orderId=${orderId}`, {
       title: "Order Submitted Successfully!",
@@ -201,22 +168,20 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (!isAppError(error)) throw error;
-    return data(
-      { error: error.message, field: error.field ?? "" },
-      { status: formStatusOf(error), headers: retryHeaders(error) },
-    );
+    return replyWithError(submission, error);
   }
 }
 
 export default function SubmitPrint() {
   const d = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const result = useActionData<typeof action>()?.result;
+  const errors = result?.error ?? {};
+  const refusal = [errors[""], ...Object.values(errors)].flat().find(Boolean);
   const submit = useSubmit();
   // a refused address comes back as typed (without JavaScript the page is drawn anew)
-  const refused =
-    actionData && "typed" in actionData
-      ? (actionData as unknown as { typed: Partial<Record<string, string>>; addressErrors: AddressErrors })
-      : null;
+  const addressErrors = addressErrorsOf(errors);
+  const typed = result?.initialValue as { deliveryAddress?: Record<string, string>; deliveryZip?: string } | undefined;
+  const refused = Object.keys(addressErrors).length ? { ...typed?.deliveryAddress, zip: typed?.deliveryZip } : null;
   const pending = useIsPending();
   const refresh = (form: HTMLFormElement | null) => {
     if (form) submit(form, { method: "get", replace: true, preventScrollReset: true });
@@ -247,7 +212,7 @@ export default function SubmitPrint() {
               {d.draft.fileName} · {(d.draft.fileSize / 1024 / 1024).toFixed(2)} MB · {d.draft.material} ·{" "}
               {formatGrams(d.draft.weightGrams)} g · {d.draft.colors} colour(s) · {formatMinutes(d.draft.printTimeMinutes)}
             </p>
-            <CopiesField quantity={d.draft.quantity} error={actionData?.field === "quantity" ? actionData.error : null} />
+            <CopiesField quantity={d.draft.quantity} errors={errors.quantity} />
           </section>
 
           <section className="card flex items-center justify-between gap-4 p-4" aria-labelledby="chosen-printer">
@@ -289,7 +254,7 @@ export default function SubmitPrint() {
                 </label>
               ))}
             </div>
-            {actionData?.field === "filamentColor" ? <p className="field-error">{actionData.error}</p> : null}
+            <ErrorList id="filamentColor-error" errors={errors.filamentColor} />
           </fieldset>
 
           <fieldset className="card grid gap-4 p-4 sm:grid-cols-2">
@@ -310,17 +275,16 @@ export default function SubmitPrint() {
               <div className="sm:col-span-2">
                 <AddressFields
                   key={refused ? "refused" : d.address.key}
-                  address={refused ? { ...d.address, ...addressValues(refused.typed) } : d.address}
-                  zip={refused?.typed.zip ?? d.zip}
+                  address={refused ? { ...d.address, ...addressValues(refused) } : d.address}
+                  zip={refused?.zip ?? d.zip}
                   saved={d.savedAddresses}
                   filledFrom={d.address.filledFrom}
-                  errors={refused?.addressErrors}
-                  zipInvalid={actionData?.field === "deliveryZip"}
+                  errors={addressErrors}
                 />
                 {d.deliveryMethod === "delivery" && d.localDeliveryOk === false ? (
-                  <p className="field-error">
-                    Local delivery is only available within {LOCAL_DELIVERY_RADIUS_MILES} miles of the printer.
-                  </p>
+                  <ErrorList
+                    errors={[`Local delivery is only available within ${LOCAL_DELIVERY_RADIUS_MILES} miles of the printer.`]}
+                  />
                 ) : null}
               </div>
             )}
@@ -376,12 +340,12 @@ export default function SubmitPrint() {
             totalCents={d.summary.total}
           />
           {d.priceError ? <p className="text-sm text-red-700">{d.priceError}</p> : null}
-          {actionData?.error ? (
+          {refusal ? (
             <>
               {/* the refusal is a destructive toast as well; the form keeps every choice made */}
-              <FailureToast title="Submission Failed" description={actionData.error} />
+              <FailureToast title="Submission Failed" description={refusal} />
               <p role="alert" className="text-sm text-red-700">
-                Submission Failed: {actionData.error}
+                Submission Failed: {refusal}
               </p>
             </>
           ) : null}

@@ -54,12 +54,20 @@ export async function withApiErrors(handler: () => Promise<Response>): Promise<R
 
 /** A page action's answer for an AppError on a conform form: the message on its field (or the form), with formStatusOf. */
 export function replyWithError(
-  submission: { reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult },
+  submission: {
+    reply: (options?: {
+      formErrors?: string[];
+      fieldErrors?: Record<string, string[]>;
+      hideFields?: string[];
+    }) => SubmissionResult;
+  },
   error: AppError,
+  /** fields never sent back as typed (a card's number and code) */
+  hideFields?: string[],
 ) {
   const result = error.field
-    ? submission.reply({ fieldErrors: { [error.field]: [error.message] } })
-    : submission.reply({ formErrors: [error.message] });
+    ? submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields })
+    : submission.reply({ formErrors: [error.message], hideFields });
   return data({ result }, { status: formStatusOf(error), headers: retryHeaders(error) });
 }
 

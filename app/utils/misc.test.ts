@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { idParam } from "./api.server";
-import { invariantResponse, parseId, requireIdParam } from "./misc";
+import { invariantResponse, parseId, requireIdParam, resultForIntent } from "./misc";
 
 describe("parseId, the one id parser", () => {
   it("reads plain positive decimal ids", () => {
@@ -75,5 +75,24 @@ describe("invariantResponse", () => {
       thrown = error;
     }
     expect((thrown as Response).status).toBe(404);
+  });
+});
+
+describe("resultForIntent", () => {
+  const refused = (initialValue: Record<string, unknown>) => ({ status: "error" as const, initialValue });
+
+  it("gives the result to the form whose intent and fields were posted, and to no other", () => {
+    const edit = refused({ intent: "address-save", addressId: "12" });
+    expect(resultForIntent(edit, "address-save", { addressId: 12 })).toBe(edit);
+    expect(resultForIntent(edit, "address-save", { addressId: 13 })).toBeUndefined();
+    expect(resultForIntent(edit, "address-save", { addressId: "" })).toBeUndefined();
+    expect(resultForIntent(edit, "address-delete")).toBeUndefined();
+  });
+
+  it('matches a field the form does not post with ""', () => {
+    const added = refused({ intent: "address-save" });
+    expect(resultForIntent(added, "address-save", { addressId: "" })).toBe(added);
+    expect(resultForIntent(added, "address-save", { addressId: 12 })).toBeUndefined();
+    expect(resultForIntent(null, "address-save")).toBeUndefined();
   });
 });

@@ -33,14 +33,18 @@ export function requireIdParam(value: string | undefined, what = "Not found"): n
 }
 
 /**
- * The refused post's conform result when the form that posted it carried this intent: several forms
- * on one page answer through one action, and each shows only its own refusal.
+ * The refused post's conform result when the form that posted it carried this intent (and these
+ * fields, as useIsPending takes them; "" for a field the form does not post): several forms on one
+ * page answer through one action, and each shows only its own refusal.
  */
 export function resultForIntent<Result extends { initialValue?: Record<string, unknown> | null }>(
   result: Result | null | undefined,
   intent: string | ((posted: string) => boolean),
+  values?: Record<string, string | number>,
 ): Result | undefined {
   const posted = result?.initialValue?.intent;
   if (typeof posted !== "string") return undefined;
-  return (typeof intent === "string" ? posted === intent : intent(posted)) ? result! : undefined;
+  if (!(typeof intent === "string" ? posted === intent : intent(posted))) return undefined;
+  const fields = result!.initialValue!;
+  return Object.entries(values ?? {}).every(([name, value]) => (fields[name] ?? "") === String(value)) ? result! : undefined;
 }

@@ -185,7 +185,7 @@ describe("catalogue import", () => {
       ),
     );
     expect(page.status).toBe(400);
-    expect(await page.json()).toMatchObject({ message: "Please enter a category name" });
+    expect((await page.json()).result.error).toEqual({ category: ["Please enter a category name"] });
   });
 });
 

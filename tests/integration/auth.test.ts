@@ -69,8 +69,10 @@ describe("sign up", () => {
     );
     expect(res.status).toBe(409);
     const body = await res.json();
-    expect(body.title).toBe("Registration Failed");
-    expect(body.fields.username).toBe("someone_new");
+    expect(body.result.error[""][0]).toBe("Registration Failed");
+    expect(body.result.initialValue.username).toBe("someone_new");
+    // what was typed comes back, the password never
+    expect(body.result.initialValue.password).toBeUndefined();
   });
 
   it("asks for the missing fields with the document's words", async () => {
@@ -78,7 +80,7 @@ describe("sign up", () => {
       authAction(args(formRequest("/auth", { ...honeypot(), intent: "signup", username: "", email: "", password: "" }))),
     );
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ title: "Missing Information", message: "Please fill in all required fields" });
+    expect((await res.json()).result.error[""]).toEqual(["Missing Information", "Please fill in all required fields"]);
   });
 
   it("drops a form whose honeypot was filled", async () => {
@@ -139,7 +141,7 @@ describe("sign in", () => {
       authAction(args(formRequest("/auth", { ...honeypot(), intent: "signin", email: user.email, password: "wrong" }))),
     );
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ title: "Login Failed", message: "Invalid email or password" });
+    expect((await res.json()).result.error[""]).toEqual(["Login Failed", "Invalid email or password"]);
   });
 
   it("slows wrong passwords for one e-mail from one address with growing waits, never the owner elsewhere", async () => {
@@ -197,7 +199,7 @@ describe("sign in", () => {
     expect(statuses.every((s) => s === 401)).toBe(true);
     const refused = await attempt(user.email, "correct horse battery");
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toMatchObject({ title: "Too Many Attempts" });
+    expect((await refused.json()).result.error[""][0]).toBe("Too Many Attempts");
   });
 
   it("sends a signed-in visitor of /auth on to the dashboard", async () => {

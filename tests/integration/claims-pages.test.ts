@@ -133,6 +133,10 @@ describe("claim forms without JavaScript", () => {
       );
     const bad = await decide({ refund: "abc", note: "x" });
     expect(bad.status).toBe(400);
+    // the page finds the refused claim's form by the claimId the post carried
+    expect(((await bad.json()) as { result: { initialValue: Record<string, unknown> } }).result.initialValue.claimId).toBe(
+      String(claimId),
+    );
     const done = await decide({ refund: "5.80", note: "Refunded in full" });
     expect((await flashedToast(done))?.title).toBe("Claim Decided");
     expect((await page(o.jobId, o.customerCookie)).claim.refundedCents).toBe(580);

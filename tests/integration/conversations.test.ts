@@ -247,6 +247,8 @@ describe("/messages page", () => {
       ),
     );
     expect(blank.status).toBe(400);
-    expect(await blank.json()).toMatchObject({ messageError: "Write a message before sending.", messageDraft: "   " });
+    expect(await blank.json()).toMatchObject({
+      result: { error: { message: ["Write a message before sending."] }, initialValue: { message: "   " } },
+    });
   });
 });

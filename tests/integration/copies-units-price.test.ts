@@ -273,7 +273,7 @@ describe("one price for a draft of four copies of PETG Black", () => {
         ),
       );
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ error: "Copies must be a whole number from 1 to 50.", field: "quantity" });
+      expect((await res.json()).result.error).toEqual({ quantity: ["Copies must be a whole number from 1 to 50."] });
     }
     expect((await jobRow(id)).status).toBe("draft");
   });

@@ -214,13 +214,13 @@ describe("/submit-print asks for the address", () => {
     };
     const refused = await run(() => submitPrintAction(args(formRequest("/submit-print", fields, { cookie: s.customerCookie }))));
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ addressErrors: { zip: ["ZIP code 10001 is not in CO."] } });
+    expect(await refused.json()).toMatchObject({ result: { error: { deliveryZip: ["ZIP code 10001 is not in CO."] } } });
     const blank = await run(() =>
       submitPrintAction(
         args(formRequest("/submit-print", { ...fields, "deliveryAddress.name": "" }, { cookie: s.customerCookie })),
       ),
     );
-    expect(await blank.json()).toMatchObject({ addressErrors: { name: ["Enter the recipient's name."] } });
+    expect(await blank.json()).toMatchObject({ result: { error: { "deliveryAddress.name": ["Enter the recipient's name."] } } });
 
     const placed = await run(() =>
       submitPrintAction(
@@ -287,10 +287,13 @@ describe("the address book on /profile", () => {
     const cookie = await sessionCookieFor(user.id);
     const incomplete = await post(cookie, { intent: "address-save", ...HOME, line1: "", city: "" });
     expect(incomplete.status).toBe(400);
-    expect(await incomplete.json()).toMatchObject({
-      formId: "address-new",
+    const incompleteBody = await incomplete.json();
+    expect(incompleteBody).toMatchObject({
       result: { error: { line1: ["Enter the street address."], city: ["Enter the city."] } },
     });
+    // a new address's form: the refused save carries its intent and no addressId
+    expect(incompleteBody.result.initialValue).toMatchObject({ intent: "address-save" });
+    expect(incompleteBody.result.initialValue.addressId).toBeUndefined();
     const elsewhere = await post(cookie, { intent: "address-save", ...HOME, state: "NY" });
     expect(elsewhere.status).toBe(400);
     expect(await elsewhere.json()).toMatchObject({

@@ -11,7 +11,7 @@ import { action as draftAction, loader as draftLoader } from "../../app/routes/a
 import { loader as userDraftsLoader } from "../../app/routes/api.users.$id.drafts";
 import { loader as previewLoader } from "../../app/routes/drafts.$id.preview[.]png";
 import { loader as fileLoader } from "../../app/routes/drafts.$id.file";
-import { DesignSettingsSchema } from "../../app/domain/design-settings";
+import { designAlertOf, DesignSettingsSchema } from "../../app/domain/design-settings";
 import { AppError } from "../../app/domain/app-error";
 import { LIMITS, UPLOADS_PER_HOUR } from "../../app/services/designs/quotas.server";
 import { updateDraft } from "../../app/services/designs/draft-writes.server";
@@ -77,6 +77,9 @@ function draftIdFrom(location: string | null): number {
   if (!match) throw new Error(`no draft id in ${location}`);
   return Number(match[1]);
 }
+
+/** The alert the upload page draws from a refused post's result. */
+const alertOf = (body: { result: Parameters<typeof designAlertOf>[0] }, editing = false) => designAlertOf(body.result, editing);
 
 function uploadPage(parts: Array<[string, string | File]>, opts: { cookie?: string; query?: string } = {}) {
   return run(() => uploadAction(args(multipartRequest(`/upload${opts.query ?? ""}`, parts, { cookie: opts.cookie ?? cookie }))));
@@ -204,12 +207,12 @@ describe("the upload page without JavaScript", () => {
     const save = await uploadPage([...SETTINGS, ["intent", "save"]]);
     expect(save.status).toBe(400);
     const saved = await save.json();
-    expect(saved.alert).toEqual({ title: "File Required", message: "Please select a 3D file to save as draft." });
+    expect(alertOf(saved)).toEqual({ title: "File Required", message: "Please select a 3D file to save as draft." });
     expect(saved.result.initialValue).toMatchObject({ material: "PETG", filamentColor: "Red" });
 
     const submit = await uploadPage([["file", new File([], "")], ...SETTINGS, ["intent", "submit"]]);
     expect(submit.status).toBe(400);
-    expect((await submit.json()).alert).toEqual({ title: "File Required", message: "Please select a 3D file to upload." });
+    expect(alertOf(await submit.json())).toEqual({ title: "File Required", message: "Please select a 3D file to upload." });
   });
 
   it("refuses a renamed PNG by its content, stores nothing, and says to choose the file again", async () => {
@@ -217,7 +220,7 @@ describe("the upload page without JavaScript", () => {
     const res = await uploadPage([["file", fileOf("tests/fixtures/designs/renamed-png.stl")], ...SETTINGS, ["intent", "save"]]);
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(body.alert.message).toBe("Invalid file type. Only STL, OBJ, and 3MF files are allowed.");
+    expect(alertOf(body)?.message).toBe("Invalid file type. Only STL, OBJ, and 3MF files are allowed.");
     expect(body.result.error.file[0]).toBe(
       "Invalid file type. Only STL, OBJ, and 3MF files are allowed. Your settings are kept; please choose the file again.",
     );
@@ -228,7 +231,7 @@ describe("the upload page without JavaScript", () => {
   it("refuses a wrong extension before reading the content", async () => {
     const res = await uploadPage([["file", new File(["solid x\nendsolid x\n"], "model.step")], ...SETTINGS, ["intent", "save"]]);
     expect(res.status).toBe(400);
-    expect((await res.json()).alert.message).toBe("Invalid file type. Only STL, OBJ, and 3MF files are allowed.");
+    expect(alertOf(await res.json())?.message).toBe("Invalid file type. Only STL, OBJ, and 3MF files are allowed.");
   });
 
   it("refuses a 51 MB upload while it streams, keeping the settings posted after the file", async () => {
@@ -237,7 +240,7 @@ describe("the upload page without JavaScript", () => {
     const res = await uploadPage([["file", big], ...SETTINGS, ["intent", "submit"]]);
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(body.alert).toEqual({ title: "Upload Failed", message: "File size exceeds 50MB limit" });
+    expect(alertOf(body)).toEqual({ title: "Upload Failed", message: "File size exceeds 50MB limit" });
     expect(body.result.initialValue).toMatchObject({ material: "PETG", filamentColor: "Red", deliveryMethod: "pickup" });
     expect(storedFiles(uploads).length).toBe(before);
   });
@@ -245,14 +248,14 @@ describe("the upload page without JavaScript", () => {
   it("refuses a zip bomb and a truncated STL with the engine's message", async () => {
     const bomb = await uploadPage([["file", fileOf("tests/fixtures/designs/zip-bomb.3mf")], ...SETTINGS, ["intent", "save"]]);
     expect(bomb.status).toBe(400);
-    expect((await bomb.json()).alert.message).toMatch(/expands to more than 100 times its size/);
+    expect(alertOf(await bomb.json())?.message).toMatch(/expands to more than 100 times its size/);
     const truncated = await uploadPage([
       ["file", fileOf("tests/fixtures/designs/truncated.stl")],
       ...SETTINGS,
       ["intent", "save"],
     ]);
     expect(truncated.status).toBe(400);
-    expect((await truncated.json()).alert.message).toMatch(/truncated/);
+    expect(alertOf(await truncated.json())?.message).toMatch(/truncated/);
   });
 
   it("refuses an OBJ face that points at a missing vertex", async () => {
@@ -262,7 +265,7 @@ describe("the upload page without JavaScript", () => {
       ["intent", "save"],
     ]);
     expect(res.status).toBe(400);
-    expect((await res.json()).alert.message).toMatch(/vertex/);
+    expect(alertOf(await res.json())?.message).toMatch(/vertex/);
   });
 
   it("estimates an unreadable but plausible OBJ from its size and says so", async () => {
@@ -354,7 +357,7 @@ describe("editing and deleting drafts", () => {
     });
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(body.alert.title).toBe("Failed to Update Draft");
+    expect(alertOf(body, true)?.title).toBe("Failed to Update Draft");
     expect(body.result.error.file[0]).toMatch(/The draft keeps its current file\.$/);
     expect((await job(id)).fileName).toBe("trimesh_20mm-xyz-cube.stl");
   });
@@ -618,7 +621,7 @@ describe("how many drafts a customer keeps", () => {
       }
       const page = await uploadPage([["file", fileOf(CUBE_STL)], ...SETTINGS, ["intent", "save"]], { cookie: capped });
       expect(page.status).toBe(409);
-      expect((await page.json()).alert).toEqual({
+      expect(alertOf(await page.json())).toEqual({
         title: "Failed to Save Draft",
         message: "You have 2 saved drafts. Delete some before saving more.",
       });

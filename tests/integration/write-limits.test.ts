@@ -108,7 +108,9 @@ describe("orders", () => {
     expect((await submit(drafts[0]!.id)).status).toBe(302);
     const refused = await submit(drafts[1]!.id);
     expectRefused(refused);
-    expect(((await refused.json()) as { error: string }).error).toMatch(/^You have placed many orders in a short time\./);
+    expect(((await refused.json()) as { result: { error: Record<string, string[]> } }).result.error[""]?.[0]).toMatch(
+      /^You have placed many orders in a short time\./,
+    );
     const db = await getDb();
     const [second] = await db.select().from(printJobs).where(eq(printJobs.id, drafts[1]!.id));
     expect(second!.status).toBe("draft");

@@ -4,7 +4,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, redirect, useLoaderData, type ClientActionFunctionArgs } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { designFailureTitle, MESSAGES, NEW_DESIGN_SETTINGS, type DesignAnalysis } from "~/domain/design-settings";
+import { MESSAGES, NEW_DESIGN_SETTINGS, type DesignAnalysis } from "~/domain/design-settings";
 import { DEFAULT_RATE_PER_KG_CENTS } from "~/domain/pricing";
 import { draftPreviewUrl, draftSettings, getOwnDraft, getPrinterRate, quoteDraft } from "~/services/designs/drafts.server";
 import { draftNeeds } from "~/services/designs/draft-prices.server";
@@ -14,7 +14,7 @@ import { requireUser } from "~/utils/session.server";
 import { postWithProgress } from "./post-with-progress";
 import { UploadForm } from "./upload-form";
 import { setUploadProgress } from "./upload-progress";
-import { designPageAnswer, type DesignAlert } from "./upload.server";
+import { designPageAnswer } from "./upload.server";
 
 export const meta: MetaFunction = () => [{ title: "Upload Your 3D Design | Printnear" }];
 
@@ -79,7 +79,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export interface UploadActionData {
   result: SubmissionResult<string[]>;
-  alert: DesignAlert;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -102,7 +101,6 @@ export async function clientAction({ request }: ClientActionFunctionArgs): Promi
     const answer = await postWithProgress(draftId ? "PUT" : "POST", endpoint, formData);
     if (answer.status >= 200 && answer.status < 300 && answer.body?.redirectTo) return redirect(answer.body.redirectTo);
     if (answer.status === 401) return redirect(`/auth?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`);
-    const title = answer.body?.title ?? designFailureTitle(intent, Boolean(draftId));
     const message =
       answer.body?.message ??
       (answer.status
@@ -117,7 +115,7 @@ export async function clientAction({ request }: ClientActionFunctionArgs): Promi
     };
     // the chosen file is still in the input here, so its error needs no "choose it again"
     const error = result.error?.file ? { ...result.error, file: [message] } : result.error;
-    return { result: { ...result, error }, alert: { title, message } };
+    return { result: { ...result, error } };
   } finally {
     setUploadProgress(null);
   }

@@ -6,9 +6,11 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
 import { AnalysisResults, AnalysisWarning, formatBytes, PricingBreakdown } from "~/components/design-panels";
 import { DesignSettingsFields } from "~/components/design-settings";
+import { ErrorList } from "~/components/forms";
 import type { ViewerMesh } from "~/components/design-viewer";
 import {
   DESIGN_EXTENSIONS,
+  designAlertOf,
   designFailureTitle,
   DesignSettingsSchema,
   extensionAllowed,
@@ -205,9 +207,9 @@ export function UploadForm() {
     ratePerKgCents,
     nearbyRates,
   });
-  const alert = clientAlert ?? (chosen ? null : (actionData?.alert ?? null));
-  const fileError = live.status === "refused" ? live.message : chosen ? null : actionData?.result.error?.file?.[0];
-  const formError = chosen ? null : actionData?.result.error?.[""]?.[0];
+  const alert = clientAlert ?? (chosen ? null : designAlertOf(actionData?.result, Boolean(draft)));
+  const fileErrors = live.status === "refused" ? [live.message] : chosen ? null : actionData?.result.error?.file;
+  const formErrors = chosen ? null : actionData?.result.error?.[""];
   const submitLabel = printer ? `Submit to Printer #${printer.id}` : "Choose Printer";
 
   return (
@@ -287,8 +289,8 @@ export function UploadForm() {
               type="file"
               accept={DESIGN_EXTENSIONS.join(",")}
               aria-label="Design file"
-              aria-invalid={fileError ? true : undefined}
-              aria-describedby="design-file-error"
+              aria-invalid={fileErrors?.length ? true : undefined}
+              aria-describedby={fileErrors?.length ? "design-file-error" : undefined}
               className="mt-3 block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium"
               onChange={(event) => onFileChange(event.currentTarget.files?.[0])}
             />
@@ -297,9 +299,9 @@ export function UploadForm() {
                 Current file: {draft.fileName} ({formatBytes(draft.fileSize)}). Choose a new file only to replace it.
               </p>
             ) : null}
-            <p id="design-file-error" className="field-error" data-testid="file-error">
-              {fileError}
-            </p>
+            <div data-testid="file-error">
+              <ErrorList id="design-file-error" errors={fileErrors} />
+            </div>
             <UploadProgressBar />
           </section>
 
@@ -376,10 +378,10 @@ export function UploadForm() {
             <div className="mt-4">
               <DesignSettingsFields fields={fields} disabled={busy} />
             </div>
-            {formError ? (
-              <p className="field-error" role="alert">
-                {formError}
-              </p>
+            {formErrors?.length ? (
+              <div role="alert">
+                <ErrorList errors={formErrors} />
+              </div>
             ) : null}
             <div className="mt-6 flex flex-wrap gap-3">
               <button type="submit" name="intent" value="save" className="btn-secondary" disabled={busy}>

@@ -33,12 +33,6 @@ type DesignPostOutcome =
   | { ok: true; job: PrintJob; created: boolean; redirectTo: string; toast: ToastInput }
   | { ok: false; error: AppError | null; title: string; message: string; result: SubmissionResult<string[]> };
 
-/** What the page shows beside the form after a refused post. */
-export interface DesignAlert {
-  title: string;
-  message: string;
-}
-
 function destination(job: PrintJob, intent: DesignIntent, created: boolean, estimated: boolean) {
   const warning: ToastInput = { title: MESSAGES.analysisWarningTitle, description: MESSAGES.analysisWarning };
   if (intent === "save") {
@@ -122,9 +116,9 @@ async function settle(form: DesignForm, options: DesignPostOptions): Promise<Des
 export async function designPageAnswer(request: Request, options: DesignPostOptions) {
   const outcome = await postDesign(request, options);
   if (outcome.ok) return redirectWithToast(outcome.redirectTo, outcome.toast);
-  const alert: DesignAlert = { title: outcome.title, message: outcome.message };
+  // the page draws its alert from the result (designAlertOf), as the API's title and message say it
   const status = outcome.error ? formStatusOf(outcome.error) : 400;
-  return data({ result: outcome.result, alert }, { status, headers: outcome.error ? retryHeaders(outcome.error) : undefined });
+  return data({ result: outcome.result }, { status, headers: outcome.error ? retryHeaders(outcome.error) : undefined });
 }
 
 /** The JSON answer of the upload and draft API calls; a success also flashes the page's toast for the next page a browser shows. */
