@@ -76,9 +76,4 @@ export function toastOf(error: AppError, title = "Error"): ToastInput {
   return { title, description: error.message, variant: "destructive" };
 }
 
-/** A thrown Response for an AppError in a page loader (the route's error boundary shows it). */
-export function pageErrorResponse(error: AppError): Response {
-  return new Response(error.message, { status: httpStatusOf(error), headers: retryHeaders(error) });
-}
-
 export { AppError, isAppError };
