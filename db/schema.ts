@@ -1,12 +1,10 @@
 // The whole product's data model; its enums come from app/domain/.
 // Money is integer cents; times are UTC epoch milliseconds; booleans are 0/1 integers.
 import { sql } from "drizzle-orm";
-import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { TASK_STATES } from "../app/domain/background-jobs";
+import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { JOB_STATUSES } from "../app/domain/job-status";
 import { MESSAGE_SENDER_TYPES } from "../app/domain/messages";
-import { LIBRARY_LICENSES as LICENSES } from "../app/domain/licenses";
-import { CATALOGUE_SOURCES, DESIGN_SOURCE_KINDS, DIFFICULTIES } from "../app/domain/models";
+import { DESIGN_SOURCE_KINDS } from "../app/domain/models";
 import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, PAYOUT_STATUSES } from "../app/domain/payments";
 import { USER_TYPES } from "../app/domain/users";
 import { SUPPORT_MODES } from "../app/domain/mesh/types";
@@ -67,6 +65,8 @@ export * from "./schema-money";
 export * from "./schema-claims"; // claims after delivery and refunds of captured payments (decision 040)
 export * from "./schema-addresses"; // address books (decision 037)
 export * from "./schema-newsletter";
+export * from "./schema-catalogue"; // the model library and the catalogue (categories, models, files, likes, comments, ratings)
+export * from "./schema-tasks"; // the durable job runner's tasks, mail batches and handled webhook events
 
 /** Listed printers. drizzle/0002 adds printers_rtree, an R*Tree over latitude/longitude kept in step by triggers. */
 export const printers = sqliteTable(
@@ -134,181 +134,6 @@ export const filamentInventory = sqliteTable(
     uniqueIndex("filament_inventory_unique").on(t.printerId, t.material, t.color),
     index("filament_inventory_lookup_idx").on(t.material, t.color, t.grams),
     check("filament_inventory_grams_check", sql`grams >= 0`),
-  ],
-);
-
-export const categories = sqliteTable("categories", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  name: text("name").notNull().unique(),
-  slug: text("slug").notNull().unique(),
-});
-
-export const libraryModels = sqliteTable(
-  "library_models",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    creatorId: integer("creator_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    categoryId: integer("category_id")
-      .notNull()
-      .references(() => categories.id),
-    name: text("name").notNull(),
-    description: text("description").notNull(),
-    difficulty: text("difficulty", { enum: DIFFICULTIES }).notNull().default("beginner"),
-    printTimeMinutes: integer("print_time_minutes").notNull().default(0),
-    filamentWeightGrams: real("filament_weight_grams").notNull().default(0),
-    supportRequired: bool("support_required").notNull().default(false),
-    license: text("license", { enum: LICENSES }).notNull().default("CC BY"),
-    /** JSON array of trimmed tags */
-    tags: text("tags", { mode: "json" })
-      .$type<string[]>()
-      .notNull()
-      .default(sql`'[]'`),
-    featured: bool("featured").notNull().default(false),
-    imageKey: text("image_key"),
-    likeCount: integer("like_count").notNull().default(0),
-    downloadCount: integer("download_count").notNull().default(0),
-    viewCount: integer("view_count").notNull().default(0),
-    ratingSum: integer("rating_sum").notNull().default(0),
-    ratingCount: integer("rating_count").notNull().default(0),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    index("library_models_category_idx").on(t.categoryId, t.createdAt),
-    index("library_models_created_idx").on(t.createdAt),
-    index("library_models_popular_idx").on(t.likeCount),
-    index("library_models_featured_idx").on(t.featured, t.createdAt),
-    index("library_models_creator_idx").on(t.creatorId),
-    check("library_models_difficulty_check", oneOf("difficulty", DIFFICULTIES)),
-    check("library_models_license_check", oneOf("license", LICENSES)),
-    check("library_models_counts_check", sql`print_time_minutes >= 0 AND filament_weight_grams >= 0`),
-  ],
-);
-
-/** Models of the model-sharing site seen through its API, kept so pages serve from our data. */
-export const catalogueModels = sqliteTable(
-  "catalogue_models",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    source: text("source", { enum: CATALOGUE_SOURCES }).notNull().default("thingiverse"),
-    sourceId: integer("source_id").notNull(),
-    name: text("name").notNull(),
-    description: text("description").notNull().default(""),
-    creatorName: text("creator_name").notNull().default(""),
-    creatorUrl: text("creator_url"),
-    thumbnailUrl: text("thumbnail_url"),
-    imageUrls: text("image_urls", { mode: "json" })
-      .$type<string[]>()
-      .notNull()
-      .default(sql`'[]'`),
-    publicUrl: text("public_url"),
-    likeCount: integer("like_count").notNull().default(0),
-    downloadCount: integer("download_count").notNull().default(0),
-    viewCount: integer("view_count").notNull().default(0),
-    license: text("license").notNull().default("Other"),
-    categoryName: text("category_name"),
-    tags: text("tags", { mode: "json" })
-      .$type<string[]>()
-      .notNull()
-      .default(sql`'[]'`),
-    featured: bool("featured").notNull().default(false),
-    /** weight cache: computed from the printable file by the analysis engine */
-    estimatedWeightGrams: real("estimated_weight_grams"),
-    printTimeMinutes: integer("print_time_minutes"),
-    /** the printable file's bounding box in mm, kept with the weight so only printers that hold it are counted */
-    sizeXMm: real("size_x_mm"),
-    sizeYMm: real("size_y_mm"),
-    sizeZMm: real("size_z_mm"),
-    weightComputedAt: stamp("weight_computed_at"),
-    sourceCreatedAt: stamp("source_created_at"),
-    fetchedAt: stamp("fetched_at").notNull().default(now),
-  },
-  (t) => [
-    uniqueIndex("catalogue_models_source_unique").on(t.source, t.sourceId),
-    index("catalogue_models_newest_idx").on(t.sourceCreatedAt),
-    index("catalogue_models_popular_idx").on(t.likeCount),
-    index("catalogue_models_featured_idx").on(t.featured, t.likeCount),
-  ],
-);
-
-/** Printable files of library models (stored by us) and of catalogue models (linked at the source). */
-export const modelFiles = sqliteTable(
-  "model_files",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    libraryModelId: integer("library_model_id").references(() => libraryModels.id, { onDelete: "cascade" }),
-    catalogueModelId: integer("catalogue_model_id").references(() => catalogueModels.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    sizeBytes: integer("size_bytes").notNull().default(0),
-    format: text("format").notNull(),
-    storageKey: text("storage_key"),
-    sourceFileId: integer("source_file_id"),
-    downloadUrl: text("download_url"),
-    /** the analysis engine's result as JSON */
-    analysis: text("analysis", { mode: "json" }),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index("model_files_library_idx").on(t.libraryModelId),
-    index("model_files_catalogue_idx").on(t.catalogueModelId),
-    check("model_files_owner_check", sql`(library_model_id IS NULL) <> (catalogue_model_id IS NULL)`),
-  ],
-);
-
-export const modelLikes = sqliteTable(
-  "model_likes",
-  {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    libraryModelId: integer("library_model_id")
-      .notNull()
-      .references(() => libraryModels.id, { onDelete: "cascade" }),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.libraryModelId] }), index("model_likes_model_idx").on(t.libraryModelId)],
-);
-
-export const modelComments = sqliteTable(
-  "model_comments",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    libraryModelId: integer("library_model_id")
-      .notNull()
-      .references(() => libraryModels.id, { onDelete: "cascade" }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    comment: text("comment").notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index("model_comments_model_idx").on(t.libraryModelId, t.createdAt),
-    check("model_comments_not_blank", sql`length(trim(comment)) > 0`),
-  ],
-);
-
-export const modelRatings = sqliteTable(
-  "model_ratings",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    libraryModelId: integer("library_model_id")
-      .notNull()
-      .references(() => libraryModels.id, { onDelete: "cascade" }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    rating: integer("rating").notNull(),
-    review: text("review"),
-    hasPrinted: bool("has_printed").notNull().default(false),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    uniqueIndex("model_ratings_one_per_user").on(t.libraryModelId, t.userId),
-    check("model_ratings_range", sql`rating BETWEEN 1 AND 5`),
   ],
 );
 
@@ -525,80 +350,6 @@ export const payouts = sqliteTable(
     check("payouts_amount_check", sql`amount_cents >= 0`),
   ],
 );
-
-/** Webhook events already handled, so a delivery that arrives twice changes nothing twice. */
-export const webhookEvents = sqliteTable("webhook_events", {
-  id: text("id").primaryKey(),
-  provider: text("provider").notNull(),
-  type: text("type").notNull(),
-  processedAt: stamp("processed_at").notNull().default(now),
-});
-
-/**
- * Slow work (imports, weight caching, mail, newsletters, authorisation expiry) run by the
- * durable job runner (app/services/jobs/, decision 012): claimed with a lease, resumable.
- */
-export const backgroundTasks = sqliteTable(
-  "background_tasks",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    /** the task type a handler is registered for */
-    kind: text("kind").notNull(),
-    payload: text("payload", { mode: "json" }),
-    status: text("status", { enum: TASK_STATES }).notNull().default("queued"),
-    attempts: integer("attempts").notNull().default(0),
-    maxAttempts: integer("max_attempts").notNull().default(5),
-    runAt: stamp("run_at").notNull().default(now),
-    /** while queued or running, at most one task holds a given key (idempotent enqueue) */
-    dedupeKey: text("dedupe_key"),
-    /** periodic tasks: one row per type and period, whatever its status */
-    periodKey: text("period_key").unique(),
-    lockedBy: text("locked_by"),
-    lockedAt: stamp("locked_at"),
-    leaseExpiresAt: stamp("lease_expires_at"),
-    heartbeatAt: stamp("heartbeat_at"),
-    cancelRequested: bool("cancel_requested").notNull().default(false),
-    /** {processed, total, counts} as the handler reports it */
-    progress: text("progress", { mode: "json" }),
-    /** the handler's resume point (a cursor), kept across attempts */
-    checkpoint: text("checkpoint", { mode: "json" }),
-    lastError: text("last_error"),
-    result: text("result", { mode: "json" }),
-    startedAt: stamp("started_at"),
-    finishedAt: stamp("finished_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    index("background_tasks_due_idx").on(t.status, t.runAt),
-    index("background_tasks_kind_idx").on(t.kind, t.createdAt),
-    uniqueIndex("background_tasks_dedupe_unique")
-      .on(t.dedupeKey)
-      .where(sql`dedupe_key IS NOT NULL AND status IN ('queued', 'running')`),
-    check("background_tasks_status_check", oneOf("status", TASK_STATES)),
-  ],
-);
-
-/** Items a task has finished (per-item results), so a resumed task never does one twice. */
-export const backgroundTaskItems = sqliteTable(
-  "background_task_items",
-  {
-    taskId: integer("task_id")
-      .notNull()
-      .references(() => backgroundTasks.id, { onDelete: "cascade" }),
-    itemKey: text("item_key").notNull(),
-    outcome: text("outcome").notNull(),
-    detail: text("detail", { mode: "json" }),
-    doneAt: stamp("done_at").notNull().default(now),
-  },
-  (t) => [primaryKey({ columns: [t.taskId, t.itemKey] })],
-);
-
-/** Batched mail: at most one message per key per window (e.g. one per conversation per 15 minutes). */
-export const mailBatches = sqliteTable("mail_batches", {
-  batchKey: text("batch_key").primaryKey(),
-  windowEndsAt: stamp("window_ends_at").notNull(),
-});
 
 /** The contact form's messages (stored and acknowledged). */
 export const contactMessages = sqliteTable("contact_messages", {
