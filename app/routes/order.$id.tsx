@@ -7,7 +7,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DELIVERY_METHOD_NAMES, shippingServiceName } from "~/domain/shipping";
 import { addressLines } from "~/domain/address";
 import { ConversationThread } from "~/components/conversation-thread";
-import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
+import { ORDER_NOT_FOUND_TEXT, OrderErrorBoundary } from "~/components/order-not-found";
 import { OrderActions } from "~/components/order-actions";
 import { OrderClaim } from "~/components/order-claim";
 import { claimTimeline, ownerShareAfterRefunds } from "~/domain/claims";
@@ -31,7 +31,7 @@ import { pageTransition } from "./orders.server";
 
 export const meta: MetaFunction = () => [{ title: "Order | Printnear" }];
 
-const NOT_FOUND = "The order you're looking for doesn't exist or you don't have access to it.";
+const NOT_FOUND = ORDER_NOT_FOUND_TEXT;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -320,18 +320,4 @@ export default function OrderDetail() {
   );
 }
 
-export function ErrorBoundary() {
-  return (
-    <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <ErrorPage heading="Order Not Found" message={NOT_FOUND}>
-            <Link to="/dashboard" className="btn-primary mt-4">
-              Go to Dashboard
-            </Link>
-          </ErrorPage>
-        ),
-      }}
-    />
-  );
-}
+export const ErrorBoundary = OrderErrorBoundary;

@@ -4,7 +4,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
+import { ORDER_NOT_FOUND_TEXT, OrderErrorBoundary } from "~/components/order-not-found";
 import { CLAIM_INTENTS, OrderClaim } from "~/components/order-claim";
 import { isAppError, type AppError } from "~/domain/app-error";
 import { ClaimFormSchema, ClaimResponseFormSchema } from "~/domain/claims";
@@ -18,7 +18,7 @@ import { claimPhotos, readClaimForm } from "./claims.server";
 
 export const meta: MetaFunction = () => [{ title: "Order claim | Printnear" }];
 
-const NOT_FOUND = "The order you're looking for doesn't exist or you don't have access to it.";
+const NOT_FOUND = ORDER_NOT_FOUND_TEXT;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -115,18 +115,4 @@ export default function OrderClaimPage() {
   );
 }
 
-export function ErrorBoundary() {
-  return (
-    <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <ErrorPage heading="Order Not Found" message={NOT_FOUND}>
-            <Link to="/dashboard" className="btn-primary mt-4">
-              Go to Dashboard
-            </Link>
-          </ErrorPage>
-        ),
-      }}
-    />
-  );
-}
+export const ErrorBoundary = OrderErrorBoundary;
