@@ -6,6 +6,7 @@
 // computeScore, compareIndexes, matchRouteBranch, matchPath and compilePath; the unit test holds it to the original.
 import { createRequire } from "node:module";
 import type * as RouterModule from "@remix-run/router";
+import { chainStaticHandlers } from "./route-chain-handlers";
 
 type Router = typeof RouterModule;
 type Location = Parameters<Router["matchRoutes"]>[1];
@@ -212,40 +213,56 @@ function matchPattern(pattern: CompiledPattern, pathname: string) {
   return { params, pathname: matchedPathname, pathnameBase };
 }
 
+/** How many decoded addresses each ranked table remembers the matching branch of. */
+const MAX_REMEMBERED_PATHS = 2000;
+const winners = new WeakMap<MetaShape[][], Map<string, number>>();
+
 /** matchRoutes of @remix-run/router, with the table's ranked branches and patterns made once. */
 export function cachedMatchRoutes(router: Router): Router["matchRoutes"] {
   const { joinPaths, normalizePathname, parsePath, stripBasename, UNSAFE_decodePath: decodePath } = router;
+  /** The branch's matches for the address, or null when one of its levels does not match. */
+  const matchBranch = (routes: MatchableRoute[], metas: MetaShape[], decoded: string): Match[] | null => {
+    const matchedParams: Record<string, string | undefined> = {};
+    let matchedPathname = "/";
+    const matches: Match[] = [];
+    for (let i = 0; i < metas.length; ++i) {
+      const meta = metas[i]!;
+      const end = i === metas.length - 1;
+      const remainingPathname = matchedPathname === "/" ? decoded : decoded.slice(matchedPathname.length) || "/";
+      const match = matchPattern(end ? meta.last : meta.parent, remainingPathname);
+      if (!match) return null;
+      Object.assign(matchedParams, match.params);
+      matches.push({
+        params: matchedParams,
+        pathname: joinPaths([matchedPathname, match.pathname]),
+        pathnameBase: normalizePathname(joinPaths([matchedPathname, match.pathnameBase])),
+        route: routeAt(routes, meta.chain),
+      } as Match);
+      if (match.pathnameBase !== "/") matchedPathname = joinPaths([matchedPathname, match.pathnameBase]);
+    }
+    return matches;
+  };
   return function matchRoutes(routes, locationArg: Location, basename = "/") {
     const location = typeof locationArg === "string" ? parsePath(locationArg) : locationArg;
     const pathname = stripBasename(location.pathname || "/", basename);
     if (pathname == null) return null;
     const decoded = decodePath(pathname);
-    for (const metas of branchesOf(routes as MatchableRoute[], joinPaths)) {
-      const matchedParams: Record<string, string | undefined> = {};
-      let matchedPathname = "/";
-      const matches: Match[] = [];
-      let matched = true;
-      for (let i = 0; i < metas.length; ++i) {
-        const meta = metas[i]!;
-        const end = i === metas.length - 1;
-        const remainingPathname = matchedPathname === "/" ? decoded : decoded.slice(matchedPathname.length) || "/";
-        const match = matchPattern(end ? meta.last : meta.parent, remainingPathname);
-        if (!match) {
-          matched = false;
-          break;
-        }
-        Object.assign(matchedParams, match.params);
-        matches.push({
-          params: matchedParams,
-          pathname: joinPaths([matchedPathname, match.pathname]),
-          pathnameBase: normalizePathname(joinPaths([matchedPathname, match.pathnameBase])),
-          route: routeAt(routes as MatchableRoute[], meta.chain),
-        } as Match);
-        if (match.pathnameBase !== "/") matchedPathname = joinPaths([matchedPathname, match.pathnameBase]);
-      }
-      if (matched) return matches as never;
+    const table = routes as MatchableRoute[];
+    const ranked = branchesOf(table, joinPaths);
+    // the same address finds the same branch of a table of the same shape: only that branch is matched again
+    let remembered = winners.get(ranked);
+    if (!remembered) winners.set(ranked, (remembered = new Map()));
+    const known = remembered.get(decoded);
+    if (known !== undefined) return known < 0 ? null : (matchBranch(table, ranked[known]!, decoded) as never);
+    let found = -1;
+    let matches: Match[] | null = null;
+    for (let i = 0; i < ranked.length && !matches; i++) {
+      matches = matchBranch(table, ranked[i]!, decoded);
+      if (matches) found = i;
     }
-    return null;
+    if (remembered.size >= MAX_REMEMBERED_PATHS) remembered.delete(remembered.keys().next().value!);
+    remembered.set(decoded, found);
+    return matches as never;
   };
 }
 
@@ -260,7 +277,13 @@ export function installCachedRouteMatching(): { original: Router["matchRoutes"] 
   const conversions = router as unknown as { UNSAFE_convertRoutesToDataRoutes: ConvertRoutes };
   if (!router.__printnearOriginalMatchRoutes) {
     router.__printnearOriginalMatchRoutes = router.matchRoutes;
-    (router as { matchRoutes: Router["matchRoutes"] }).matchRoutes = cachedMatchRoutes(router);
+    const matchRoutes = cachedMatchRoutes(router);
+    (router as { matchRoutes: Router["matchRoutes"] }).matchRoutes = matchRoutes;
+    // the static handler's query matches with the router's private function: it gets only the matched routes
+    (router as { createStaticHandler: Router["createStaticHandler"] }).createStaticHandler = chainStaticHandlers(
+      router.createStaticHandler,
+      matchRoutes,
+    );
     conversions.UNSAFE_convertRoutesToDataRoutes = keptDataRoutes(conversions.UNSAFE_convertRoutesToDataRoutes);
     // the module RemixServer calls createServerRoutes on, resolved from @remix-run/react's own entry
     const remixRoutes = createRequire(require.resolve("@remix-run/react"))("./routes.js") as {

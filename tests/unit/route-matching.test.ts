@@ -1,9 +1,6 @@
 import { createRequire } from "node:module";
-import { resolve } from "node:path";
-import { UNSAFE_flatRoutes as flatRoutes } from "@remix-run/dev";
 import type * as RouterModule from "@remix-run/router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import remixConfig from "../../remix.config.js";
 import {
   cachedMatchRoutes,
   installCachedRouteMatching,
@@ -11,6 +8,7 @@ import {
   keptServerRoutes,
   type MatchableRoute,
 } from "../../server/route-matching";
+import { appRoutes, samplePaths, type TableRoute } from "./route-table";
 
 const require = createRequire(import.meta.url);
 const router = require("@remix-run/router") as typeof RouterModule;
@@ -21,42 +19,6 @@ const original = (routes: MatchableRoute[], ...rest: [string | { pathname: strin
   originalMatch(routes as Table, ...rest);
 const cached = (routes: MatchableRoute[], ...rest: [string | { pathname: string }, string?]) =>
   cachedMatch(routes as Table, ...rest);
-
-interface TableRoute extends MatchableRoute {
-  id: string;
-  children?: TableRoute[];
-}
-
-/** The app's route table as Remix's server builds it: root, and each route under its parent. */
-function appRoutes(): TableRoute[] {
-  const manifest = flatRoutes(resolve("app"), remixConfig.ignoredRouteFiles);
-  const childrenOf = (parentId: string): TableRoute[] =>
-    Object.values(manifest)
-      .filter((r) => (r.parentId ?? "root") === parentId)
-      .map((r) => ({ id: r.id, path: r.path, index: r.index, caseSensitive: r.caseSensitive, children: childrenOf(r.id) }));
-  return [{ id: "root", path: "", children: childrenOf("root") }];
-}
-
-/** Addresses for each route's full path: params filled, optional segments on and off, odd spellings. */
-function samplePaths(routes: TableRoute[]): string[] {
-  const paths = new Set<string>(["/", "", "/nope", "/models/", "//models", "/MODELS", "/api", "/order/abc%2Fdef", "/%E0%A4%A"]);
-  const walk = (level: TableRoute[], parentPath: string) => {
-    for (const route of level) {
-      const full = `${parentPath}/${route.path ?? ""}`.replace(/\/+/g, "/");
-      for (const fill of ["42", "a%20b", "x.y"]) {
-        const on = full
-          .replace(/:[\w-]+\??/g, fill)
-          .replace(/\?/g, "")
-          .replace(/\*$/, `${fill}/deeper`);
-        const off = full.replace(/\/:[\w-]+\?/g, "").replace(/\*$/, "");
-        for (const p of [on, off, `${on}/`, on.toUpperCase(), `${on}/extra`]) paths.add(p);
-      }
-      if (route.children) walk(route.children, full);
-    }
-  };
-  walk(routes, "");
-  return [...paths];
-}
 
 function expectSameMatches(routes: MatchableRoute[], location: string | { pathname: string }, basename?: string) {
   const want = original(routes, location, basename);
