@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { formatDate, formatDateTime } from "./format";
 
 describe("formatDateTime", () => {
@@ -23,5 +23,21 @@ describe("formatDate", () => {
     expect(formatDate("2026-01-02T03:00:00Z", null)).toBe("1/2/26 UTC");
     expect(formatDate("2026-01-02T03:00:00Z", "UTC")).toBe("1/2/26 UTC");
     expect(formatDate("2026-01-02T03:00:00Z", "Not/AZone")).toBe("1/2/26 UTC");
+  });
+});
+
+describe("kept texts", () => {
+  it("makes the text of an instant in a zone once, and keeps zones and instants apart", () => {
+    const parts = vi.spyOn(Intl.DateTimeFormat.prototype, "formatToParts");
+    const at = "2026-03-04T05:06:00Z";
+    expect(formatDateTime(at, "America/Denver")).toBe("3/3/26, 10:06 PM MST");
+    expect(formatDateTime(at, "America/Denver")).toBe("3/3/26, 10:06 PM MST");
+    expect(formatDateTime(new Date(at), "America/Denver")).toBe("3/3/26, 10:06 PM MST");
+    expect(parts).toHaveBeenCalledTimes(1);
+    expect(formatDateTime(at, "America/New_York")).toBe("3/4/26, 12:06 AM EST");
+    expect(formatDateTime("2026-03-04T05:07:00Z", "America/Denver")).toBe("3/3/26, 10:07 PM MST");
+    expect(formatDate(at, "America/Denver")).toBe("3/3/26");
+    expect(formatDate(at, null)).toBe("3/4/26 UTC");
+    parts.mockRestore();
   });
 });

@@ -16,6 +16,21 @@ function keptFormat(key: string, options: Intl.DateTimeFormatOptions): Intl.Date
   return format;
 }
 
+// The same instant in the same zone reads the same on every page: each text is made once (the zone's name
+// takes a formatToParts per call), and at most MAX_TEXTS are kept.
+const MAX_TEXTS = 5000;
+const texts = new Map<string, string>();
+
+function keptText(key: string, make: () => string): string {
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = make();
+    if (texts.size >= MAX_TEXTS) texts.clear();
+    texts.set(key, text);
+  }
+  return text;
+}
+
 function validZone(zone: string | null | undefined): string {
   if (!zone) return "UTC";
   try {
@@ -30,8 +45,11 @@ function validZone(zone: string | null | undefined): string {
 export function formatDate(value: Date | string | number | null | undefined, zone: string | null): string {
   if (value === null || value === undefined) return "";
   const timeZone = validZone(zone);
-  const text = keptFormat(`date:${timeZone}`, { dateStyle: "short", timeZone }).format(new Date(value));
-  return timeZone === "UTC" ? `${text} UTC` : text;
+  const date = new Date(value);
+  return keptText(`date:${timeZone}:${date.getTime()}`, () => {
+    const text = keptFormat(`date:${timeZone}`, { dateStyle: "short", timeZone }).format(date);
+    return timeZone === "UTC" ? `${text} UTC` : text;
+  });
 }
 
 /** "1/1/26, 11:00 AM MST": date, time and the zone's short name. */
@@ -39,12 +57,14 @@ export function formatDateTime(value: Date | string | number | null | undefined,
   if (value === null || value === undefined) return "";
   const timeZone = validZone(zone);
   const date = new Date(value);
-  const text = keptFormat(`datetime:${timeZone}`, { dateStyle: "short", timeStyle: "short", timeZone }).format(date);
-  const name =
-    keptFormat(`name:${timeZone}`, { timeZone, timeZoneName: "short" })
-      .formatToParts(date)
-      .find((p) => p.type === "timeZoneName")?.value ?? timeZone;
-  return `${text} ${name}`;
+  return keptText(`datetime:${timeZone}:${date.getTime()}`, () => {
+    const text = keptFormat(`datetime:${timeZone}`, { dateStyle: "short", timeStyle: "short", timeZone }).format(date);
+    const name =
+      keptFormat(`name:${timeZone}`, { timeZone, timeZoneName: "short" })
+        .formatToParts(date)
+        .find((p) => p.type === "timeZoneName")?.value ?? timeZone;
+    return `${text} ${name}`;
+  });
 }
 
 /** '9+' above nine, as the notification badge shows. */
