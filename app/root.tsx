@@ -13,6 +13,7 @@ import {
 } from "@remix-run/react";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
 import { AppShell } from "./components/app-shell";
+import { InAppNavigation } from "./components/link";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { LiveUpdates } from "./components/live-updates";
 import { SiteFooter } from "./components/site-footer";
@@ -111,6 +112,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Toaster toast={pageToast ?? root?.toast ?? null} />
         {root?.user ? <LiveUpdates /> : null}
         <AppShell signedIn={!!root?.user} />
+        <InAppNavigation />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "./link";
 import { useEffect, useRef, useState } from "react";
 import type { FeaturedModel } from "~/domain/models";
 import { formatCount, ModelImage } from "./model-card";

@@ -1,5 +1,6 @@
 // Printer cards and the small pieces the printer pages share.
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { Link } from "./link";
 import { formatDistance } from "~/domain/geo";
 import { formatCents } from "~/domain/money";
 import { formatPricePerGram } from "~/domain/pricing";

@@ -1,5 +1,6 @@
 // Pieces of the printer filter cards shared by /browse, /printers and /choose-printer.
-import { Link, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
+import { Link } from "./link";
 import { formatPricePerGram } from "~/domain/pricing";
 import { RADIUS_CHOICES_MILES, type CardPrinter, type PrinterSort, type SearchOrigin } from "~/domain/printer-listing";
 import type { MapPrinter } from "./printer-map";

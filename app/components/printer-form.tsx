@@ -8,7 +8,8 @@ import {
   type FieldMetadata,
   type FormMetadata,
 } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { Link } from "./link";
 import type { ChangeEvent, ReactNode, SelectHTMLAttributes } from "react";
 import { PRINTER_MATERIALS } from "~/domain/materials";
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField, type ListOfErrors } from "./forms";

@@ -1,4 +1,5 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
+import { Link } from "./link";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 
 export const SUPPORT_EMAIL = "support@printnear.com";

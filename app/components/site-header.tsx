@@ -1,4 +1,5 @@
-import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
+import { Link, NavLink } from "./link";
 import { useEffect, useRef } from "react";
 import type { RootUser } from "~/domain/signed-in-user";
 import { LocalTime } from "./local-time";

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { FeaturedCarousel } from "~/components/featured-carousel";
 import type { FeaturedModel } from "~/domain/models";
 import { listFeaturedModels } from "~/services/models/lists.server";

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { NavLink, Outlet } from "@remix-run/react";
+import { Outlet } from "@remix-run/react";
+import { NavLink } from "~/components/link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireAdmin } from "~/utils/admin.server";
 

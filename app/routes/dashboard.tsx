@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { desc, eq } from "drizzle-orm";
 import { printers, printJobs } from "../../db/schema";
 import { OrderActions } from "~/components/order-actions";

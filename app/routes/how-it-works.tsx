@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { LOCAL_DELIVERY_FEE_CENTS, PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { formatCents } from "~/domain/money";
 

@@ -4,7 +4,8 @@
 // other order shows its true state.
 import { copiesText } from "~/domain/design-scale";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
 import { PAID_STATUSES, statusLabelFor, type JobStatus } from "~/domain/job-status";

@@ -3,7 +3,8 @@
 // Every order button on any page posts here with an `intent` and a `redirectTo`.
 import { copiesText } from "~/domain/design-scale";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { DELIVERY_METHOD_NAMES, shippingServiceName } from "~/domain/shipping";
 import { addressLines } from "~/domain/address";
 import { ConversationThread } from "~/components/conversation-thread";

@@ -2,7 +2,8 @@
 // (asking first) while the order is still cancellable.
 import { copiesText } from "~/domain/design-scale";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LocalTime } from "~/components/local-time";
 import { OrderActions } from "~/components/order-actions";

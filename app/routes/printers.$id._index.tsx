@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { AvailabilityBadge, buildVolumeText, PrinterPhoto, ratingText } from "~/components/printer-card";
 import { PrinterMap } from "~/components/printer-map";

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, useLoaderData, useLocation } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PrinterCard, PrinterCardSkeleton } from "~/components/printer-card";

@@ -25,6 +25,24 @@ test.describe("the shell", () => {
     await expect(page.getByRole("link", { name: "Printer Dashboard" })).toHaveCount(0);
   });
 
+  test("a header link opens its page marked as the current one; with JavaScript the document stays", async ({ page, signIn }) => {
+    await signIn("customer");
+    await page.goto("/dashboard");
+    const marker = () => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
+    if (!jsDisabled()) await page.evaluate(() => ((window as unknown as { sameDocument?: boolean }).sameDocument = true));
+    const main = page.getByRole("navigation", { name: "Main" });
+    await expect(main.getByRole("link", { name: "Find Printers" })).not.toHaveAttribute("aria-current", "page");
+    await main.getByRole("link", { name: "Find Printers" }).click();
+    await expect(page).toHaveURL(/\/browse$/);
+    await expect(main.getByRole("link", { name: "Find Printers" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // in-page navigation with JavaScript; a whole new document without it
+    if (!jsDisabled()) expect(await marker()).toBe(true);
+    await page.getByRole("contentinfo").getByRole("link", { name: "Browse Models" }).click();
+    await expect(page).toHaveURL(/\/models$/);
+    if (!jsDisabled()) expect(await marker()).toBe(true);
+  });
+
   test("a printer owner's avatar menu has the Printer Dashboard", async ({ page, signIn }) => {
     await signIn("lovelandOwner");
     await page.goto("/dashboard");

@@ -120,6 +120,12 @@ const FORM_KIT = "app/components/forms.tsx";
 /** Reads the navigation for a page refresh's timing, not for a form's pending state. */
 const NAVIGATION_READERS = ["app/utils/misc-react.ts", "app/components/live-updates.tsx"];
 const NOT_FOUND_ROUTE = "app/routes/$.tsx";
+const SITE_LINKS = "app/components/link.tsx";
+
+/** Link or NavLink taken from Remix instead of the site's own (app/components/link.tsx). */
+export function importsRouterLinks(code: string): boolean {
+  return /import\s*\{[^}]*\b(Link|NavLink)\b[^}]*\}\s*from\s*["']@remix-run\/react["']/.test(code);
+}
 
 /** A field's or form's error drawn by hand instead of through the kit's ErrorList. */
 export function drawsErrorsByHand(code: string): boolean {
@@ -137,6 +143,8 @@ function viewBreaches(): string[] {
     if (from !== FORM_KIT && drawsErrorsByHand(code)) out.push(`${from}: field errors render through the kit (${FORM_KIT})`);
     if (!NAVIGATION_READERS.includes(from) && /\buseNavigation\b/.test(code))
       out.push(`${from}: pending state comes from useIsPending, not useNavigation`);
+    if (from !== SITE_LINKS && importsRouterLinks(code))
+      out.push(`${from}: links come from ${SITE_LINKS}, which draws plain ones without React Router's work`);
     if (fromLayer === "app/routes" && from !== NOT_FOUND_ROUTE && /throw new Response\(/.test(code))
       out.push(`${from}: a refusal is invariantResponse or the AppError mapper, not a hand-built Response`);
   }
@@ -170,13 +178,20 @@ describe("architecture", () => {
 });
 
 describe("views keep to the route helpers", () => {
-  test("field errors render through the kit, pending state through useIsPending, and pages throw no hand-built Response", () => {
+  test("field errors render through the kit, pending state through useIsPending, links through the site's Link, and pages throw no hand-built Response", () => {
     expect(viewBreaches().filter((v) => !KNOWN_VIEW_BREACHES.includes(v))).toEqual([]);
   });
 
   test("the known list holds no breach that is already gone", () => {
     const now = new Set(viewBreaches());
     expect(KNOWN_VIEW_BREACHES.filter((v) => !now.has(v))).toEqual([]);
+  });
+
+  test("the checker sees links taken from Remix (it can fail)", () => {
+    expect(importsRouterLinks('import { Form, Link } from "@remix-run/react";')).toBe(true);
+    expect(importsRouterLinks('import {\n  NavLink,\n  useLoaderData,\n} from "@remix-run/react";')).toBe(true);
+    expect(importsRouterLinks('import { Links, Meta, type LinkProps } from "@remix-run/react";')).toBe(false);
+    expect(importsRouterLinks('import { Link } from "~/components/link";')).toBe(false);
   });
 
   test("the checker sees a hand-drawn error (it can fail)", () => {

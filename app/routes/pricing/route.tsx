@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, useLoaderData, useLocation } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatCents } from "~/domain/money";

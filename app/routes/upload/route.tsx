@@ -2,7 +2,8 @@
 // form; with JavaScript the same form goes to the matching API call through XMLHttpRequest, for upload progress.
 import type { SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, redirect, useLoaderData, type ClientActionFunctionArgs } from "@remix-run/react";
+import { redirect, useLoaderData, type ClientActionFunctionArgs } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MESSAGES, NEW_DESIGN_SETTINGS, type DesignAnalysis } from "~/domain/design-settings";
 import { DEFAULT_RATE_PER_KG_CENTS } from "~/domain/pricing";

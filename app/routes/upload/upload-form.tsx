@@ -2,7 +2,8 @@
 // It posts the same multipart form with JavaScript off; with it on, the route's clientAction adds upload progress.
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
 import { AnalysisResults, AnalysisWarning, formatBytes, PricingBreakdown } from "~/components/design-panels";
 import { DesignSettingsFields } from "~/components/design-settings";

@@ -1,0 +1,56 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { isCurrentPage, isSiteAddress, Link, plainAnchor } from "./link";
+
+describe("the site's links", () => {
+  it("draw a link to an address of the site as a plain <a> marked for in-page navigation", () => {
+    const html = renderToStaticMarkup(
+      <Link to="/order/7?tab=messages" className="btn" aria-label="Order 7" data-testid="order-link">
+        Order
+      </Link>,
+    );
+    expect(html).toBe(
+      '<a href="/order/7?tab=messages" data-discover="true" data-in-app="" class="btn" aria-label="Order 7" data-testid="order-link">Order</a>',
+    );
+  });
+
+  it("leave to React Router's Link every link that asks for more than attributes", () => {
+    expect(plainAnchor({ to: "/models" })).not.toBeNull();
+    for (const props of [
+      { to: "models" },
+      { to: "//elsewhere.example/x" },
+      { to: "/\\elsewhere.example" },
+      { to: { pathname: "/models" } },
+      { to: "/checkout?orderId=1", reloadDocument: true },
+      { to: "/models", replace: true },
+      { to: "/models", state: { from: "x" } },
+      { to: "/models", prefetch: "intent" },
+      { to: "/models", target: "_blank" },
+      { to: "/models", onClick: () => {} },
+      { to: "/file.stl", download: true },
+    ]) {
+      expect(plainAnchor(props), JSON.stringify(props)).toBeNull();
+    }
+  });
+
+  it("know the site's own addresses", () => {
+    expect(isSiteAddress("/")).toBe(true);
+    expect(isSiteAddress("/a/b?c#d")).toBe(true);
+    expect(isSiteAddress("https://printnear.com/")).toBe(false);
+    expect(isSiteAddress("//printnear.com/")).toBe(false);
+    expect(isSiteAddress("#top")).toBe(false);
+    expect(isSiteAddress(null)).toBe(false);
+  });
+
+  it("mark the page shown and its sub-pages as NavLink does", () => {
+    expect(isCurrentPage("/dashboard", "/dashboard")).toBe(true);
+    expect(isCurrentPage("/dashboard/", "/dashboard")).toBe(true);
+    expect(isCurrentPage("/Dashboard", "/dashboard")).toBe(true);
+    expect(isCurrentPage("/admin/orders/4", "/admin/orders")).toBe(true);
+    expect(isCurrentPage("/admin/orders/4", "/admin/orders", true)).toBe(false);
+    expect(isCurrentPage("/admin/ordersx", "/admin/orders")).toBe(false);
+    expect(isCurrentPage("/models", "/")).toBe(false);
+    expect(isCurrentPage("/", "/")).toBe(true);
+    expect(isCurrentPage("/messages", "/messages?jobId=3")).toBe(true);
+  });
+});

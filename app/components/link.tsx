@@ -1,0 +1,92 @@
+// The site's links. React Router's Link resolves its address against the route matches several times per
+// render; for a link to an absolute address of this site with nothing but attributes, none of that is needed:
+// it is an <a> marked for the one click handler the root installs (InAppNavigation), which makes the same
+// client-side navigation Link would (decision 036). Anything else — a relative address, reloadDocument,
+// replace, state, prefetch, target, an onClick of its own — is React Router's Link.
+import { Link as RemixLink, useLocation, useNavigate, type LinkProps } from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
+
+/** The attribute that marks a plain in-app link for the root's click handler. */
+const IN_APP = "data-in-app";
+
+/** An address of this site from its root, which the browser and the router read alike. */
+export function isSiteAddress(to: unknown): to is string {
+  return typeof to === "string" && to.startsWith("/") && !to.startsWith("//") && !to.startsWith("/\\");
+}
+
+/** The <a>'s attributes when the link needs nothing of React Router's Link, else null. */
+export function plainAnchor(props: Record<string, unknown>): Record<string, unknown> | null {
+  if (!isSiteAddress(props.to)) return null;
+  // data-discover: Remix's lazy route discovery learns the routes of the links it finds on the page
+  const anchor: Record<string, unknown> = { href: props.to, "data-discover": "true", [IN_APP]: "" };
+  for (const key in props) {
+    if (key === "to" || key === "children") continue;
+    const attribute =
+      key === "className" || key === "id" || key === "title" || key === "role" || key === "tabIndex" || key === "style";
+    if (!attribute && !key.startsWith("aria-") && !key.startsWith("data-")) return null;
+    anchor[key] = props[key];
+  }
+  return anchor;
+}
+
+export function Link(props: LinkProps) {
+  const anchor = plainAnchor(props as unknown as Record<string, unknown>);
+  return anchor ? <a {...anchor}>{props.children}</a> : <RemixLink {...props} />;
+}
+
+/** Whether `to` is the page at `pathname` or one of its sub-pages, as NavLink decides it (letter case aside). */
+export function isCurrentPage(pathname: string, to: string, end = false): boolean {
+  const path = to.split(/[?#]/)[0]!.toLowerCase();
+  const current = pathname.toLowerCase();
+  const base = path !== "/" && path.endsWith("/") ? path.slice(0, -1) : path;
+  if (current === base) return true;
+  if (end || base === "/") return false;
+  return current.startsWith(base) && current.charAt(base.length) === "/";
+}
+
+interface NavLinkProps {
+  /** an absolute address of this site */
+  to: string;
+  end?: boolean;
+  className?: string | ((state: { isActive: boolean }) => string);
+  children?: ReactNode;
+}
+
+/** A link that knows it leads to the page shown: aria-current="page" and its active class. */
+export function NavLink({ to, end, className, children }: NavLinkProps) {
+  const isActive = isCurrentPage(useLocation().pathname, to, end);
+  return (
+    <Link
+      to={to}
+      aria-current={isActive ? "page" : undefined}
+      className={typeof className === "function" ? className({ isActive }) : className}
+    >
+      {children}
+    </Link>
+  );
+}
+
+/**
+ * The plain in-app links' one click handler: a left click without modifier keys that no one else handled
+ * navigates in the page, replacing the history entry when the address is the current one, as Link does.
+ */
+export function InAppNavigation() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const current = `${location.pathname}${location.search}${location.hash}`;
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      if (event.defaultPrevented || event.button !== 0) return;
+      if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+      const link = (event.target as Element | null)?.closest?.(`a[${IN_APP}]`);
+      if (!(link instanceof HTMLAnchorElement) || (link.target && link.target !== "_self")) return;
+      const to = link.getAttribute("href");
+      if (!isSiteAddress(to)) return;
+      event.preventDefault();
+      navigate(to, { replace: to === current });
+    };
+    document.addEventListener("click", onClick);
+    return () => document.removeEventListener("click", onClick);
+  }, [navigate, current]);
+  return null;
+}
