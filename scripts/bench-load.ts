@@ -2,7 +2,9 @@
 // page (scripts/bench-minimal: one loader returning a constant) built with the same toolchain.
 // Both production servers run on loopback; autocannon (50 connections, no compression asked)
 // hits each page and the minimal page alternately, so both share whatever else the machine does.
-// It prints req/s, p99 and the ratio to the minimal page, and exits non-zero when a page misses its run's target.
+// It prints req/s, p99 and the ratio to the minimal page, and exits non-zero when a page misses its run's target;
+// beside them each server's CPU time per request (all its processes, from /proc), steadier than req/s when
+// something else shares the machine.
 // Two runs: signed out (the public pages, which the one-second micro-cache of server/page-cache.ts serves;
 // target ratio >= 0.5, p99 <= 150 ms) and signed in as the demo customer or printer owner (session cookies
 // written as tests/e2e/fixtures.ts does: every request takes the whole path, session lookup, loaders and
@@ -13,7 +15,7 @@
 //   --signed-in-only / --signed-out-only   run one of the two
 import autocannon from "autocannon";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { withDemoIds, type DemoPageIds } from "./bench-session";
 
@@ -48,6 +50,8 @@ const DB_FILE = "tests/.tmp/bench-load.db";
 export interface LoadResult {
   path: string;
   requestsPerSecond: number;
+  /** the server's CPU time (user + system, all its processes) per answered request, when known */
+  cpuMsPerRequest?: number;
   p99Ms: number;
   errors: number;
   non2xx: number;
@@ -67,13 +71,26 @@ export function compare(page: LoadResult, minimal: LoadResult, target: Target): 
 }
 
 export function formatComparisons(rows: Comparison[]): string {
-  const header = ["page", "req/s", "p99 ms", "minimal req/s", "minimal p99 ms", "ratio", "target"];
+  const header = [
+    "page",
+    "req/s",
+    "p99 ms",
+    "CPU ms/req",
+    "minimal req/s",
+    "minimal p99 ms",
+    "minimal CPU ms/req",
+    "ratio",
+    "target",
+  ];
+  const cpu = (result: LoadResult) => (result.cpuMsPerRequest === undefined ? "-" : result.cpuMsPerRequest.toFixed(2));
   const cells = rows.map((r) => [
     r.page.path,
     r.page.requestsPerSecond.toFixed(0),
     r.page.p99Ms.toFixed(0),
+    cpu(r.page),
     r.minimal.requestsPerSecond.toFixed(0),
     r.minimal.p99Ms.toFixed(0),
+    cpu(r.minimal),
     r.ratio.toFixed(2),
     r.meetsTarget
       ? "OK"
@@ -112,18 +129,28 @@ interface Page {
   cookie?: string;
 }
 
+interface Servers {
+  appOrigin: string;
+  minimalUrl: string;
+  /** process groups of the two servers, whose CPU time is read from /proc */
+  app?: number;
+  minimal?: number;
+}
+
 /** Each page against the minimal page, alternately, so both share whatever else the machine does. */
-async function measure(label: string, appOrigin: string, minimalUrl: string, pages: Page[], seconds: number, target: Target) {
+async function measure(label: string, servers: Servers, pages: Page[], seconds: number, target: Target) {
+  const { appOrigin, minimalUrl } = servers;
   console.log(`\n${label}`);
   // warm the path (JIT, caches, the session's rows) before anything counts
   for (const { path, cookie } of pages) await load(`${appOrigin}${path}`, 2, cookie);
   const rows: Comparison[] = [];
   for (const { path, cookie } of pages) {
-    const minimalRun = await load(minimalUrl, seconds);
-    const pageRun = await load(`${appOrigin}${path}`, seconds, cookie);
+    const minimalRun = await load(minimalUrl, seconds, undefined, servers.minimal);
+    const pageRun = await load(`${appOrigin}${path}`, seconds, cookie, servers.app);
     rows.push(compare(pageRun, { ...minimalRun, path: "minimal" }, target));
+    const cpu = (run: LoadResult) => (run.cpuMsPerRequest === undefined ? "" : `, ${run.cpuMsPerRequest.toFixed(2)} ms CPU/req`);
     console.log(
-      `${path}: ${pageRun.requestsPerSecond.toFixed(0)} req/s, p99 ${pageRun.p99Ms} ms; minimal ${minimalRun.requestsPerSecond.toFixed(0)} req/s, p99 ${minimalRun.p99Ms} ms`,
+      `${path}: ${pageRun.requestsPerSecond.toFixed(0)} req/s, p99 ${pageRun.p99Ms} ms${cpu(pageRun)}; minimal ${minimalRun.requestsPerSecond.toFixed(0)} req/s, p99 ${minimalRun.p99Ms} ms${cpu(minimalRun)}`,
     );
   }
   return rows;
@@ -166,13 +193,43 @@ async function stop(server: ChildProcess | undefined) {
   signal("SIGKILL");
 }
 
-async function load(url: string, seconds: number, cookie?: string): Promise<LoadResult> {
+/** CPU time (user + system) in ms of every process in a process group, from /proc; undefined elsewhere. */
+export function processGroupCpuMs(group: number | undefined, proc = "/proc"): number | undefined {
+  if (!group) return undefined;
+  let ticks = 0;
+  try {
+    for (const entry of readdirSync(proc)) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`${proc}/${entry}/stat`, "utf8");
+      } catch {
+        continue; // ended meanwhile
+      }
+      // fields after the command's closing parenthesis: state ppid pgrp … utime(14) stime(15)
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === group) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+  } catch {
+    return undefined;
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+/** Linux's USER_HZ, the unit of /proc's CPU times */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+async function load(url: string, seconds: number, cookie?: string, serverGroup?: number): Promise<LoadResult> {
   const headers: Record<string, string> = { accept: "text/html" };
   if (cookie) headers.cookie = cookie;
+  const cpuBefore = processGroupCpuMs(serverGroup);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  const cpuAfter = processGroupCpuMs(serverGroup);
+  const answered = result.requests.total;
   return {
     path: new URL(url).pathname + new URL(url).search,
     requestsPerSecond: result.requests.average,
+    cpuMsPerRequest:
+      cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? (cpuAfter - cpuBefore) / answered : undefined,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
@@ -218,6 +275,7 @@ async function main() {
     minimal = start(["tsx", "scripts/bench-minimal/server.ts"], minimalEnv);
     const appOrigin = `http://127.0.0.1:${appPort}`;
     const minimalUrl = `http://127.0.0.1:${minimalPort}/`;
+    const servers: Servers = { appOrigin, minimalUrl, app: app.pid, minimal: minimal.pid };
     await waitFor(`${appOrigin}/healthz`, app);
     await waitFor(minimalUrl, minimal);
 
@@ -227,7 +285,7 @@ async function main() {
     if (!argv.includes("--signed-in-only")) {
       const label = "signed out (public pages; the micro-cache serves them)";
       const signedOut = (pages.length ? pages : LOAD_PAGES).map((path) => ({ path }));
-      runs.push([label, SIGNED_OUT_TARGET, await measure(label, appOrigin, minimalUrl, signedOut, seconds, SIGNED_OUT_TARGET)]);
+      runs.push([label, SIGNED_OUT_TARGET, await measure(label, servers, signedOut, seconds, SIGNED_OUT_TARGET)]);
     }
     if (!argv.includes("--signed-out-only")) {
       const plan = pages.length ? pages.map((path) => ({ path, as: SIGNED_IN_AS })) : SIGNED_IN_PAGES;
@@ -241,7 +299,7 @@ async function main() {
         return { path: withDemoIds(path, sessions.ids), cookie };
       });
       const label = `signed in as ${emails.join(" / ")} (no cache: the whole request path)`;
-      runs.push([label, SIGNED_IN_TARGET, await measure(label, appOrigin, minimalUrl, signedIn, seconds, SIGNED_IN_TARGET)]);
+      runs.push([label, SIGNED_IN_TARGET, await measure(label, servers, signedIn, seconds, SIGNED_IN_TARGET)]);
     }
     console.log(`\n${CONNECTIONS} connections, ${seconds} s each, uncompressed, loopback`);
     for (const [label, target, rows] of runs) {
