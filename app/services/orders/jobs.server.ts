@@ -55,7 +55,7 @@ export async function loadJobParty(jobId: number): Promise<JobParty | null> {
 }
 
 /** How a user stands to a job: its customer, the owner of its printer (once paid), or nobody (null: answer 404). */
-export function roleOf(party: JobParty, userId: number): "customer" | "owner" | null {
+export function roleOf(party: Pick<JobParty, "job" | "ownerId">, userId: number): "customer" | "owner" | null {
   if (isJobOwner(party.job, party.ownerId, userId)) return "owner";
   if (party.job.customerId === userId) return "customer";
   return null;
