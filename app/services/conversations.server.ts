@@ -13,7 +13,7 @@ import {
   type SenderType,
   type ThreadMessage,
 } from "~/domain/messages";
-import { getClient, getDb, unlessWriteLocked } from "~/utils/db.server";
+import { getClient, getDb, preparedQuery, unlessWriteLocked } from "~/utils/db.server";
 import { closeMailBatch } from "./mail/index.server";
 import { notify } from "./notifications.server";
 import { havePaidOrderBetween, reachedOwnerSql } from "./orders/jobs.server";
@@ -111,9 +111,9 @@ function toThreadMessage(row: {
 /** The most messages a thread loads at once (the newest ones). */
 export const THREAD_LIMIT = 200;
 
-async function threadMessages(jobId: number): Promise<ThreadMessage[]> {
-  const db = await getDb();
-  const rows = await db
+/** A thread's newest messages: the order page and an open conversation read it on every view. */
+const newestMessages = preparedQuery((db) =>
+  db
     .select({
       id: messages.id,
       senderId: messages.senderId,
@@ -126,9 +126,14 @@ async function threadMessages(jobId: number): Promise<ThreadMessage[]> {
     })
     .from(messages)
     .innerJoin(users, eq(users.id, messages.senderId))
-    .where(eq(messages.jobId, jobId))
+    .where(eq(messages.jobId, sql.placeholder("jobId")))
     .orderBy(sql`${messages.sentAt} DESC, ${messages.id} DESC`)
-    .limit(THREAD_LIMIT);
+    .limit(THREAD_LIMIT)
+    .prepare(),
+);
+
+async function threadMessages(jobId: number): Promise<ThreadMessage[]> {
+  const rows = await newestMessages(await getDb()).all({ jobId });
   return rows.reverse().map(toThreadMessage);
 }
 

@@ -3,7 +3,7 @@
 // escalates, an admin decides what is escalated or left unanswered. Each step is one guarded UPDATE
 // on the claim's status, so a step happens once however many requests race; every step tells
 // both parties (bell and e-mail) and is written into the order's conversation.
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { claims, messages, printJobs } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import {
@@ -22,7 +22,7 @@ import { formatCents } from "~/domain/money";
 import { readPrinterPhoto, storePrinterPhoto } from "~/services/printers/images.server";
 import { notify } from "~/services/notifications.server";
 import { limitWrite } from "~/services/write-limits.server";
-import { getClient, getDb } from "~/utils/db.server";
+import { getClient, getDb, preparedQuery } from "~/utils/db.server";
 import { loadJobParty, roleOf, type JobParty, type OrderView } from "./jobs.server";
 import { refundableCents, refundJob, refundsOfJob } from "./refunds.server";
 import { sendWaitingPayouts } from "./payouts.server";
@@ -273,12 +273,21 @@ export async function claimsOfJob(jobId: number, userId: number | "admin") {
   return party ? claimsOfParty(party, userId) : null;
 }
 
+/** A job's claims, newest first: the order page reads them on every view. */
+const claimsNewestFirst = preparedQuery((db) =>
+  db
+    .select()
+    .from(claims)
+    .where(eq(claims.jobId, sql.placeholder("jobId")))
+    .orderBy(desc(claims.createdAt), desc(claims.id))
+    .prepare(),
+);
+
 /** claimsOfJob for a job already loaded. */
 async function claimsOfParty(party: Pick<JobParty, "job" | "ownerId">, userId: number | "admin") {
   if (party.job.status === "draft") return null;
   if (userId !== "admin" && !roleOf(party, userId)) return null;
-  const db = await getDb();
-  return db.select().from(claims).where(eq(claims.jobId, party.job.id)).orderBy(desc(claims.createdAt), desc(claims.id));
+  return claimsNewestFirst(await getDb()).all({ jobId: party.job.id });
 }
 
 /** One claim as the API and the pages show it; photos by their index, served to the parties and admins only. */

@@ -7,7 +7,7 @@ import { pricePerGramFromRatePerKgCents } from "~/domain/pricing";
 import { centsToDollarString } from "~/domain/money";
 import type { PrinterJson } from "~/domain/printer-listing";
 import { OWNER_COMPLETED } from "~/domain/job-status";
-import { getDb, type Database } from "~/utils/db.server";
+import { getDb, preparedQuery, type Database } from "~/utils/db.server";
 import { printerImageUrl } from "./images.server";
 
 /** A printer row as the hydrate query's json_object gives it: SQLite's 0/1 and epoch milliseconds, with owner and inventory. */
@@ -148,17 +148,23 @@ export async function getPrinterJson(
   return printer ?? null;
 }
 
+/** The ids of an owner's printers, newest first: the printer dashboard asks on every view. */
+const ownerPrinterIds = preparedQuery((db) =>
+  db
+    .select({ id: printers.id })
+    .from(printers)
+    .where(eq(printers.ownerId, sql.placeholder("ownerId")))
+    .orderBy(sql`${printers.createdAt} DESC, ${printers.id} DESC`)
+    .prepare(),
+);
+
 /** An owner's printers, newest first; public unless `viewerId` is that owner. */
 export async function listOwnerPrinters(
   ownerId: number,
   options: { db?: Database; viewerId?: number | null } = {},
 ): Promise<PrinterJson[]> {
   const database = options.db ?? (await getDb());
-  const rows = await database
-    .select({ id: printers.id })
-    .from(printers)
-    .where(eq(printers.ownerId, ownerId))
-    .orderBy(sql`${printers.createdAt} DESC, ${printers.id} DESC`);
+  const rows = await ownerPrinterIds(database).all({ ownerId });
   return hydratePrinters(
     rows.map((r) => r.id),
     { db: database, viewerId: options.viewerId },
