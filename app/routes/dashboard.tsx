@@ -46,10 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const prices = shown.some((j) => j.status === "draft")
     ? await draftPrices(await listDrafts(user.id), user)
     : new Map<number, DesignPrice>();
-  const reviews = await reviewLinksOf(
-    user.id,
-    shown.map((j) => j.id),
-  );
+  const reviews = await reviewLinksOf(user.id, shown);
   return {
     name: user.firstName || user.username,
     // a new account has nothing to come back to yet

@@ -42,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // the order's conversation exists once it has a printer (the viewer is a party: getOrderForViewer)
   const [thread, reviews, claim] = await Promise.all([
     view.printer && view.owner ? openThread(job.id, user.id) : { messages: [], markedRead: 0 },
-    view.viewerRole === "customer" ? reviewLinksOf(user.id, [job.id]) : null,
+    view.viewerRole === "customer" ? reviewLinksOf(user.id, [job]) : null,
     claimPanelOf(view, user.id),
   ]);
   const { messages } = thread;

@@ -3,13 +3,15 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { messages } from "../../db/schema";
+import { loader as dashboardLoader } from "../../app/routes/dashboard";
 import * as messagesPage from "../../app/routes/messages";
 import * as orderPage from "../../app/routes/order.$id";
 import { openThread } from "../../app/services/conversations.server";
+import { saveReview } from "../../app/services/printer-reviews.server";
 import { getDb } from "../../app/utils/db.server";
 import { appRouter, statementsRun } from "../setup/app-router";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
-import { createTestUser, getRequest, sessionCookieFor } from "../setup/requests";
+import { args, createTestUser, getRequest, sessionCookieFor } from "../setup/requests";
 
 const handle = appRouter({ "routes/order.$id": orderPage, "routes/messages": messagesPage });
 const WRITE = /^(insert|update|delete|replace)\b/i;
@@ -98,5 +100,31 @@ describe("opening a thread", () => {
     expect(markedRead).toBe(1);
     expect(thread.map((m) => m.readAt)).toEqual([(await readAtOf(messageId))!.toISOString()]);
     expect(await openThread(jobId, customerId)).toEqual({ messages: thread, markedRead: 0 });
+  });
+});
+
+describe("review links", () => {
+  it("are looked up only for jobs that can be reviewed, and still shown for them", async () => {
+    const owner = await createTestUser({ userType: "printer_owner" });
+    const customer = await createTestUser();
+    const printer = await createTestPrinter(owner.id);
+    const active = await createTestJob(customer.id, printer.id, "printing");
+    const dashboard = async (tab: string) => {
+      let data: { jobs: Array<{ id: number; review: { reviewed: boolean } | null }> } | undefined;
+      const statements = await statementsRun(async () => {
+        data = (await dashboardLoader(
+          args(getRequest(`/dashboard?tab=${tab}`, await sessionCookieFor(customer.id))),
+        )) as typeof data;
+      });
+      return { jobs: data!.jobs, asked: statements.some((sql) => sql.includes('"printer_reviews"')) };
+    };
+    expect(await dashboard("all")).toEqual({ jobs: [expect.objectContaining({ id: active.id, review: null })], asked: false });
+
+    const done = await createTestJob(customer.id, printer.id, "picked_up");
+    const withDone = await dashboard("all");
+    expect(withDone.asked).toBe(true);
+    expect(withDone.jobs.find((j) => j.id === done.id)?.review).toEqual({ reviewed: false });
+    await saveReview({ jobId: done.id, customerId: customer.id, rating: 5, review: "" });
+    expect((await dashboard("all")).jobs.find((j) => j.id === done.id)?.review).toEqual({ reviewed: true });
   });
 });
