@@ -8,6 +8,8 @@ import * as messagesPage from "../../app/routes/messages";
 import * as orderPage from "../../app/routes/order.$id";
 import { openThread } from "../../app/services/conversations.server";
 import { saveReview } from "../../app/services/printer-reviews.server";
+import { hydratePrinters, listOwnerPrinters } from "../../app/services/printers/records.server";
+import { getSiteStats } from "../../app/services/stats.server";
 import { getDb } from "../../app/utils/db.server";
 import { appRouter, statementsRun } from "../setup/app-router";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
@@ -126,5 +128,24 @@ describe("review links", () => {
     expect(withDone.jobs.find((j) => j.id === done.id)?.review).toEqual({ reviewed: false });
     await saveReview({ jobId: done.id, customerId: customer.id, rating: 5, review: "" });
     expect((await dashboard("all")).jobs.find((j) => j.id === done.id)?.review).toEqual({ reviewed: true });
+  });
+});
+
+describe("one statement where one does", () => {
+  it("reads an owner's printers, newest first, as one statement that builds the records", async () => {
+    const owner = await createTestUser({ userType: "printer_owner" });
+    const older = await createTestPrinter(owner.id, { name: "Older", createdAt: new Date(Date.now() - 60_000) });
+    const newer = await createTestPrinter(owner.id, { name: "Newer" });
+    let listed: Awaited<ReturnType<typeof listOwnerPrinters>> = [];
+    const statements = await statementsRun(async () => {
+      listed = await listOwnerPrinters(owner.id, { viewerId: owner.id });
+    });
+    expect(statements).toHaveLength(1);
+    expect(listed).toEqual(await hydratePrinters([newer.id, older.id], { viewerId: owner.id }));
+  });
+
+  it("counts the landing page's statistics in two statements: the printers near by and the three counts", async () => {
+    const statements = await statementsRun(() => getSiteStats());
+    expect(statements).toHaveLength(2);
   });
 });

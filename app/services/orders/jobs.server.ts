@@ -18,7 +18,8 @@ import {
 import { getClient, getDb, preparedQuery, type Database } from "~/utils/db.server";
 import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
-const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
+/** Statuses (our own constants, never input) as the items of an SQL IN list. */
+export const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
 /** What was refunded on the print_jobs row `j`, in cents; earnings exclude it (decision 040). */
 const REFUNDED_SQL = "(SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = j.id)";
 
