@@ -1,8 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/link";
-import { desc, eq } from "drizzle-orm";
-import { printers, printJobs } from "../../db/schema";
 import { OrderActions } from "~/components/order-actions";
 import { buttonActions, reviewPath } from "~/domain/job-lifecycle";
 import { reviewLinkLabel } from "~/domain/reviews";
@@ -14,14 +12,13 @@ import {
   statusLabelFor,
   type CustomerTab,
 } from "~/domain/job-status";
-import { refundedCentsColumn } from "~/services/orders/jobs.server";
+import { listCustomerJobs } from "~/services/orders/jobs.server";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { formatCents } from "~/domain/money";
 import { copiesText } from "~/domain/design-scale";
 import { designPriceText, type DesignPrice } from "~/domain/price-range";
 import { draftPrices } from "~/services/designs/draft-prices.server";
 import { listDrafts } from "~/services/designs/drafts.server";
-import { getDb } from "~/utils/db.server";
 import { LocalTime } from "~/components/local-time";
 import { requireUser } from "~/utils/session.server";
 
@@ -32,26 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const requested = url.searchParams.get("tab");
   const tab: CustomerTab = CUSTOMER_TABS.some((t) => t.id === requested) ? (requested as CustomerTab) : "active";
-  const db = await getDb();
-  const jobs = await db
-    .select({
-      id: printJobs.id,
-      fileName: printJobs.fileName,
-      status: printJobs.status,
-      material: printJobs.material,
-      filamentColor: printJobs.filamentColor,
-      amountDueCents: printJobs.amountDueCents,
-      totalCostCents: printJobs.totalCostCents,
-      createdAt: printJobs.createdAt,
-      printerName: printers.name,
-      deliveryMethod: printJobs.deliveryMethod,
-      refundedCents: refundedCentsColumn,
-      quantity: printJobs.quantity,
-    })
-    .from(printJobs)
-    .leftJoin(printers, eq(printers.id, printJobs.printerId))
-    .where(eq(printJobs.customerId, user.id))
-    .orderBy(desc(printJobs.createdAt), desc(printJobs.id));
+  const jobs = await listCustomerJobs(user.id);
 
   const counts = Object.fromEntries(CUSTOMER_TABS.map((t) => [t.id, jobs.filter((j) => inCustomerTab(j.status, t.id)).length]));
   // the stat cards count what the tabs list: one definition of an order, of active and of completed
@@ -69,10 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const prices = shown.some((j) => j.status === "draft")
     ? await draftPrices(await listDrafts(user.id), user)
     : new Map<number, DesignPrice>();
-  const reviews = await reviewLinksOf(
-    user.id,
-    shown.map((j) => j.id),
-  );
+  const reviews = await reviewLinksOf(user.id, shown);
   return {
     name: user.firstName || user.username,
     // a new account has nothing to come back to yet

@@ -4,7 +4,7 @@ import { Link } from "~/components/link";
 import { ConversationThread } from "~/components/conversation-thread";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { MESSAGE_AFTER_PAYMENT, SEND_MESSAGE_INTENT, type ConversationSummary } from "~/domain/messages";
-import { emptySummary, getJobConversation, listConversations, listJobMessages } from "~/services/conversations.server";
+import { emptySummary, getJobConversation, listConversations, openThread } from "~/services/conversations.server";
 import { LocalTime } from "~/components/local-time";
 import { countUnreadMessages } from "~/services/notifications.server";
 import { answerMessageForm } from "~/routes/message-form.server";
@@ -20,16 +20,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const jobParam = new URL(request.url).searchParams.get("jobId");
   let open: {
     conversation: NonNullable<Awaited<ReturnType<typeof getJobConversation>>>;
-    messages: Awaited<ReturnType<typeof listJobMessages>>;
+    thread: Awaited<ReturnType<typeof openThread>>;
   } | null = null;
   if (jobParam !== null) {
     const jobId = parseId(jobParam);
     const conversation = jobId ? await getJobConversation(jobId, user.id) : null;
     invariantResponse(conversation, NOT_FOUND, { status: 404 });
     // opening the thread marks it read first, so the list and the header count agree
-    open = { conversation, messages: await listJobMessages(conversation.jobId, user.id, { markRead: true }) };
+    open = { conversation, thread: await openThread(conversation.jobId, user.id) };
   }
-  const [conversations, unread] = await Promise.all([listConversations(user.id), countUnreadMessages(user.id)]);
+  // the root loader's count stands unless this request marked messages read
+  const [conversations, unread] = await Promise.all([
+    listConversations(user.id),
+    open && open.thread.markedRead > 0 ? countUnreadMessages(user.id) : undefined,
+  ]);
   if (open && !conversations.some((c) => c.jobId === open.conversation.jobId)) {
     conversations.unshift(emptySummary(open.conversation));
   }
@@ -45,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           printerName: open.conversation.printerName,
           role: open.conversation.role,
           canMessage: open.conversation.reachedOwner,
-          messages: open.messages ?? [],
+          messages: open.thread.messages,
         }
       : null,
   };

@@ -18,7 +18,7 @@ import { buttonActions, JOB_ACTIONS, reviewPath, type JobAction } from "~/domain
 import { reviewLinkLabel } from "~/domain/reviews";
 import { reachedOwner, statusLabelFor } from "~/domain/job-status";
 import { MESSAGE_AFTER_PAYMENT, SEND_MESSAGE_INTENT } from "~/domain/messages";
-import { listJobMessages } from "~/services/conversations.server";
+import { openThread } from "~/services/conversations.server";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { claimPanelOf } from "~/services/orders/claims.server";
@@ -40,17 +40,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const view = await getOrderForViewer(id, user.id);
   invariantResponse(view, NOT_FOUND, { status: 404 });
   const { job } = view;
-  const messages = (await listJobMessages(job.id, user.id, { markRead: true })) ?? [];
-  // the count after the thread was marked read; the review link beside it
-  const [unread, reviews, claim] = await Promise.all([
-    countUnreadMessages(user.id),
-    view.viewerRole === "customer" ? reviewLinksOf(user.id, [job.id]) : null,
-    claimPanelOf(job.id, user.id),
+  // the order's conversation exists once it has a printer (the viewer is a party: getOrderForViewer)
+  const [thread, reviews, claim] = await Promise.all([
+    view.printer && view.owner ? openThread(job.id, user.id) : { messages: [], markedRead: 0 },
+    view.viewerRole === "customer" ? reviewLinksOf(user.id, [job]) : null,
+    claimPanelOf(view, user.id),
   ]);
+  const { messages } = thread;
   const name = (p: { firstName: string | null; lastName: string | null; username: string }) =>
     [p.firstName, p.lastName].filter(Boolean).join(" ") || p.username;
   return {
-    headerUnreadMessages: unread,
+    // the header's count after this thread was marked read; the root loader's count stands when nothing was
+    headerUnreadMessages: thread.markedRead > 0 ? await countUnreadMessages(user.id) : undefined,
     viewerRole: view.viewerRole,
     order: {
       id: job.id,

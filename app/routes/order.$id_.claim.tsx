@@ -25,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const id = requireIdParam(params.id, NOT_FOUND);
   const view = await getOrderForViewer(id, user.id);
-  const panel = view ? await claimPanelOf(id, user.id) : null;
+  const panel = view ? await claimPanelOf(view, user.id) : null;
   invariantResponse(view && panel, NOT_FOUND, { status: 404 });
   return { jobId: id, fileName: view.job.fileName, viewerRole: view.viewerRole, panel };
 }

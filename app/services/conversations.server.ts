@@ -13,7 +13,7 @@ import {
   type SenderType,
   type ThreadMessage,
 } from "~/domain/messages";
-import { getClient, getDb, unlessWriteLocked } from "~/utils/db.server";
+import { getClient, getDb, preparedQuery, unlessWriteLocked } from "~/utils/db.server";
 import { closeMailBatch } from "./mail/index.server";
 import { notify } from "./notifications.server";
 import { havePaidOrderBetween, reachedOwnerSql } from "./orders/jobs.server";
@@ -111,9 +111,9 @@ function toThreadMessage(row: {
 /** The most messages a thread loads at once (the newest ones). */
 export const THREAD_LIMIT = 200;
 
-async function threadMessages(jobId: number): Promise<ThreadMessage[]> {
-  const db = await getDb();
-  const rows = await db
+/** A thread's newest messages: the order page and an open conversation read it on every view. */
+const newestMessages = preparedQuery((db) =>
+  db
     .select({
       id: messages.id,
       senderId: messages.senderId,
@@ -126,9 +126,14 @@ async function threadMessages(jobId: number): Promise<ThreadMessage[]> {
     })
     .from(messages)
     .innerJoin(users, eq(users.id, messages.senderId))
-    .where(eq(messages.jobId, jobId))
+    .where(eq(messages.jobId, sql.placeholder("jobId")))
     .orderBy(sql`${messages.sentAt} DESC, ${messages.id} DESC`)
-    .limit(THREAD_LIMIT);
+    .limit(THREAD_LIMIT)
+    .prepare(),
+);
+
+async function threadMessages(jobId: number): Promise<ThreadMessage[]> {
+  const rows = await newestMessages(await getDb()).all({ jobId });
   return rows.reverse().map(toThreadMessage);
 }
 
@@ -143,13 +148,29 @@ export async function listJobMessages(
 ): Promise<ThreadMessage[] | null> {
   const conversation = await getJobConversation(jobId, userId);
   if (!conversation) return null;
+  return options.markRead ? (await openThread(jobId, userId)).messages : threadMessages(jobId);
+}
+
+/**
+ * A party opens a job's thread (the caller has checked that `readerId` is one): its messages, oldest first,
+ * with the other party's unread ones marked read. Nothing is written when the thread shows nothing unread;
+ * `markedRead` says how many were marked, so a page knows whether the header's count changed.
+ */
+export async function openThread(jobId: number, readerId: number): Promise<{ messages: ThreadMessage[]; markedRead: number }> {
+  const thread = await threadMessages(jobId);
+  // unread messages are the other party's newest (each opening marks them all); a full thread may hide older ones
+  const unread = thread.length === THREAD_LIMIT || thread.some((m) => m.senderId !== readerId && m.readAt === null);
+  if (!unread) return { messages: thread, markedRead: 0 };
   // opening a thread must not wait for a held write lock: the thread then stays unread until the next visit
-  if (options.markRead)
-    await unlessWriteLocked(
-      () => markThreadRead(jobId, userId),
-      () => 0,
-    );
-  return threadMessages(jobId);
+  const marked = await unlessWriteLocked(
+    () => markThreadRead(jobId, readerId),
+    () => [],
+  );
+  const readAt = new Map(marked.map((m) => [m.id, m.readAt]));
+  return {
+    messages: thread.map((m) => (readAt.has(m.id) ? { ...m, readAt: readAt.get(m.id)?.toISOString() ?? null } : m)),
+    markedRead: marked.length,
+  };
 }
 
 /** The e-mail batch of one reader's conversation: at most one "New Message" e-mail per window. */
@@ -158,18 +179,19 @@ function messageBatchKey(readerId: number, jobId: number): string {
 }
 
 /**
- * Marks the other party's messages read. When there were unread ones, the reader has caught up, so the
- * conversation's e-mail window closes: the next message is e-mailed at once, not swallowed by a window
- * that opened before the reader came.
+ * Marks the other party's messages read, answering those it marked. When there were unread ones, the reader
+ * has caught up, so the conversation's e-mail window closes: the next message is e-mailed at once, not
+ * swallowed by a window that opened before the reader came.
  */
-export async function markThreadRead(jobId: number, userId: number): Promise<number> {
+export async function markThreadRead(jobId: number, userId: number): Promise<Array<{ id: number; readAt: Date | null }>> {
   const db = await getDb();
-  const result = await db
+  const marked = await db
     .update(messages)
     .set({ readAt: new Date() })
-    .where(and(eq(messages.jobId, jobId), ne(messages.senderId, userId), isNull(messages.readAt)));
-  if (result.rowsAffected > 0) await closeMailBatch(messageBatchKey(userId, jobId));
-  return result.rowsAffected;
+    .where(and(eq(messages.jobId, jobId), ne(messages.senderId, userId), isNull(messages.readAt)))
+    .returning({ id: messages.id, readAt: messages.readAt });
+  if (marked.length > 0) await closeMailBatch(messageBatchKey(userId, jobId));
+  return marked;
 }
 
 /**

@@ -121,10 +121,15 @@ export function refreshPrinterRating(db: Database, printerId: number) {
 
 /**
  * The review links of a customer's jobs: for each of their picked-up or shipped jobs on a printer
- * they don't own, whether they reviewed it yet. Other jobs are left out (no link).
+ * they don't own, whether they reviewed it yet. Other jobs are left out (no link); only jobs whose
+ * status (as the page read it) can be reviewed are looked up, so a page without one asks nothing.
  */
-export async function reviewLinksOf(customerId: number, jobIds: readonly number[]): Promise<Map<number, { reviewed: boolean }>> {
+export async function reviewLinksOf(
+  customerId: number,
+  jobs: readonly { id: number; status: string }[],
+): Promise<Map<number, { reviewed: boolean }>> {
   const links = new Map<number, { reviewed: boolean }>();
+  const jobIds = jobs.filter((job) => isReviewable(job.status)).map((job) => job.id);
   if (jobIds.length === 0) return links;
   const db = await getDb();
   const rows = await db

@@ -1,10 +1,11 @@
 // The landing page's statistics row and GET /api/stats: printersNearby, printsThisMonth, totalPrinters, totalOrders.
-import { and, between, count, eq, gte, inArray, notInArray } from "drizzle-orm";
-import { printers, printJobs } from "../../db/schema";
+import { and, between, eq, sql } from "drizzle-orm";
+import { printers } from "../../db/schema";
 import { boundingBox, haversineMiles, MAP_DEFAULT_CENTER, type LatLon } from "~/domain/geo";
 import { PAID_STATUSES } from "~/domain/job-status";
 import { lookupZip } from "~/services/gazetteer.server";
-import { getDb } from "~/utils/db.server";
+import { quoted } from "~/services/orders/jobs.server";
+import { getClient, getDb, preparedQuery } from "~/utils/db.server";
 
 export const NEARBY_RADIUS_MILES = 25;
 
@@ -26,34 +27,38 @@ function statsCenter(zipCode: string | null | undefined): LatLon {
   return home ? { latitude: home.latitude, longitude: home.longitude } : MAP_DEFAULT_CENTER;
 }
 
+/** The printers near the viewer, built once: the landing page shows the statistics on every visit. */
+const availablePrintersInBox = preparedQuery((db) =>
+  // the box is an indexed prefilter; the exact radius is checked below
+  db
+    .select({ latitude: printers.latitude, longitude: printers.longitude })
+    .from(printers)
+    .where(
+      and(
+        eq(printers.isAvailable, true),
+        between(printers.latitude, sql.placeholder("minLat"), sql.placeholder("maxLat")),
+        between(printers.longitude, sql.placeholder("minLon"), sql.placeholder("maxLon")),
+      ),
+    )
+    .prepare(),
+);
+/** The three counts in one statement (?1: the month's start in epoch milliseconds). */
+const SITE_COUNTS = `SELECT
+    (SELECT count(*) FROM print_jobs WHERE status IN (${quoted(PAID_STATUSES)}) AND submitted_at >= ?1) AS paid,
+    (SELECT count(*) FROM printers) AS printers,
+    (SELECT count(*) FROM print_jobs WHERE status NOT IN (${quoted(["draft", "cancelled", "rejected"])})) AS orders`;
+
 /** The numbers, "nearby" measured from the signed-in viewer's ZIP (visitors: the default centre). */
 export async function getSiteStats(viewer: { zipCode?: string | null } = {}, now: Date = new Date()): Promise<SiteStats> {
   const db = await getDb();
   const center = statsCenter(viewer.zipCode);
   const box = boundingBox(center.latitude, center.longitude, NEARBY_RADIUS_MILES);
 
-  const [candidates, [paid], [all], [orders]] = await Promise.all([
-    // the box is an indexed prefilter; the exact radius is checked below
-    db
-      .select({ latitude: printers.latitude, longitude: printers.longitude })
-      .from(printers)
-      .where(
-        and(
-          eq(printers.isAvailable, true),
-          between(printers.latitude, box.minLat, box.maxLat),
-          between(printers.longitude, box.minLon, box.maxLon),
-        ),
-      ),
-    db
-      .select({ n: count() })
-      .from(printJobs)
-      .where(and(inArray(printJobs.status, [...PAID_STATUSES]), gte(printJobs.submittedAt, startOfMonthUtc(now)))),
-    db.select({ n: count() }).from(printers),
-    db
-      .select({ n: count() })
-      .from(printJobs)
-      .where(notInArray(printJobs.status, ["draft", "cancelled", "rejected"])),
+  const [candidates, counts] = await Promise.all([
+    availablePrintersInBox(db).all({ ...box }),
+    getClient().then((client) => client.execute({ sql: SITE_COUNTS, args: [startOfMonthUtc(now).getTime()] })),
   ]);
+  const count = (key: string) => Number(counts.rows[0]?.[key] ?? 0);
 
   const printersNearby = candidates.filter(
     (p) =>
@@ -64,8 +69,8 @@ export async function getSiteStats(viewer: { zipCode?: string | null } = {}, now
 
   return {
     printersNearby,
-    printsThisMonth: paid?.n ?? 0,
-    totalPrinters: all?.n ?? 0,
-    totalOrders: orders?.n ?? 0,
+    printsThisMonth: count("paid"),
+    totalPrinters: count("printers"),
+    totalOrders: count("orders"),
   };
 }

@@ -6,11 +6,12 @@ import {
   DEFAULT_MODEL_SORT,
   displayName,
   MODEL_PAGE_SIZE,
+  MODEL_SORTS,
   type FeaturedModel,
   type ModelPage,
   type ModelSort,
 } from "~/domain/models";
-import { getDb } from "~/utils/db.server";
+import { getDb, preparedQuery } from "~/utils/db.server";
 import { CATALOGUE_SOURCE } from "../catalogue/sync.server";
 import { catalogueSummary, catalogueThumbnail, libraryImagePath, nameColumns, pageOf } from "./shared.server";
 
@@ -132,6 +133,34 @@ function escapeLike(word: string) {
   return word.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+function catalogueOrder(sort: ModelSort): SQL[] {
+  return sort === "newest"
+    ? [sql`${catalogueModels.sourceCreatedAt} IS NULL`, desc(catalogueModels.sourceCreatedAt), desc(catalogueModels.id)]
+    : sort === "popular"
+      ? [desc(catalogueModels.likeCount), desc(catalogueModels.id)]
+      : [desc(catalogueModels.featured), desc(catalogueModels.likeCount), desc(catalogueModels.id)];
+}
+
+const ourCatalogue = eq(catalogueModels.source, CATALOGUE_SOURCE);
+
+/** The catalogue without a search, a statement per sort built once: what /models shows most visitors. */
+const browseCatalogue = new Map(
+  MODEL_SORTS.map(({ id: sort }) => [
+    sort,
+    preparedQuery((db) =>
+      db
+        .select()
+        .from(catalogueModels)
+        .where(ourCatalogue)
+        .orderBy(...catalogueOrder(sort))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(),
+    ),
+  ]),
+);
+const countCatalogue = preparedQuery((db) => db.select({ n: count() }).from(catalogueModels).where(ourCatalogue).prepare());
+
 /** Our stored catalogue; every word of the search must appear in the name, description, creator or tags. */
 export async function listCatalogueModels(options: ListOptions): Promise<ModelPage> {
   const db = await getDb();
@@ -142,27 +171,22 @@ export async function listCatalogueModels(options: ListOptions): Promise<ModelPa
       .match(/[\p{L}\p{N}]+/gu)
       ?.slice(0, 12) ?? [];
   const haystack = sql`lower(${catalogueModels.name} || ' ' || ${catalogueModels.description} || ' ' || ${catalogueModels.creatorName} || ' ' || ${catalogueModels.tags})`;
-  const where = and(
-    eq(catalogueModels.source, CATALOGUE_SOURCE),
-    ...words.map((w) => sql`${haystack} LIKE ${`%${escapeLike(w)}%`} ESCAPE '\\'`),
-  );
-  const order: SQL[] =
-    sort === "newest"
-      ? [sql`${catalogueModels.sourceCreatedAt} IS NULL`, desc(catalogueModels.sourceCreatedAt), desc(catalogueModels.id)]
-      : sort === "popular"
-        ? [desc(catalogueModels.likeCount), desc(catalogueModels.id)]
-        : [desc(catalogueModels.featured), desc(catalogueModels.likeCount), desc(catalogueModels.id)];
+  const where = and(ourCatalogue, ...words.map((w) => sql`${haystack} LIKE ${`%${escapeLike(w)}%`} ESCAPE '\\'`));
 
-  const [found, [{ n }]] = await Promise.all([
-    db
-      .select()
-      .from(catalogueModels)
-      .where(where)
-      .orderBy(...order)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ n: count() }).from(catalogueModels).where(where),
-  ]);
+  const [found, [{ n }]] = await Promise.all(
+    words.length === 0
+      ? [browseCatalogue.get(sort)!(db).all({ limit: pageSize, offset: (page - 1) * pageSize }), countCatalogue(db).all()]
+      : [
+          db
+            .select()
+            .from(catalogueModels)
+            .where(where)
+            .orderBy(...catalogueOrder(sort))
+            .limit(pageSize)
+            .offset((page - 1) * pageSize),
+          db.select({ n: count() }).from(catalogueModels).where(where),
+        ],
+  );
   return {
     total: n,
     page,
@@ -172,9 +196,8 @@ export async function listCatalogueModels(options: ListOptions): Promise<ModelPa
 }
 
 /** The landing page's carousel: featured catalogue models, their thumbnails through the safe-URL rule. */
-export async function listFeaturedModels(limit: number): Promise<FeaturedModel[]> {
-  const db = await getDb();
-  const rows = await db
+const featuredModels = preparedQuery((db) =>
+  db
     .select({
       sourceId: catalogueModels.sourceId,
       name: catalogueModels.name,
@@ -188,7 +211,12 @@ export async function listFeaturedModels(limit: number): Promise<FeaturedModel[]
     .from(catalogueModels)
     .where(and(eq(catalogueModels.source, CATALOGUE_SOURCE), eq(catalogueModels.featured, true)))
     .orderBy(desc(catalogueModels.likeCount), desc(catalogueModels.id))
-    .limit(limit);
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+);
+
+export async function listFeaturedModels(limit: number): Promise<FeaturedModel[]> {
+  const rows = await featuredModels(await getDb()).all({ limit });
   return rows.map(({ imageUrls, ...m }) => ({
     ...m,
     thumbnailUrl: catalogueThumbnail({ thumbnailUrl: m.thumbnailUrl, imageUrls }),

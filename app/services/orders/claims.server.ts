@@ -3,7 +3,7 @@
 // escalates, an admin decides what is escalated or left unanswered. Each step is one guarded UPDATE
 // on the claim's status, so a step happens once however many requests race; every step tells
 // both parties (bell and e-mail) and is written into the order's conversation.
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { claims, messages, printJobs } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import {
@@ -22,9 +22,9 @@ import { formatCents } from "~/domain/money";
 import { readPrinterPhoto, storePrinterPhoto } from "~/services/printers/images.server";
 import { notify } from "~/services/notifications.server";
 import { limitWrite } from "~/services/write-limits.server";
-import { getClient, getDb } from "~/utils/db.server";
-import { loadJobParty, roleOf, type JobParty } from "./jobs.server";
-import { refundableCents, refundedCentsOf, refundJob } from "./refunds.server";
+import { getClient, getDb, preparedQuery } from "~/utils/db.server";
+import { loadJobParty, roleOf, type JobParty, type OrderView } from "./jobs.server";
+import { refundableCents, refundJob, refundsOfJob } from "./refunds.server";
 import { sendWaitingPayouts } from "./payouts.server";
 
 export const CLAIM_NOT_FOUND = "Claim not found";
@@ -270,10 +270,24 @@ export async function escalateUnanswered(deadline: number, now = Date.now()): Pr
 /** The order's claims, newest first, for its customer or owner (GET /api/print-jobs/{id}/claims); null: not theirs. */
 export async function claimsOfJob(jobId: number, userId: number | "admin") {
   const party = await loadJobParty(jobId);
-  if (!party || party.job.status === "draft") return null;
+  return party ? claimsOfParty(party, userId) : null;
+}
+
+/** A job's claims, newest first: the order page reads them on every view. */
+const claimsNewestFirst = preparedQuery((db) =>
+  db
+    .select()
+    .from(claims)
+    .where(eq(claims.jobId, sql.placeholder("jobId")))
+    .orderBy(desc(claims.createdAt), desc(claims.id))
+    .prepare(),
+);
+
+/** claimsOfJob for a job already loaded. */
+async function claimsOfParty(party: Pick<JobParty, "job" | "ownerId">, userId: number | "admin") {
+  if (party.job.status === "draft") return null;
   if (userId !== "admin" && !roleOf(party, userId)) return null;
-  const db = await getDb();
-  return db.select().from(claims).where(eq(claims.jobId, jobId)).orderBy(desc(claims.createdAt), desc(claims.id));
+  return claimsNewestFirst(await getDb()).all({ jobId: party.job.id });
 }
 
 /** One claim as the API and the pages show it; photos by their index, served to the parties and admins only. */
@@ -300,21 +314,23 @@ export function claimJson(claim: Claim): ClaimView {
   };
 }
 
-/** The order page's claim panel for its customer or owner; null when the order isn't theirs. */
-export async function claimPanelOf(jobId: number, userId: number, now = Date.now()): Promise<ClaimPanel | null> {
-  const party = await loadJobParty(jobId);
-  const list = party ? await claimsOfJob(jobId, userId) : null;
-  if (!party || !list) return null;
+/** The order page's claim panel for its customer or owner, from the order as the page loaded it; null when the order isn't theirs. */
+export async function claimPanelOf(
+  view: Pick<OrderView, "job" | "printer">,
+  userId: number,
+  now = Date.now(),
+): Promise<ClaimPanel | null> {
+  const party = { job: view.job, ownerId: view.printer?.ownerId ?? null };
+  const [list, refunds] = await Promise.all([claimsOfParty(party, userId), refundsOfJob(party.job.id)]);
+  if (!list) return null;
   const closes = claimWindowEnd(party.job);
   const latest = list[0] ?? null;
-  const [refundedCents, refundable] = await Promise.all([refundedCentsOf(jobId), refundableCents(jobId)]);
   return {
     claim: latest ? claimJson(latest) : null,
     canReport:
       party.job.customerId === userId && closes !== null && now <= closes && !(latest && CLAIM_PENDING.includes(latest.status)),
     windowClosesAt: closes,
-    refundedCents,
-    refundableCents: refundable,
+    ...refunds,
   };
 }
 

@@ -1,5 +1,5 @@
 // Reads of orders for the people in them: the customer and the owner of the job's printer.
-import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
 import { seesDeliveryAddress } from "~/domain/address";
@@ -15,10 +15,11 @@ import {
   reachedOwner,
   type JobStatus,
 } from "~/domain/job-status";
-import { getClient, getDb } from "~/utils/db.server";
+import { getClient, getDb, preparedQuery, type Database } from "~/utils/db.server";
 import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
-const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
+/** Statuses (our own constants, never input) as the items of an SQL IN list. */
+export const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
 /** What was refunded on the print_jobs row `j`, in cents; earnings exclude it (decision 040). */
 const REFUNDED_SQL = "(SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = j.id)";
 
@@ -55,7 +56,7 @@ export async function loadJobParty(jobId: number): Promise<JobParty | null> {
 }
 
 /** How a user stands to a job: its customer, the owner of its printer (once paid), or nobody (null: answer 404). */
-export function roleOf(party: JobParty, userId: number): "customer" | "owner" | null {
+export function roleOf(party: Pick<JobParty, "job" | "ownerId">, userId: number): "customer" | "owner" | null {
   if (isJobOwner(party.job, party.ownerId, userId)) return "owner";
   if (party.job.customerId === userId) return "customer";
   return null;
@@ -85,42 +86,48 @@ export async function havePaidOrderBetween(userA: number, userB: number): Promis
 const customer = alias(users, "customer");
 const owner = alias(users, "owner");
 
+/** An order with its printer, the printer's owner and the customer: the order page reads it on every view. */
+const orderWithParties = preparedQuery((db) =>
+  db
+    .select({
+      job: printJobs,
+      printer: {
+        id: printers.id,
+        name: printers.name,
+        location: printers.location,
+        zip: printers.zip,
+        ownerId: printers.ownerId,
+      },
+      owner: {
+        id: owner.id,
+        firstName: owner.firstName,
+        lastName: owner.lastName,
+        username: owner.username,
+        email: owner.email,
+      },
+      customer: {
+        id: customer.id,
+        firstName: customer.firstName,
+        lastName: customer.lastName,
+        username: customer.username,
+        email: customer.email,
+      },
+    })
+    .from(printJobs)
+    .innerJoin(customer, eq(customer.id, printJobs.customerId))
+    .leftJoin(printers, eq(printers.id, printJobs.printerId))
+    .leftJoin(owner, eq(owner.id, printers.ownerId))
+    .where(and(eq(printJobs.id, sql.placeholder("jobId")), ne(printJobs.status, "draft")))
+    .limit(1)
+    .prepare(),
+);
+
 /** Everything the order page and GET /api/print-jobs/{id} show, for the customer or the owner only (else null). */
 export async function getOrderForViewer(jobId: number, viewerId: number) {
   const db = await getDb();
   // an order placed, or paid, through another machine a moment ago
   return readFromPrimaryOnMiss(async () => {
-    const [row] = await db
-      .select({
-        job: printJobs,
-        printer: {
-          id: printers.id,
-          name: printers.name,
-          location: printers.location,
-          zip: printers.zip,
-          ownerId: printers.ownerId,
-        },
-        owner: {
-          id: owner.id,
-          firstName: owner.firstName,
-          lastName: owner.lastName,
-          username: owner.username,
-          email: owner.email,
-        },
-        customer: {
-          id: customer.id,
-          firstName: customer.firstName,
-          lastName: customer.lastName,
-          username: customer.username,
-          email: customer.email,
-        },
-      })
-      .from(printJobs)
-      .innerJoin(customer, eq(customer.id, printJobs.customerId))
-      .leftJoin(printers, eq(printers.id, printJobs.printerId))
-      .leftJoin(owner, eq(owner.id, printers.ownerId))
-      .where(and(eq(printJobs.id, jobId), ne(printJobs.status, "draft")))
-      .limit(1);
+    const row = await orderWithParties(db).get({ jobId });
     if (!row) return null;
     const viewerRole = isJobOwner(row.job, row.printer?.ownerId, viewerId)
       ? "owner"
@@ -229,23 +236,59 @@ export async function listCustomerOrders(customerId: number) {
     .orderBy(desc(printJobs.createdAt), desc(printJobs.id));
 }
 
-/** Jobs sent to any of this owner's printers (never unpaid ones: owners see confirmed onwards), oldest first. */
-export async function listOwnerJobs(ownerId: number, options: { printerId?: number; statuses?: readonly JobStatus[] } = {}) {
-  const db = await getDb();
+/** Every job of the customer, drafts too, newest first: the dashboard's tabs, counts and stat cards. */
+const customerJobs = preparedQuery((db) =>
+  db
+    .select({
+      id: printJobs.id,
+      fileName: printJobs.fileName,
+      status: printJobs.status,
+      material: printJobs.material,
+      filamentColor: printJobs.filamentColor,
+      amountDueCents: printJobs.amountDueCents,
+      totalCostCents: printJobs.totalCostCents,
+      createdAt: printJobs.createdAt,
+      printerName: printers.name,
+      deliveryMethod: printJobs.deliveryMethod,
+      refundedCents: refundedCentsColumn,
+      quantity: printJobs.quantity,
+    })
+    .from(printJobs)
+    .leftJoin(printers, eq(printers.id, printJobs.printerId))
+    .where(eq(printJobs.customerId, sql.placeholder("customerId")))
+    .orderBy(desc(printJobs.createdAt), desc(printJobs.id))
+    .prepare(),
+);
+
+export async function listCustomerJobs(customerId: number) {
+  return customerJobs(await getDb()).all({ customerId });
+}
+
+function ownerJobsSelect(db: Database, where: SQL | undefined) {
   return db
     .select(listColumns)
     .from(printJobs)
     .innerJoin(printers, eq(printers.id, printJobs.printerId))
     .innerJoin(users, eq(users.id, printJobs.customerId))
-    .where(
-      and(
-        eq(printers.ownerId, ownerId),
-        options.printerId ? eq(printJobs.printerId, options.printerId) : undefined,
-        options.statuses ? inArray(printJobs.status, [...options.statuses]) : undefined,
-        sql.raw(reachedOwnerSql("print_jobs")),
-      ),
-    )
+    .where(and(where, sql.raw(reachedOwnerSql("print_jobs"))))
     .orderBy(asc(sql`coalesce(${printJobs.confirmedAt}, ${printJobs.createdAt})`), asc(printJobs.id));
+}
+
+/** All of an owner's jobs, built once: the printer dashboard asks on every view. */
+const allOwnerJobs = preparedQuery((db) => ownerJobsSelect(db, eq(printers.ownerId, sql.placeholder("ownerId"))).prepare());
+
+/** Jobs sent to any of this owner's printers (never unpaid ones: owners see confirmed onwards), oldest first. */
+export async function listOwnerJobs(ownerId: number, options: { printerId?: number; statuses?: readonly JobStatus[] } = {}) {
+  const db = await getDb();
+  if (!options.printerId && !options.statuses) return allOwnerJobs(db).all({ ownerId });
+  return ownerJobsSelect(
+    db,
+    and(
+      eq(printers.ownerId, ownerId),
+      options.printerId ? eq(printJobs.printerId, options.printerId) : undefined,
+      options.statuses ? inArray(printJobs.status, [...options.statuses]) : undefined,
+    ),
+  );
 }
 
 /** The owner dashboard's and tracking page's stat cards, counted in SQL over all the owner's printers. */
@@ -287,8 +330,7 @@ export async function ownerStats(ownerId: number) {
 
 /** The printer dashboard's order sections (the owner groupings of domain/job-status.ts) over all of the owner's printers. */
 export async function ownerOrderSections(ownerId: number) {
-  const jobs = await listOwnerJobs(ownerId);
-  const stats = await ownerStats(ownerId);
+  const [jobs, stats] = await Promise.all([listOwnerJobs(ownerId), ownerStats(ownerId)]);
   const row = (j: JobListItem) => ({
     id: j.id,
     fileName: j.fileName,

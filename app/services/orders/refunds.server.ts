@@ -27,6 +27,12 @@ export async function refundableCents(jobId: number): Promise<number> {
   return Math.max(0, payment.amountCents - (await refundedCentsOf(jobId)));
 }
 
+/** What was refunded on the job and what is still refundable, the sum read once (the order page shows both). */
+export async function refundsOfJob(jobId: number): Promise<{ refundedCents: number; refundableCents: number }> {
+  const [refundedCents, payment] = await Promise.all([refundedCentsOf(jobId), paymentOfJob(jobId, ["captured", "refunded"])]);
+  return { refundedCents, refundableCents: payment ? Math.max(0, payment.amountCents - refundedCents) : 0 };
+}
+
 /** Every refund of the job, made or still on its way. */
 export async function refundedCentsOf(jobId: number): Promise<number> {
   const client = await getClient();

@@ -3,7 +3,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { payments } from "../../../db/schema";
 import { AUTHORIZATION_MS } from "~/domain/job-lifecycle";
-import { getDb } from "~/utils/db.server";
+import { getDb, preparedQuery } from "~/utils/db.server";
 import type { ProviderName } from "./types";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -28,15 +28,26 @@ export async function findPayment(providerPaymentId: string): Promise<PaymentRow
   return row ?? null;
 }
 
+/** The newest-payment query for each set of states the code asks about (a handful of fixed lists), built once. */
+const newestPaymentQueries = new Map<string, ReturnType<typeof newestPaymentQuery>>();
+function newestPaymentQuery(statuses: PaymentStatus[]) {
+  return preparedQuery((db) =>
+    db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.jobId, sql.placeholder("jobId")), sql`${payments.status} IN ${statuses}`))
+      .orderBy(desc(payments.id))
+      .limit(1)
+      .prepare(),
+  );
+}
+
 /** The job's newest payment in one of these states. */
 export async function paymentOfJob(jobId: number, statuses: PaymentStatus[]): Promise<PaymentRow | null> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.jobId, jobId), sql`${payments.status} IN ${statuses}`))
-    .orderBy(desc(payments.id))
-    .limit(1);
+  const key = statuses.join(",");
+  let query = newestPaymentQueries.get(key);
+  if (!query) newestPaymentQueries.set(key, (query = newestPaymentQuery([...statuses])));
+  const [row] = await query(await getDb()).all({ jobId });
   return row ?? null;
 }
 

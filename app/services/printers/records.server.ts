@@ -1,7 +1,7 @@
 // Full printer records as pages and the API read them: owner, inventory, distance, and exact places only
 // for the viewer's own printers.
-import { eq, sql } from "drizzle-orm";
-import { printers, type Printer } from "../../../db/schema";
+import { sql, type SQL } from "drizzle-orm";
+import type { Printer } from "../../../db/schema";
 import { publicCoordinate, publicLocation } from "~/domain/geo";
 import { pricePerGramFromRatePerKgCents } from "~/domain/pricing";
 import { centsToDollarString } from "~/domain/money";
@@ -25,14 +25,13 @@ type HydratedRow = Omit<Printer, "isAvailable" | "createdAt" | "updatedAt" | "fi
 /** Jobs done: the printer's finished orders (picked up or shipped), counted where they are kept. */
 const FINISHED = OWNER_COMPLETED.map((status) => `'${status}'`).join(", ");
 
-/** Full printer records for these ids, in the given order, with owner, inventory and distance; exact places only for the viewer's own. */
-export async function hydratePrinters(
-  ids: number[],
-  options: { db?: Database; distances?: Map<number, number | null>; viewerId?: number | null } = {},
-): Promise<PrinterJson[]> {
-  if (ids.length === 0) return [];
-  const db = options.db ?? (await getDb());
-  // One statement, and SQLite builds each record as JSON: the page's printers cost one round trip.
+type HydrateOptions = { db?: Database; distances?: Map<number, number | null>; viewerId?: number | null };
+
+/**
+ * Each printer that `where` picks as one record SQLite builds as JSON, with its owner and inventory: the page's
+ * printers cost one round trip.
+ */
+async function printerRecords(db: Database, where: SQL): Promise<HydratedRow[]> {
   const rows = await db.all<{ data: string }>(sql`
     SELECT json_object(
       'id', p.id, 'ownerId', p.owner_id, 'name', p.name, 'model', p.model, 'description', p.description,
@@ -50,16 +49,27 @@ export async function hydratePrinters(
                          FROM (SELECT material, color, grams FROM filament_inventory WHERE printer_id = p.id ORDER BY material, color) AS f))
     ) AS data
     FROM printers AS p JOIN users AS u ON u.id = p.owner_id
-    WHERE p.id IN (${sql.join(
+    ${where}`);
+  return rows.map((row) => JSON.parse(row.data) as HydratedRow);
+}
+
+/** Full printer records for these ids, in the given order, with owner, inventory and distance; exact places only for the viewer's own. */
+export async function hydratePrinters(ids: number[], options: HydrateOptions = {}): Promise<PrinterJson[]> {
+  if (ids.length === 0) return [];
+  const db = options.db ?? (await getDb());
+  const records = await printerRecords(
+    db,
+    sql`WHERE p.id IN (${sql.join(
       ids.map((id) => sql`${id}`),
       sql`, `,
-    )})`);
+    )})`,
+  );
+  return printersJson(records, ids, options);
+}
 
-  const byId = new Map<number, HydratedRow>();
-  for (const row of rows) {
-    const record = JSON.parse(row.data) as HydratedRow;
-    byId.set(record.id, record);
-  }
+/** The records as the listing's shape, in the order of `ids`. */
+function printersJson(records: HydratedRow[], ids: number[], options: HydrateOptions): PrinterJson[] {
+  const byId = new Map(records.map((record) => [record.id, record]));
   const result: PrinterJson[] = [];
   for (const id of ids) {
     const row = byId.get(id);
@@ -154,13 +164,10 @@ export async function listOwnerPrinters(
   options: { db?: Database; viewerId?: number | null } = {},
 ): Promise<PrinterJson[]> {
   const database = options.db ?? (await getDb());
-  const rows = await database
-    .select({ id: printers.id })
-    .from(printers)
-    .where(eq(printers.ownerId, ownerId))
-    .orderBy(sql`${printers.createdAt} DESC, ${printers.id} DESC`);
-  return hydratePrinters(
-    rows.map((r) => r.id),
-    { db: database, viewerId: options.viewerId },
+  const records = await printerRecords(database, sql`WHERE p.owner_id = ${ownerId} ORDER BY p.created_at DESC, p.id DESC`);
+  return printersJson(
+    records,
+    records.map((record) => record.id),
+    { viewerId: options.viewerId },
   );
 }
