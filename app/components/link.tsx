@@ -6,7 +6,7 @@
 import { Link as RemixLink, useLocation, useNavigate, type LinkProps } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 
-/** The attribute that marks a plain in-app link for the root's click handler. */
+/** The attribute that marks a plain in-app link (Link below) for the root's click handler. */
 const IN_APP = "data-in-app";
 
 /** An address of this site from its root, which the browser and the router read alike. */
@@ -14,24 +14,38 @@ export function isSiteAddress(to: unknown): to is string {
   return typeof to === "string" && to.startsWith("/") && !to.startsWith("//") && !to.startsWith("/\\");
 }
 
-/** The <a>'s attributes when the link needs nothing of React Router's Link, else null. */
-export function plainAnchor(props: Record<string, unknown>): Record<string, unknown> | null {
+/**
+ * The attributes beyond `to`, `className`, `children` and `aria-current` when the link needs nothing of React
+ * Router's Link (undefined when there are none, the usual case), or null when it does.
+ */
+export function extraAttributes(props: Record<string, unknown>): Record<string, unknown> | undefined | null {
   if (!isSiteAddress(props.to)) return null;
-  // data-discover: Remix's lazy route discovery learns the routes of the links it finds on the page
-  const anchor: Record<string, unknown> = { href: props.to, "data-discover": "true", [IN_APP]: "" };
+  let extra: Record<string, unknown> | undefined;
   for (const key in props) {
-    if (key === "to" || key === "children") continue;
-    const attribute =
-      key === "className" || key === "id" || key === "title" || key === "role" || key === "tabIndex" || key === "style";
+    if (key === "to" || key === "children" || key === "className" || key === "aria-current") continue;
+    const attribute = key === "id" || key === "title" || key === "role" || key === "tabIndex" || key === "style";
     if (!attribute && !key.startsWith("aria-") && !key.startsWith("data-")) return null;
-    anchor[key] = props[key];
+    (extra ??= {})[key] = props[key];
   }
-  return anchor;
+  return extra;
 }
 
 export function Link(props: LinkProps) {
-  const anchor = plainAnchor(props as unknown as Record<string, unknown>);
-  return anchor ? <a {...anchor}>{props.children}</a> : <RemixLink {...props} />;
+  const extra = extraAttributes(props as unknown as Record<string, unknown>);
+  if (extra === null) return <RemixLink {...props} />;
+  // one shape for every plain link; data-discover: Remix's lazy route discovery learns the routes of the links on the page
+  return (
+    <a
+      href={props.to as string}
+      className={props.className as string | undefined}
+      aria-current={props["aria-current"]}
+      data-discover="true"
+      data-in-app=""
+      {...extra}
+    >
+      {props.children}
+    </a>
+  );
 }
 
 /** Whether `to` is the page at `pathname` or one of its sub-pages, as NavLink decides it (letter case aside). */
