@@ -27,7 +27,9 @@ export default function handleRequest(
     const timer = setTimeout(() => abort(), streamTimeout + 1000);
     const send = () => {
       shellRendered = true;
-      const body = new PassThrough();
+      // not destroyed when it ends: a 'close' after the end would make React abort the finished render (and
+      // build an error for writing to an ended stream); a reader going away still destroys it, and aborts
+      const body = new PassThrough({ autoDestroy: false });
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
       pipe(body);

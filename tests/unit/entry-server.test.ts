@@ -57,6 +57,27 @@ describe("the document's render", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("ends the body without closing it, and closes it when the reader goes away", async () => {
+    const closed = vi.fn();
+    const answer = documentRequest(BROWSER);
+    render.options!.onShellReady!();
+    const destination = render.pipe.mock.calls[0]![0] as import("node:stream").PassThrough;
+    destination.on("close", closed);
+    destination.end("<!DOCTYPE html><p>done</p>");
+    expect(await (await answer).text()).toBe("<!DOCTYPE html><p>done</p>");
+    await vi.runAllTimersAsync();
+    expect(closed).not.toHaveBeenCalled();
+
+    const second = documentRequest(BROWSER);
+    render.options!.onShellReady!();
+    const body = render.pipe.mock.calls[1]![0] as import("node:stream").PassThrough;
+    body.on("close", closed);
+    body.write("<!DOCTYPE html>");
+    await (await second).body!.cancel();
+    await vi.runAllTimersAsync();
+    expect(closed).toHaveBeenCalledOnce();
+  });
+
   it("aborts a render still unfinished after the stream timeout", async () => {
     const answer = documentRequest(BROWSER);
     render.options!.onShellReady!();
