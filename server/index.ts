@@ -24,7 +24,7 @@ import { onlyFilePaths } from "./static-files";
 installLogRedaction();
 
 // the route table is flattened, ranked and compiled once, not on each of Remix's matches per request
-installCachedRouteMatching();
+installCachedRouteMatching({ modulesFixed: process.env.NODE_ENV === "production" });
 
 // a half-set bucket configuration stops the start here, naming what is missing
 console.log(describeStorage(storageConfig()));

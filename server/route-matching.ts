@@ -271,7 +271,7 @@ export function cachedMatchRoutes(router: Router): Router["matchRoutes"] {
  * manifest and React Router's render look it up on each call, and keeps the render's route tables per build.
  * Once per process; the originals stay reachable.
  */
-export function installCachedRouteMatching(): { original: Router["matchRoutes"] } {
+export function installCachedRouteMatching({ modulesFixed = false } = {}): { original: Router["matchRoutes"] } {
   const require = createRequire(import.meta.url);
   const router = require("@remix-run/router") as Router & { __printnearOriginalMatchRoutes?: Router["matchRoutes"] };
   const conversions = router as unknown as { UNSAFE_convertRoutesToDataRoutes: ConvertRoutes };
@@ -289,7 +289,7 @@ export function installCachedRouteMatching(): { original: Router["matchRoutes"] 
     const remixRoutes = createRequire(require.resolve("@remix-run/react"))("./routes.js") as {
       createServerRoutes: CreateServerRoutes;
     };
-    remixRoutes.createServerRoutes = keptServerRoutes(remixRoutes.createServerRoutes);
+    remixRoutes.createServerRoutes = keptServerRoutes(remixRoutes.createServerRoutes, { modulesFixed });
   }
   return { original: router.__printnearOriginalMatchRoutes };
 }
@@ -311,8 +311,9 @@ type ConvertRoutes = (
 /**
  * Remix's render makes the route objects of the whole table on every request, for the same build: the table
  * is kept per build manifest while every route module is the same, so the render's routes are made once.
+ * A production build's modules never change (`modulesFixed`): there the hundred-odd modules are not compared.
  */
-export function keptServerRoutes(original: CreateServerRoutes): CreateServerRoutes {
+export function keptServerRoutes(original: CreateServerRoutes, { modulesFixed = false } = {}): CreateServerRoutes {
   const made = new WeakMap<
     object,
     { modules: Record<string, unknown>; future: unknown; isSpaMode: boolean; routes: unknown[] }
@@ -324,7 +325,12 @@ export function keptServerRoutes(original: CreateServerRoutes): CreateServerRout
   return (manifest, routeModules, future, isSpaMode, ...rest) => {
     if (rest.length > 0) return original(manifest, routeModules, future, isSpaMode, ...rest);
     const kept = made.get(manifest);
-    if (kept && kept.future === future && kept.isSpaMode === isSpaMode && sameModules(kept.modules, routeModules))
+    if (
+      kept &&
+      kept.future === future &&
+      kept.isSpaMode === isSpaMode &&
+      (modulesFixed || sameModules(kept.modules, routeModules))
+    )
       return kept.routes;
     const routes = original(manifest, routeModules, future, isSpaMode);
     made.set(manifest, { modules: { ...routeModules }, future, isSpaMode, routes });

@@ -156,6 +156,19 @@ describe("the render's route tables, made once per build", () => {
     expect(kept({ ...manifest }, routeModules, future, false)).not.toBe(first);
   });
 
+  it("does not compare the modules of a production build, whose modules never change", () => {
+    const kept = keptServerRoutes(remixRoutes.createServerRoutes, { modulesFixed: true });
+    const future = {};
+    const routeModules = new Proxy(modules(), {
+      ownKeys: () => {
+        throw new Error("the modules were compared");
+      },
+    });
+    const first = kept(manifest, modules(), future, false);
+    expect(kept(manifest, routeModules, future, false)).toBe(first);
+    expect(kept({ ...manifest }, modules(), future, false)).not.toBe(first);
+  });
+
   it("converts a table to data routes once, and fills each caller's manifest", () => {
     const convert = router.UNSAFE_convertRoutesToDataRoutes as unknown as Parameters<typeof keptDataRoutes>[0];
     const kept = keptDataRoutes(convert);
