@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { formatCents } from "~/domain/money";
 import { DEFAULT_RATE_PER_KG_CENTS, formatPricePerGram, type PriceQuote } from "~/domain/pricing";
 import { priceRangeText, type PriceRange } from "~/domain/price-range";
-import { formatMinutes } from "~/domain/format";
+import { formatMinutes, formatNumber } from "~/domain/format";
 import { MESSAGES, type DesignAnalysis } from "~/domain/design-settings";
 import { formatGrams } from "~/domain/grams";
 import { copiesText } from "~/domain/design-scale";
@@ -15,7 +15,7 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-const mm = (v: number) => (Math.round(v * 10) / 10).toLocaleString("en-US");
+const mm = (v: number) => formatNumber(Math.round(v * 10) / 10);
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -96,14 +96,14 @@ export function AnalysisResults({
             </Row>
             <Row label="Volume">{(analysis.volume / 1000).toFixed(2)} cm³</Row>
             <Row label="Surface area">{(analysis.surfaceArea / 100).toFixed(1)} cm²</Row>
-            <Row label="Triangles">{analysis.triangles.toLocaleString("en-US")}</Row>
+            <Row label="Triangles">{formatNumber(analysis.triangles)}</Row>
             <Row label="Parts">{analysis.bodies}</Row>
             <Row label="Watertight">
               {analysis.closed ? (
                 "Yes"
               ) : (
                 <span className="text-amber-700">
-                  No ({analysis.openEdges.toLocaleString("en-US")} open edges; the printer owner may need to repair it)
+                  No ({formatNumber(analysis.openEdges)} open edges; the printer owner may need to repair it)
                 </span>
               )}
             </Row>

@@ -1,5 +1,6 @@
 import { Link } from "./link";
 import { useEffect, useRef, useState } from "react";
+import { formatNumber } from "~/domain/format";
 import type { FeaturedModel } from "~/domain/models";
 import { formatCount, ModelImage } from "./model-card";
 
@@ -8,7 +9,7 @@ export const CAROUSEL_PX_PER_FRAME = 0.5;
 
 function Stat({ label, value, path }: { label: string; value: number; path: string }) {
   return (
-    <span className="inline-flex items-center gap-1" title={`${value.toLocaleString("en-US")} ${label}`}>
+    <span className="inline-flex items-center gap-1" title={`${formatNumber(value)} ${label}`}>
       <svg aria-hidden="true" width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
         <path d={path} />
       </svg>

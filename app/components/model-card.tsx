@@ -2,6 +2,7 @@
 import { Link } from "./link";
 import { useEffect, useRef, useState } from "react";
 import type { ModelCardData } from "~/domain/models";
+import { formatNumber } from "~/domain/format";
 
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 
@@ -53,7 +54,7 @@ export function ModelImage({ src, alt, className = "" }: { src: string | null; a
 
 function Stat({ label, value, icon }: { label: string; value: number; icon: string }) {
   return (
-    <span className="inline-flex items-center gap-1" title={`${value.toLocaleString("en-US")} ${label}`}>
+    <span className="inline-flex items-center gap-1" title={`${formatNumber(value)} ${label}`}>
       <span aria-hidden="true">{icon}</span>
       <span className="sr-only">{label}:</span>
       {formatCount(value)}

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { formatDate, formatDateTime } from "./format";
+import { formatDate, formatDateTime, formatNumber } from "./format";
 
 describe("formatDateTime", () => {
   it("shows the time in the given zone with its short name", () => {
@@ -39,5 +39,12 @@ describe("kept texts", () => {
     expect(formatDate(at, "America/Denver")).toBe("3/3/26");
     expect(formatDate(at, null)).toBe("3/4/26 UTC");
     parts.mockRestore();
+  });
+});
+
+describe("formatNumber", () => {
+  it("groups thousands and keeps up to three decimals, as toLocaleString('en-US') does", () => {
+    for (const n of [0, 7, 1234, 1234567, 2.25, 0.1234, -4500]) expect(formatNumber(n)).toBe(n.toLocaleString("en-US"));
+    expect(formatNumber(1234567)).toBe("1,234,567");
   });
 });

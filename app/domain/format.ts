@@ -67,6 +67,14 @@ export function formatDateTime(value: Date | string | number | null | undefined,
   });
 }
 
+// made once: toLocaleString makes a NumberFormat on every call, which showed in every model list's render
+const NUMBER = new Intl.NumberFormat("en-US");
+
+/** 12345 → "12,345", 2.25 → "2.25": a number as the pages show it. */
+export function formatNumber(n: number): string {
+  return NUMBER.format(n);
+}
+
 /** '9+' above nine, as the notification badge shows. */
 export function badgeCount(n: number): string {
   return n > 9 ? "9+" : String(n);

@@ -6,6 +6,7 @@ import type { FeaturedModel } from "~/domain/models";
 import { listFeaturedModels } from "~/services/models/lists.server";
 import { getSiteStats, type SiteStats } from "~/services/stats.server";
 import { getSessionUser } from "~/utils/session.server";
+import { formatNumber } from "~/domain/format";
 
 const FEATURED_LIMIT = 12;
 
@@ -95,7 +96,7 @@ export default function Index() {
               <div key={tile.key} className="flex flex-col-reverse">
                 <dt className="text-sm text-slate-600">{tile.label}</dt>
                 <dd className="text-3xl font-bold text-brand-700" data-testid={`stat-${tile.key}`}>
-                  {stats[tile.key].toLocaleString("en-US")}
+                  {formatNumber(stats[tile.key])}
                 </dd>
               </div>
             ))}

@@ -25,6 +25,7 @@ import { parseId } from "~/utils/misc";
 import { useIsPending } from "~/utils/misc-react";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { formatCents } from "~/domain/money";
 
 const StripeCardForm = lazy(() => import("~/components/stripe-card-form"));
 
@@ -247,9 +248,7 @@ export default function Checkout() {
                 errors={errors.name}
               />
               <button type="submit" className="btn-primary w-full" disabled={pending}>
-                {pending
-                  ? "Processing…"
-                  : `Pay ${(o.total / 100).toLocaleString("en-US", { style: "currency", currency: "USD" })}`}
+                {pending ? "Processing…" : `Pay ${formatCents(o.total)}`}
               </button>
             </Form>
           ) : hydrated && d.publishableKey ? (

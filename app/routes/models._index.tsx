@@ -10,6 +10,7 @@ import { listCatalogueModels, listCategories, listLibraryModels } from "~/servic
 import { parseId } from "~/utils/misc";
 import { visitorOf } from "~/utils/session.server";
 import { useIsLoading } from "~/utils/misc-react";
+import { formatNumber } from "~/domain/format";
 
 export const meta: MetaFunction = () => [{ title: "Browse Models | Printnear" }];
 
@@ -179,7 +180,7 @@ export default function BrowseModels() {
       ) : null}
 
       <p className="mt-6 text-sm text-slate-500" aria-live="polite">
-        {loading ? "Loading models..." : `${total.toLocaleString("en-US")} ${total === 1 ? "model" : "models"}`}
+        {loading ? "Loading models..." : `${formatNumber(total)} ${total === 1 ? "model" : "models"}`}
       </p>
 
       {loading ? (

@@ -143,6 +143,8 @@ function viewBreaches(): string[] {
     if (from !== FORM_KIT && drawsErrorsByHand(code)) out.push(`${from}: field errors render through the kit (${FORM_KIT})`);
     if (!NAVIGATION_READERS.includes(from) && /\buseNavigation\b/.test(code))
       out.push(`${from}: pending state comes from useIsPending, not useNavigation`);
+    if (/\.toLocale(String|DateString|TimeString)\(/.test(code))
+      out.push(`${from}: numbers and dates render through domain/format (a kept Intl format), not toLocaleString`);
     if (from !== SITE_LINKS && importsRouterLinks(code))
       out.push(`${from}: links come from ${SITE_LINKS}, which draws plain ones without React Router's work`);
     if (fromLayer === "app/routes" && from !== NOT_FOUND_ROUTE && /throw new Response\(/.test(code))
@@ -178,7 +180,7 @@ describe("architecture", () => {
 });
 
 describe("views keep to the route helpers", () => {
-  test("field errors render through the kit, pending state through useIsPending, links through the site's Link, and pages throw no hand-built Response", () => {
+  test("field errors render through the kit, pending state through useIsPending, links through the site's Link, numbers through kept formats, and pages throw no hand-built Response", () => {
     expect(viewBreaches().filter((v) => !KNOWN_VIEW_BREACHES.includes(v))).toEqual([]);
   });
 

@@ -18,7 +18,7 @@ import { getModelDetail, getViewerState } from "~/services/models/detail.server"
 import { addComment, deleteComment, rateModel, setLike } from "~/services/models/feedback.server";
 import { isAppError, replyWithError } from "~/utils/app-error.server";
 import { LocalTime } from "~/components/local-time";
-import { formatMinutes } from "~/domain/format";
+import { formatMinutes, formatNumber } from "~/domain/format";
 import { invariantResponse, parseId } from "~/utils/misc";
 import { getSessionUser, requireUser, visitorOf } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -312,7 +312,7 @@ export default function ModelDetailPage() {
               <InfoRow label="Category" value={model.category?.name ?? "Uncategorised"} />
               <InfoRow label="License" value={model.license} />
               <InfoRow label="Uploaded" value={model.createdAt ? <LocalTime value={model.createdAt} dateOnly /> : "Unknown"} />
-              <InfoRow label="Views" value={model.viewCount.toLocaleString("en-US")} />
+              <InfoRow label="Views" value={formatNumber(model.viewCount)} />
             </dl>
           </section>
         </aside>
