@@ -252,9 +252,6 @@ async function main() {
     DATABASE_URL: `file:${DB_FILE}`,
     REMIX_BUILD_DIR: APP_BUILD,
     SESSION_SECRET: "bench-load-session-secret",
-    // the job runner would spend the measured minutes on the fresh demo data's backlog (weighing the catalogue's
-    // models), work that is not the pages'; a production machine's runner is idle between jobs
-    WORKER: "off",
   };
   const minimalEnv: NodeJS.ProcessEnv = {
     ...process.env,
