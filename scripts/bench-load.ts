@@ -43,9 +43,9 @@ export const SIGNED_IN_PAGES = [
 export const SIGNED_IN_TARGET: Target = { ratio: 0.35, p99Ms: 300 };
 const CONNECTIONS = 50;
 
-const APP_BUILD = "build-bench-load";
-const MINIMAL_BUILD = "build-bench-minimal";
-const DB_FILE = "tests/.tmp/bench-load.db";
+export const APP_BUILD = "build-bench-load";
+export const MINIMAL_BUILD = "build-bench-minimal";
+export const DB_FILE = "tests/.tmp/bench-load.db";
 
 export interface LoadResult {
   path: string;
@@ -112,7 +112,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, label: string): string {
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv, label: string): string {
   const started = Date.now();
   const out = spawnSync(command, args, { env, encoding: "utf8" });
   if (out.status !== 0) {

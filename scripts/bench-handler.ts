@@ -1,0 +1,127 @@
+// npm run bench:handler — each signed-in page of bench:load through Remix's request handler in one process,
+// beside the minimal Remix page (scripts/bench-minimal) the same way: no HTTP, no load generator, no other
+// process between them, so the CPU time per request is steadier than bench:load's req/s on a shared machine
+// and an A/B of two builds can see a few per cent. Each page runs in a child process of its own: after a
+// warm-up, 20 rounds of requests, each round's CPU time (user + system) per request; the lowest round
+// and the median are printed (other work on the machine only adds time).
+//   --no-build     reuse the builds of the last bench:load or bench:handler
+//   --requests=N   requests per page after the warm-up (default 2000)
+//   /path ...      measure these paths as the demo customer instead of bench:load's pages
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { APP_BUILD, DB_FILE, MINIMAL_BUILD, run, SIGNED_IN_AS, SIGNED_IN_PAGES } from "./bench-load";
+import { withDemoIds, type DemoPageIds } from "./bench-session";
+
+const ROUNDS = 20;
+const WARM_UP = 300;
+
+interface Measured {
+  minMs: number;
+  medianMs: number;
+  bytes: number;
+}
+
+/** In the child: CPU time per request of one page through the build's request handler. */
+async function measureHere(buildDir: string, path: string, cookie: string, requests: number): Promise<Measured> {
+  const { createRequestHandler } = await import("@remix-run/node");
+  const { installCachedRouteMatching } = await import("../server/route-matching");
+  const { withRequestScope } = await import("../app/utils/request-scope.server");
+  installCachedRouteMatching({ modulesFixed: true });
+  const build = await import(pathToFileURL(resolve(buildDir, "server/index.js")).href);
+  const handler = createRequestHandler(build, "production");
+  const once = async () => {
+    const headers: Record<string, string> = { accept: "text/html", host: "localhost" };
+    if (cookie) headers.cookie = cookie;
+    const response = await withRequestScope(() => handler(new Request(`http://localhost${path}`, { headers }), {}));
+    const body = await response.text();
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+    return body.length;
+  };
+  for (let i = 0; i < WARM_UP; i++) await once();
+  const perRequest: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < requests / ROUNDS; i++) await once();
+    const used = process.cpuUsage(start);
+    perRequest.push((used.user + used.system) / 1000 / (requests / ROUNDS));
+  }
+  perRequest.sort((a, b) => a - b);
+  return { minMs: perRequest[0]!, medianMs: perRequest[Math.floor(ROUNDS / 2)]!, bytes: await once() };
+}
+
+function measureInChild(env: NodeJS.ProcessEnv, buildDir: string, path: string, cookie: string, requests: number): Measured {
+  const out = spawnSync("npx", ["tsx", "scripts/bench-handler.ts", "--child", buildDir, path, cookie, String(requests)], {
+    env,
+    encoding: "utf8",
+  });
+  const last = (out.stdout ?? "").trim().split("\n").at(-1) ?? "";
+  if (out.status !== 0 || !last.startsWith("{")) {
+    process.stderr.write(`${out.stdout ?? ""}${out.stderr ?? ""}`);
+    throw new Error(`measuring ${path} failed (exit ${out.status})`);
+  }
+  return JSON.parse(last) as Measured;
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  if (argv[0] === "--child") {
+    const [, buildDir, path, cookie, requests] = argv;
+    console.log(JSON.stringify(await measureHere(buildDir!, path!, cookie ?? "", Number(requests))));
+    return;
+  }
+  const requests = Number(argv.find((a) => a.startsWith("--requests="))?.split("=")[1] ?? 2000);
+  const paths = argv.filter((a) => a.startsWith("/"));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    DATABASE_URL: `file:${DB_FILE}`,
+    SESSION_SECRET: "bench-handler-session-secret",
+    WORKER: "off",
+  };
+  if (!argv.includes("--no-build")) {
+    run("npx", ["remix", "vite:build"], { ...env, REMIX_BUILD_DIR: APP_BUILD }, "site build");
+    run(
+      "npx",
+      ["remix", "vite:build", "scripts/bench-minimal"],
+      { ...env, BENCH_MINIMAL_BUILD_DIR: MINIMAL_BUILD },
+      "minimal page build",
+    );
+  }
+  mkdirSync("tests/.tmp", { recursive: true });
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DB_FILE}${suffix}`, { force: true });
+  run("npx", ["tsx", "db/seed.ts"], env, "demo data");
+  const plan = paths.length ? paths.map((path) => ({ path, as: SIGNED_IN_AS })) : SIGNED_IN_PAGES;
+  const emails = [...new Set(plan.map((p) => p.as))];
+  const sessions = JSON.parse(run("npx", ["tsx", "scripts/bench-session.ts", ...emails], env, "sessions for the demo users")) as {
+    cookies: Record<string, string>;
+    ids: DemoPageIds;
+  };
+
+  const minimal = measureInChild(env, MINIMAL_BUILD, "/", "", requests);
+  const rows = plan.map(({ path, as }) => {
+    const page = withDemoIds(path, sessions.ids);
+    const measured = measureInChild(env, APP_BUILD, page, sessions.cookies[as]!, requests);
+    console.log(`${page}: ${measured.minMs.toFixed(2)} ms (median ${measured.medianMs.toFixed(2)})`);
+    return [page, measured] as const;
+  });
+  console.log(
+    `\nCPU per request through Remix's request handler in one process (${requests} requests after ${WARM_UP}, lowest round of ${ROUNDS} and median)`,
+  );
+  console.log(`minimal page: ${minimal.minMs.toFixed(2)} ms (median ${minimal.medianMs.toFixed(2)}), ${minimal.bytes} bytes`);
+  console.log("| page | CPU ms/request (lowest, median) | bytes | minimal page's CPU / page's |");
+  console.log("|---|---|---|---|");
+  for (const [page, m] of rows) {
+    console.log(
+      `| ${page} | ${m.minMs.toFixed(2)}, ${m.medianMs.toFixed(2)} | ${m.bytes} | ${(minimal.minMs / m.minMs).toFixed(2)} |`,
+    );
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
