@@ -23,13 +23,14 @@ import { onlyFilePaths } from "./static-files";
 // errors written by the server and its libraries lose SQL parameters, query strings, hashes and e-mails
 installLogRedaction();
 
-// the route table is flattened, ranked and compiled once, not on each of Remix's matches per request
-installCachedRouteMatching({ modulesFixed: process.env.NODE_ENV === "production" });
-
 // a half-set bucket configuration stops the start here, naming what is missing
 console.log(describeStorage(storageConfig()));
 
 const isDevelopment = process.env.NODE_ENV !== "production";
+
+// the route table is flattened, ranked and compiled once, not on each of Remix's matches per request
+installCachedRouteMatching({ modulesFixed: !isDevelopment });
+
 const port = Number(process.env.PORT || 3000);
 const buildDir = resolve(process.env.REMIX_BUILD_DIR || "build");
 
