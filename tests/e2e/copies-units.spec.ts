@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { simpleParser } from "mailparser";
 import { expect, jsDisabled, test } from "./fixtures";
+import { shipToFifthAvenue } from "./helpers";
 
 const BRACKET_INCH = "tests/fixtures/designs/bracket-2x1x0.5-inch.stl";
 
@@ -119,15 +120,7 @@ test.describe("copies, units and one price", () => {
   }) => {
     const customer = await signIn();
     await fourInchBrackets(page);
-    await page.getByLabel("Delivery method").selectOption("shipping");
-    await page.getByRole("button", { name: "Update summary" }).click();
-    await page.getByLabel("Delivery ZIP code").fill("10001");
-    await page.getByRole("button", { name: "Update summary" }).click();
-    await expect(page.getByText(/Ground Advantage \(estimated/)).toBeVisible();
-    await page.getByLabel("Recipient name").fill("Sam Shipper");
-    await page.getByLabel("Street address").fill("350 Fifth Avenue");
-    await page.getByLabel("City").fill("New York");
-    await page.getByLabel("State").selectOption("NY");
+    await shipToFifthAvenue(page, "NY");
     await expect(page.getByTestId("order-quantity")).toHaveValue("4");
     const total = (await page.getByTestId("order-total").textContent())!.trim();
     expect(total).toMatch(/^\$\d+\.\d\d$/);

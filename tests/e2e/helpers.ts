@@ -2,6 +2,7 @@
 // tests running side by side (js and no-js) never share a conversation or a count.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { expect, type Page } from "@playwright/test";
 import { printers, printJobs, users } from "../../db/schema";
 import type { JobStatus } from "../../app/domain/job-status";
 import { getDb, type Database } from "../../app/utils/db.server";
@@ -97,4 +98,17 @@ export function startOwnServer(port: number, db: string, env: Record<string, str
     stdio: "ignore",
     detached: true,
   });
+}
+
+/** On /submit-print: shipping to ZIP 10001 (its estimate shown), to Sam Shipper at 350 Fifth Avenue, New York, in `state`. */
+export async function shipToFifthAvenue(page: Page, state: string) {
+  await page.getByLabel("Delivery method").selectOption("shipping");
+  await page.getByRole("button", { name: "Update summary" }).click();
+  await page.getByLabel("Delivery ZIP code").fill("10001");
+  await page.getByRole("button", { name: "Update summary" }).click();
+  await expect(page.getByText(/Ground Advantage \(estimated/)).toBeVisible();
+  await page.getByLabel("Recipient name").fill("Sam Shipper");
+  await page.getByLabel("Street address").fill("350 Fifth Avenue");
+  await page.getByLabel("City").fill("New York");
+  await page.getByLabel("State").selectOption(state);
 }

@@ -11,7 +11,7 @@ import { getDb } from "../../app/utils/db.server";
 import { createDraft, createOwnerWithPrinter, placeTestOrder } from "../setup/orders";
 import { createTestUser } from "../setup/requests";
 import { DEMO, expect, signInAs, test } from "./fixtures";
-import { createJob, createPerson, createPrinterFor } from "./helpers";
+import { createJob, createPerson, createPrinterFor, shipToFifthAvenue } from "./helpers";
 import { jobRow } from "../setup/jobs";
 
 const CUBE_STL = "tests/fixtures/models/trimesh_20mm-xyz-cube.stl";
@@ -225,16 +225,8 @@ test.describe("orders", () => {
   test("a shipping order is shipped with a tracking number", async ({ page }) => {
     await newCustomer(page);
     await uploadForPrinter(page);
-    await page.getByLabel("Delivery method").selectOption("shipping");
-    await page.getByRole("button", { name: "Update summary" }).click();
-    await page.getByLabel("Delivery ZIP code").fill("10001");
-    await page.getByRole("button", { name: "Update summary" }).click();
-    await expect(page.getByText(/Ground Advantage \(estimated/)).toBeVisible();
     // the address is asked for; a ZIP outside its state is refused and what was typed stays
-    await page.getByLabel("Recipient name").fill("Sam Shipper");
-    await page.getByLabel("Street address").fill("350 Fifth Avenue");
-    await page.getByLabel("City").fill("New York");
-    await page.getByLabel("State").selectOption("CO");
+    await shipToFifthAvenue(page, "CO");
     await page.getByLabel("Phone for the carrier (optional)").fill("(212) 555-0100");
     await page.getByRole("button", { name: "Submit Order" }).click();
     await expect(page.getByText("ZIP code 10001 is not in CO.")).toBeVisible();
