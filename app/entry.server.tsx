@@ -1,17 +1,16 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
-import { renderToPipeableStream } from "react-dom/server";
 import { isWriteUnavailable } from "~/utils/db.server";
 import { NonceProvider } from "~/utils/nonce-provider";
 import { describeError } from "~/utils/log-redaction";
+import { renderWholeDocument } from "~/utils/whole-document.server";
 import "~/utils/request-state";
 
 export const streamTimeout = 5_000;
 
-export default function handleRequest(
+// Every reader, browser or bot, gets the whole document at once (utils/whole-document.server.ts): the loaders
+// are done before the render starts, so streaming would only send the same page in more pieces.
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -19,46 +18,14 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
-  // bots and no-JS readers get the whole document at once; browsers get it streamed
-  const wholeDocument = isbot(request.headers.get("user-agent") || "");
-  return new Promise((resolve, reject) => {
-    let shellRendered = false;
-    // a render still unfinished after the stream timeout is aborted
-    const timer = setTimeout(() => abort(), streamTimeout + 1000);
-    const send = () => {
-      shellRendered = true;
-      // not destroyed when it ends: a 'close' after the end would make React abort the finished render (and
-      // build an error for writing to an ended stream); a reader going away still destroys it, and aborts
-      const body = new PassThrough({ autoDestroy: false });
-      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-      pipe(body);
-    };
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce ?? ""}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
-      </NonceProvider>,
-      {
-        nonce,
-        onShellReady() {
-          if (!wholeDocument) send();
-        },
-        onAllReady() {
-          // a finished render has nothing left to abort: its timer goes with it
-          clearTimeout(timer);
-          if (wholeDocument) send();
-        },
-        onShellError(error: unknown) {
-          clearTimeout(timer);
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) console.error(describeError(error));
-        },
-      },
-    );
-  });
+  const html = await renderWholeDocument(
+    <NonceProvider value={nonce ?? ""}>
+      <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+    </NonceProvider>,
+    streamTimeout + 1000,
+  );
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  return new Response(Buffer.from(html), { headers: responseHeaders, status: responseStatusCode });
 }
 
 export function handleError(error: unknown, { request, context }: { request: Request; context?: AppLoadContext }) {

@@ -1,0 +1,49 @@
+// A page's HTML rendered whole, as one string. The loaders have finished before the render starts, so all a
+// document could still stream is Remix's hydration data, which is ready within the same moment.
+// React 18's string renderer (renderToNodeStream) waits for every Suspense boundary, then hands the document
+// over in one go, piece by piece, through its stream's push, ending with null. Those pieces are joined here
+// as text. renderToPipeableStream instead turns each of the thousands of pieces into bytes on its own, which
+// cost a seventh of a signed-in page's CPU (docs/decisions/036-signed-in-speed.md).
+import type { ReactElement } from "react";
+import { renderToNodeStream } from "react-dom/server";
+import type { Readable } from "node:stream";
+import { text } from "node:stream/consumers";
+
+const DEPRECATION = "Warning: renderToNodeStream is deprecated";
+
+/** React's development build warns on each call that the stream is not streamed; that is the intent here. */
+function startRender(element: ReactElement): Readable {
+  const log = console.error;
+  console.error = (...args: unknown[]) => {
+    if (!(typeof args[0] === "string" && args[0].startsWith(DEPRECATION))) log(...args);
+  };
+  try {
+    // the types say NodeJS.ReadableStream; it is a Readable
+    return renderToNodeStream(element) as unknown as Readable;
+  } finally {
+    console.error = log;
+  }
+}
+
+export function renderWholeDocument(element: ReactElement, timeoutMs: number): Promise<string> {
+  const stream = startRender(element);
+  // a render with nothing to wait for has already written its document into the stream: read it from there
+  if (stream.readableLength > 0) return text(stream);
+  return new Promise((resolve, reject) => {
+    let html = "";
+    // what is still unfinished then is left to the browser (React's fallback), as a streamed render would
+    const timer = setTimeout(() => stream.destroy(new Error(`The page took over ${timeoutMs} ms to render.`)), timeoutMs);
+    stream.push = (piece: string | null) => {
+      if (piece === null) {
+        clearTimeout(timer);
+        resolve(html);
+      } else html += piece;
+      return true;
+    };
+    // an error outside every Suspense boundary ends the render: Remix then draws the error boundary
+    stream.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
