@@ -25,7 +25,16 @@ function startRender(element: ReactElement): Readable {
   }
 }
 
-export function renderWholeDocument(element: ReactElement, timeoutMs: number): Promise<string> {
+/**
+ * The element's HTML once every part is ready. The string renderer leaves out the doctype that the streaming
+ * one writes before <html>: it is added here, or browsers would draw the page in quirks mode.
+ */
+export async function renderWholeDocument(element: ReactElement, timeoutMs: number): Promise<string> {
+  const html = await renderWhole(element, timeoutMs);
+  return html.startsWith("<html") ? `<!DOCTYPE html>${html}` : html;
+}
+
+function renderWhole(element: ReactElement, timeoutMs: number): Promise<string> {
   const stream = startRender(element);
   // a render with nothing to wait for has already written its document into the stream: read it from there
   if (stream.readableLength > 0) return text(stream);

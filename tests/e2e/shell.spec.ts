@@ -43,6 +43,15 @@ test.describe("the shell", () => {
     if (!jsDisabled()) expect(await marker()).toBe(true);
   });
 
+  test("pages start with their doctype, so browsers draw them in standards mode", async ({ page, signIn }) => {
+    await signIn("customer");
+    for (const path of ["/", "/dashboard"]) {
+      const response = await page.goto(path);
+      expect((await response!.text()).startsWith("<!DOCTYPE html><html")).toBe(true);
+      if (!jsDisabled()) expect(await page.evaluate(() => document.compatMode)).toBe("CSS1Compat");
+    }
+  });
+
   test("a printer owner's avatar menu has the Printer Dashboard", async ({ page, signIn }) => {
     await signIn("lovelandOwner");
     await page.goto("/dashboard");

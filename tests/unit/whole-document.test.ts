@@ -1,5 +1,6 @@
 import { createElement, Suspense, type ReactNode } from "react";
-import { renderToNodeStream } from "react-dom/server";
+import { renderToPipeableStream, type PipeableStream } from "react-dom/server";
+import { PassThrough } from "node:stream";
 import { text } from "node:stream/consumers";
 import { describe, expect, it, vi } from "vitest";
 import { renderWholeDocument } from "../../app/utils/whole-document.server";
@@ -14,6 +15,20 @@ function later(ready: Promise<string>) {
   };
 }
 
+/** React's streaming renderer, read once everything is ready: the HTML browsers got before. */
+function streamedWhenReady(element: ReactNode): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stream: PipeableStream = renderToPipeableStream(element, {
+      onAllReady() {
+        const body = new PassThrough();
+        stream.pipe(body);
+        resolve(text(body));
+      },
+      onShellError: reject,
+    });
+  });
+}
+
 function page(children: ReactNode) {
   return createElement(
     "html",
@@ -23,15 +38,14 @@ function page(children: ReactNode) {
 }
 
 describe("the whole document's render", () => {
-  it("waits for every boundary and gives the same HTML as reading React's stream, with no scripts of React's", async () => {
+  it("waits for every boundary and gives the streaming renderer's HTML, doctype included, with no scripts of React's", async () => {
     const element = () => {
       const Later = later(new Promise((resolve) => setTimeout(() => resolve("window.data = 1"), 5)));
       return page(createElement(Suspense, { fallback: createElement("p", null, "Loading") }, createElement(Later)));
     };
     const html = await renderWholeDocument(element(), 1000);
-    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
-    expect(html).toBe(await text(renderToNodeStream(element())));
-    expect(quiet).toHaveBeenCalledOnce(); // React's deprecation warning, for this direct call only
+    expect(html).toBe(await streamedWhenReady(element()));
+    expect(html.startsWith("<!DOCTYPE html><html>")).toBe(true);
     expect(html).toContain('<h1 class="title">Printer Dashboard &amp; &lt;stock&gt;</h1>');
     expect(html).toContain('<script nonce="n">window.data = 1</script>');
     expect(html).not.toContain("Loading");
@@ -40,7 +54,7 @@ describe("the whole document's render", () => {
 
   it("reads a render that had nothing to wait for", async () => {
     expect(await renderWholeDocument(page(createElement("p", null, "Ready")), 1000)).toBe(
-      '<html><body><h1 class="title">Printer Dashboard &amp; &lt;stock&gt;</h1><p>Ready</p></body></html>',
+      '<!DOCTYPE html><html><body><h1 class="title">Printer Dashboard &amp; &lt;stock&gt;</h1><p>Ready</p></body></html>',
     );
   });
 
