@@ -13,6 +13,7 @@ import {
 } from "@remix-run/react";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
 import { AppShell } from "./components/app-shell";
+import { InAppSubmission } from "./components/form";
 import { InAppNavigation } from "./components/link";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { LiveUpdates } from "./components/live-updates";
@@ -113,6 +114,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {root?.user ? <LiveUpdates /> : null}
         <AppShell signedIn={!!root?.user} />
         <InAppNavigation />
+        <InAppSubmission />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

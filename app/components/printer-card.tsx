@@ -1,5 +1,5 @@
 // Printer cards and the small pieces the printer pages share.
-import { Form } from "@remix-run/react";
+import { Form } from "./form";
 import { Link } from "./link";
 import { formatDistance } from "~/domain/geo";
 import { formatCents } from "~/domain/money";

@@ -8,7 +8,7 @@ import {
   type FieldMetadata,
   type FormMetadata,
 } from "@conform-to/react";
-import { Form } from "@remix-run/react";
+import { Form } from "./form";
 import { Link } from "./link";
 import type { ChangeEvent, ReactNode, SelectHTMLAttributes } from "react";
 import { PRINTER_MATERIALS } from "~/domain/materials";

@@ -1,6 +1,7 @@
 // The printer map: Leaflet + OpenStreetMap tiles, loaded only when a map mounts.
 import type * as Leaflet from "leaflet";
-import { Form, useNavigate } from "@remix-run/react";
+import { useNavigate } from "@remix-run/react";
+import { Form } from "./form";
 import { useEffect, useRef, useState } from "react";
 import { MAP, toLatLon, type LatLon } from "~/domain/geo";
 

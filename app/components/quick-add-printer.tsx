@@ -3,7 +3,7 @@
 // app/domain/printer-form.ts) and answers with conform's reply; no form library or schema comes to
 // the browser, which keeps the dashboard within its script budget (decision 005).
 import type { SubmissionResult } from "@conform-to/react";
-import { Form } from "@remix-run/react";
+import { Form } from "./form";
 import { Link } from "./link";
 import { useState, type InputHTMLAttributes } from "react";
 import { PRINTER_MATERIALS } from "~/domain/materials";

@@ -1,4 +1,5 @@
-import { Form, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
+import { Form } from "./form";
 import { Link } from "./link";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 

@@ -1,4 +1,5 @@
-import { Form, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
+import { Form } from "./form";
 import { Link, NavLink } from "./link";
 import { useEffect, useRef } from "react";
 import type { RootUser } from "~/domain/signed-in-user";

@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { Link } from "~/components/link";
 import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";

@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { useEffect, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { JobOutcome } from "~/components/job-outcome";

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useSearchParams } from "@remix-run/react";
+import { useActionData, useSearchParams } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { Link } from "~/components/link";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { parseWithZod } from "@conform-to/zod";

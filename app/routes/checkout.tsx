@@ -5,7 +5,8 @@
 import { copiesText } from "~/domain/design-scale";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { Link } from "~/components/link";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { DELIVERY_METHOD_NAMES, shippingServiceName } from "~/domain/shipping";

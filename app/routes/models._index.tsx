@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData, useSubmit } from "@remix-run/react";
+import { useLoaderData, useSubmit } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { Link } from "~/components/link";
 import { useEffect, useRef } from "react";
 import { ModelCard, ModelCardSkeleton } from "~/components/model-card";

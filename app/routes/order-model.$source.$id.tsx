@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useLoaderData, useSubmit } from "@remix-run/react";
+import { useLoaderData, useSubmit } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { parseModelSource } from "~/domain/models";

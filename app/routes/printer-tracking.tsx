@@ -4,7 +4,8 @@
 import { copiesText } from "~/domain/design-scale";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { Link } from "~/components/link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isAppError } from "~/domain/app-error";

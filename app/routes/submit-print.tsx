@@ -3,7 +3,8 @@
 // form, so rates and the total refresh without JavaScript; "Submit Order" posts and goes on to checkout.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import { useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { Link } from "~/components/link";
 import { parseWithZod } from "@conform-to/zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";

@@ -121,10 +121,16 @@ const FORM_KIT = "app/components/forms.tsx";
 const NAVIGATION_READERS = ["app/utils/misc-react.ts", "app/components/live-updates.tsx"];
 const NOT_FOUND_ROUTE = "app/routes/$.tsx";
 const SITE_LINKS = "app/components/link.tsx";
+const SITE_FORMS = "app/components/form.tsx";
 
 /** Link or NavLink taken from Remix instead of the site's own (app/components/link.tsx). */
 export function importsRouterLinks(code: string): boolean {
   return /import\s*\{[^}]*\b(Link|NavLink)\b[^}]*\}\s*from\s*["']@remix-run\/react["']/.test(code);
+}
+
+/** Form taken from Remix instead of the site's own (app/components/form.tsx). */
+export function importsRouterForm(code: string): boolean {
+  return /import\s*\{[^}]*\bForm\b[^}]*\}\s*from\s*["']@remix-run\/react["']/.test(code);
 }
 
 /** A field's or form's error drawn by hand instead of through the kit's ErrorList. */
@@ -147,6 +153,8 @@ function viewBreaches(): string[] {
       out.push(`${from}: numbers and dates render through domain/format (a kept Intl format), not toLocaleString`);
     if (from !== SITE_LINKS && importsRouterLinks(code))
       out.push(`${from}: links come from ${SITE_LINKS}, which draws plain ones without React Router's work`);
+    if (from !== SITE_FORMS && importsRouterForm(code))
+      out.push(`${from}: forms come from ${SITE_FORMS}, which draws plain ones without React Router's work`);
     if (fromLayer === "app/routes" && from !== NOT_FOUND_ROUTE && /throw new Response\(/.test(code))
       out.push(`${from}: a refusal is invariantResponse or the AppError mapper, not a hand-built Response`);
   }
@@ -180,7 +188,7 @@ describe("architecture", () => {
 });
 
 describe("views keep to the route helpers", () => {
-  test("field errors render through the kit, pending state through useIsPending, links through the site's Link, numbers through kept formats, and pages throw no hand-built Response", () => {
+  test("field errors render through the kit, pending state through useIsPending, links and forms through the site's own, numbers through kept formats, and pages throw no hand-built Response", () => {
     expect(viewBreaches().filter((v) => !KNOWN_VIEW_BREACHES.includes(v))).toEqual([]);
   });
 
@@ -189,11 +197,14 @@ describe("views keep to the route helpers", () => {
     expect(KNOWN_VIEW_BREACHES.filter((v) => !now.has(v))).toEqual([]);
   });
 
-  test("the checker sees links taken from Remix (it can fail)", () => {
+  test("the checker sees links and forms taken from Remix (it can fail)", () => {
     expect(importsRouterLinks('import { Form, Link } from "@remix-run/react";')).toBe(true);
     expect(importsRouterLinks('import {\n  NavLink,\n  useLoaderData,\n} from "@remix-run/react";')).toBe(true);
     expect(importsRouterLinks('import { Links, Meta, type LinkProps } from "@remix-run/react";')).toBe(false);
     expect(importsRouterLinks('import { Link } from "~/components/link";')).toBe(false);
+    expect(importsRouterForm('import { Form, useLoaderData } from "@remix-run/react";')).toBe(true);
+    expect(importsRouterForm('import { type FormProps, useFetcher } from "@remix-run/react";')).toBe(false);
+    expect(importsRouterForm('import { Form } from "~/components/form";')).toBe(false);
   });
 
   test("the checker sees a hand-drawn error (it can fail)", () => {

@@ -1,7 +1,8 @@
 // The library model page's likes, rating form and comments: plain forms that post to the page's action.
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { Link } from "~/components/link";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useLoaderData, useLocation } from "@remix-run/react";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { Link } from "~/components/link";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { ModelImage, formatCount } from "~/components/model-card";

@@ -2,7 +2,8 @@
 // It posts the same multipart form with JavaScript off; with it on, the route's clientAction adds upload progress.
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { Link } from "~/components/link";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
 import { AnalysisResults, AnalysisWarning, formatBytes, PricingBreakdown } from "~/components/design-panels";
@@ -29,7 +30,6 @@ import type { loader, UploadActionData } from "./route";
 import { designChoices, engineOptions, shownDesign, type LiveAnalysis } from "./shown-design";
 import { useAnalysisWorker } from "./use-analysis-worker";
 import { UploadProgressBar } from "./upload-progress-bar";
-
 // three.js only loads here, after a model has been read
 const DesignViewer = lazy(() => import("~/components/design-viewer"));
 
