@@ -3,7 +3,7 @@
 // React 18's string renderer (renderToNodeStream) waits for every Suspense boundary, then hands the document
 // over in one go, piece by piece, through its stream's push, ending with null. Those pieces are joined here
 // as text. renderToPipeableStream instead turns each of the thousands of pieces into bytes on its own, which
-// cost a seventh of a signed-in page's CPU (docs/decisions/036-signed-in-speed.md).
+// cost about a seventh of a signed-in page's CPU (docs/decisions/036-signed-in-speed.md).
 import type { ReactElement } from "react";
 import { renderToNodeStream } from "react-dom/server";
 import type { Readable } from "node:stream";
@@ -11,7 +11,7 @@ import { text } from "node:stream/consumers";
 
 const DEPRECATION = "Warning: renderToNodeStream is deprecated";
 
-/** React's development build warns on each call that the stream is not streamed; that is the intent here. */
+/** React's development build warns on each call that renderToNodeStream is deprecated; it is chosen here on purpose. */
 function startRender(element: ReactElement): Readable {
   const log = console.error;
   console.error = (...args: unknown[]) => {
