@@ -11,15 +11,20 @@ import { text } from "node:stream/consumers";
 
 const DEPRECATION = "Warning: renderToNodeStream is deprecated";
 
-/** React's development build warns on each call that renderToNodeStream is deprecated; it is chosen here on purpose. */
+/**
+ * React's development build warns on each call that renderToNodeStream is deprecated; it is chosen here on
+ * purpose. The production build never warns, so its requests leave console.error alone.
+ */
 function startRender(element: ReactElement): Readable {
+  // the types say NodeJS.ReadableStream; it is a Readable
+  const render = () => renderToNodeStream(element) as unknown as Readable;
+  if (process.env.NODE_ENV === "production") return render();
   const log = console.error;
   console.error = (...args: unknown[]) => {
     if (!(typeof args[0] === "string" && args[0].startsWith(DEPRECATION))) log(...args);
   };
   try {
-    // the types say NodeJS.ReadableStream; it is a Readable
-    return renderToNodeStream(element) as unknown as Readable;
+    return render();
   } finally {
     console.error = log;
   }
