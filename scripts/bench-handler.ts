@@ -8,11 +8,18 @@
 //   --requests=N   requests per page after the warm-up (default 2000)
 //   /path ...      measure these paths as the demo customer instead of bench:load's pages
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { APP_BUILD, DB_FILE, MINIMAL_BUILD, run, SIGNED_IN_AS, SIGNED_IN_PAGES } from "./bench-load";
-import { withDemoIds, type DemoPageIds } from "./bench-session";
+import {
+  APP_BUILD,
+  DB_FILE,
+  demoSessions,
+  MINIMAL_BUILD,
+  prepareBuildsAndData,
+  SIGNED_IN_AS,
+  SIGNED_IN_PAGES,
+} from "./bench-load";
+import { withDemoIds } from "./bench-session";
 
 const ROUNDS = 20;
 const WARM_UP = 300;
@@ -80,24 +87,13 @@ async function main() {
     SESSION_SECRET: "bench-handler-session-secret",
     WORKER: "off",
   };
-  if (!argv.includes("--no-build")) {
-    run("npx", ["remix", "vite:build"], { ...env, REMIX_BUILD_DIR: APP_BUILD }, "site build");
-    run(
-      "npx",
-      ["remix", "vite:build", "scripts/bench-minimal"],
-      { ...env, BENCH_MINIMAL_BUILD_DIR: MINIMAL_BUILD },
-      "minimal page build",
-    );
-  }
-  mkdirSync("tests/.tmp", { recursive: true });
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DB_FILE}${suffix}`, { force: true });
-  run("npx", ["tsx", "db/seed.ts"], env, "demo data");
+  prepareBuildsAndData(
+    !argv.includes("--no-build"),
+    { ...env, REMIX_BUILD_DIR: APP_BUILD },
+    { ...env, BENCH_MINIMAL_BUILD_DIR: MINIMAL_BUILD },
+  );
   const plan = paths.length ? paths.map((path) => ({ path, as: SIGNED_IN_AS })) : SIGNED_IN_PAGES;
-  const emails = [...new Set(plan.map((p) => p.as))];
-  const sessions = JSON.parse(run("npx", ["tsx", "scripts/bench-session.ts", ...emails], env, "sessions for the demo users")) as {
-    cookies: Record<string, string>;
-    ids: DemoPageIds;
-  };
+  const sessions = demoSessions(plan, env);
 
   const minimal = measureInChild(env, MINIMAL_BUILD, "/", "", requests);
   const rows = plan.map(({ path, as }) => {

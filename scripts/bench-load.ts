@@ -236,6 +236,30 @@ async function load(url: string, seconds: number, cookie?: string, serverGroup?:
   };
 }
 
+/**
+ * The site's and the minimal page's production builds (unless `build` is false: the last ones are reused),
+ * then a fresh database with the demo data. appEnv names the site's build and database, minimalEnv the
+ * minimal page's build.
+ */
+export function prepareBuildsAndData(build: boolean, appEnv: NodeJS.ProcessEnv, minimalEnv: NodeJS.ProcessEnv) {
+  if (build) {
+    run("npx", ["remix", "vite:build"], appEnv, "site build");
+    run("npx", ["remix", "vite:build", "scripts/bench-minimal"], minimalEnv, "minimal page build");
+  }
+  mkdirSync("tests/.tmp", { recursive: true });
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DB_FILE}${suffix}`, { force: true });
+  run("npx", ["tsx", "db/seed.ts"], appEnv, "demo data");
+}
+
+/** A session cookie for each demo user the plan signs in as, and the demo orders' ids for the page paths. */
+export function demoSessions(plan: ReadonlyArray<{ as: string }>, env: NodeJS.ProcessEnv) {
+  const emails = [...new Set(plan.map((p) => p.as))];
+  return JSON.parse(run("npx", ["tsx", "scripts/bench-session.ts", ...emails], env, "sessions for the demo users")) as {
+    cookies: Record<string, string>;
+    ids: DemoPageIds;
+  };
+}
+
 async function main() {
   const argv = process.argv.slice(2);
   const build = !argv.includes("--no-build");
@@ -260,13 +284,7 @@ async function main() {
     BENCH_MINIMAL_BUILD_DIR: MINIMAL_BUILD,
   };
 
-  if (build) {
-    run("npx", ["remix", "vite:build"], appEnv, "site build");
-    run("npx", ["remix", "vite:build", "scripts/bench-minimal"], minimalEnv, "minimal page build");
-  }
-  mkdirSync("tests/.tmp", { recursive: true });
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DB_FILE}${suffix}`, { force: true });
-  run("npx", ["tsx", "db/seed.ts"], appEnv, "demo data");
+  prepareBuildsAndData(build, appEnv, minimalEnv);
 
   let app: ChildProcess | undefined;
   let minimal: ChildProcess | undefined;
@@ -289,16 +307,13 @@ async function main() {
     }
     if (!argv.includes("--signed-out-only")) {
       const plan = pages.length ? pages.map((path) => ({ path, as: SIGNED_IN_AS })) : SIGNED_IN_PAGES;
-      const emails = [...new Set(plan.map((p) => p.as))];
-      const sessions = JSON.parse(
-        run("npx", ["tsx", "scripts/bench-session.ts", ...emails], appEnv, "sessions for the demo users"),
-      ) as { cookies: Record<string, string>; ids: DemoPageIds };
+      const sessions = demoSessions(plan, appEnv);
       const signedIn = plan.map(({ path, as }) => {
         const cookie = sessions.cookies[as];
         if (!cookie?.startsWith("pn_session=")) throw new Error(`no session cookie for ${as}`);
         return { path: withDemoIds(path, sessions.ids), cookie };
       });
-      const label = `signed in as ${emails.join(" / ")} (no cache: the whole request path)`;
+      const label = `signed in as ${Object.keys(sessions.cookies).join(" / ")} (no cache: the whole request path)`;
       runs.push([label, SIGNED_IN_TARGET, await measure(label, servers, signedIn, seconds, SIGNED_IN_TARGET)]);
     }
     console.log(`\n${CONNECTIONS} connections, ${seconds} s each, uncompressed, loopback`);
