@@ -123,14 +123,19 @@ const NOT_FOUND_ROUTE = "app/routes/$.tsx";
 const SITE_LINKS = "app/components/link.tsx";
 const SITE_FORMS = "app/components/form.tsx";
 
+/** Whether the code imports one of `names` from Remix. */
+function importsFromRemix(code: string, names: string): boolean {
+  return new RegExp(`import\\s*\\{[^}]*\\b(${names})\\b[^}]*\\}\\s*from\\s*["']@remix-run/react["']`).test(code);
+}
+
 /** Link or NavLink taken from Remix instead of the site's own (app/components/link.tsx). */
 export function importsRouterLinks(code: string): boolean {
-  return /import\s*\{[^}]*\b(Link|NavLink)\b[^}]*\}\s*from\s*["']@remix-run\/react["']/.test(code);
+  return importsFromRemix(code, "Link|NavLink");
 }
 
 /** Form taken from Remix instead of the site's own (app/components/form.tsx). */
 export function importsRouterForm(code: string): boolean {
-  return /import\s*\{[^}]*\bForm\b[^}]*\}\s*from\s*["']@remix-run\/react["']/.test(code);
+  return importsFromRemix(code, "Form");
 }
 
 /** A field's or form's error drawn by hand instead of through the kit's ErrorList. */
