@@ -131,6 +131,9 @@ async function signedInPages(role: "customer" | "owner" | "admin"): Promise<stri
 
 /** A toast flashed for the next page, as a form post leaves one; long enough to wrap on a phone. */
 async function flashToast(page: Page) {
+  // the page before leaves first: a revalidation of its own (a conversation marked read, a live update)
+  // would otherwise carry the cookie and take the toast meant for the next page
+  await page.goto("about:blank");
   const [pair] = (
     await createToastHeader({
       title: "Printer added successfully!",
