@@ -34,8 +34,11 @@ interface Measured {
 async function measureHere(buildDir: string, path: string, cookie: string, requests: number): Promise<Measured> {
   const { createRequestHandler } = await import("@remix-run/node");
   const { installCachedRouteMatching } = await import("../server/route-matching");
+  const { installSharedLoaderRequests } = await import("../server/loader-requests");
   const { withRequestScope } = await import("../app/utils/request-scope.server");
+  // as server/index.ts does
   installCachedRouteMatching({ modulesFixed: true });
+  installSharedLoaderRequests();
   const build = await import(pathToFileURL(resolve(buildDir, "server/index.js")).href);
   const handler = createRequestHandler(build, "production");
   const once = async () => {

@@ -15,6 +15,7 @@ import { mapTileUrl } from "../app/services/printers/search.server";
 import { describeStorage, storageConfig } from "../app/services/storage/config.server";
 import { setClientAddress } from "./client-address";
 import { publicHost, remixHandler } from "./remix-handler";
+import { installSharedLoaderRequests } from "./loader-requests";
 import { installCachedRouteMatching } from "./route-matching";
 import { ARRIVAL_RULES, ArrivalGuard, httpServerOptions } from "./request-arrival";
 import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./security-headers";
@@ -30,6 +31,7 @@ const isDevelopment = process.env.NODE_ENV !== "production";
 
 // the route table is flattened, ranked and compiled once, not on each of Remix's matches per request
 installCachedRouteMatching({ modulesFixed: !isDevelopment });
+installSharedLoaderRequests();
 
 const port = Number(process.env.PORT || 3000);
 const buildDir = resolve(process.env.REMIX_BUILD_DIR || "build");

@@ -1,0 +1,66 @@
+// Remix calls each route's loader with a copy of the request that leaves out the `index` and `_routes`
+// parameters of its address: two URLs parsed and two Requests built per loader (the headers copied, a signal
+// made to follow the original's), 3 % of a signed-in page of four loaders (decision 036). When the address
+// has neither parameter the copy differs from the request in nothing but identity, so this wrapper hands the
+// loader the request itself. An address with either parameter, and an app without single fetch, still go
+// through Remix's own function. The module is replaced in place, as server/route-matching.ts does with the
+// router: npm runs no install scripts here, so node_modules cannot be patched.
+import { createRequire } from "node:module";
+
+export interface LoaderCall {
+  loadContext: unknown;
+  loader: (args: { request: Request; context: unknown; params: unknown }) => unknown;
+  params: unknown;
+  request: Request;
+  routeId: string;
+  singleFetch?: boolean;
+}
+
+type CallRouteLoader = (call: LoaderCall) => Promise<unknown>;
+
+/** The parts of Remix's responses module that say what a loader's value is. */
+export interface LoaderResults {
+  isDeferredData(value: unknown): boolean;
+  isRedirectStatusCode(status: number): boolean;
+  redirect(url: string, init?: ResponseInit): Response;
+}
+
+type DeferredValue = { init?: ResponseInit };
+
+/** The parameters Remix takes out of a loader's address under single fetch. */
+const STRIPPED = /[?&](?:index|_routes)(?:[=&#]|$)/;
+
+export function sharedLoaderRequests(original: CallRouteLoader, results: LoaderResults): CallRouteLoader {
+  return async (call) => {
+    if (!call.singleFetch || STRIPPED.test(call.request.url)) return original(call);
+    const value = await call.loader({ request: call.request, context: call.loadContext, params: call.params });
+    if (value === undefined) {
+      throw new Error(
+        `You defined a loader for route "${call.routeId}" but didn't return anything from your \`loader\` function. ` +
+          "Please return a value or `null`.",
+      );
+    }
+    // a deferred value that asks for a redirect is answered as one, as Remix's own function does
+    const init = results.isDeferredData(value) ? (value as DeferredValue).init : undefined;
+    if (init && results.isRedirectStatusCode(init.status ?? 200)) {
+      return results.redirect(new Headers(init.headers).get("Location") as string, init);
+    }
+    return value;
+  };
+}
+
+declare global {
+  // the module is replaced once per process
+  var __printnearOriginalCallRouteLoader: CallRouteLoader | undefined;
+}
+
+/** Replaces the callRouteLoader of the server runtime the app's build uses; returns Remix's own. */
+export function installSharedLoaderRequests(): { original: CallRouteLoader } {
+  const runtime = createRequire(createRequire(import.meta.url).resolve("@remix-run/server-runtime"));
+  const data = runtime("./data.js") as { callRouteLoader: CallRouteLoader };
+  if (!globalThis.__printnearOriginalCallRouteLoader) {
+    globalThis.__printnearOriginalCallRouteLoader = data.callRouteLoader;
+    data.callRouteLoader = sharedLoaderRequests(data.callRouteLoader, runtime("./responses.js") as LoaderResults);
+  }
+  return { original: globalThis.__printnearOriginalCallRouteLoader };
+}
