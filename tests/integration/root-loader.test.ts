@@ -1,5 +1,6 @@
 // The root loader gives every signed-in page the user with the bell's five newest notifications and both
 // badges' counts, read in two statements side by side (it runs on every request of a signed-in visitor).
+import crypto from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { messages, sessions } from "../../db/schema";
@@ -100,6 +101,33 @@ describe("the queries every signed-in page runs", () => {
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(sessions.userId, first.id));
+    expect(await getSessionUser(getRequest("/", cookie))).toBeNull();
+  });
+});
+
+describe("the session cookie's signature", () => {
+  it("is checked once per signed value: a changed byte is checked again and refused, a gone session stays gone", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    const hmac = vi.spyOn(crypto, "createHmac");
+    expect((await getSessionUser(getRequest("/", cookie)))?.id).toBe(user.id);
+    const checks = hmac.mock.calls.length;
+    expect(checks).toBeGreaterThan(0);
+    expect((await getSessionUser(getRequest("/models", cookie)))?.id).toBe(user.id);
+    expect(hmac.mock.calls.length).toBe(checks);
+
+    // the value is "pn_session=<id, encoded>.<signature>": one character of each part changed
+    const [name, value] = cookie.split("=", 2) as [string, string];
+    const dot = value.lastIndexOf(".");
+    const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === "A" ? "B" : "A") + text.slice(at + 1);
+    for (const forged of [flip(value, value.length - 2), flip(value, 2), value.slice(0, dot)]) {
+      expect(await getSessionUser(getRequest("/", `${name}=${forged}`)), forged).toBeNull();
+    }
+    expect(hmac.mock.calls.length).toBeGreaterThan(checks);
+    hmac.mockRestore();
+
+    const db = await getDb();
+    await db.delete(sessions).where(eq(sessions.userId, user.id));
     expect(await getSessionUser(getRequest("/", cookie))).toBeNull();
   });
 });
