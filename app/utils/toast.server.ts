@@ -12,11 +12,12 @@ export type Toast = z.infer<typeof ToastSchema>;
 export type ToastInput = z.input<typeof ToastSchema>;
 
 const TOAST_KEY = "toast";
+const TOAST_COOKIE = "pn_toast";
 
 let storage: ReturnType<typeof createCookieSessionStorage<Record<string, never>, { toast: Toast }>> | undefined;
 function toastStorage() {
   storage ??= createCookieSessionStorage<Record<string, never>, { toast: Toast }>({
-    cookie: { name: "pn_toast", ...cookieOptions() },
+    cookie: { name: TOAST_COOKIE, ...cookieOptions() },
   });
   return storage;
 }
@@ -30,7 +31,10 @@ export async function createToastHeader(toast: ToastInput): Promise<string> {
 
 /** The pending toast, and the header that clears it. */
 export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
-  const session = await toastStorage().getSession(request.headers.get("cookie"));
+  const header = request.headers.get("cookie");
+  // most requests carry no toast: nothing to parse, and no refused parse (zod's error) to build
+  if (!header?.includes(`${TOAST_COOKIE}=`)) return { toast: null, headers: null };
+  const session = await toastStorage().getSession(header);
   const parsed = ToastSchema.safeParse(session.get(TOAST_KEY));
   if (!parsed.success) return { toast: null, headers: null };
   return { toast: parsed.data, headers: new Headers({ "set-cookie": await toastStorage().destroySession(session) }) };
