@@ -30,9 +30,17 @@ type DeferredValue = { init?: ResponseInit };
 /** The parameters Remix takes out of a loader's address under single fetch. */
 const STRIPPED = /[?&](?:index|_routes)(?:[=&#]|$)/;
 
+/** Whether Remix's copy could differ: the query names index or _routes, or may, percent-encoded ("%69ndex"). */
+function mayCarryStrippedParameter(url: string): boolean {
+  const query = url.indexOf("?");
+  if (query === -1) return false;
+  const search = url.slice(query);
+  return STRIPPED.test(search) || search.includes("%");
+}
+
 export function sharedLoaderRequests(original: CallRouteLoader, results: LoaderResults): CallRouteLoader {
   return async (call) => {
-    if (!call.singleFetch || STRIPPED.test(call.request.url)) return original(call);
+    if (!call.singleFetch || mayCarryStrippedParameter(call.request.url)) return original(call);
     const value = await call.loader({ request: call.request, context: call.loadContext, params: call.params });
     if (value === undefined) {
       throw new Error(

@@ -63,6 +63,8 @@ const ADDRESSES = [
   "http://localhost/choose-printer?draft=3&index=1",
   "http://localhost/dashboard.data?_routes=root,routes/dashboard",
   "http://localhost/dashboard?tab=all&_routes=root",
+  "http://localhost/choose-printer?%69ndex=1&draft=3",
+  "http://localhost/models?q=red%20vase",
 ];
 
 describe("a loader's request under single fetch", () => {
@@ -82,6 +84,7 @@ describe("a loader's request under single fetch", () => {
     expect((await both(() => new Request("http://localhost/models?indexed=1"))).shared.same).toBe(true);
     expect((await both(() => new Request("http://localhost/choose-printer?index"))).shared.same).toBe(false);
     expect((await both(() => new Request("http://localhost/dashboard.data?_routes=root"))).shared.same).toBe(false);
+    expect((await both(() => new Request("http://localhost/choose-printer?%69ndex"))).shared.same).toBe(false);
     // Remix itself always copies
     expect((await both(() => new Request("http://localhost/order/6"))).remix.same).toBe(false);
   });
