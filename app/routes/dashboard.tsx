@@ -102,7 +102,7 @@ export default function Dashboard() {
         {CUSTOMER_TABS.map((t) => (
           <Link
             key={t.id}
-            to={`?tab=${t.id}`}
+            to={`/dashboard?tab=${t.id}`}
             aria-current={t.id === tab ? "page" : undefined}
             className={`whitespace-nowrap border-b-2 px-4 py-2 text-sm font-medium ${t.id === tab ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
           >

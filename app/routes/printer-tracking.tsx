@@ -167,7 +167,7 @@ export default function PrinterTracking() {
         {TABS.map((t) => (
           <Link
             key={t.id}
-            to={`?tab=${t.id}`}
+            to={`/printer-tracking?tab=${t.id}`}
             aria-current={t.id === d.tab ? "page" : undefined}
             className={`border-b-2 px-4 py-2 text-sm font-medium ${t.id === d.tab ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600"}`}
           >
