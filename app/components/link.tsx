@@ -1,8 +1,9 @@
 // The site's links. React Router's Link resolves its address against the route matches several times per
 // render; for a link to an absolute address of this site with nothing but attributes, none of that is needed:
 // it is an <a> marked for the one click handler the root installs (InAppNavigation), which makes the same
-// client-side navigation Link would (decision 036). Anything else — a relative address, reloadDocument,
-// replace, state, prefetch, target, an onClick of its own — is React Router's Link.
+// client-side navigation Link would (decision 036). With reloadDocument it is an unmarked <a>: the browser
+// loads the new document itself, as it does for React Router's Link then. Anything else — a relative
+// address, replace, state, prefetch, target, an onClick of its own — is React Router's Link.
 import { Link as RemixLink, useLocation, useNavigate, type LinkProps } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 
@@ -15,14 +16,14 @@ export function isSiteAddress(to: unknown): to is string {
 }
 
 /**
- * The attributes beyond `to`, `className`, `children` and `aria-current` when the link needs nothing of React
- * Router's Link (undefined when there are none, the usual case), or null when it does.
+ * The attributes beyond `to`, `className`, `children`, `aria-current` and `reloadDocument` when the link needs
+ * nothing of React Router's Link (undefined when there are none, the usual case), or null when it does.
  */
 export function extraAttributes(props: Record<string, unknown>): Record<string, unknown> | undefined | null {
   if (!isSiteAddress(props.to)) return null;
   let extra: Record<string, unknown> | undefined;
   for (const key in props) {
-    if (key === "to" || key === "children" || key === "className" || key === "aria-current") continue;
+    if (key === "to" || key === "children" || key === "className" || key === "aria-current" || key === "reloadDocument") continue;
     const attribute = key === "id" || key === "title" || key === "role" || key === "tabIndex" || key === "style";
     if (!attribute && !key.startsWith("aria-") && !key.startsWith("data-")) return null;
     (extra ??= {})[key] = props[key];
@@ -33,6 +34,19 @@ export function extraAttributes(props: Record<string, unknown>): Record<string, 
 export function Link(props: LinkProps) {
   const extra = extraAttributes(props as unknown as Record<string, unknown>);
   if (extra === null) return <RemixLink {...props} />;
+  if (props.reloadDocument) {
+    // a new document: nothing for the router to do, nor to discover
+    return (
+      <a
+        href={props.to as string}
+        className={props.className as string | undefined}
+        aria-current={props["aria-current"]}
+        {...extra}
+      >
+        {props.children}
+      </a>
+    );
+  }
   // one shape for every plain link; data-discover: Remix's lazy route discovery learns the routes of the links on the page
   return (
     <a
