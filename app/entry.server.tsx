@@ -1,5 +1,8 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { FixedMarkupProvider } from "~/components/fixed-markup";
+import { FOOTER_FIXED_PARTS } from "~/components/site-footer";
 import { isWriteUnavailable } from "~/utils/db.server";
 import { NonceProvider } from "~/utils/nonce-provider";
 import { describeError } from "~/utils/log-redaction";
@@ -7,6 +10,15 @@ import { renderWholeDocument } from "~/utils/whole-document.server";
 import "~/utils/request-state";
 
 export const streamTimeout = 5_000;
+
+let fixedMarkup: Record<string, string> | undefined;
+/** The HTML of the parts every page shares unchanged, drawn once per process (components/fixed-markup.tsx). */
+function fixedParts(): Record<string, string> {
+  fixedMarkup ??= Object.fromEntries(
+    Object.entries(FOOTER_FIXED_PARTS).map(([id, Part]) => [id, renderToStaticMarkup(<Part />)]),
+  );
+  return fixedMarkup;
+}
 
 // Every reader, browser or bot, gets the whole document at once (utils/whole-document.server.ts): the loaders
 // are done before the render starts, so streaming would only send the same page in more pieces.
@@ -20,7 +32,9 @@ export default async function handleRequest(
   const nonce = loadContext.cspNonce;
   const html = await renderWholeDocument(
     <NonceProvider value={nonce ?? ""}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+      <FixedMarkupProvider value={fixedParts()}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+      </FixedMarkupProvider>
     </NonceProvider>,
     streamTimeout + 1000,
   );

@@ -1,4 +1,5 @@
 import { useLocation } from "@remix-run/react";
+import { FixedMarkup } from "./fixed-markup";
 import { Form } from "./form";
 import { Link } from "./link";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
@@ -38,97 +39,121 @@ function NewsletterSignup() {
   );
 }
 
+const LINKS = "footer-links";
+const CONTACT = "footer-contact";
+
+/** The three columns of links: the same on every page, for every visitor. */
+function FooterLinks() {
+  return (
+    <>
+      <div>
+        <p className="text-base font-bold text-brand-700">Printnear</p>
+        <p className="mt-2">Local 3D printing from makers near you.</p>
+        <ul className="mt-3 space-y-1">
+          <li>✓ Secure checkout: your card is charged only when a printer accepts</li>
+          <li>✓ Free cancellation until a printer accepts</li>
+          <li>✓ Message your printer from the order page</li>
+        </ul>
+        <p className="mt-3">Card payments: Visa, Mastercard, Amex</p>
+      </div>
+      <nav aria-label="Quick Links">
+        <h2 className="font-semibold text-slate-900">Quick Links</h2>
+        <ul className="mt-3 space-y-2">
+          <li>
+            <Link to="/models" className="hover:text-brand-700">
+              Browse Models
+            </Link>
+          </li>
+          <li>
+            <Link to="/browse" className="hover:text-brand-700">
+              Find Printers
+            </Link>
+          </li>
+          <li>
+            <Link to="/upload" className="hover:text-brand-700">
+              Upload Design
+            </Link>
+          </li>
+          <li>
+            <Link to="/pricing" className="hover:text-brand-700">
+              Pricing
+            </Link>
+          </li>
+          <li>
+            <Link to="/add-printer" className="hover:text-brand-700">
+              List Your Printer
+            </Link>
+          </li>
+        </ul>
+      </nav>
+      <nav aria-label="Support">
+        <h2 className="font-semibold text-slate-900">Support</h2>
+        <ul className="mt-3 space-y-2">
+          <li>
+            <Link to="/how-it-works" className="hover:text-brand-700">
+              How it Works
+            </Link>
+          </li>
+          <li>
+            <Link to="/help" className="hover:text-brand-700">
+              Help Center
+            </Link>
+          </li>
+          <li>
+            <Link to="/faq" className="hover:text-brand-700">
+              FAQ
+            </Link>
+          </li>
+          <li>
+            <Link to="/terms" className="hover:text-brand-700">
+              Terms of Service
+            </Link>
+          </li>
+        </ul>
+      </nav>
+    </>
+  );
+}
+
+/** How to reach support. */
+function FooterContact() {
+  return (
+    <>
+      <h2 className="font-semibold text-slate-900">Get in Touch</h2>
+      <ul className="mt-3 space-y-2">
+        <li>
+          Email:{" "}
+          <a href={`mailto:${SUPPORT_EMAIL}`} className="hover:text-brand-700">
+            {SUPPORT_EMAIL}
+          </a>
+        </li>
+        <li>
+          Phone:{" "}
+          <a href="tel:+19705550142" className="hover:text-brand-700">
+            {SUPPORT_PHONE}
+          </a>
+        </li>
+        <li>
+          <Link to="/contact" className="hover:text-brand-700">
+            Contact form
+          </Link>
+          : {SUPPORT_HOURS}. We reply within 24 hours.
+        </li>
+      </ul>
+    </>
+  );
+}
+
+/** The footer's parts drawn once per process on the server (entry.server.tsx, components/fixed-markup.tsx). */
+export const FOOTER_FIXED_PARTS = { [LINKS]: FooterLinks, [CONTACT]: FooterContact };
+
 export function SiteFooter() {
   return (
     <footer className="mt-16 border-t border-slate-200 bg-slate-50 text-sm text-slate-600">
       <div className="container-page grid gap-8 py-10 sm:grid-cols-2 lg:grid-cols-4">
+        <FixedMarkup id={LINKS} part={FooterLinks} />
         <div>
-          <p className="text-base font-bold text-brand-700">Printnear</p>
-          <p className="mt-2">Local 3D printing from makers near you.</p>
-          <ul className="mt-3 space-y-1">
-            <li>✓ Secure checkout: your card is charged only when a printer accepts</li>
-            <li>✓ Free cancellation until a printer accepts</li>
-            <li>✓ Message your printer from the order page</li>
-          </ul>
-          <p className="mt-3">Card payments: Visa, Mastercard, Amex</p>
-        </div>
-        <nav aria-label="Quick Links">
-          <h2 className="font-semibold text-slate-900">Quick Links</h2>
-          <ul className="mt-3 space-y-2">
-            <li>
-              <Link to="/models" className="hover:text-brand-700">
-                Browse Models
-              </Link>
-            </li>
-            <li>
-              <Link to="/browse" className="hover:text-brand-700">
-                Find Printers
-              </Link>
-            </li>
-            <li>
-              <Link to="/upload" className="hover:text-brand-700">
-                Upload Design
-              </Link>
-            </li>
-            <li>
-              <Link to="/pricing" className="hover:text-brand-700">
-                Pricing
-              </Link>
-            </li>
-            <li>
-              <Link to="/add-printer" className="hover:text-brand-700">
-                List Your Printer
-              </Link>
-            </li>
-          </ul>
-        </nav>
-        <nav aria-label="Support">
-          <h2 className="font-semibold text-slate-900">Support</h2>
-          <ul className="mt-3 space-y-2">
-            <li>
-              <Link to="/how-it-works" className="hover:text-brand-700">
-                How it Works
-              </Link>
-            </li>
-            <li>
-              <Link to="/help" className="hover:text-brand-700">
-                Help Center
-              </Link>
-            </li>
-            <li>
-              <Link to="/faq" className="hover:text-brand-700">
-                FAQ
-              </Link>
-            </li>
-            <li>
-              <Link to="/terms" className="hover:text-brand-700">
-                Terms of Service
-              </Link>
-            </li>
-          </ul>
-        </nav>
-        <div>
-          <h2 className="font-semibold text-slate-900">Get in Touch</h2>
-          <ul className="mt-3 space-y-2">
-            <li>
-              Email:{" "}
-              <a href={`mailto:${SUPPORT_EMAIL}`} className="hover:text-brand-700">
-                {SUPPORT_EMAIL}
-              </a>
-            </li>
-            <li>
-              Phone:{" "}
-              <a href="tel:+19705550142" className="hover:text-brand-700">
-                {SUPPORT_PHONE}
-              </a>
-            </li>
-            <li>
-              <Link to="/contact" className="hover:text-brand-700">
-                Contact form
-              </Link>
-              : {SUPPORT_HOURS}. We reply within 24 hours.
-            </li>
-          </ul>
+          <FixedMarkup id={CONTACT} part={FooterContact} />
           <NewsletterSignup />
         </div>
       </div>

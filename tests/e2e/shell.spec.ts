@@ -43,6 +43,37 @@ test.describe("the shell", () => {
     if (!jsDisabled()) expect(await marker()).toBe(true);
   });
 
+  test("the footer's parts drawn once per process show after hydration and after an in-page navigation, without an error", async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    await page.goto("/faq");
+    if (!jsDisabled()) await page.waitForFunction(() => "__remixRouter" in window);
+    const footer = page.getByRole("contentinfo");
+    await footer.getByRole("link", { name: "Terms of Service" }).click();
+    await expect(page).toHaveURL(/\/terms$/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    for (const name of ["Browse Models", "FAQ", "support@printnear.com", "Contact form"]) {
+      await expect(footer.getByRole("link", { name })).toBeVisible();
+    }
+    await expect(footer.getByRole("button", { name: "Subscribe" })).toBeVisible();
+    if (!jsDisabled()) {
+      // the root's error boundary draws the layout, footer included, anew in the browser
+      await page.evaluate(() =>
+        (window as unknown as { __remixRouter: { navigate(to: string): void } }).__remixRouter.navigate("/no-such-page"),
+      );
+      await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+      for (const name of ["Browse Models", "FAQ", "support@printnear.com"]) {
+        await expect(footer.getByRole("link", { name })).toBeVisible();
+      }
+      expect(errors.filter((error) => !/404/.test(error))).toEqual([]);
+    } else expect(errors).toEqual([]);
+  });
+
   test("pages start with their doctype, so browsers draw them in standards mode", async ({ page, signIn }) => {
     await signIn("customer");
     for (const path of ["/", "/dashboard"]) {
