@@ -1,5 +1,6 @@
 // Database sessions: the cookie holds only a random session id; the row says who it is.
 import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
 import { createCookie, redirect } from "@remix-run/node";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { sessions, users, type User } from "../../db/schema";
@@ -12,9 +13,10 @@ import { readFromPrimaryOnMiss } from "./replica.server";
 export const SESSION_DAYS = 30;
 const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
 
+const SESSION_COOKIE = "pn_session";
 let cookie: ReturnType<typeof createCookie> | undefined;
 function sessionCookie() {
-  cookie ??= createCookie("pn_session", cookieOptions(SESSION_DAYS * 24 * 60 * 60));
+  cookie ??= createCookie(SESSION_COOKIE, cookieOptions(SESSION_DAYS * 24 * 60 * 60));
   return cookie;
 }
 
@@ -22,11 +24,23 @@ function sessionCookie() {
 const verified = new Map<string, string>();
 const MAX_VERIFIED = 1000;
 
+type ParseCookieHeader = (header: string) => Record<string, string | undefined>;
+let parseCookieHeader: ParseCookieHeader | undefined;
+/** The Cookie header parser of Remix's own cookies (the `cookie` package the server runtime requires). */
+function cookieHeaderParser(): ParseCookieHeader {
+  if (!parseCookieHeader) {
+    const runtime = createRequire(createRequire(import.meta.url).resolve("@remix-run/server-runtime"));
+    parseCookieHeader = (runtime("cookie") as { parse: ParseCookieHeader }).parse;
+  }
+  return parseCookieHeader;
+}
+
 async function readSessionId(request: Request): Promise<string | null> {
   const header = request.headers.get("cookie");
-  // checking the signature is an HMAC per request (1 % of a signed-in page); a value once verified is
-  // remembered by its whole signed text, so a changed byte is checked again. Refused values are not kept.
-  const signed = header ? /(?:^|;)\s*pn_session=([^;]*)/.exec(header)?.[1] : undefined;
+  // checking the signature is an HMAC per request (1 % of a signed-in page). A value once verified is
+  // remembered by its whole signed text, as Remix's cookie parser reads it from the header (the same parser,
+  // so the value remembered is the value verified); a changed byte is checked again, a refused value is not kept.
+  const signed = header ? cookieHeaderParser()(header)[SESSION_COOKIE] : undefined;
   const known = signed === undefined ? undefined : verified.get(signed);
   if (known !== undefined) return known;
   const value = await sessionCookie().parse(header);
@@ -52,8 +66,9 @@ const sessionUserQuery = preparedQuery((db) =>
 );
 
 /**
- * The signed-in user of this request, or null. Looked up once per request: per Request object, and for a
- * read-only request once for all its loaders (each gets its own copy of the Request; see request-scope.server.ts).
+ * The signed-in user of this request, or null. Looked up once per request: per Request object (the loaders
+ * share it when its address has no query; server/loader-requests.ts), and for a read-only request once for all
+ * its loaders when Remix hands each a copy (see request-scope.server.ts).
  */
 export function getSessionUser(request: Request): Promise<User | null> {
   const scope = currentRequestScope();
