@@ -1,5 +1,6 @@
-// One request's memo, shared by all of its loaders. Remix hands every loader its own copy of the Request (it
-// strips its internal query parameters), so a cache keyed by the Request object misses from one loader to the
+// One request's memo, shared by all of its loaders. For an address with a query Remix hands every loader its own
+// copy of the Request (it strips its internal query parameters; server/loader-requests.ts spares the copies only
+// for an address without one), so a cache keyed by the Request object misses from one loader to the
 // next; server/remix-handler.ts runs each read-only request (GET, HEAD) inside a scope instead, and
 // getSessionUser keeps the signed-in user there, looked up once per request. Writes get no scope: an action
 // may change the user, and the loaders after it must see the change.

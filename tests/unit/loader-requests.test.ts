@@ -65,6 +65,11 @@ const ADDRESSES = [
   "http://localhost/dashboard?tab=all&_routes=root",
   "http://localhost/choose-printer?%69ndex=1&draft=3",
   "http://localhost/models?q=red%20vase",
+  // queries Remix's copy rewrites in form encoding though it takes nothing out
+  "http://localhost/auth?redirectTo=/a,b",
+  "http://localhost/models?flag",
+  "http://localhost/models?a=1&&b=2",
+  "http://localhost/models?",
 ];
 
 describe("a loader's request under single fetch", () => {
@@ -79,9 +84,9 @@ describe("a loader's request under single fetch", () => {
     }
   });
 
-  it("is the request itself when the address has neither parameter, and a copy when it has one", async () => {
+  it("is the request itself when the address has no query, and Remix's copy when it has one", async () => {
     expect((await both(() => new Request("http://localhost/order/6"))).shared.same).toBe(true);
-    expect((await both(() => new Request("http://localhost/models?indexed=1"))).shared.same).toBe(true);
+    expect((await both(() => new Request("http://localhost/models?indexed=1"))).shared.same).toBe(false);
     expect((await both(() => new Request("http://localhost/choose-printer?index"))).shared.same).toBe(false);
     expect((await both(() => new Request("http://localhost/dashboard.data?_routes=root"))).shared.same).toBe(false);
     expect((await both(() => new Request("http://localhost/choose-printer?%69ndex"))).shared.same).toBe(false);
