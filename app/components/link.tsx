@@ -34,27 +34,16 @@ export function extraAttributes(props: Record<string, unknown>): Record<string, 
 export function Link(props: LinkProps) {
   const extra = extraAttributes(props as unknown as Record<string, unknown>);
   if (extra === null) return <RemixLink {...props} />;
-  if (props.reloadDocument) {
-    // a new document: nothing for the router to do, nor to discover
-    return (
-      <a
-        href={props.to as string}
-        className={props.className as string | undefined}
-        aria-current={props["aria-current"]}
-        {...extra}
-      >
-        {props.children}
-      </a>
-    );
-  }
-  // one shape for every plain link; data-discover: Remix's lazy route discovery learns the routes of the links on the page
+  // a new document (reloadDocument) is the browser's to load: nothing for the router to handle or discover.
+  // Otherwise data-discover: Remix's lazy route discovery learns the routes of the links on the page
+  const inApp = !props.reloadDocument;
   return (
     <a
       href={props.to as string}
       className={props.className as string | undefined}
       aria-current={props["aria-current"]}
-      data-discover="true"
-      data-in-app=""
+      data-discover={inApp ? "true" : undefined}
+      data-in-app={inApp ? "" : undefined}
       {...extra}
     >
       {props.children}
