@@ -5,10 +5,7 @@
 // route's), another method, navigate, replace, state, reloadDocument, an onSubmit of its own — is Remix's Form.
 import { Form as RemixForm, useSubmit, type FormProps } from "@remix-run/react";
 import { forwardRef, useEffect } from "react";
-import { isSiteAddress } from "./link";
-
-/** The attribute that marks a plain in-app form (Form below) for the root's submit handler. */
-const IN_APP = "data-in-app";
+import { IN_APP, isSiteAddress } from "./link";
 
 const ATTRIBUTES = new Set(["id", "className", "noValidate", "encType", "autoComplete", "title", "role"]);
 

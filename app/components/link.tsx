@@ -7,8 +7,8 @@
 import { Link as RemixLink, useLocation, useNavigate, type LinkProps } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 
-/** The attribute that marks a plain in-app link (Link below) for the root's click handler. */
-const IN_APP = "data-in-app";
+/** The attribute that marks a plain in-app link or form (Link below, Form in form.tsx) for the root's handlers. */
+export const IN_APP = "data-in-app";
 
 /** An address of this site from its root, which the browser and the router read alike. */
 export function isSiteAddress(to: unknown): to is string {
