@@ -42,6 +42,38 @@ function NewsletterSignup() {
 const LINKS = "footer-links";
 const CONTACT = "footer-contact";
 
+const QUICK_LINKS = [
+  { to: "/models", label: "Browse Models" },
+  { to: "/browse", label: "Find Printers" },
+  { to: "/upload", label: "Upload Design" },
+  { to: "/pricing", label: "Pricing" },
+  { to: "/add-printer", label: "List Your Printer" },
+];
+
+const SUPPORT_LINKS = [
+  { to: "/how-it-works", label: "How it Works" },
+  { to: "/help", label: "Help Center" },
+  { to: "/faq", label: "FAQ" },
+  { to: "/terms", label: "Terms of Service" },
+];
+
+function LinkColumn({ title, links }: { title: string; links: ReadonlyArray<{ to: string; label: string }> }) {
+  return (
+    <nav aria-label={title}>
+      <h2 className="font-semibold text-slate-900">{title}</h2>
+      <ul className="mt-3 space-y-2">
+        {links.map(({ to, label }) => (
+          <li key={to}>
+            <Link to={to} className="hover:text-brand-700">
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 /** The three columns of links: the same on every page, for every visitor. */
 function FooterLinks() {
   return (
@@ -56,61 +88,8 @@ function FooterLinks() {
         </ul>
         <p className="mt-3">Card payments: Visa, Mastercard, Amex</p>
       </div>
-      <nav aria-label="Quick Links">
-        <h2 className="font-semibold text-slate-900">Quick Links</h2>
-        <ul className="mt-3 space-y-2">
-          <li>
-            <Link to="/models" className="hover:text-brand-700">
-              Browse Models
-            </Link>
-          </li>
-          <li>
-            <Link to="/browse" className="hover:text-brand-700">
-              Find Printers
-            </Link>
-          </li>
-          <li>
-            <Link to="/upload" className="hover:text-brand-700">
-              Upload Design
-            </Link>
-          </li>
-          <li>
-            <Link to="/pricing" className="hover:text-brand-700">
-              Pricing
-            </Link>
-          </li>
-          <li>
-            <Link to="/add-printer" className="hover:text-brand-700">
-              List Your Printer
-            </Link>
-          </li>
-        </ul>
-      </nav>
-      <nav aria-label="Support">
-        <h2 className="font-semibold text-slate-900">Support</h2>
-        <ul className="mt-3 space-y-2">
-          <li>
-            <Link to="/how-it-works" className="hover:text-brand-700">
-              How it Works
-            </Link>
-          </li>
-          <li>
-            <Link to="/help" className="hover:text-brand-700">
-              Help Center
-            </Link>
-          </li>
-          <li>
-            <Link to="/faq" className="hover:text-brand-700">
-              FAQ
-            </Link>
-          </li>
-          <li>
-            <Link to="/terms" className="hover:text-brand-700">
-              Terms of Service
-            </Link>
-          </li>
-        </ul>
-      </nav>
+      <LinkColumn title="Quick Links" links={QUICK_LINKS} />
+      <LinkColumn title="Support" links={SUPPORT_LINKS} />
     </>
   );
 }
