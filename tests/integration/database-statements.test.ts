@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getClient, getDb } from "../../app/utils/db.server";
 
 interface Statement {
-  raw(on: boolean): Statement;
+  raw(on?: boolean): Statement;
+  safeIntegers(on?: boolean): Statement;
   all(...args: unknown[]): unknown[][];
   run(...args: unknown[]): unknown;
 }
@@ -57,6 +58,29 @@ describe("prepared statements kept per connection", () => {
     connection.prepare(insert).run("committed");
     const seen = await other.execute({ sql: "SELECT count(*) AS n FROM statement_probe WHERE label = ?", args: ["committed"] });
     expect(Number(seen.rows[0]!.n)).toBe(1);
+  });
+
+  it("keeps a statement's raw and integer modes, and changes them whenever asked for the other", () => {
+    const sql = "SELECT CAST(? AS INTEGER) AS n";
+    const statement = connection.prepare(sql);
+    expect(statement.raw(true).safeIntegers(true).all(7)).toEqual([[7n]]);
+    expect(statement.raw(true).safeIntegers(true).all(8)).toEqual([[8n]]);
+    expect(statement.raw(false).all(9)).toEqual([{ n: 9n }]);
+    expect(statement.safeIntegers(false).all(10)).toEqual([{ n: 10 }]);
+    expect(statement.raw().all(11)).toEqual([[11]]);
+    expect(connection.prepare(sql).safeIntegers().all(12)).toEqual([[12n]]);
+  });
+
+  it("refuses raw mode for a statement that returns no data, each time it is asked", async () => {
+    const insert = connection.prepare("INSERT INTO statement_probe (label) VALUES (?)");
+    for (let i = 0; i < 2; i++) expect(() => insert.raw(true)).toThrow("only for statements that return data");
+    // the server's client asks for it before every write, and writes all the same
+    const client = await getClient();
+    for (const label of ["mode-1", "mode-2"]) {
+      await client.execute({ sql: "INSERT INTO statement_probe (label) VALUES (?)", args: [label] });
+    }
+    const seen = await other.execute("SELECT count(*) AS n FROM statement_probe WHERE label LIKE 'mode-%'");
+    expect(Number(seen.rows[0]!.n)).toBe(2);
   });
 
   it("answers the server's client as before: the same query with other arguments", async () => {
