@@ -253,6 +253,8 @@ export const CONVERSATION_LIMIT = 100;
  */
 export async function listConversations(userId: number): Promise<ConversationSummary[]> {
   const client = await getClient();
+  // `last` goes from the user's jobs to their messages (CROSS JOIN keeps that order): SQLite otherwise read
+  // every message of the marketplace to find the user's, 5 ms at 100,000 messages (decision 036)
   const result = await client.execute({
     sql: `WITH mine AS (
             SELECT j.id, j.file_name, j.customer_id, p.owner_id, p.name AS printer_name
@@ -264,10 +266,10 @@ export async function listConversations(userId: number): Promise<ConversationSum
             WHERE p.owner_id = ?1 AND ${reachedOwnerSql("j")}
           ),
           last AS (
-            SELECT m.job_id, max(m.id) AS last_id,
+            SELECT mine.id AS job_id, max(m.id) AS last_id,
                    sum(CASE WHEN m.read_at IS NULL AND m.sender_id <> ?1 THEN 1 ELSE 0 END) AS unread
-            FROM messages m JOIN mine ON mine.id = m.job_id
-            GROUP BY m.job_id
+            FROM mine CROSS JOIN messages m ON m.job_id = mine.id
+            GROUP BY mine.id
           )
           SELECT mine.id AS job_id, mine.file_name, mine.printer_name, last.unread,
                  lm.content AS last_message, lm.sent_at AS last_message_at,

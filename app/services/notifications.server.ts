@@ -164,11 +164,17 @@ export async function markNotificationsRead(userId: number, ids?: number[]) {
     .where(ids?.length ? and(mine, sql`${notifications.id} IN ${ids}`) : mine);
 }
 
-/** The count of unread messages as an SQL expression over parameter ?1, the user: counted once for both readers below. */
-const UNREAD_MESSAGES_OF_USER_1 = `(SELECT count(*) FROM messages m
-    JOIN print_jobs j ON j.id = m.job_id
-    LEFT JOIN printers p ON p.id = j.printer_id
-   WHERE m.read_at IS NULL AND m.sender_id <> ?1 AND (j.customer_id = ?1 OR (p.owner_id = ?1 AND ${reachedOwnerSql("j")})))`;
+/**
+ * The count of unread messages as an SQL expression over parameter ?1, the user: counted once for both readers
+ * below. The jobs the user ordered, plus the paid jobs of the user's printers that the user did not order: two
+ * counts that each start from the user's own index entries. (One condition with OR let SQLite walk every job of
+ * those statuses in the marketplace: 80 ms a page at 50,000 jobs, where this takes 0.02 ms; decision 036.)
+ */
+const UNREAD_MESSAGES_OF_USER_1 = `((SELECT count(*) FROM print_jobs j JOIN messages m ON m.job_id = j.id
+     WHERE j.customer_id = ?1 AND m.read_at IS NULL AND m.sender_id <> ?1)
+  + (SELECT count(*) FROM printers p JOIN print_jobs j ON j.printer_id = p.id JOIN messages m ON m.job_id = j.id
+     WHERE p.owner_id = ?1 AND j.customer_id IS NOT ?1 AND ${reachedOwnerSql("j")}
+       AND m.read_at IS NULL AND m.sender_id <> ?1))`;
 
 /** Messages in the user's conversations (as customer or printer owner) that someone else sent and nobody read. */
 export async function countUnreadMessages(userId: number): Promise<number> {

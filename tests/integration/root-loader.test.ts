@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
-import { messages, sessions } from "../../db/schema";
+import { messages, printJobs, sessions } from "../../db/schema";
 import { loader as rootLoader } from "../../app/root";
 import {
   countUnreadForHeader,
@@ -25,6 +25,42 @@ async function rootData(cookie?: string) {
 }
 
 describe("root loader", () => {
+  it("counts each unread message once: the customer's, and the owner's only once the job was paid", async () => {
+    const owner = await createTestUser();
+    const customer = await createTestUser();
+    const other = await createTestUser();
+    const printer = await createTestPrinter(owner.id);
+    const db = await getDb();
+    const job = async (customerId: number, status: Parameters<typeof createTestJob>[2], confirmed: boolean) => {
+      const row = (await createTestJob(customerId, printer!.id, status))!;
+      if (confirmed) await db.update(printJobs).set({ confirmedAt: new Date() }).where(eq(printJobs.id, row.id));
+      return row.id;
+    };
+    const paid = await job(customer.id, "accepted", true);
+    const unpaid = await job(customer.id, "submitted", false);
+    const droppedBeforePaying = await job(customer.id, "cancelled", false);
+    const refusedAfterPaying = await job(customer.id, "rejected", true);
+    // the owner's own order at their printer: one conversation seen from both sides, counted once
+    const ownOrder = await job(owner.id, "printing", true);
+    const unread = (jobId: number, senderId: number, senderType: "customer" | "printer") =>
+      ({ jobId, senderId, senderType, content: "Any news?" }) as const;
+    await db
+      .insert(messages)
+      .values([
+        unread(paid, customer.id, "customer"),
+        unread(unpaid, customer.id, "customer"),
+        unread(droppedBeforePaying, customer.id, "customer"),
+        unread(refusedAfterPaying, customer.id, "customer"),
+        unread(ownOrder, other.id, "printer"),
+        unread(paid, owner.id, "printer"),
+        unread(unpaid, owner.id, "printer"),
+      ]);
+    expect(await countUnreadForHeader(owner.id)).toEqual({ notifications: 0, messages: 3 });
+    expect(await countUnreadMessages(owner.id)).toBe(3);
+    expect(await countUnreadForHeader(customer.id)).toEqual({ notifications: 0, messages: 2 });
+    expect(await countUnreadMessages(other.id)).toBe(0);
+  });
+
   it("counts both badges in one statement, as the two separate counts do", async () => {
     const customer = await createTestUser();
     const owner = await createTestUser();

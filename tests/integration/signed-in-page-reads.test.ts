@@ -3,19 +3,26 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { messages } from "../../db/schema";
+import * as dashboardPage from "../../app/routes/dashboard";
 import { loader as dashboardLoader } from "../../app/routes/dashboard";
+import * as printerDashboardPage from "../../app/routes/printer-dashboard";
 import * as messagesPage from "../../app/routes/messages";
 import * as orderPage from "../../app/routes/order.$id";
 import { openThread } from "../../app/services/conversations.server";
 import { saveReview } from "../../app/services/printer-reviews.server";
 import { hydratePrinters, listOwnerPrinters } from "../../app/services/printers/records.server";
 import { getSiteStats } from "../../app/services/stats.server";
-import { getDb } from "../../app/utils/db.server";
+import { getClient, getDb } from "../../app/utils/db.server";
 import { appRouter, statementsRun } from "../setup/app-router";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
 import { args, createTestUser, getRequest, sessionCookieFor } from "../setup/requests";
 
-const handle = appRouter({ "routes/order.$id": orderPage, "routes/messages": messagesPage });
+const handle = appRouter({
+  "routes/order.$id": orderPage,
+  "routes/messages": messagesPage,
+  "routes/dashboard": dashboardPage,
+  "routes/printer-dashboard": printerDashboardPage,
+});
 const WRITE = /^(insert|update|delete|replace)\b/i;
 
 async function orderWithMessage(readAt: Date | null) {
@@ -147,5 +154,57 @@ describe("one statement where one does", () => {
   it("counts the landing page's statistics in two statements: the printers near by and the three counts", async () => {
     const statements = await statementsRun(() => getSiteStats());
     expect(statements).toHaveLength(2);
+  });
+});
+
+/**
+ * The plan lines of a statement that read rows of other people's: a table (or a CTE's source) read whole,
+ * or the jobs' status index, which holds every job of the marketplace. A name the statement itself defines
+ * (a CTE or a subquery, "mine AS (" or ") AS f") holds the visitor's rows only and may be read whole.
+ */
+async function marketplaceWideReads(sql: string): Promise<string[]> {
+  const client = await getClient();
+  const plan = await client.execute(`EXPLAIN QUERY PLAN ${sql}`);
+  const ownName = (name: string) => new RegExp(`\\b${name} AS \\(|\\) AS ${name}\\b`).test(sql);
+  return plan.rows
+    .map((row) => String(row.detail))
+    .filter((line) => {
+      const scanned = /^SCAN (\w+)/.exec(line)?.[1];
+      if (scanned && scanned !== "CONSTANT" && !ownName(scanned)) return true;
+      return /print_jobs_status_idx/.test(line);
+    });
+}
+
+describe("a signed-in page's reads start from the visitor's own rows", () => {
+  it("reads no table whole and no marketplace-wide index, however many jobs and messages others have", async () => {
+    const owner = await createTestUser({ userType: "printer_owner" });
+    const customer = await createTestUser();
+    const printer = await createTestPrinter(owner.id);
+    const job = await createTestJob(customer.id, printer.id, "printing");
+    const db = await getDb();
+    await db.insert(messages).values([
+      { jobId: job.id, senderId: owner.id, senderType: "printer", content: "Printing now", readAt: null },
+      { jobId: job.id, senderId: customer.id, senderType: "customer", content: "Thanks", readAt: null },
+    ]);
+    const customerCookie = await sessionCookieFor(customer.id);
+    const ownerCookie = await sessionCookieFor(owner.id);
+    const visits = [
+      ["/dashboard", customerCookie],
+      [`/order/${job.id}`, customerCookie],
+      ["/messages", customerCookie],
+      ["/messages", ownerCookie],
+      ["/printer-dashboard", ownerCookie],
+    ] as const;
+    const wide: Record<string, string[]> = {};
+    for (const [path, cookie] of visits) {
+      const { status, statements } = await visit(path, cookie);
+      expect(status, path).toBe(200);
+      expect(statements.length, path).toBeGreaterThan(2);
+      for (const sql of statements) {
+        const lines = await marketplaceWideReads(sql);
+        if (lines.length) wide[`${path}: ${sql.slice(0, 80)}`] = lines;
+      }
+    }
+    expect(wide).toEqual({});
   });
 });
