@@ -7,6 +7,9 @@
 //   --no-build     reuse the builds of the last bench:load or bench:handler
 //   --requests=N   requests per page after the warm-up (default 2000)
 //   /path ...      measure these paths as the demo customer instead of bench:load's pages
+//   --marketplace=N  first add N paid jobs of other demo users, two messages each (one unread), as a marketplace
+//                  of that size would hold: a signed-in page should cost about what it costs on the demo data
+import { createClient } from "@libsql/client";
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -61,6 +64,44 @@ async function measureHere(buildDir: string, path: string, cookie: string, reque
   return { minMs: perRequest[0]!, medianMs: perRequest[Math.floor(ROUNDS / 2)]!, bytes: await once() };
 }
 
+/** The paid statuses the added jobs cycle through. */
+const PAID_STATUSES = ["confirmed", "accepted", "printing", "ready_for_pickup", "picked_up", "shipped"];
+
+/**
+ * Adds `jobs` paid orders that neither page's visitor takes part in (Leo ordering from Fran's printers), with
+ * a message from each side, the owner's unread: the rows a grown marketplace holds around the visitor's own.
+ */
+async function growMarketplace(jobs: number) {
+  const client = createClient({ url: `file:${DB_FILE}` });
+  try {
+    const ids = await client.execute(
+      `SELECT (SELECT id FROM users WHERE email = 'leo@printnear.test') AS customer,
+              (SELECT min(p.id) FROM printers p JOIN users u ON u.id = p.owner_id WHERE u.email = 'fran@printnear.test') AS printer,
+              (SELECT id FROM users WHERE email = 'fran@printnear.test') AS owner`,
+    );
+    const { customer, printer, owner } = ids.rows[0]!;
+    if (customer == null || printer == null || owner == null) throw new Error("the demo data has no Leo or Fran");
+    const now = Date.now();
+    const transaction = await client.transaction("write");
+    for (let i = 0; i < jobs; i++) {
+      const job = await transaction.execute({
+        sql: `INSERT INTO print_jobs (customer_id, printer_id, status, file_name, submitted_at, confirmed_at)
+              VALUES (?, ?, ?, 'grown-marketplace.stl', ?, ?) RETURNING id`,
+        args: [customer, printer, PAID_STATUSES[i % PAID_STATUSES.length]!, now, now],
+      });
+      const jobId = job.rows[0]!.id;
+      await transaction.execute({
+        sql: `INSERT INTO messages (job_id, sender_id, sender_type, content, read_at)
+              VALUES (?1, ?2, 'customer', 'Is it ready?', NULL), (?1, ?3, 'printer', 'Tomorrow.', ?4)`,
+        args: [jobId, customer, owner, now],
+      });
+    }
+    await transaction.commit();
+  } finally {
+    client.close();
+  }
+}
+
 function measureInChild(env: NodeJS.ProcessEnv, buildDir: string, path: string, cookie: string, requests: number): Measured {
   const out = spawnSync("npx", ["tsx", "scripts/bench-handler.ts", "--child", buildDir, path, cookie, String(requests)], {
     env,
@@ -95,6 +136,8 @@ async function main() {
     { ...env, REMIX_BUILD_DIR: APP_BUILD },
     { ...env, BENCH_MINIMAL_BUILD_DIR: MINIMAL_BUILD },
   );
+  const marketplace = Number(argv.find((a) => a.startsWith("--marketplace="))?.split("=")[1] ?? 0);
+  if (marketplace > 0) await growMarketplace(marketplace);
   const plan = paths.length ? paths.map((path) => ({ path, as: SIGNED_IN_AS })) : SIGNED_IN_PAGES;
   const sessions = demoSessions(plan, env);
 
@@ -108,6 +151,7 @@ async function main() {
   console.log(
     `\nCPU per request through Remix's request handler in one process (${requests} requests after ${WARM_UP}, lowest round of ${ROUNDS} and median)`,
   );
+  if (marketplace > 0) console.log(`the demo data and ${marketplace} paid jobs of other users, with two messages each`);
   console.log(`minimal page: ${minimal.minMs.toFixed(2)} ms (median ${minimal.medianMs.toFixed(2)}), ${minimal.bytes} bytes`);
   console.log("| page | CPU ms/request (lowest, median) | bytes | minimal page's CPU / page's |");
   console.log("|---|---|---|---|");
