@@ -236,6 +236,8 @@ export const printJobs = sqliteTable(
     index("print_jobs_customer_idx").on(t.customerId, t.status, t.createdAt),
     index("print_jobs_printer_idx").on(t.printerId, t.status, t.createdAt),
     index("print_jobs_status_idx").on(t.status, t.createdAt),
+    // the admin's order list, newest first, read a page at a time from the newest end
+    index("print_jobs_created_idx").on(t.createdAt, t.id),
     check("print_jobs_status_check", oneOf("status", JOB_STATUSES)),
     check("print_jobs_delivery_check", oneOf("delivery_method", DELIVERY_METHODS)),
     check("print_jobs_supports_check", oneOf("supports", SUPPORT_MODES)),

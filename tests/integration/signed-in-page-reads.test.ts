@@ -6,6 +6,7 @@ import { messages } from "../../db/schema";
 import * as dashboardPage from "../../app/routes/dashboard";
 import { loader as dashboardLoader } from "../../app/routes/dashboard";
 import * as printerDashboardPage from "../../app/routes/printer-dashboard";
+import * as printerTrackingPage from "../../app/routes/printer-tracking";
 import * as messagesPage from "../../app/routes/messages";
 import * as orderPage from "../../app/routes/order.$id";
 import { openThread } from "../../app/services/conversations.server";
@@ -22,6 +23,7 @@ const handle = appRouter({
   "routes/messages": messagesPage,
   "routes/dashboard": dashboardPage,
   "routes/printer-dashboard": printerDashboardPage,
+  "routes/printer-tracking": printerTrackingPage,
 });
 const WRITE = /^(insert|update|delete|replace)\b/i;
 
@@ -194,6 +196,8 @@ describe("a signed-in page's reads start from the visitor's own rows", () => {
       ["/messages", customerCookie],
       ["/messages", ownerCookie],
       ["/printer-dashboard", ownerCookie],
+      ["/printer-tracking?tab=pickup", ownerCookie],
+      ["/printer-tracking?tab=shipping", ownerCookie],
     ] as const;
     const wide: Record<string, string[]> = {};
     for (const [path, cookie] of visits) {

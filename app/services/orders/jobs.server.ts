@@ -264,13 +264,18 @@ export async function listCustomerJobs(customerId: number) {
   return customerJobs(await getDb()).all({ customerId });
 }
 
+/**
+ * From the owner's printers to their jobs: CROSS JOIN keeps that order. Asked for some statuses, SQLite
+ * otherwise started from the status index and walked every job of those statuses in the marketplace
+ * (22 ms a view at 50,000 jobs; decision 036).
+ */
 function ownerJobsSelect(db: Database, where: SQL | undefined) {
   return db
     .select(listColumns)
-    .from(printJobs)
-    .innerJoin(printers, eq(printers.id, printJobs.printerId))
+    .from(printers)
+    .crossJoin(printJobs)
     .innerJoin(users, eq(users.id, printJobs.customerId))
-    .where(and(where, sql.raw(reachedOwnerSql("print_jobs"))))
+    .where(and(eq(printJobs.printerId, printers.id), where, sql.raw(reachedOwnerSql("print_jobs"))))
     .orderBy(asc(sql`coalesce(${printJobs.confirmedAt}, ${printJobs.createdAt})`), asc(printJobs.id));
 }
 

@@ -1,3 +1,6 @@
+-- The admin's order list reads a page from the newest end of this index instead of sorting every job.
+CREATE INDEX `print_jobs_created_idx` ON `print_jobs` (`created_at`,`id`);
+--> statement-breakpoint
 -- The marketplace's jobs counted by status and month of submission ('YYYY-MM' in UTC, '' for a job never
 -- submitted), kept by triggers on every insert, change and delete: the landing page's "prints this month"
 -- and "orders" add up a few of these rows instead of counting every job of the marketplace on each view.
