@@ -163,7 +163,10 @@ export const printerReviews = sqliteTable(
   ],
 );
 
-/** Drafts and orders: one row per print job, its status says which. */
+/**
+ * Drafts and orders: one row per print job, its status says which. Triggers keep job_counts (jobs by status and
+ * month of submission, drizzle/0014_marketplace_scale.sql); a migration that rebuilds this table must create them again.
+ */
 export const printJobs = sqliteTable(
   "print_jobs",
   {

@@ -44,7 +44,7 @@ const availablePrintersInBox = preparedQuery((db) =>
 );
 /**
  * The three counts in one statement (?1: this month as 'YYYY-MM', UTC). The jobs are added up from job_counts,
- * which triggers keep by status and month of submission (drizzle/0014_job_counts.sql): counting print_jobs
+ * which triggers keep by status and month of submission (drizzle/0014_marketplace_scale.sql): counting print_jobs
  * itself took 31 ms a view at 50,000 jobs. A job submitted on or after the month's first day is one whose
  * month is this one or later.
  */

@@ -9,8 +9,10 @@ import { dirname } from "node:path";
 import { createClient, type Client, type Config } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../db/schema";
+import { isBusyError, needsReconnect } from "./sqlite-errors.server";
 
 export type Database = LibSQLDatabase<typeof schema>;
+export { isBusyError, isUniqueViolation, isWriteUnavailable, needsReconnect, sqliteCodesOf } from "./sqlite-errors.server";
 
 /** How long a statement, batch or transaction start of the server waits in all for another connection's write lock. */
 export const LOCK_WAIT_MS = 5_000;
@@ -380,47 +382,4 @@ export async function getDb(): Promise<Database> {
 
 export async function getClient(): Promise<Client> {
   return (await connection()).client;
-}
-
-/** SQLite's result codes of an error (extended first), down the cause chain: drizzle wraps libSQL's errors. */
-export function sqliteCodesOf(error: unknown): string[] {
-  const codes: string[] = [];
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    for (const field of ["extendedCode", "code"] as const) {
-      const code = (current as Record<string, unknown>)[field];
-      if (typeof code === "string" && code.startsWith("SQLITE_")) codes.push(code);
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  return codes;
-}
-
-/** A UNIQUE constraint refused the write (a duplicate won a race with a check-then-insert). */
-export function isUniqueViolation(error: unknown): boolean {
-  return sqliteCodesOf(error).some((code) => code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY");
-}
-
-/** Another connection holds the write lock (past the busy timeout, or a lock that cannot wait). */
-export function isBusyError(error: unknown): boolean {
-  return sqliteCodesOf(error).some((code) => code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
-}
-
-/** The database cannot take a write now: a held write lock, or a read-only file or connection. Not a bug: 503. */
-export function isWriteUnavailable(error: unknown): boolean {
-  return isBusyError(error) || sqliteCodesOf(error).some((code) => code.startsWith("SQLITE_READONLY"));
-}
-
-/** The connection itself is broken or stuck read-only: a fresh one is needed. */
-export function needsReconnect(error: unknown): boolean {
-  if (sqliteCodesOf(error).some((code) => /^SQLITE_(READONLY|IOERR|CANTOPEN|NOTADB)/.test(code))) return true;
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (
-      code === "CLIENT_CLOSED" ||
-      (current instanceof Error && /client is closed|connection is not open/i.test(current.message))
-    )
-      return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
