@@ -23,6 +23,7 @@ import {
   SIGNED_IN_PAGES,
 } from "./bench-load";
 import { withDemoIds } from "./bench-session";
+import { PAID_STATUSES } from "../app/domain/job-status";
 
 const ROUNDS = 20;
 const WARM_UP = 300;
@@ -64,12 +65,10 @@ async function measureHere(buildDir: string, path: string, cookie: string, reque
   return { minMs: perRequest[0]!, medianMs: perRequest[Math.floor(ROUNDS / 2)]!, bytes: await once() };
 }
 
-/** The paid statuses the added jobs cycle through. */
-const PAID_STATUSES = ["confirmed", "accepted", "printing", "ready_for_pickup", "picked_up", "shipped"];
-
 /**
  * Adds `jobs` paid orders that neither page's visitor takes part in (Leo ordering from Fran's printers), with
  * a message from each side, the owner's unread: the rows a grown marketplace holds around the visitor's own.
+ * Their statuses go round the paid ones.
  */
 async function growMarketplace(jobs: number) {
   const client = createClient({ url: `file:${DB_FILE}` });
