@@ -37,7 +37,13 @@ async function orderWithMessage(readAt: Date | null) {
     .insert(messages)
     .values({ jobId: job.id, senderId: owner.id, senderType: "printer", content: "Printing tomorrow", readAt })
     .returning();
-  return { jobId: job.id, messageId: message.id, customerId: customer.id, cookie: await sessionCookieFor(customer.id) };
+  return {
+    jobId: job.id,
+    messageId: message.id,
+    customerId: customer.id,
+    cookie: await sessionCookieFor(customer.id),
+    ownerCookie: await sessionCookieFor(owner.id),
+  };
 }
 
 async function readAtOf(messageId: number) {
@@ -179,20 +185,10 @@ async function marketplaceWideReads(sql: string): Promise<string[]> {
 
 describe("a signed-in page's reads start from the visitor's own rows", () => {
   it("reads no table whole and no marketplace-wide index, however many jobs and messages others have", async () => {
-    const owner = await createTestUser({ userType: "printer_owner" });
-    const customer = await createTestUser();
-    const printer = await createTestPrinter(owner.id);
-    const job = await createTestJob(customer.id, printer.id, "printing");
-    const db = await getDb();
-    await db.insert(messages).values([
-      { jobId: job.id, senderId: owner.id, senderType: "printer", content: "Printing now", readAt: null },
-      { jobId: job.id, senderId: customer.id, senderType: "customer", content: "Thanks", readAt: null },
-    ]);
-    const customerCookie = await sessionCookieFor(customer.id);
-    const ownerCookie = await sessionCookieFor(owner.id);
+    const { jobId, cookie: customerCookie, ownerCookie } = await orderWithMessage(null);
     const visits = [
       ["/dashboard", customerCookie],
-      [`/order/${job.id}`, customerCookie],
+      [`/order/${jobId}`, customerCookie],
       ["/messages", customerCookie],
       ["/messages", ownerCookie],
       ["/printer-dashboard", ownerCookie],
