@@ -9,8 +9,12 @@
 //   /path ...      measure these paths as the demo customer instead of bench:load's pages
 //   --marketplace=N  first add N paid jobs of other demo users, two messages each (one unread), as a marketplace
 //                  of that size would hold: a signed-in page should cost about what it costs on the demo data
+//   --compare=DIR  also measure each page on another production build of the app (REMIX_BUILD_DIR=DIR npx remix
+//                  vite:build on the other commit), in the same child process, in alternate batches: both builds
+//                  meet the same moments of the machine, so their ratio holds where the machine's speed drifts
 import { createClient } from "@libsql/client";
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -34,8 +38,36 @@ interface Measured {
   bytes: number;
 }
 
-/** In the child: CPU time per request of one page through the build's request handler. */
-async function measureHere(buildDir: string, path: string, cookie: string, requests: number): Promise<Measured> {
+/** Batches per build in a comparison: each holds requests / COMPARE_BATCHES requests. */
+const COMPARE_BATCHES = 40;
+
+interface Compared {
+  /** this build, then the other */
+  builds: [Measured, Measured];
+  /** the other build's CPU per request over this one's, batch by batch: the median and the quartiles */
+  ratio: { median: number; low: number; high: number };
+}
+
+/** The value at fraction `at` (0 to 1) of the sorted values, by the nearest rank below. */
+function quantile(sorted: number[], at: number): number {
+  return sorted[Math.floor(at * (sorted.length - 1))]!;
+}
+
+/** B's time over A's, batch by batch (A's batch i and B's batch i ran next to each other). */
+export function pairedRatios(a: number[], b: number[]): Compared["ratio"] {
+  if (a.length === 0 || a.length !== b.length) throw new Error("paired batches need equal, non-empty lists");
+  const ratios = a.map((time, i) => b[i]! / time).sort((x, y) => x - y);
+  return { median: quantile(ratios, 0.5), low: quantile(ratios, 0.25), high: quantile(ratios, 0.75) };
+}
+
+/** The lowest and the median of per-request times. */
+export function lowestAndMedian(times: number[]): Pick<Measured, "minMs" | "medianMs"> {
+  const sorted = [...times].sort((x, y) => x - y);
+  return { minMs: sorted[0]!, medianMs: quantile(sorted, 0.5) };
+}
+
+/** In the child: a function that requests the page once through each build's request handler (as server/index.ts sets it up) and returns the body's length. */
+async function pageRequesters(buildDirs: string[], path: string, cookie: string): Promise<Array<() => Promise<number>>> {
   const { createRequestHandler } = await import("@remix-run/node");
   const { installCachedRouteMatching } = await import("../server/route-matching");
   const { installSharedLoaderRequests } = await import("../server/loader-requests");
@@ -43,26 +75,59 @@ async function measureHere(buildDir: string, path: string, cookie: string, reque
   // as server/index.ts does
   installCachedRouteMatching({ modulesFixed: true });
   installSharedLoaderRequests();
-  const build = await import(pathToFileURL(resolve(buildDir, "server/index.js")).href);
-  const handler = createRequestHandler(build, "production");
-  const once = async () => {
-    const headers: Record<string, string> = { accept: "text/html", host: "localhost" };
-    if (cookie) headers.cookie = cookie;
-    const response = await withRequestScope(() => handler(new Request(`http://localhost${path}`, { headers }), {}));
-    const body = await response.text();
-    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
-    return body.length;
-  };
-  for (let i = 0; i < WARM_UP; i++) await once();
-  const perRequest: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const start = process.cpuUsage();
-    for (let i = 0; i < requests / ROUNDS; i++) await once();
-    const used = process.cpuUsage(start);
-    perRequest.push((used.user + used.system) / 1000 / (requests / ROUNDS));
+  const requesters: Array<() => Promise<number>> = [];
+  for (const buildDir of buildDirs) {
+    const build = await import(pathToFileURL(resolve(buildDir, "server/index.js")).href);
+    const handler = createRequestHandler(build, "production");
+    requesters.push(async () => {
+      const headers: Record<string, string> = { accept: "text/html", host: "localhost" };
+      if (cookie) headers.cookie = cookie;
+      const response = await withRequestScope(() => handler(new Request(`http://localhost${path}`, { headers }), {}));
+      const body = await response.text();
+      if (response.status !== 200) throw new Error(`${path} answered ${response.status} on ${buildDir}`);
+      return body.length;
+    });
   }
-  perRequest.sort((a, b) => a - b);
-  return { minMs: perRequest[0]!, medianMs: perRequest[Math.floor(ROUNDS / 2)]!, bytes: await once() };
+  return requesters;
+}
+
+/** CPU time per request of `count` requests in a row. */
+async function cpuPerRequest(once: () => Promise<number>, count: number): Promise<number> {
+  const start = process.cpuUsage();
+  for (let i = 0; i < count; i++) await once();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000 / count;
+}
+
+/** In the child: CPU time per request of one page through the build's request handler. */
+async function measureHere(buildDir: string, path: string, cookie: string, requests: number): Promise<Measured> {
+  const [once] = await pageRequesters([buildDir], path, cookie);
+  for (let i = 0; i < WARM_UP; i++) await once!();
+  const perRequest: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) perRequest.push(await cpuPerRequest(once!, requests / ROUNDS));
+  return { ...lowestAndMedian(perRequest), bytes: await once!() };
+}
+
+/** In the child: the page on two builds, in alternate batches (each pair in turn A then B, B then A). */
+async function compareHere(buildDirs: [string, string], path: string, cookie: string, requests: number): Promise<Compared> {
+  const [a, b] = (await pageRequesters(buildDirs, path, cookie)) as [() => Promise<number>, () => Promise<number>];
+  for (let i = 0; i < WARM_UP; i++) {
+    await a();
+    await b();
+  }
+  const perBatch = Math.max(1, Math.round(requests / COMPARE_BATCHES));
+  const times: [number[], number[]] = [[], []];
+  for (let batch = 0; batch < COMPARE_BATCHES; batch++) {
+    const order = batch % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const);
+    for (const k of order) times[k].push(await cpuPerRequest(k === 0 ? a : b, perBatch));
+  }
+  return {
+    builds: [
+      { ...lowestAndMedian(times[0]), bytes: await a() },
+      { ...lowestAndMedian(times[1]), bytes: await b() },
+    ],
+    ratio: pairedRatios(times[0], times[1]),
+  };
 }
 
 /**
@@ -101,24 +166,42 @@ async function growMarketplace(jobs: number) {
   }
 }
 
-function measureInChild(env: NodeJS.ProcessEnv, buildDir: string, path: string, cookie: string, requests: number): Measured {
-  const out = spawnSync("npx", ["tsx", "scripts/bench-handler.ts", "--child", buildDir, path, cookie, String(requests)], {
-    env,
-    encoding: "utf8",
-  });
+function runChild<T>(env: NodeJS.ProcessEnv, args: string[], what: string): T {
+  const out = spawnSync("npx", ["tsx", "scripts/bench-handler.ts", ...args], { env, encoding: "utf8" });
   const last = (out.stdout ?? "").trim().split("\n").at(-1) ?? "";
   if (out.status !== 0 || !last.startsWith("{")) {
     process.stderr.write(`${out.stdout ?? ""}${out.stderr ?? ""}`);
-    throw new Error(`measuring ${path} failed (exit ${out.status})`);
+    throw new Error(`measuring ${what} failed (exit ${out.status})`);
   }
-  return JSON.parse(last) as Measured;
+  return JSON.parse(last) as T;
 }
+
+function measureInChild(env: NodeJS.ProcessEnv, buildDir: string, path: string, cookie: string, requests: number): Measured {
+  return runChild(env, ["--child", buildDir, path, cookie, String(requests)], path);
+}
+
+function compareInChild(
+  env: NodeJS.ProcessEnv,
+  dirs: [string, string],
+  path: string,
+  cookie: string,
+  requests: number,
+): Compared {
+  return runChild(env, ["--compare-child", dirs[0], dirs[1], path, cookie, String(requests)], path);
+}
+
+const ms = (m: Measured) => `${m.minMs.toFixed(2)}, ${m.medianMs.toFixed(2)}`;
 
 async function main() {
   const argv = process.argv.slice(2);
   if (argv[0] === "--child") {
     const [, buildDir, path, cookie, requests] = argv;
     console.log(JSON.stringify(await measureHere(buildDir!, path!, cookie ?? "", Number(requests))));
+    return;
+  }
+  if (argv[0] === "--compare-child") {
+    const [, dirA, dirB, path, cookie, requests] = argv;
+    console.log(JSON.stringify(await compareHere([dirA!, dirB!], path!, cookie ?? "", Number(requests))));
     return;
   }
   const requests = Number(argv.find((a) => a.startsWith("--requests="))?.split("=")[1] ?? 2000);
@@ -136,11 +219,38 @@ async function main() {
     { ...env, BENCH_MINIMAL_BUILD_DIR: MINIMAL_BUILD },
   );
   const marketplace = Number(argv.find((a) => a.startsWith("--marketplace="))?.split("=")[1] ?? 0);
+  const other = argv.find((a) => a.startsWith("--compare="))?.slice("--compare=".length);
+  if (other !== undefined && !existsSync(resolve(other, "server/index.js"))) {
+    throw new Error(`--compare=${other}: no production build there (REMIX_BUILD_DIR=${other} npx remix vite:build)`);
+  }
   if (marketplace > 0) await growMarketplace(marketplace);
   const plan = paths.length ? paths.map((path) => ({ path, as: SIGNED_IN_AS })) : SIGNED_IN_PAGES;
   const sessions = demoSessions(plan, env);
 
   const minimal = measureInChild(env, MINIMAL_BUILD, "/", "", requests);
+  if (other !== undefined) {
+    const rows = plan.map(({ path, as }) => {
+      const page = withDemoIds(path, sessions.ids);
+      const compared = compareInChild(env, [APP_BUILD, other], page, sessions.cookies[as]!, requests);
+      console.log(`${page}: ${ms(compared.builds[0])} ms here, ${ms(compared.builds[1])} ms on ${other}`);
+      return [page, compared] as const;
+    });
+    console.log(
+      `\nCPU per request through Remix's request handler, this tree's build (${APP_BUILD}) and ${other} in one process, ${COMPARE_BATCHES} alternate batches each (${requests} requests after ${WARM_UP}; lowest batch and median)`,
+    );
+    if (marketplace > 0) console.log(`the demo data and ${marketplace} paid jobs of other users, with two messages each`);
+    console.log(`minimal page, alone: ${ms(minimal)} ms, ${minimal.bytes} bytes`);
+    console.log(
+      `| page | this build: CPU ms/request | ${other}: CPU ms/request | ${other} / this build, median of paired batches (quartiles) |`,
+    );
+    console.log("|---|---|---|---|");
+    for (const [page, c] of rows) {
+      console.log(
+        `| ${page} | ${ms(c.builds[0])} | ${ms(c.builds[1])} | ${c.ratio.median.toFixed(3)} (${c.ratio.low.toFixed(3)}-${c.ratio.high.toFixed(3)}) |`,
+      );
+    }
+    return;
+  }
   const rows = plan.map(({ path, as }) => {
     const page = withDemoIds(path, sessions.ids);
     const measured = measureInChild(env, APP_BUILD, page, sessions.cookies[as]!, requests);
