@@ -290,6 +290,13 @@ export function installCachedRouteMatching({ modulesFixed = false } = {}): { ori
       createServerRoutes: CreateServerRoutes;
     };
     remixRoutes.createServerRoutes = keptServerRoutes(remixRoutes.createServerRoutes, { modulesFixed });
+    if (modulesFixed) {
+      // the module whose export the server runtime's document request calls for the render's route modules
+      const entry = createRequire(require.resolve("@remix-run/server-runtime"))("./entry.js") as {
+        createEntryRouteModules: CreateEntryRouteModules;
+      };
+      entry.createEntryRouteModules = keptEntryRouteModules(entry.createEntryRouteModules);
+    }
   }
   return { original: router.__printnearOriginalMatchRoutes };
 }
@@ -335,6 +342,25 @@ export function keptServerRoutes(original: CreateServerRoutes, { modulesFixed = 
     const routes = original(manifest, routeModules, future, isSpaMode);
     made.set(manifest, { modules: { ...routeModules }, future, isSpaMode, routes });
     return routes;
+  };
+}
+
+type CreateEntryRouteModules = (routes: Record<string, { module: unknown }>) => Record<string, unknown>;
+
+/**
+ * Remix's document request lists every route module of the build by id anew (a pass over the whole table) for
+ * the render, which only reads it. A production build's modules never change, so the list is made once per
+ * build's route table and shared, frozen: a write into it would throw rather than reach the next request.
+ */
+export function keptEntryRouteModules(original: CreateEntryRouteModules): CreateEntryRouteModules {
+  const made = new WeakMap<object, Record<string, unknown>>();
+  return (routes) => {
+    let modules = made.get(routes);
+    if (!modules) {
+      modules = Object.freeze(original(routes));
+      made.set(routes, modules);
+    }
+    return modules;
   };
 }
 
