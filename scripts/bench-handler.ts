@@ -9,9 +9,10 @@
 //   /path ...      measure these paths as the demo customer instead of bench:load's pages
 //   --marketplace=N  first add N paid jobs of other demo users, two messages each (one unread), as a marketplace
 //                  of that size would hold: a signed-in page should cost about what it costs on the demo data
-//   --compare=DIR  also measure each page on another production build of the app (REMIX_BUILD_DIR=DIR npx remix
-//                  vite:build on the other commit), in the same child process, in alternate batches: both builds
-//                  meet the same moments of the machine, so their ratio holds where the machine's speed drifts
+//   --compare=DIR  also measure each page on another production build of the app, in the same child process, in
+//                  alternate batches: both builds meet the same moments of the machine, so their ratio holds where
+//                  the machine's speed drifts. DIR is inside the project, so that the build finds node_modules:
+//                  at the other commit, REMIX_BUILD_DIR=DIR NODE_ENV=production npx remix vite:build
 import { createClient } from "@libsql/client";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -205,6 +206,10 @@ async function main() {
     return;
   }
   const requests = Number(argv.find((a) => a.startsWith("--requests="))?.split("=")[1] ?? 2000);
+  const other = argv.find((a) => a.startsWith("--compare="))?.slice("--compare=".length);
+  if (other !== undefined && !existsSync(resolve(other, "server/index.js"))) {
+    throw new Error(`--compare=${other}: no production build there (REMIX_BUILD_DIR=${other} npx remix vite:build)`);
+  }
   const paths = argv.filter((a) => a.startsWith("/"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -219,10 +224,6 @@ async function main() {
     { ...env, BENCH_MINIMAL_BUILD_DIR: MINIMAL_BUILD },
   );
   const marketplace = Number(argv.find((a) => a.startsWith("--marketplace="))?.split("=")[1] ?? 0);
-  const other = argv.find((a) => a.startsWith("--compare="))?.slice("--compare=".length);
-  if (other !== undefined && !existsSync(resolve(other, "server/index.js"))) {
-    throw new Error(`--compare=${other}: no production build there (REMIX_BUILD_DIR=${other} npx remix vite:build)`);
-  }
   if (marketplace > 0) await growMarketplace(marketplace);
   const plan = paths.length ? paths.map((path) => ({ path, as: SIGNED_IN_AS })) : SIGNED_IN_PAGES;
   const sessions = demoSessions(plan, env);
