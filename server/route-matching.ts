@@ -268,8 +268,9 @@ export function cachedMatchRoutes(router: Router): Router["matchRoutes"] {
 
 /**
  * Puts the cached matchRoutes in @remix-run/router's exports, where Remix's server runtime, its partial
- * manifest and React Router's render look it up on each call, and keeps the render's route tables per build.
- * Once per process; the originals stay reachable.
+ * manifest and React Router's render look it up on each call, and keeps the render's route tables per build
+ * (for a production build, `modulesFixed`, also its list of route modules). Once per process; the originals
+ * stay reachable.
  */
 export function installCachedRouteMatching({ modulesFixed = false } = {}): { original: Router["matchRoutes"] } {
   const require = createRequire(import.meta.url);
