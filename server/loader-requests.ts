@@ -7,7 +7,7 @@
 // a query, and an app without single fetch, still go through Remix's own function. The module is replaced in
 // place, as server/route-matching.ts does with the router: npm runs no install scripts here, so node_modules
 // cannot be patched.
-import { createRequire } from "node:module";
+import { requireInside } from "./package-internals";
 
 export interface LoaderCall {
   loadContext: unknown;
@@ -55,7 +55,7 @@ declare global {
 
 /** Replaces the callRouteLoader of the server runtime the app's build uses; returns Remix's own. */
 export function installSharedLoaderRequests(): { original: CallRouteLoader } {
-  const runtime = createRequire(createRequire(import.meta.url).resolve("@remix-run/server-runtime"));
+  const runtime = requireInside("@remix-run/server-runtime");
   const data = runtime("./data.js") as { callRouteLoader: CallRouteLoader };
   if (!globalThis.__printnearOriginalCallRouteLoader) {
     globalThis.__printnearOriginalCallRouteLoader = data.callRouteLoader;

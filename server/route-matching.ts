@@ -6,6 +6,7 @@
 // computeScore, compareIndexes, matchRouteBranch, matchPath and compilePath; the unit test holds it to the original.
 import { createRequire } from "node:module";
 import type * as RouterModule from "@remix-run/router";
+import { requireInside } from "./package-internals";
 import { chainStaticHandlers } from "./route-chain-handlers";
 
 type Router = typeof RouterModule;
@@ -287,13 +288,13 @@ export function installCachedRouteMatching({ modulesFixed = false } = {}): { ori
     );
     conversions.UNSAFE_convertRoutesToDataRoutes = keptDataRoutes(conversions.UNSAFE_convertRoutesToDataRoutes);
     // the module RemixServer calls createServerRoutes on, resolved from @remix-run/react's own entry
-    const remixRoutes = createRequire(require.resolve("@remix-run/react"))("./routes.js") as {
+    const remixRoutes = requireInside("@remix-run/react")("./routes.js") as {
       createServerRoutes: CreateServerRoutes;
     };
     remixRoutes.createServerRoutes = keptServerRoutes(remixRoutes.createServerRoutes, { modulesFixed });
     if (modulesFixed) {
       // the module whose export the server runtime's document request calls for the render's route modules
-      const entry = createRequire(require.resolve("@remix-run/server-runtime"))("./entry.js") as {
+      const entry = requireInside("@remix-run/server-runtime")("./entry.js") as {
         createEntryRouteModules: CreateEntryRouteModules;
       };
       entry.createEntryRouteModules = keptEntryRouteModules(entry.createEntryRouteModules);

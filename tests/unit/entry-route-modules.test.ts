@@ -1,11 +1,11 @@
 // Its own file: the patches are installed once per process, and this one only for a production build's fixed modules.
-import { createRequire } from "node:module";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
+import { requireInside } from "../../server/package-internals";
 import { installCachedRouteMatching, keptEntryRouteModules } from "../../server/route-matching";
 
 type Modules = Record<string, { module: unknown }>;
-const entry = createRequire(createRequire(import.meta.url).resolve("@remix-run/server-runtime"))("./entry.js") as {
+const entry = requireInside("@remix-run/server-runtime")("./entry.js") as {
   createEntryRouteModules: (routes: Modules) => Record<string, unknown>;
 };
 const original = entry.createEntryRouteModules;
