@@ -27,7 +27,8 @@ export interface OwnerOrderRow {
 }
 
 export interface OwnerOrdersData {
-  stats: { pending: number; earningsCents: number; totalJobs: number };
+  /** completed: all of them, of which `completed` below holds the newest */
+  stats: { pending: number; earningsCents: number; totalJobs: number; completed: number };
   requests: OwnerOrderRow[];
   active: OwnerOrderRow[];
   completed: OwnerOrderRow[];
@@ -125,11 +126,20 @@ export function OwnerOrderSections({ data, printers }: { data: OwnerOrdersData; 
           <p className="mt-2 text-slate-600">No completed orders yet.</p>
         ) : (
           <ul className="mt-4 grid gap-4 lg:grid-cols-2">
-            {data.completed.slice(0, 20).map((o) => (
+            {data.completed.map((o) => (
               <OrderRow key={o.id} order={o} withActions={false} />
             ))}
           </ul>
         )}
+        {data.stats.completed > data.completed.length ? (
+          <p className="mt-3 text-sm text-slate-600" data-testid="completed-orders-more">
+            The newest {data.completed.length} of {data.stats.completed} are shown.{" "}
+            <Link to="/printer-tracking" className="text-brand-700 underline">
+              All completed orders are in Order Tracking
+            </Link>
+            .
+          </p>
+        ) : null}
       </section>
       {printers.length ? (
         <section className="mt-8" aria-labelledby="queues">

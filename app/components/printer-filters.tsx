@@ -1,6 +1,7 @@
 // Pieces of the printer filter cards shared by /browse, /printers and /choose-printer.
 import { useLocation } from "@remix-run/react";
 import { Link } from "./link";
+import { withParams } from "./page-links";
 import { formatPricePerGram } from "~/domain/pricing";
 import { RADIUS_CHOICES_MILES, type CardPrinter, type PrinterSort, type SearchOrigin } from "~/domain/printer-listing";
 import type { MapPrinter } from "./printer-map";
@@ -11,17 +12,6 @@ export const SORT_LABELS: Record<PrinterSort, string> = {
   rating: "Highest rated",
   newest: "Newest",
 };
-
-/** A link to the same page with some query values changed (null removes one). */
-export function withParams(search: string, changes: Record<string, string | null>): string {
-  const params = new URLSearchParams(search);
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null || value === "") params.delete(key);
-    else params.set(key, value);
-  }
-  const query = params.toString();
-  return query ? `?${query}` : "?";
-}
 
 /** Hidden inputs that carry query values through a GET form. */
 export function HiddenParams({ values }: { values: Record<string, string | number | null | undefined> }) {
@@ -169,27 +159,6 @@ export function LocationNotice({
 /** Where a printer's Select goes: on to submit the draft there, or to upload a design for it. */
 export function selectPrinterHref(printerId: number, draftId?: number | null): string {
   return draftId ? `/submit-print?printerId=${printerId}&draftId=${draftId}` : `/upload?printer=${printerId}`;
-}
-
-export function PageLinks({ search, page, pageCount }: { search: string; page: number; pageCount: number }) {
-  if (pageCount <= 1) return null;
-  return (
-    <nav aria-label="Pages" className="mt-6 flex items-center justify-center gap-3 text-sm">
-      {page > 1 ? (
-        <Link to={withParams(search, { page: page === 2 ? null : String(page - 1) })} className="btn-secondary">
-          Previous
-        </Link>
-      ) : null}
-      <span>
-        Page {page} of {pageCount}
-      </span>
-      {page < pageCount ? (
-        <Link to={withParams(search, { page: String(page + 1) })} className="btn-secondary">
-          Next
-        </Link>
-      ) : null}
-    </nav>
-  );
 }
 
 export function toMapPrinter(printer: CardPrinter, selectHref: string): MapPrinter {

@@ -33,9 +33,15 @@ export const ENDED_UNCHARGED: readonly JobStatus[] = ["cancelled", "rejected"];
 export const OWNER_PENDING: readonly JobStatus[] = ["confirmed"];
 export const OWNER_ACTIVE: readonly JobStatus[] = ["accepted", "printing", "completed", "ready_for_pickup", "ready_for_shipping"];
 export const OWNER_COMPLETED: readonly JobStatus[] = ["picked_up", "shipped"];
+/** Completed Orders on the dashboard: the newest this many; all of them are on the tracking page. */
+export const OWNER_COMPLETED_SHOWN = 20;
 /** The tracking page's Pickup Orders and Shipping Orders: a finished print on its way to the customer, by delivery method. */
 export const OWNER_PICKUP_TRACKED: readonly JobStatus[] = ["completed", "ready_for_pickup", "picked_up"];
 export const OWNER_SHIPPING_TRACKED: readonly JobStatus[] = ["completed", "ready_for_shipping", "shipped"];
+/** The tracking page's tabs: the two above, and Payouts (the completed orders a payout is asked for). */
+export type TrackingTab = "pickup" | "shipping" | "payouts";
+/** Orders per page of a tracking tab, newest first. */
+export const TRACKING_PAGE_SIZE = 25;
 /** What owners ever see: paid jobs and their outcome (an unpaid submitted job is not a request yet). */
 export const OWNER_VISIBLE: readonly JobStatus[] = JOB_STATUSES.filter((status) => status !== "draft" && status !== "submitted");
 

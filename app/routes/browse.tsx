@@ -9,12 +9,12 @@ import {
   FilterSelect,
   HiddenParams,
   LocationNotice,
-  PageLinks,
   RadiusSelect,
   selectPrinterHref,
   toMapPrinter,
   ViewTabs,
 } from "~/components/printer-filters";
+import { PageLinks } from "~/components/page-links";
 import { PrinterMap } from "~/components/printer-map";
 import { formatDistance } from "~/domain/geo";
 import { BROWSE_MATERIALS } from "~/domain/materials";

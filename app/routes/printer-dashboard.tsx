@@ -13,7 +13,7 @@ import { ADDRESS_NOT_FOUND, QuickAddPrinterSchema, quickPrinterValues } from "~/
 import { formatPricePerGram } from "~/domain/pricing";
 import { deletePrinter, newPrinterFromForm, setPrinterAvailability } from "~/services/printers/owner.server";
 import { listOwnerPrinters } from "~/services/printers/search.server";
-import { ownerOrderSections } from "~/services/orders/jobs.server";
+import { ownerOrderSections } from "~/services/orders/owner-jobs.server";
 import { toastOf } from "~/utils/app-error.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -4,16 +4,17 @@
 import { copiesText } from "~/domain/design-scale";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useLocation } from "@remix-run/react";
 import { Form } from "~/components/form";
 import { Link } from "~/components/link";
+import { PageLinks } from "~/components/page-links";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isAppError } from "~/domain/app-error";
-import { statusLabelFor, type JobStatus } from "~/domain/job-status";
+import { statusLabelFor, TRACKING_PAGE_SIZE, type TrackingTab } from "~/domain/job-status";
 import { PAYOUT_HELD_BY_CLAIM } from "~/domain/payouts";
 import { ownerShareAfterRefunds } from "~/domain/claims";
 import { formatCents } from "~/domain/money";
-import { listOwnerJobs, ownerStats } from "~/services/orders/jobs.server";
+import { listTrackedJobs, ownerStats } from "~/services/orders/owner-jobs.server";
 import {
   connectPayoutAccount,
   payoutAccountState,
@@ -31,25 +32,32 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Order Tracking and Payouts | Printnear" }];
 
-const TABS = [
+const TABS: readonly { id: TrackingTab; label: string }[] = [
   { id: "pickup", label: "Pickup Orders" },
   { id: "shipping", label: "Shipping Orders" },
   { id: "payouts", label: "Payouts" },
-] as const;
-type Tab = (typeof TABS)[number]["id"];
-const PICKUP: readonly JobStatus[] = ["completed", "ready_for_pickup", "picked_up"];
-const SHIPPING: readonly JobStatus[] = ["completed", "ready_for_shipping", "shipped"];
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const asked = new URL(request.url).searchParams.get("tab");
-  const tab: Tab = TABS.some((t) => t.id === asked) ? (asked as Tab) : "pickup";
+  const query = new URL(request.url).searchParams;
+  const asked = query.get("tab");
+  const tab = TABS.find((t) => t.id === asked)?.id ?? "pickup";
   const stats = await ownerStats(user.id);
   if (stats.printers === 0) return { hasPrinter: false as const };
-  const jobs = await listOwnerJobs(user.id, {
-    statuses: ["completed", "ready_for_pickup", "ready_for_shipping", "picked_up", "shipped"],
-  });
-  const paid = new Map((await payoutsOf(user.id)).map((p) => [p.jobId, p]));
+  // newest first, a page at a time: a busy owner's history has no end (the cards count all of it)
+  const total = tab === "pickup" ? stats.pickupOrders : tab === "shipping" ? stats.shippingOrders : stats.completed;
+  const pageCount = Math.max(1, Math.ceil(total / TRACKING_PAGE_SIZE));
+  const page = Math.min(pageCount, Math.max(1, Math.floor(Number(query.get("page")) || 1)));
+  const jobs = await listTrackedJobs(user.id, tab, page);
+  const paid = new Map(
+    (
+      await payoutsOf(
+        user.id,
+        jobs.map((j) => j.id),
+      )
+    ).map((p) => [p.jobId, p]),
+  );
   const row = (j: (typeof jobs)[number]) => ({
     id: j.id,
     fileName: j.fileName,
@@ -66,19 +74,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // the provider's refusal of the last attempt: the owner may ask again
     payoutRefusal: paid.get(j.id)?.status === "failed" ? (paid.get(j.id)?.failureMessage ?? null) : null,
   });
-  const rows =
-    tab === "pickup"
-      ? jobs.filter((j) => j.deliveryMethod === "pickup" && PICKUP.includes(j.status))
-      : tab === "shipping"
-        ? jobs.filter((j) => j.deliveryMethod !== "pickup" && SHIPPING.includes(j.status))
-        : jobs.filter((j) => j.status === "picked_up" || j.status === "shipped");
   const provider = await getPaymentProvider();
   const overview = tab === "payouts" ? await payoutOverview(user.id) : null;
   return {
     hasPrinter: true as const,
     tab,
     stats,
-    rows: rows.map(row),
+    rows: jobs.map(row),
+    page,
+    pageCount,
     // what "Request payout for all" would send, and what it holds back and why
     eligibleCount: overview?.eligible.length ?? 0,
     held: (overview?.held ?? []).map((h) => ({ ...h, amount: formatCents(h.amountCents) })),
@@ -135,6 +139,7 @@ function payoutAllToast(result: Awaited<ReturnType<typeof requestPayoutsForAll>>
 
 export default function PrinterTracking() {
   const d = useLoaderData<typeof loader>();
+  const location = useLocation();
   if (!d.hasPrinter) {
     return (
       <div className="container-page py-16 text-center">
@@ -242,6 +247,7 @@ export default function PrinterTracking() {
           ))}
         </ul>
       )}
+      <PageLinks search={location.search} page={d.page} pageCount={d.pageCount} />
       {d.held.length > 0 ? (
         <section aria-labelledby="held-heading" className="mt-8">
           <h2 id="held-heading" className="text-lg font-semibold">

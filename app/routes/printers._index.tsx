@@ -9,13 +9,13 @@ import {
   FilterSelect,
   HiddenParams,
   LocationNotice,
-  PageLinks,
   RadiusSelect,
   selectPrinterHref,
   SortSelect,
   toMapPrinter,
   ViewTabs,
 } from "~/components/printer-filters";
+import { PageLinks } from "~/components/page-links";
 import { PrinterMap } from "~/components/printer-map";
 import { COLOR_NAMES, PRINTERS_PAGE_MATERIALS } from "~/domain/materials";
 import { isDesignCompatible } from "~/domain/printer-fit";

@@ -6,7 +6,7 @@ import { payments } from "../../db/schema";
 import { seedDatabase } from "../../db/seed";
 import { MODEL_SORTS } from "../../app/domain/models";
 import { listCatalogueModels, listFeaturedModels } from "../../app/services/models/lists.server";
-import { listOwnerJobs } from "../../app/services/orders/jobs.server";
+import { listOwnerJobs } from "../../app/services/orders/owner-jobs.server";
 import { paymentOfJob } from "../../app/services/payments/records.server";
 import { getDb } from "../../app/utils/db.server";
 import { createTestJob, createTestPrinter } from "../setup/jobs";

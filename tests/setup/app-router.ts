@@ -30,11 +30,27 @@ export function appRouter(modules: Record<string, unknown>) {
       module: (modules[route.id] ?? {}) as RouteModule,
     };
   }
+  // the browser's side of each route, as a document's render reads it (no script is ever loaded here)
+  const assetRoutes = Object.fromEntries(
+    Object.values(routes).map(({ module, ...route }) => [
+      route.id,
+      {
+        ...route,
+        module: `/${route.id}.js`,
+        imports: [],
+        hasLoader: "loader" in module,
+        hasAction: "action" in module,
+        hasClientLoader: false,
+        hasClientAction: false,
+        hasErrorBoundary: "ErrorBoundary" in module,
+      },
+    ]),
+  );
   const build = {
     mode: "production",
     entry: { module: entry },
     routes,
-    assets: { entry: { module: "/entry.js", imports: [] }, routes: {}, url: "/manifest.js", version: "test" },
+    assets: { entry: { module: "/entry.js", imports: [] }, routes: assetRoutes, url: "/manifest.js", version: "test" },
     publicPath: "/",
     assetsBuildDirectory: "build/client",
     future: remixConfig.future,

@@ -1,27 +1,18 @@
-// Reads of orders for the people in them: the customer and the owner of the job's printer.
-import { and, asc, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+// Reads of orders for the people in them: the customer and the owner of the job's printer (an owner's lists
+// over all their printers are in owner-jobs.server.ts).
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
 import { seesDeliveryAddress } from "~/domain/address";
 import type { JobActor } from "~/domain/job-lifecycle";
-import {
-  OWNER_ACTIVE,
-  OWNER_COMPLETED,
-  OWNER_PENDING,
-  OWNER_PICKUP_TRACKED,
-  OWNER_SHIPPING_TRACKED,
-  OWNER_VISIBLE,
-  PAID_STATUSES,
-  reachedOwner,
-  type JobStatus,
-} from "~/domain/job-status";
-import { getClient, getDb, preparedQuery, type Database } from "~/utils/db.server";
+import { OWNER_VISIBLE, PAID_STATUSES, reachedOwner } from "~/domain/job-status";
+import { getClient, getDb, preparedQuery } from "~/utils/db.server";
 import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
 /** Statuses (our own constants, never input) as the items of an SQL IN list. */
 export const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
 /** What was refunded on the print_jobs row `j`, in cents; earnings exclude it (decision 040). */
-const REFUNDED_SQL = "(SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = j.id)";
+export const REFUNDED_SQL = "(SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = j.id)";
 
 /**
  * reachedOwner (domain/job-status.ts) as an SQL condition on the print_jobs row named `job` (an alias,
@@ -200,7 +191,7 @@ export function orderJson(view: OrderView) {
 /** Refunds of the job, made or on their way (decision 040), as a column of a print_jobs select. */
 export const refundedCentsColumn = sql<number>`(SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = ${printJobs.id})`;
 
-const listColumns = {
+export const listColumns = {
   id: printJobs.id,
   fileName: printJobs.fileName,
   status: printJobs.status,
@@ -263,101 +254,3 @@ const customerJobs = preparedQuery((db) =>
 export async function listCustomerJobs(customerId: number) {
   return customerJobs(await getDb()).all({ customerId });
 }
-
-/**
- * From the owner's printers to their jobs: CROSS JOIN keeps that order. Asked for some statuses, SQLite
- * otherwise started from the status index and walked every job of those statuses in the marketplace
- * (22 ms a view at 50,000 jobs; decision 036).
- */
-function ownerJobsSelect(db: Database, where: SQL | undefined) {
-  return db
-    .select(listColumns)
-    .from(printers)
-    .crossJoin(printJobs)
-    .innerJoin(users, eq(users.id, printJobs.customerId))
-    .where(and(eq(printJobs.printerId, printers.id), where, sql.raw(reachedOwnerSql("print_jobs"))))
-    .orderBy(asc(sql`coalesce(${printJobs.confirmedAt}, ${printJobs.createdAt})`), asc(printJobs.id));
-}
-
-/** All of an owner's jobs, built once: the printer dashboard asks on every view. */
-const allOwnerJobs = preparedQuery((db) => ownerJobsSelect(db, eq(printers.ownerId, sql.placeholder("ownerId"))).prepare());
-
-/** Jobs sent to any of this owner's printers (never unpaid ones: owners see confirmed onwards), oldest first. */
-export async function listOwnerJobs(ownerId: number, options: { printerId?: number; statuses?: readonly JobStatus[] } = {}) {
-  const db = await getDb();
-  if (!options.printerId && !options.statuses) return allOwnerJobs(db).all({ ownerId });
-  return ownerJobsSelect(
-    db,
-    and(
-      eq(printers.ownerId, ownerId),
-      options.printerId ? eq(printJobs.printerId, options.printerId) : undefined,
-      options.statuses ? inArray(printJobs.status, [...options.statuses]) : undefined,
-    ),
-  );
-}
-
-/** The owner dashboard's and tracking page's stat cards, counted in SQL over all the owner's printers. */
-export async function ownerStats(ownerId: number) {
-  const client = await getClient();
-  const result = await client.execute({
-    sql: `SELECT
-            (SELECT count(*) FROM printers WHERE owner_id = ?1) AS printers,
-            (SELECT count(*) FROM printers WHERE owner_id = ?1 AND is_available = 1) AS online_printers,
-            count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_PENDING)})) AS pending,
-            count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_ACTIVE)})) AS active,
-            count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})) AS completed,
-            count(j.id) FILTER (WHERE ${reachedOwnerSql("j")}) AS total_jobs,
-            coalesce(sum(max(0, j.printer_profit_cents - ${REFUNDED_SQL})) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})), 0) AS earnings,
-            coalesce(sum(${REFUNDED_SQL}), 0) AS refunded,
-            count(j.id) FILTER (WHERE j.delivery_method = 'pickup' AND j.status IN (${quoted(OWNER_PICKUP_TRACKED)})) AS pickup_orders,
-            count(j.id) FILTER (WHERE j.delivery_method <> 'pickup' AND j.status IN (${quoted(OWNER_SHIPPING_TRACKED)})) AS shipping_orders,
-            coalesce((SELECT sum(amount_cents - reversed_cents) FROM payouts WHERE owner_id = ?1 AND status = 'paid'), 0) AS paid_out
-          FROM print_jobs j JOIN printers p ON p.id = j.printer_id
-          WHERE p.owner_id = ?1`,
-    args: [ownerId],
-  });
-  const r = result.rows[0]!;
-  const n = (key: string) => Number(r[key] ?? 0);
-  return {
-    printers: n("printers"),
-    onlinePrinters: n("online_printers"),
-    pending: n("pending"),
-    active: n("active"),
-    completed: n("completed"),
-    totalJobs: n("total_jobs"),
-    earningsCents: n("earnings"),
-    refundedCents: n("refunded"),
-    pickupOrders: n("pickup_orders"),
-    shippingOrders: n("shipping_orders"),
-    paidOutCents: n("paid_out"),
-  };
-}
-
-/** The printer dashboard's order sections (the owner groupings of domain/job-status.ts) over all of the owner's printers. */
-export async function ownerOrderSections(ownerId: number) {
-  const [jobs, stats] = await Promise.all([listOwnerJobs(ownerId), ownerStats(ownerId)]);
-  const row = (j: JobListItem) => ({
-    id: j.id,
-    fileName: j.fileName,
-    status: j.status,
-    material: j.material,
-    filamentColor: j.filamentColor,
-    deliveryMethod: j.deliveryMethod,
-    weightGrams: j.estimatedWeightGrams,
-    quantity: j.quantity,
-    printerId: j.printerId,
-    printerName: j.printerName,
-    customerName: [j.customerFirstName, j.customerLastName].filter(Boolean).join(" "),
-    totalCents: j.amountDueCents,
-    earningsCents: j.printerProfitCents,
-    trackingNumber: j.trackingNumber,
-  });
-  const pick = (statuses: readonly JobStatus[]) => jobs.filter((j) => statuses.includes(j.status)).map(row);
-  return {
-    stats,
-    requests: pick(OWNER_PENDING),
-    active: pick(OWNER_ACTIVE),
-    completed: pick(OWNER_COMPLETED).reverse(),
-  };
-}
-export type OwnerOrderSectionsData = Awaited<ReturnType<typeof ownerOrderSections>>;

@@ -1,7 +1,7 @@
 // Owners' earnings: a payout is owed per picked_up or shipped job whose customer was charged, equal
 // to its printer profit, and each job is paid out at most once (payouts.job_id is unique; the
 // transfer's idempotency key is the job id). Why a payout is held: domain/payouts.ts.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { payouts, users } from "../../../db/schema";
 import { AppError, isAppError } from "~/domain/app-error";
 import { OWNER_ACTIVE, OWNER_COMPLETED, type JobStatus } from "~/domain/job-status";
@@ -323,7 +323,12 @@ export async function requestPayoutsForAll(owner: { id: number; userType: UserTy
   return { paid, held, failed };
 }
 
-export async function payoutsOf(ownerId: number) {
+/** The owner's payouts of these jobs (a page of the tracking list). */
+export async function payoutsOf(ownerId: number, jobIds: number[]) {
+  if (jobIds.length === 0) return [];
   const db = await getDb();
-  return db.select().from(payouts).where(eq(payouts.ownerId, ownerId));
+  return db
+    .select()
+    .from(payouts)
+    .where(and(eq(payouts.ownerId, ownerId), inArray(payouts.jobId, jobIds)));
 }

@@ -1,0 +1,156 @@
+// Reads of an owner's jobs over all of their printers: the dashboard's sections, the tracking tabs a page at a
+// time, the stat cards, and the lists the owner APIs answer.
+import { and, asc, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+import { printers, printJobs, users } from "../../../db/schema";
+import {
+  OWNER_ACTIVE,
+  OWNER_COMPLETED,
+  OWNER_COMPLETED_SHOWN,
+  OWNER_PENDING,
+  OWNER_PICKUP_TRACKED,
+  OWNER_SHIPPING_TRACKED,
+  TRACKING_PAGE_SIZE,
+  type JobStatus,
+  type TrackingTab,
+} from "~/domain/job-status";
+import { getClient, getDb, preparedQuery, type Database } from "~/utils/db.server";
+import { listColumns, quoted, reachedOwnerSql, REFUNDED_SQL, type JobListItem } from "./jobs.server";
+
+/**
+ * From the owner's printers to their jobs: CROSS JOIN keeps that order. Asked for some statuses, SQLite
+ * otherwise started from the status index and walked every job of those statuses in the marketplace
+ * (22 ms a view at 50,000 jobs; decision 036).
+ */
+function ownerJobsSelect(db: Database, where: SQL | undefined, order: "oldest" | "newest" = "oldest") {
+  const by = order === "oldest" ? asc : desc;
+  return db
+    .select(listColumns)
+    .from(printers)
+    .crossJoin(printJobs)
+    .innerJoin(users, eq(users.id, printJobs.customerId))
+    .where(and(eq(printJobs.printerId, printers.id), where, sql.raw(reachedOwnerSql("print_jobs"))))
+    .orderBy(by(sql`coalesce(${printJobs.confirmedAt}, ${printJobs.createdAt})`), by(printJobs.id));
+}
+
+/** Each tracking tab's orders (domain/job-status.ts); ownerStats counts the same ones. */
+const TRACKED: Record<TrackingTab, SQL | undefined> = {
+  pickup: and(eq(printJobs.deliveryMethod, "pickup"), inArray(printJobs.status, [...OWNER_PICKUP_TRACKED])),
+  shipping: and(ne(printJobs.deliveryMethod, "pickup"), inArray(printJobs.status, [...OWNER_SHIPPING_TRACKED])),
+  payouts: inArray(printJobs.status, [...OWNER_COMPLETED]),
+};
+
+/** One page of a tracking tab's orders over all of the owner's printers, newest first. */
+export async function listTrackedJobs(ownerId: number, tab: TrackingTab, page: number) {
+  const db = await getDb();
+  return ownerJobsSelect(db, and(eq(printers.ownerId, ownerId), TRACKED[tab]), "newest")
+    .limit(TRACKING_PAGE_SIZE)
+    .offset((page - 1) * TRACKING_PAGE_SIZE);
+}
+
+/** All of an owner's jobs, built once: the owner APIs list them. */
+const allOwnerJobs = preparedQuery((db) => ownerJobsSelect(db, eq(printers.ownerId, sql.placeholder("ownerId"))).prepare());
+
+/** Jobs sent to any of this owner's printers (never unpaid ones: owners see confirmed onwards), oldest first. */
+export async function listOwnerJobs(ownerId: number, options: { printerId?: number; statuses?: readonly JobStatus[] } = {}) {
+  const db = await getDb();
+  if (!options.printerId && !options.statuses) return allOwnerJobs(db).all({ ownerId });
+  return ownerJobsSelect(
+    db,
+    and(
+      eq(printers.ownerId, ownerId),
+      options.printerId ? eq(printJobs.printerId, options.printerId) : undefined,
+      options.statuses ? inArray(printJobs.status, [...options.statuses]) : undefined,
+    ),
+  );
+}
+
+/** The owner dashboard's and tracking page's stat cards, counted in SQL over all the owner's printers. */
+export async function ownerStats(ownerId: number) {
+  const client = await getClient();
+  const result = await client.execute({
+    sql: `SELECT
+            (SELECT count(*) FROM printers WHERE owner_id = ?1) AS printers,
+            (SELECT count(*) FROM printers WHERE owner_id = ?1 AND is_available = 1) AS online_printers,
+            count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_PENDING)})) AS pending,
+            count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_ACTIVE)})) AS active,
+            count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})) AS completed,
+            count(j.id) FILTER (WHERE ${reachedOwnerSql("j")}) AS total_jobs,
+            coalesce(sum(max(0, j.printer_profit_cents - ${REFUNDED_SQL})) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})), 0) AS earnings,
+            coalesce(sum(${REFUNDED_SQL}), 0) AS refunded,
+            count(j.id) FILTER (WHERE j.delivery_method = 'pickup' AND j.status IN (${quoted(OWNER_PICKUP_TRACKED)})) AS pickup_orders,
+            count(j.id) FILTER (WHERE j.delivery_method <> 'pickup' AND j.status IN (${quoted(OWNER_SHIPPING_TRACKED)})) AS shipping_orders,
+            coalesce((SELECT sum(amount_cents - reversed_cents) FROM payouts WHERE owner_id = ?1 AND status = 'paid'), 0) AS paid_out
+          FROM print_jobs j JOIN printers p ON p.id = j.printer_id
+          WHERE p.owner_id = ?1`,
+    args: [ownerId],
+  });
+  const r = result.rows[0]!;
+  const n = (key: string) => Number(r[key] ?? 0);
+  return {
+    printers: n("printers"),
+    onlinePrinters: n("online_printers"),
+    pending: n("pending"),
+    active: n("active"),
+    completed: n("completed"),
+    totalJobs: n("total_jobs"),
+    earningsCents: n("earnings"),
+    refundedCents: n("refunded"),
+    pickupOrders: n("pickup_orders"),
+    shippingOrders: n("shipping_orders"),
+    paidOutCents: n("paid_out"),
+  };
+}
+
+/**
+ * The dashboard's jobs: every new request and active job, and only the newest completed ones. A busy
+ * owner's history grows without end; drawing all of it cost 150 ms a view at 3,000 finished jobs.
+ */
+const dashboardOwnerJobs = preparedQuery((db) =>
+  ownerJobsSelect(
+    db,
+    and(
+      eq(printers.ownerId, sql.placeholder("ownerId")),
+      sql`(${printJobs.status} IN (${sql.raw(quoted([...OWNER_PENDING, ...OWNER_ACTIVE]))}) OR ${printJobs.id} IN (
+        SELECT cj.id FROM printers cp CROSS JOIN print_jobs cj
+        WHERE cp.owner_id = ${sql.placeholder("ownerId")} AND cj.printer_id = cp.id AND cj.status IN (${sql.raw(quoted(OWNER_COMPLETED))})
+        ORDER BY coalesce(cj.confirmed_at, cj.created_at) DESC, cj.id DESC LIMIT ${sql.raw(String(OWNER_COMPLETED_SHOWN))}))`,
+    ),
+  ).prepare(),
+);
+
+/** The printer dashboard's order sections (the owner groupings of domain/job-status.ts) over all of the owner's printers. */
+export async function ownerOrderSections(ownerId: number) {
+  const db = await getDb();
+  const [jobs, counts] = await Promise.all([dashboardOwnerJobs(db).all({ ownerId }), ownerStats(ownerId)]);
+  const row = (j: JobListItem) => ({
+    id: j.id,
+    fileName: j.fileName,
+    status: j.status,
+    material: j.material,
+    filamentColor: j.filamentColor,
+    deliveryMethod: j.deliveryMethod,
+    weightGrams: j.estimatedWeightGrams,
+    quantity: j.quantity,
+    printerId: j.printerId,
+    printerName: j.printerName,
+    customerName: [j.customerFirstName, j.customerLastName].filter(Boolean).join(" "),
+    totalCents: j.amountDueCents,
+    earningsCents: j.printerProfitCents,
+    trackingNumber: j.trackingNumber,
+  });
+  const pick = (statuses: readonly JobStatus[]) => jobs.filter((j) => statuses.includes(j.status)).map(row);
+  // only what the cards show; completed counts them all, beyond the newest shown
+  const stats = {
+    pending: counts.pending,
+    earningsCents: counts.earningsCents,
+    totalJobs: counts.totalJobs,
+    completed: counts.completed,
+  };
+  return {
+    stats,
+    requests: pick(OWNER_PENDING),
+    active: pick(OWNER_ACTIVE),
+    completed: pick(OWNER_COMPLETED).reverse(),
+  };
+}
+export type OwnerOrderSectionsData = Awaited<ReturnType<typeof ownerOrderSections>>;

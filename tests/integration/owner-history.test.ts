@@ -1,0 +1,132 @@
+// A busy owner's history through the app's router: the printer dashboard draws every open order but only
+// the newest completed ones, and says where the rest are; the tracking tabs go through it a page at a time,
+// newest first. The cards still count all of it.
+import { describe, expect, it } from "vitest";
+import { and, eq, inArray } from "drizzle-orm";
+import { payouts, printJobs } from "../../db/schema";
+import * as printerDashboardPage from "../../app/routes/printer-dashboard";
+import * as printerTrackingPage from "../../app/routes/printer-tracking";
+import { OWNER_COMPLETED_SHOWN, TRACKING_PAGE_SIZE } from "../../app/domain/job-status";
+import { getDb } from "../../app/utils/db.server";
+import { appRouter } from "../setup/app-router";
+import { createTestJob, createTestPrinter } from "../setup/jobs";
+import { createTestUser, getRequest, sessionCookieFor } from "../setup/requests";
+
+const handle = appRouter({
+  "routes/printer-dashboard": printerDashboardPage,
+  "routes/printer-tracking": printerTrackingPage,
+});
+
+/**
+ * An owner with `finished` picked-up or shipped orders (finished-1 the oldest; picked up when odd, for pickup,
+ * shipped when even) and one new request.
+ */
+async function ownerWithHistory(finished: number) {
+  const owner = await createTestUser({ userType: "printer_owner" });
+  const customer = await createTestUser();
+  const printer = await createTestPrinter(owner.id);
+  const jobIds: number[] = [];
+  for (let i = 1; i <= finished; i++) {
+    const job = await createTestJob(customer.id, printer.id, i % 2 ? "picked_up" : "shipped", `finished-${i}.stl`);
+    jobIds.push(job.id);
+  }
+  const db = await getDb();
+  await db
+    .update(printJobs)
+    .set({ deliveryMethod: "shipping" })
+    .where(and(inArray(printJobs.id, jobIds), eq(printJobs.status, "shipped")));
+  await createTestJob(customer.id, printer.id, "confirmed", "new-request.stl");
+  return { ownerId: owner.id, jobIds, cookie: await sessionCookieFor(owner.id) };
+}
+
+/** The page's HTML as a browser gets it, without React's text separators. */
+async function page(path: string, cookie: string) {
+  const response = await handle(getRequest(path, cookie));
+  expect(response.status).toBe(200);
+  return (await response.text()).replaceAll("<!-- -->", "");
+}
+
+/** The finished orders (their numbers) that the page's rows of this test id name, in the page's order. */
+function finishedRows(html: string, testId: string) {
+  return html
+    .split(`data-testid="${testId}"`)
+    .slice(1)
+    .map((row) => row.match(/>finished-(\d+)\.stl</)?.[1] ?? row.match(/ finished-(\d+)\.stl</)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number);
+}
+const finishedShown = (html: string) => finishedRows(html, "tracking-row");
+
+describe("the printer dashboard of an owner with a long history", () => {
+  it("draws the newest completed orders only, and links to the rest", async () => {
+    const { cookie } = await ownerWithHistory(OWNER_COMPLETED_SHOWN + 5);
+    const html = await page("/printer-dashboard", cookie);
+
+    const newest = Array.from({ length: OWNER_COMPLETED_SHOWN }, (_, i) => OWNER_COMPLETED_SHOWN + 5 - i);
+    expect(finishedRows(html, "owner-order")).toEqual(newest);
+    // nor in its hydration data: nothing older than the newest shown comes to the browser
+    expect(html).not.toMatch(/finished-[1-5]\.stl/);
+    expect(html).toContain("new-request.stl");
+    expect(html).toContain(`The newest ${OWNER_COMPLETED_SHOWN} of ${OWNER_COMPLETED_SHOWN + 5} are shown.`);
+    expect(html).toMatch(/<a href="\/printer-tracking"[^>]*>All completed orders are in Order Tracking<\/a>/);
+    // the cards count every order, shown or not
+    expect(html).toMatch(new RegExp(`data-testid="stat-totalJobs">${OWNER_COMPLETED_SHOWN + 6}<`));
+  });
+
+  it("draws them all, without the note, when there are no more than it shows", async () => {
+    const { cookie } = await ownerWithHistory(3);
+    const html = await page("/printer-dashboard", cookie);
+    expect(finishedRows(html, "owner-order")).toEqual([3, 2, 1]);
+    expect(html).not.toContain("All completed orders are in Order Tracking");
+  });
+});
+
+/** Counting down from `from` in steps of `step`, `count` numbers. */
+const down = (from: number, count: number, step = 1) => Array.from({ length: count }, (_, i) => from - i * step);
+
+describe("the tracking tabs of an owner with a long history", () => {
+  it("show a page of orders at a time, newest first, with links to the others", async () => {
+    const finished = 2 * TRACKING_PAGE_SIZE + 10;
+    const { cookie } = await ownerWithHistory(finished);
+
+    // Payouts: every picked-up or shipped order
+    const first = await page("/printer-tracking?tab=payouts", cookie);
+    expect(finishedShown(first)).toEqual(down(finished, TRACKING_PAGE_SIZE));
+    expect(first).toContain("Page 1 of 3");
+    expect(first).toMatch(/<a [^>]*href="\/printer-tracking\?tab=payouts&amp;page=2"[^>]*>Next<\/a>/);
+    expect(first).not.toContain(">Previous<");
+    const last = await page("/printer-tracking?tab=payouts&page=3", cookie);
+    expect(finishedShown(last)).toEqual(down(10, 10));
+    expect(last).toMatch(/<a [^>]*href="\/printer-tracking\?tab=payouts&amp;page=2"[^>]*>Previous<\/a>/);
+    expect(last).not.toContain(">Next<");
+    // the cards count them all
+    expect(last).toMatch(new RegExp(`<dt[^>]*>Completed</dt><dd[^>]*>${finished}<`));
+
+    // Pickup Orders: only the picked-up ones (odd), on pages of their own
+    const pickup = await page("/printer-tracking?tab=pickup&page=2", cookie);
+    expect(finishedShown(pickup)).toEqual(down(finished - 1 - 2 * TRACKING_PAGE_SIZE, 5, 2));
+    expect(pickup).toContain("Page 2 of 2");
+  });
+
+  it("answers a page out of range with the nearest page, and a page that is not a number with the first", async () => {
+    const { cookie } = await ownerWithHistory(TRACKING_PAGE_SIZE + 2);
+    expect(finishedShown(await page("/printer-tracking?tab=payouts&page=99", cookie))).toEqual(down(2, 2));
+    expect(finishedShown(await page("/printer-tracking?tab=payouts&page=0", cookie))).toEqual(
+      down(TRACKING_PAGE_SIZE + 2, TRACKING_PAGE_SIZE),
+    );
+    expect(finishedShown(await page("/printer-tracking?tab=payouts&page=next", cookie))).toEqual(
+      down(TRACKING_PAGE_SIZE + 2, TRACKING_PAGE_SIZE),
+    );
+  });
+
+  it("shows a paid-out order as paid on whichever page it is", async () => {
+    const { ownerId, jobIds, cookie } = await ownerWithHistory(TRACKING_PAGE_SIZE + 2);
+    const db = await getDb();
+    // finished-1, the oldest: on the second page
+    await db.insert(payouts).values({ jobId: jobIds[0]!, ownerId, amountCents: 1234, provider: "test", status: "paid" });
+    const second = await page("/printer-tracking?tab=payouts&page=2", cookie);
+    expect(finishedShown(second)).toEqual([2, 1]);
+    expect(second.match(/Paid out \$/g)).toHaveLength(1);
+    expect(await page("/printer-tracking?tab=payouts", cookie)).not.toContain("Paid out $");
+  });
+});
