@@ -40,8 +40,6 @@ export const OWNER_PICKUP_TRACKED: readonly JobStatus[] = ["completed", "ready_f
 export const OWNER_SHIPPING_TRACKED: readonly JobStatus[] = ["completed", "ready_for_shipping", "shipped"];
 /** The tracking page's tabs: the two above, and Payouts (the completed orders a payout is asked for). */
 export type TrackingTab = "pickup" | "shipping" | "payouts";
-/** Orders per page of a tracking tab, newest first. */
-export const TRACKING_PAGE_SIZE = 25;
 /** What owners ever see: paid jobs and their outcome (an unpaid submitted job is not a request yet). */
 export const OWNER_VISIBLE: readonly JobStatus[] = JOB_STATUSES.filter((status) => status !== "draft" && status !== "submitted");
 
@@ -75,6 +73,11 @@ export function customerTabOf(status: JobStatus): CustomerTab | null {
 
 export function inCustomerTab(status: JobStatus, tab: CustomerTab): boolean {
   return tab === "all" ? true : customerTabOf(status) === tab;
+}
+
+/** The statuses a customer's tab lists, for a query. */
+export function customerTabStatuses(tab: CustomerTab): JobStatus[] {
+  return JOB_STATUSES.filter((status) => inCustomerTab(status, tab));
 }
 
 export const STATUS_LABELS: Record<JobStatus, string> = {

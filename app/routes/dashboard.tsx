@@ -1,18 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useLocation } from "@remix-run/react";
 import { Link } from "~/components/link";
 import { OrderActions } from "~/components/order-actions";
+import { PageLinks } from "~/components/page-links";
 import { buttonActions, reviewPath } from "~/domain/job-lifecycle";
 import { reviewLinkLabel } from "~/domain/reviews";
-import {
-  CONTACT_PRINTER_STATUSES,
-  CUSTOMER_TABS,
-  inCustomerTab,
-  PAID_STATUSES,
-  statusLabelFor,
-  type CustomerTab,
-} from "~/domain/job-status";
-import { listCustomerJobs } from "~/services/orders/jobs.server";
+import { CONTACT_PRINTER_STATUSES, CUSTOMER_TABS, statusLabelFor, type CustomerTab } from "~/domain/job-status";
+import { customerJobCounts, listCustomerJobs } from "~/services/orders/jobs.server";
+import { listPage } from "~/domain/paging";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { formatCents } from "~/domain/money";
 import { copiesText } from "~/domain/design-scale";
@@ -29,20 +24,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const requested = url.searchParams.get("tab");
   const tab: CustomerTab = CUSTOMER_TABS.some((t) => t.id === requested) ? (requested as CustomerTab) : "active";
-  const jobs = await listCustomerJobs(user.id);
-
-  const counts = Object.fromEntries(CUSTOMER_TABS.map((t) => [t.id, jobs.filter((j) => inCustomerTab(j.status, t.id)).length]));
   // the stat cards count what the tabs list: one definition of an order, of active and of completed
-  const stats = {
-    totalOrders: counts.all ?? 0,
-    active: counts.active ?? 0,
-    completed: counts.completed ?? 0,
-    // what refunds gave back is not spent
-    totalSpentCents: jobs
-      .filter((j) => PAID_STATUSES.includes(j.status))
-      .reduce((sum, j) => sum + (j.amountDueCents ?? 0) - j.refundedCents, 0),
-  };
-  const shown = jobs.filter((j) => inCustomerTab(j.status, tab));
+  const { spentCents, ...counts } = await customerJobCounts(user.id);
+  const stats = { totalOrders: counts.all, active: counts.active, completed: counts.completed, totalSpentCents: spentCents };
+  // newest first, a page at a time: a customer's history has no end
+  const paging = listPage(url.searchParams.get("page"), counts[tab]);
+  const shown = await listCustomerJobs(user.id, tab, paging);
   // a draft shows the price it would really cost, as /upload and /saved-prints do
   const prices = shown.some((j) => j.status === "draft")
     ? await draftPrices(await listDrafts(user.id), user)
@@ -51,10 +38,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     name: user.firstName || user.username,
     // a new account has nothing to come back to yet
-    returning: jobs.length > 0,
+    returning: counts.all > 0,
     tab,
     stats,
     counts,
+    page: paging.page,
+    pageCount: paging.pageCount,
     jobs: shown.map((j) => ({
       ...j,
       actions: j.status === "draft" ? [] : buttonActions(j.status, "customer", j.deliveryMethod),
@@ -72,7 +61,8 @@ const STAT_CARDS = [
 ] as const;
 
 export default function Dashboard() {
-  const { name, returning, tab, stats, counts, jobs } = useLoaderData<typeof loader>();
+  const { name, returning, tab, stats, counts, jobs, page, pageCount } = useLoaderData<typeof loader>();
+  const location = useLocation();
   return (
     <div className="container-page py-8">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -187,6 +177,7 @@ export default function Dashboard() {
           ))}
         </ul>
       )}
+      <PageLinks search={location.search} page={page} pageCount={pageCount} />
     </div>
   );
 }

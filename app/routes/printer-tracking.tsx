@@ -10,7 +10,8 @@ import { Link } from "~/components/link";
 import { PageLinks } from "~/components/page-links";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isAppError } from "~/domain/app-error";
-import { statusLabelFor, TRACKING_PAGE_SIZE, type TrackingTab } from "~/domain/job-status";
+import { statusLabelFor, type TrackingTab } from "~/domain/job-status";
+import { listPage } from "~/domain/paging";
 import { PAYOUT_HELD_BY_CLAIM } from "~/domain/payouts";
 import { ownerShareAfterRefunds } from "~/domain/claims";
 import { formatCents } from "~/domain/money";
@@ -47,9 +48,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (stats.printers === 0) return { hasPrinter: false as const };
   // newest first, a page at a time: a busy owner's history has no end (the cards count all of it)
   const total = tab === "pickup" ? stats.pickupOrders : tab === "shipping" ? stats.shippingOrders : stats.completed;
-  const pageCount = Math.max(1, Math.ceil(total / TRACKING_PAGE_SIZE));
-  const page = Math.min(pageCount, Math.max(1, Math.floor(Number(query.get("page")) || 1)));
-  const jobs = await listTrackedJobs(user.id, tab, page);
+  const paging = listPage(query.get("page"), total);
+  const jobs = await listTrackedJobs(user.id, tab, paging);
   const paid = new Map(
     (
       await payoutsOf(
@@ -81,8 +81,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tab,
     stats,
     rows: jobs.map(row),
-    page,
-    pageCount,
+    page: paging.page,
+    pageCount: paging.pageCount,
     // what "Request payout for all" would send, and what it holds back and why
     eligibleCount: overview?.eligible.length ?? 0,
     held: (overview?.held ?? []).map((h) => ({ ...h, amount: formatCents(h.amountCents) })),

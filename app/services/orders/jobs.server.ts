@@ -1,11 +1,18 @@
 // Reads of orders for the people in them: the customer and the owner of the job's printer (an owner's lists
 // over all their printers are in owner-jobs.server.ts).
-import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
 import { seesDeliveryAddress } from "~/domain/address";
 import type { JobActor } from "~/domain/job-lifecycle";
-import { OWNER_VISIBLE, PAID_STATUSES, reachedOwner } from "~/domain/job-status";
+import {
+  CUSTOMER_TABS,
+  customerTabStatuses,
+  OWNER_VISIBLE,
+  PAID_STATUSES,
+  reachedOwner,
+  type CustomerTab,
+} from "~/domain/job-status";
 import { getClient, getDb, preparedQuery } from "~/utils/db.server";
 import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
@@ -227,30 +234,59 @@ export async function listCustomerOrders(customerId: number) {
     .orderBy(desc(printJobs.createdAt), desc(printJobs.id));
 }
 
-/** Every job of the customer, drafts too, newest first: the dashboard's tabs, counts and stat cards. */
-const customerJobs = preparedQuery((db) =>
+/** A page of the customer's dashboard tab (drafts too), newest first, one query built per tab. */
+const customerTabPages = new Map(
+  CUSTOMER_TABS.map(({ id }) => [
+    id,
+    preparedQuery((db) =>
+      db
+        .select({
+          id: printJobs.id,
+          fileName: printJobs.fileName,
+          status: printJobs.status,
+          material: printJobs.material,
+          filamentColor: printJobs.filamentColor,
+          amountDueCents: printJobs.amountDueCents,
+          totalCostCents: printJobs.totalCostCents,
+          createdAt: printJobs.createdAt,
+          printerName: printers.name,
+          deliveryMethod: printJobs.deliveryMethod,
+          refundedCents: refundedCentsColumn,
+          quantity: printJobs.quantity,
+        })
+        .from(printJobs)
+        .leftJoin(printers, eq(printers.id, printJobs.printerId))
+        .where(and(eq(printJobs.customerId, sql.placeholder("customerId")), inArray(printJobs.status, customerTabStatuses(id))))
+        .orderBy(desc(printJobs.createdAt), desc(printJobs.id))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(),
+    ),
+  ]),
+);
+
+export async function listCustomerJobs(customerId: number, tab: CustomerTab, page: { offset: number; limit: number }) {
+  return customerTabPages.get(tab)!(await getDb()).all({ customerId, ...page });
+}
+
+/** How many jobs each of the customer's tabs holds, and what the paid ones cost less refunds: the stat cards. */
+const customerCounts = preparedQuery((db) =>
   db
     .select({
-      id: printJobs.id,
-      fileName: printJobs.fileName,
-      status: printJobs.status,
-      material: printJobs.material,
-      filamentColor: printJobs.filamentColor,
-      amountDueCents: printJobs.amountDueCents,
-      totalCostCents: printJobs.totalCostCents,
-      createdAt: printJobs.createdAt,
-      printerName: printers.name,
-      deliveryMethod: printJobs.deliveryMethod,
-      refundedCents: refundedCentsColumn,
-      quantity: printJobs.quantity,
+      ...(Object.fromEntries(
+        CUSTOMER_TABS.map(({ id }) => [
+          id,
+          sql<number>`count(*) FILTER (WHERE ${printJobs.status} IN (${sql.raw(quoted(customerTabStatuses(id)))}))`,
+        ]),
+      ) as Record<CustomerTab, SQL<number>>),
+      spentCents: sql<number>`coalesce(sum(coalesce(${printJobs.amountDueCents}, 0) - ${refundedCentsColumn}) FILTER (WHERE ${printJobs.status} IN (${sql.raw(quoted(PAID_STATUSES))})), 0)`,
     })
     .from(printJobs)
-    .leftJoin(printers, eq(printers.id, printJobs.printerId))
     .where(eq(printJobs.customerId, sql.placeholder("customerId")))
-    .orderBy(desc(printJobs.createdAt), desc(printJobs.id))
     .prepare(),
 );
 
-export async function listCustomerJobs(customerId: number) {
-  return customerJobs(await getDb()).all({ customerId });
+export async function customerJobCounts(customerId: number) {
+  const [counts] = await customerCounts(await getDb()).all({ customerId });
+  return counts!;
 }

@@ -9,7 +9,6 @@ import {
   OWNER_PENDING,
   OWNER_PICKUP_TRACKED,
   OWNER_SHIPPING_TRACKED,
-  TRACKING_PAGE_SIZE,
   type JobStatus,
   type TrackingTab,
 } from "~/domain/job-status";
@@ -40,11 +39,11 @@ const TRACKED: Record<TrackingTab, SQL | undefined> = {
 };
 
 /** One page of a tracking tab's orders over all of the owner's printers, newest first. */
-export async function listTrackedJobs(ownerId: number, tab: TrackingTab, page: number) {
+export async function listTrackedJobs(ownerId: number, tab: TrackingTab, page: { offset: number; limit: number }) {
   const db = await getDb();
   return ownerJobsSelect(db, and(eq(printers.ownerId, ownerId), TRACKED[tab]), "newest")
-    .limit(TRACKING_PAGE_SIZE)
-    .offset((page - 1) * TRACKING_PAGE_SIZE);
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 /** All of an owner's jobs, built once: the owner APIs list them. */

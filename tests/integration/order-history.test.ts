@@ -1,18 +1,21 @@
-// A busy owner's history through the app's router: the printer dashboard draws every open order but only
-// the newest completed ones, and says where the rest are; the tracking tabs go through it a page at a time,
-// newest first. The cards still count all of it.
+// A long history through the app's router. The printer dashboard draws every open order but only the newest
+// completed ones, and says where the rest are; the owner's tracking tabs and the customer's dashboard tabs go
+// through it a page at a time, newest first. The cards and tab counts still count all of it.
 import { describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
 import { payouts, printJobs } from "../../db/schema";
+import * as dashboardPage from "../../app/routes/dashboard";
 import * as printerDashboardPage from "../../app/routes/printer-dashboard";
 import * as printerTrackingPage from "../../app/routes/printer-tracking";
-import { OWNER_COMPLETED_SHOWN, TRACKING_PAGE_SIZE } from "../../app/domain/job-status";
+import { OWNER_COMPLETED_SHOWN } from "../../app/domain/job-status";
+import { ORDER_PAGE_SIZE } from "../../app/domain/paging";
 import { getDb } from "../../app/utils/db.server";
 import { appRouter } from "../setup/app-router";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
 import { createTestUser, getRequest, sessionCookieFor } from "../setup/requests";
 
 const handle = appRouter({
+  "routes/dashboard": dashboardPage,
   "routes/printer-dashboard": printerDashboardPage,
   "routes/printer-tracking": printerTrackingPage,
 });
@@ -36,7 +39,12 @@ async function ownerWithHistory(finished: number) {
     .set({ deliveryMethod: "shipping" })
     .where(and(inArray(printJobs.id, jobIds), eq(printJobs.status, "shipped")));
   await createTestJob(customer.id, printer.id, "confirmed", "new-request.stl");
-  return { ownerId: owner.id, jobIds, cookie: await sessionCookieFor(owner.id) };
+  return {
+    ownerId: owner.id,
+    jobIds,
+    cookie: await sessionCookieFor(owner.id),
+    customerCookie: await sessionCookieFor(customer.id),
+  };
 }
 
 /** The page's HTML as a browser gets it, without React's text separators. */
@@ -86,12 +94,12 @@ const down = (from: number, count: number, step = 1) => Array.from({ length: cou
 
 describe("the tracking tabs of an owner with a long history", () => {
   it("show a page of orders at a time, newest first, with links to the others", async () => {
-    const finished = 2 * TRACKING_PAGE_SIZE + 10;
+    const finished = 2 * ORDER_PAGE_SIZE + 10;
     const { cookie } = await ownerWithHistory(finished);
 
     // Payouts: every picked-up or shipped order
     const first = await page("/printer-tracking?tab=payouts", cookie);
-    expect(finishedShown(first)).toEqual(down(finished, TRACKING_PAGE_SIZE));
+    expect(finishedShown(first)).toEqual(down(finished, ORDER_PAGE_SIZE));
     expect(first).toContain("Page 1 of 3");
     expect(first).toMatch(/<a [^>]*href="\/printer-tracking\?tab=payouts&amp;page=2"[^>]*>Next<\/a>/);
     expect(first).not.toContain(">Previous<");
@@ -104,23 +112,23 @@ describe("the tracking tabs of an owner with a long history", () => {
 
     // Pickup Orders: only the picked-up ones (odd), on pages of their own
     const pickup = await page("/printer-tracking?tab=pickup&page=2", cookie);
-    expect(finishedShown(pickup)).toEqual(down(finished - 1 - 2 * TRACKING_PAGE_SIZE, 5, 2));
+    expect(finishedShown(pickup)).toEqual(down(finished - 1 - 2 * ORDER_PAGE_SIZE, 5, 2));
     expect(pickup).toContain("Page 2 of 2");
   });
 
   it("answers a page out of range with the nearest page, and a page that is not a number with the first", async () => {
-    const { cookie } = await ownerWithHistory(TRACKING_PAGE_SIZE + 2);
+    const { cookie } = await ownerWithHistory(ORDER_PAGE_SIZE + 2);
     expect(finishedShown(await page("/printer-tracking?tab=payouts&page=99", cookie))).toEqual(down(2, 2));
     expect(finishedShown(await page("/printer-tracking?tab=payouts&page=0", cookie))).toEqual(
-      down(TRACKING_PAGE_SIZE + 2, TRACKING_PAGE_SIZE),
+      down(ORDER_PAGE_SIZE + 2, ORDER_PAGE_SIZE),
     );
     expect(finishedShown(await page("/printer-tracking?tab=payouts&page=next", cookie))).toEqual(
-      down(TRACKING_PAGE_SIZE + 2, TRACKING_PAGE_SIZE),
+      down(ORDER_PAGE_SIZE + 2, ORDER_PAGE_SIZE),
     );
   });
 
   it("shows a paid-out order as paid on whichever page it is", async () => {
-    const { ownerId, jobIds, cookie } = await ownerWithHistory(TRACKING_PAGE_SIZE + 2);
+    const { ownerId, jobIds, cookie } = await ownerWithHistory(ORDER_PAGE_SIZE + 2);
     const db = await getDb();
     // finished-1, the oldest: on the second page
     await db.insert(payouts).values({ jobId: jobIds[0]!, ownerId, amountCents: 1234, provider: "test", status: "paid" });
@@ -128,5 +136,29 @@ describe("the tracking tabs of an owner with a long history", () => {
     expect(finishedShown(second)).toEqual([2, 1]);
     expect(second.match(/Paid out \$/g)).toHaveLength(1);
     expect(await page("/printer-tracking?tab=payouts", cookie)).not.toContain("Paid out $");
+  });
+});
+
+describe("the dashboard of a customer with a long history", () => {
+  it("shows a tab a page at a time, newest first, and counts every order", async () => {
+    const finished = ORDER_PAGE_SIZE + 5;
+    const { customerCookie } = await ownerWithHistory(finished);
+
+    const first = await page("/dashboard?tab=completed", customerCookie);
+    expect(finishedRows(first, "job-card")).toEqual(down(finished, ORDER_PAGE_SIZE));
+    expect(first).toContain("Page 1 of 2");
+    expect(first).toMatch(/<a [^>]*href="\/dashboard\?tab=completed&amp;page=2"[^>]*>Next<\/a>/);
+    const second = await page("/dashboard?tab=completed&page=2", customerCookie);
+    expect(finishedRows(second, "job-card")).toEqual(down(5, 5));
+    // the tab labels and the cards count every order, not the page
+    expect(second).toContain(`Completed <span class="text-slate-500">(${finished})</span>`);
+    expect(second).toContain(`All Orders <span class="text-slate-500">(${finished + 1})</span>`);
+    expect(second).toMatch(new RegExp(`data-testid="stat-totalOrders">${finished + 1}<`));
+    expect(second).toMatch(new RegExp(`data-testid="stat-completed">${finished}<`));
+
+    // the default tab, Active Orders, holds the one paid request, with no pages
+    const active = await page("/dashboard", customerCookie);
+    expect(active).toContain("new-request.stl");
+    expect(active).not.toContain('aria-label="Pages"');
   });
 });
