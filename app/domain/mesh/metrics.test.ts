@@ -166,6 +166,33 @@ describe("computeTopology", () => {
     }
   });
 
+  it("numbers vertices in order of first use, as a plain map does, when corners repeat in any order", () => {
+    // a fixed pseudo-random sequence: recent corners repeat often (they move within the weld table), old ones now and then
+    let seed = 12345;
+    const rand = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const points = Array.from({ length: 4000 }, (_, i) => [rand(50) - 25, rand(50) - 25, i % 7 === 0 ? -0 : rand(50) / 4]);
+    const count = 60_000;
+    const positions = new Float32Array(count * 3);
+    for (let v = 0; v < count; v++) {
+      const p = points[rand(4) === 0 ? rand(points.length) : Math.min(points.length - 1, (v >> 4) + rand(8))];
+      positions.set(p, 3 * v);
+    }
+    const ids = new Map<string, number>();
+    const expected = Array.from({ length: count }, (_, v) => {
+      const key = Array.from(positions.subarray(3 * v, 3 * v + 3), (c) => c + 0).join(",");
+      if (!ids.has(key)) ids.set(key, ids.size);
+      return ids.get(key);
+    });
+    for (const guess of [1, count]) {
+      const w = weldVertices(positions, count, guess);
+      expect(w.vertexCount).toBe(ids.size);
+      expect(Array.from(w.remap)).toEqual(expected);
+    }
+  });
+
   it("counts open, shared and non-manifold edges and ignores collapsed edges", () => {
     // two triangles sharing edge 1-2, a third on the same edge, and one collapsed triangle 3-3-4
     const r = countEdges(new Uint32Array([0, 1, 2, 2, 1, 3, 1, 2, 4, 3, 3, 4]), 5);

@@ -83,7 +83,8 @@ function weldBlock(w: WeldTable, bits: Int32Array, from: number, to: number): vo
     if (x === -0x80000000) x = 0;
     if (y === -0x80000000) y = 0;
     if (z === -0x80000000) z = 0;
-    let slot = hash3(x, y, z) >>> shift;
+    const home = hash3(x, y, z) >>> shift;
+    let slot = home;
     for (;;) {
       const id = table[slot];
       if (id === 0) {
@@ -105,6 +106,11 @@ function weldBlock(w: WeldTable, bits: Int32Array, from: number, to: number): vo
       const q = 3 * (id - 1);
       if (out[q] === x && out[q + 1] === y && out[q + 2] === z) {
         remap[v] = id - 1;
+        // a soup repeats a corner in nearby triangles: at its home slot it is found first (the displaced run stays unbroken)
+        if (slot !== home) {
+          table[slot] = table[home];
+          table[home] = id;
+        }
         break;
       }
       slot = (slot + 1) & mask;
