@@ -59,6 +59,11 @@ export function blockEnd(start: number, n: number): number {
   return Math.min(n, start === 0 ? 64 : start + CHUNK);
 }
 
+/** blockEnd for a loop walking down from n: the start of the block that ends at `end`. */
+export function blockStart(end: number, n: number): number {
+  return Math.max(0, end === n ? n - 64 : end - CHUNK);
+}
+
 function startSums(): void {
   sums[0] = 0;
   sums[1] = 0;

@@ -1,6 +1,6 @@
 // Topology of a welded mesh: edges counted per vertex list, bodies found by union-find while they are counted.
 
-import { blockEnd } from "./metrics";
+import { blockEnd, blockStart } from "./metrics";
 import type { Mesh } from "./types";
 import { weldVertices } from "./weld";
 
@@ -44,7 +44,8 @@ function edgeLists(indices: Uint32Array, n: number, vertexCount: number, parent:
   for (let v = 0; v < vertexCount; v = blockEnd(v, vertexCount)) total = prefixBlock(at, v, blockEnd(v, vertexCount), total);
   at[vertexCount] = total;
   const other = new Int32Array(total);
-  for (let t = 0; t < n; t = blockEnd(t, n)) fillBlock(indices, at, other, t, blockEnd(t, n));
+  // filled from the last triangle back, each list is in file order, where higher vertices mostly come later: nearly sorted
+  for (let t = n; t > 0; t = blockStart(t, n)) fillBlock(indices, at, other, blockStart(t, n), t);
   // at[v] is now where vertex v's list starts
   const counts = new Int32Array(3);
   for (let v = 0; v < vertexCount; v = blockEnd(v, vertexCount))
@@ -92,22 +93,23 @@ function countBlock(indices: Uint32Array, at: Int32Array, from: number, to: numb
   }
 }
 
+/** Triangles [from, to) last to first, and their edges last to first, so each list receives them in file order. */
 function fillBlock(indices: Uint32Array, at: Int32Array, other: Int32Array, from: number, to: number): void {
-  for (let k = 3 * from, end = 3 * to; k < end; k += 3) {
+  for (let k = 3 * to - 3, end = 3 * from; k >= end; k -= 3) {
     const a = indices[k];
     const b = indices[k + 1];
     const c = indices[k + 2];
-    if (a !== b) {
-      if (a < b) other[--at[a]] = b;
-      else other[--at[b]] = a;
+    if (c !== a) {
+      if (c < a) other[--at[c]] = a;
+      else other[--at[a]] = c;
     }
     if (b !== c) {
       if (b < c) other[--at[b]] = c;
       else other[--at[c]] = b;
     }
-    if (c !== a) {
-      if (c < a) other[--at[c]] = a;
-      else other[--at[a]] = c;
+    if (a !== b) {
+      if (a < b) other[--at[a]] = b;
+      else other[--at[b]] = a;
     }
   }
 }
