@@ -152,7 +152,7 @@ function estimateGroup(run: EstimateRun, slice: SliceSettings, groups: BodyGroup
       if (run.work > run.budget) return false;
       islands = new Float64Array(N);
       islandRings = new Float64Array(N);
-      smallIslandShares(slice, run.sums.crossing, run.sums.crossingCount, sign, probe, run.wall, cal, islands, islandRings);
+      smallIslandShares(slice, run.sums, kLo, kHi, sign, probe, run.wall, cal, islands, islandRings);
     }
   }
 

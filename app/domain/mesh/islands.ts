@@ -45,8 +45,9 @@ export function probeLayers(
  */
 export function smallIslandShares(
   settings: SliceSettings,
-  crossing: Uint32Array,
-  crossingCount: number,
+  sums: LayerSums,
+  kLo: number,
+  kHi: number,
   sign: number,
   probe: Float64Array,
   wall: number,
@@ -54,7 +55,7 @@ export function smallIslandShares(
   shares: Float64Array,
   rings: Float64Array,
 ): void {
-  const segs = islandSegments(settings, crossing, crossingCount, sign, probe);
+  const segs = islandSegments(settings, sums, kLo, kHi, sign, probe);
   for (const [k, list] of segs) {
     const loops = chainLoops(list, list.length / 6);
     if (loops !== null) islandFigures(loops, probe[k], wall, cal, k, shares, rings);
@@ -66,51 +67,49 @@ const MAX_LAYER_SEGMENTS = 200_000;
 
 /**
  * Per probed layer with 1 to MAX_LAYER_SEGMENTS segments, its segments oriented with the outward normal on their right:
- * px, py, qx, qy, key of p, key of q. They are counted first, so each layer gets a typed array of its exact size.
+ * px, py, qx, qy, key of p, key of q. Each layer gets a typed array of its exact size: one segment per triangle crossing
+ * its middle, counted while slicing.
  */
 function islandSegments(
   settings: SliceSettings,
-  crossing: Uint32Array,
-  crossingCount: number,
+  sums: LayerSums,
+  kLo: number,
+  kHi: number,
   sign: number,
   probe: Float64Array,
 ): Map<number, Float64Array> {
   const N = settings.N;
+  const { crossing, crossingCount, crossingSteps } = sums;
   // probed layers up to k, to skip a triangle that crosses none of them in O(1)
   const upTo = new Uint32Array(N + 1);
   for (let k = 0; k < N; k++) upTo[k + 1] = upTo[k] + (probe[k] > 0 ? 1 : 0);
-  const count = new Uint32Array(N);
-  // in blocks, like the other long loops of the engine
-  for (let q = 0; q < crossingCount; q = blockEnd(q, crossingCount))
-    walkSegments(settings, crossing, q, blockEnd(q, crossingCount), sign, probe, upTo, count, null);
   const segs = new Map<number, Float64Array>();
   const lists: Array<Float64Array | null> = [];
+  let n = 0;
   for (let k = 0; k < N; k++) {
-    const n = count[k];
+    // the group's triangles cross only layers kLo..kHi; steps outside them may be another group's
+    if (k >= kLo && k <= kHi) n += crossingSteps[k];
     const list = probe[k] > 0 && n > 0 && n <= MAX_LAYER_SEGMENTS ? new Float64Array(6 * n) : null;
     if (list) segs.set(k, list);
     lists.push(list);
-    count[k] = 0;
   }
+  // how many segments of each layer are written so far
+  const count = new Uint32Array(N);
   for (let q = 0; q < crossingCount; q = blockEnd(q, crossingCount))
-    walkSegments(settings, crossing, q, blockEnd(q, crossingCount), sign, probe, upTo, count, lists);
+    walkSegments(settings, crossing, q, blockEnd(q, crossingCount), sign, upTo, count, lists);
   return segs;
 }
 
-/**
- * Cuts the crossing triangles crossing[from..to) at the middle of each probed layer. Without lists it only counts each
- * layer's segments; with them it writes every segment of a layer that has a list, count[k] being how many are written so far.
- */
+/** Cuts the crossing triangles crossing[from..to) at the middle of each layer with a list; count[k]: segments written so far. */
 function walkSegments(
   settings: SliceSettings,
   crossing: Uint32Array,
   from: number,
   to: number,
   sign: number,
-  probe: Float64Array,
   upTo: Uint32Array,
   count: Uint32Array,
-  lists: Array<Float64Array | null> | null,
+  lists: Array<Float64Array | null>,
 ): void {
   const { idx, pos, order, z0, h, N } = settings;
   const nV = pos.length / 3;
@@ -143,10 +142,6 @@ function walkSegments(
     const kStart = Math.max(0, Math.floor(lz / h - 0.5) + 1);
     const kEnd = Math.min(N - 1, Math.ceil(hz / h - 0.5) - 1);
     if (kStart > kEnd || upTo[kEnd + 1] === upTo[kStart]) continue;
-    if (lists === null) {
-      for (let k = kStart; k <= kEnd; k++) if (probe[k] > 0) count[k]++;
-      continue;
-    }
     const lx = pos[3 * vl],
       ly = pos[3 * vl + 1];
     const mx = pos[3 * vm],

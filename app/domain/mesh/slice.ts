@@ -67,8 +67,11 @@ export class LayerSums {
   /** positions (in slicing order) of the group's triangles that cross at least one layer's middle, degenerate ones too */
   readonly crossing: Uint32Array;
   crossingCount = 0;
+  /** those triangles per layer, as differences: +1 at the first layer whose middle a triangle crosses, -1 past its last */
+  readonly crossingSteps: Int32Array;
   constructor(layers: number, triangles: number) {
     this.crossing = new Uint32Array(layers > 0 ? triangles : 0);
+    this.crossingSteps = new Int32Array(layers + 1);
     this.area = new Float64Array(layers);
     this.outline = new Float64Array(layers);
     this.skin = new Float64Array(layers);
@@ -80,6 +83,8 @@ export class LayerSums {
   reset(kLo: number, kHi: number): void {
     const { area, outline, skin, bridge, support, overhang } = this;
     for (let k = kLo; k <= kHi; k++) area[k] = outline[k] = skin[k] = bridge[k] = support[k] = overhang[k] = 0;
+    // a group's triangles cross only layers within its kLo..kHi
+    this.crossingSteps.fill(0, kLo, kHi + 2);
     this.crossingCount = 0;
   }
 }
@@ -135,7 +140,7 @@ function sliceBlock(
 ): number {
   const { idx, pos, order, z0, h, N, skinInset, spacing, overhangWidth, overhangFactor, topLayers, bottomLayers } = settings;
   const { supportsOn, overhangNz } = settings;
-  const { skin, bridge, support, overhang, crossing } = sums;
+  const { skin, bridge, support, overhang, crossing, crossingSteps } = sums;
   let crossed = sums.crossingCount;
   let spent = 0;
   for (let o = first; o < last; o++) {
@@ -186,7 +191,11 @@ function sliceBlock(
     const kEnd = Math.min(N - 1, Math.ceil(hzh - 0.5) - 1);
     const span0 = kEnd - kStart + 1;
     // the islands' loops are chained from these triangles' segments, degenerate ones included
-    if (span0 > 0) crossing[crossed++] = o;
+    if (span0 > 0) {
+      crossing[crossed++] = o;
+      crossingSteps[kStart]++;
+      crossingSteps[kEnd + 1]--;
+    }
     if (n2 === 0) continue;
     // layers crossed here and below for the skins; a hostile tall triangle stops the slicing before its loops run
     spent += (span0 > 0 ? span0 : 0) + (hzh - lzh) + 2;
