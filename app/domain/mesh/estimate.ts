@@ -79,7 +79,7 @@ export function estimatePrint(
     wall,
     infillFraction,
     budget: sliceBudget(nTri),
-    sums: new LayerSums(L, nTri),
+    sums: new LayerSums(L, nTri, topo.vertexCount),
     layerSeconds: new Float64Array(L),
     layerLength: new Float64Array(L),
     work: 0,
@@ -139,7 +139,7 @@ function estimateGroup(run: EstimateRun, slice: SliceSettings, groups: BodyGroup
 
   if (cal.skinMargin > 0) {
     run.work += last - first;
-    addSkinMargins(slice.idx, slice.pos, slice.order, first, last, slice.z0, sign, h, N, cal, run.sums.skin);
+    addSkinMargins(slice.idx, slice.pos, slice.order, first, last, slice.z0, sign, h, N, cal, run.sums);
   }
 
   // layers whose sparse infill may fall apart into islands under solidBelowArea: assemble their loops

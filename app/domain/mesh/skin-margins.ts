@@ -4,6 +4,7 @@
 import { DEFAULT_CALIBRATION, type Calibration } from "./calibration";
 import { blockEnd } from "./metrics";
 import { keepShape } from "./shapes";
+import type { LayerSums } from "./slice";
 
 /**
  * Skins grow into the sparse infill beside them: for each inner corner where a flat skin triangle meets a
@@ -21,27 +22,22 @@ export function addSkinMargins(
   h: number,
   N: number,
   cal: Calibration,
-  skin: Float64Array,
+  sums: LayerSums,
 ): void {
-  // flat triangles are usually many (every face of a plate) and inner corners few: mark the vertices of flat
-  // triangles, then keep only the horizontal edges of walls whose both ends are marked, then look up only
-  // the flat edges whose both ends lie on such a wall edge. No map ever holds more than the corners.
-  const m = new SkinMargins(idx, pos, order, first, last, z0, sign, h, N, cal, skin);
+  // flat triangles are usually many (every face of a plate) and inner corners few: slicing marked the flat triangles and
+  // their vertices; keep only the horizontal edges of walls whose both ends are marked, then look up only the flat
+  // edges whose both ends lie on such a wall edge. No map ever holds more than the corners.
+  if (!sums.anyFlat) return;
+  const m = new SkinMargins(idx, pos, order, z0, sign, h, N, cal, sums.skin, sums.flat, sums.flatVertex);
   // each pass runs in blocks, like the other long loops of the engine
-  let anyFlat = false;
-  for (let o = first; o < last; o = blockEnd(o, last)) anyFlat = m.markFlat(o, blockEnd(o, last)) || anyFlat;
-  if (!anyFlat) return;
   for (let o = first; o < last; o = blockEnd(o, last)) m.findWalls(o, blockEnd(o, last));
   if (m.wallEdges.size === 0) return;
   for (let o = first; o < last; o = blockEnd(o, last)) m.addCorners(o, blockEnd(o, last));
 }
 
-/** One group's triangles (positions first..last of `order`) and what the passes learn about them. */
+/** One group's triangles and what the passes learn about them. */
 class SkinMargins {
   readonly nV: number;
-  /** flat[o - first]: the triangle at o is flat, so the later passes need not load its corners to know */
-  readonly flat: Uint8Array;
-  readonly flatVertex: Uint8Array;
   /** wall edges on flat vertices: key -> +1 when the wall rises from the edge, -1 when it falls, 0 when ambiguous */
   readonly wallEdges = new Map<number, number>();
   readonly wallVertex: Uint8Array;
@@ -49,45 +45,26 @@ class SkinMargins {
     readonly idx: Uint32Array,
     readonly pos: Float32Array,
     readonly order: Uint32Array | null,
-    readonly first: number,
-    last: number,
     readonly z0: number,
     readonly sign: number,
     readonly h: number,
     readonly N: number,
     readonly cal: Calibration,
     readonly skin: Float64Array,
+    /** flat[o]: the triangle at slicing position o is flat, so the passes need not load its corners to know */
+    readonly flat: Uint8Array,
+    readonly flatVertex: Uint8Array,
   ) {
     this.nV = pos.length / 3;
-    this.flat = new Uint8Array(last - first);
-    this.flatVertex = new Uint8Array(this.nV);
     this.wallVertex = new Uint8Array(this.nV);
-  }
-
-  /** Marks the flat triangles (all corners at one height) in from..to and their vertices; false when there is none. */
-  markFlat(from: number, to: number): boolean {
-    const { idx, pos, order, flat, flatVertex, first } = this;
-    let anyFlat = false;
-    for (let o = from; o < to; o++) {
-      const t = order ? order[o] : o;
-      const a = idx[3 * t],
-        b = idx[3 * t + 1],
-        c = idx[3 * t + 2];
-      const za = pos[3 * a + 2];
-      if (za !== pos[3 * b + 2] || za !== pos[3 * c + 2]) continue;
-      flat[o - first] = 1;
-      flatVertex[a] = flatVertex[b] = flatVertex[c] = 1;
-      anyFlat = true;
-    }
-    return anyFlat;
   }
 
   /** The wall edges of the triangles in from..to. */
   findWalls(from: number, to: number): void {
-    const { idx, order, flat, flatVertex, first } = this;
+    const { idx, order, flat, flatVertex } = this;
     for (let o = from; o < to; o++) {
       // a flat triangle has no wall edge, and a wall edge needs two flat ends
-      if (flat[o - first]) continue;
+      if (flat[o]) continue;
       const t = order ? order[o] : o;
       const i0 = idx[3 * t],
         i1 = idx[3 * t + 1],
@@ -115,9 +92,9 @@ class SkinMargins {
 
   /** The margins along the inner corners of the flat triangles in from..to. */
   addCorners(from: number, to: number): void {
-    const { idx, pos, order, flat, wallVertex, first, sign } = this;
+    const { idx, pos, order, flat, wallVertex, sign } = this;
     for (let o = from; o < to; o++) {
-      if (!flat[o - first]) continue;
+      if (!flat[o]) continue;
       const t = order ? order[o] : o;
       const i0 = idx[3 * t],
         i1 = idx[3 * t + 1],
@@ -159,5 +136,17 @@ class SkinMargins {
 
 // fractional values, so the sample's fields are doubles as real ones may be
 keepShape(
-  new SkinMargins(new Uint32Array(0), new Float32Array(0), null, 0, 0, 0.5, 1, 0.2, 1, DEFAULT_CALIBRATION, new Float64Array(0)),
+  new SkinMargins(
+    new Uint32Array(0),
+    new Float32Array(0),
+    null,
+    0.5,
+    1,
+    0.2,
+    1,
+    DEFAULT_CALIBRATION,
+    new Float64Array(0),
+    new Uint8Array(0),
+    new Uint8Array(0),
+  ),
 );

@@ -69,9 +69,17 @@ export class LayerSums {
   crossingCount = 0;
   /** those triangles per layer, as differences: +1 at the first layer whose middle a triangle crosses, -1 past its last */
   readonly crossingSteps: Int32Array;
-  constructor(layers: number, triangles: number) {
+  /** flat[o]: the triangle at slicing position o is flat (corners at one height), marked while slicing for the skin margins */
+  readonly flat: Uint8Array;
+  /** vertices of flat triangles (groups share no vertex, so a mark never reaches another group's triangles) */
+  readonly flatVertex: Uint8Array;
+  /** whether the group being sliced has a flat triangle */
+  anyFlat = false;
+  constructor(layers: number, triangles: number, vertices: number) {
     this.crossing = new Uint32Array(layers > 0 ? triangles : 0);
     this.crossingSteps = new Int32Array(layers + 1);
+    this.flat = new Uint8Array(layers > 0 ? triangles : 0);
+    this.flatVertex = new Uint8Array(layers > 0 ? vertices : 0);
     this.area = new Float64Array(layers);
     this.outline = new Float64Array(layers);
     this.skin = new Float64Array(layers);
@@ -86,6 +94,7 @@ export class LayerSums {
     // a group's triangles cross only layers within its kLo..kHi
     this.crossingSteps.fill(0, kLo, kHi + 2);
     this.crossingCount = 0;
+    this.anyFlat = false;
   }
 }
 
@@ -100,7 +109,7 @@ keepShape(
     "auto",
   ),
 );
-keepShape(new LayerSums(0, 0));
+keepShape(new LayerSums(0, 0, 0));
 
 const SLICE_BLOCK = 1 << 14;
 
@@ -140,14 +149,20 @@ function sliceBlock(
 ): number {
   const { idx, pos, order, z0, h, N, skinInset, spacing, overhangWidth, overhangFactor, topLayers, bottomLayers } = settings;
   const { supportsOn, overhangNz } = settings;
-  const { skin, bridge, support, overhang, crossing, crossingSteps } = sums;
+  const { skin, bridge, support, overhang, crossing, crossingSteps, flat, flatVertex } = sums;
   let crossed = sums.crossingCount;
+  let anyFlat = sums.anyFlat;
   let spent = 0;
   for (let o = first; o < last; o++) {
     const t = order ? order[o] : o;
     const a = idx[3 * t] * 3;
     const b = idx[3 * t + 1] * 3;
     const c = idx[3 * t + 2] * 3;
+    if (pos[a + 2] === pos[b + 2] && pos[a + 2] === pos[c + 2]) {
+      flat[o] = 1;
+      flatVertex[idx[3 * t]] = flatVertex[idx[3 * t + 1]] = flatVertex[idx[3 * t + 2]] = 1;
+      anyFlat = true;
+    }
     const ax = pos[a],
       ay = pos[a + 1],
       az = pos[a + 2] - z0;
@@ -243,6 +258,7 @@ function sliceBlock(
     }
   }
   sums.crossingCount = crossed;
+  sums.anyFlat = anyFlat;
   return spent;
 }
 
