@@ -9,6 +9,9 @@
 //   /path ...      measure these paths as the demo customer instead of bench:load's pages
 //   --marketplace=N  first add N paid jobs of other demo users, two messages each (one unread), as a marketplace
 //                  of that size would hold: a signed-in page should cost about what it costs on the demo data
+//   --history=N    first give the demo customer N finished orders at the demo owner's printer (two messages each):
+//                  a long history of the visitors' own; /dashboard?tab=completed and /printer-tracking?tab=payouts
+//                  are measured too, and a page should cost about what it costs on the demo data
 //   --compare=DIR  also measure each page on another production build of the app, in the same child process, in
 //                  alternate batches: both builds meet the same moments of the machine, so their ratio holds where
 //                  the machine's speed drifts. DIR is inside the project, so that the build finds node_modules:
@@ -23,6 +26,7 @@ import {
   DB_FILE,
   demoSessions,
   MINIMAL_BUILD,
+  OWNER,
   prepareBuildsAndData,
   SIGNED_IN_AS,
   SIGNED_IN_PAGES,
@@ -32,6 +36,8 @@ import { PAID_STATUSES } from "../app/domain/job-status";
 
 const ROUNDS = 20;
 const WARM_UP = 300;
+/** Requests before measuring: fewer when fewer are measured (a slow build's pages at --history). */
+const warmUp = (requests: number) => Math.min(WARM_UP, requests);
 
 interface Measured {
   minMs: number;
@@ -103,7 +109,7 @@ async function cpuPerRequest(once: () => Promise<number>, count: number): Promis
 /** In the child: CPU time per request of one page through the build's request handler. */
 async function measureHere(buildDir: string, path: string, cookie: string, requests: number): Promise<Measured> {
   const [once] = await pageRequesters([buildDir], path, cookie);
-  for (let i = 0; i < WARM_UP; i++) await once!();
+  for (let i = 0; i < warmUp(requests); i++) await once!();
   const perRequest: number[] = [];
   for (let round = 0; round < ROUNDS; round++) perRequest.push(await cpuPerRequest(once!, requests / ROUNDS));
   return { ...lowestAndMedian(perRequest), bytes: await once!() };
@@ -112,7 +118,7 @@ async function measureHere(buildDir: string, path: string, cookie: string, reque
 /** In the child: the page on two builds, in alternate batches (each pair in turn A then B, B then A). */
 async function compareHere(buildDirs: [string, string], path: string, cookie: string, requests: number): Promise<Compared> {
   const [a, b] = (await pageRequesters(buildDirs, path, cookie)) as [() => Promise<number>, () => Promise<number>];
-  for (let i = 0; i < WARM_UP; i++) {
+  for (let i = 0; i < warmUp(requests); i++) {
     await a();
     await b();
   }
@@ -166,6 +172,61 @@ async function growMarketplace(jobs: number) {
     client.close();
   }
 }
+
+/**
+ * Gives the demo customer `orders` finished orders at the demo owner's first printer, an hour apart and before
+ * the demo's own, picked up (for pickup) and shipped in turn, each with a read message from either side, its
+ * payment captured and its payout paid.
+ */
+async function growHistory(orders: number) {
+  const client = createClient({ url: `file:${DB_FILE}` });
+  try {
+    const ids = await client.execute({
+      sql: `SELECT (SELECT id FROM users WHERE email = ?1) AS customer,
+                   (SELECT min(p.id) FROM printers p JOIN users u ON u.id = p.owner_id WHERE u.email = ?2) AS printer,
+                   (SELECT id FROM users WHERE email = ?2) AS owner`,
+      args: [SIGNED_IN_AS, OWNER],
+    });
+    const { customer, printer, owner } = ids.rows[0]!;
+    if (customer == null || printer == null || owner == null) throw new Error("the demo data has no Casey or Bella");
+    const transaction = await client.transaction("write");
+    const start = Date.now() - (orders + 24) * 3_600_000;
+    for (let i = 0; i < orders; i++) {
+      const at = start + i * 3_600_000;
+      const job = await transaction.execute({
+        sql: `INSERT INTO print_jobs (customer_id, printer_id, status, delivery_method, file_name, estimated_weight_grams,
+                                      amount_due_cents, printer_profit_cents, submitted_at, confirmed_at, created_at)
+              VALUES (?1, ?2, ?3, ?4, 'long-history.stl', 42, 900, 550, ?5, ?5, ?5) RETURNING id`,
+        args: [customer, printer, i % 2 ? "shipped" : "picked_up", i % 2 ? "shipping" : "pickup", at],
+      });
+      const jobId = job.rows[0]!.id;
+      await transaction.execute({
+        sql: `INSERT INTO messages (job_id, sender_id, sender_type, content, read_at)
+              VALUES (?1, ?2, 'customer', 'Is it ready?', ?4), (?1, ?3, 'printer', 'Ready tomorrow.', ?4)`,
+        args: [jobId, customer, owner, at],
+      });
+      // paid for and paid out, as a finished order is
+      await transaction.execute({
+        sql: `INSERT INTO payments (job_id, provider, provider_payment_id, amount_cents, status)
+              VALUES (?1, 'test', 'pi_history_' || ?1, 900, 'captured')`,
+        args: [jobId],
+      });
+      await transaction.execute({
+        sql: `INSERT INTO payouts (job_id, owner_id, amount_cents, provider, status) VALUES (?1, ?2, 550, 'test', 'paid')`,
+        args: [jobId, owner],
+      });
+    }
+    await transaction.commit();
+  } finally {
+    client.close();
+  }
+}
+
+/** The pages that list a visitor's own orders, measured too at --history. */
+const HISTORY_PAGES = [
+  { path: "/dashboard?tab=completed", as: SIGNED_IN_AS },
+  { path: "/printer-tracking?tab=payouts", as: OWNER },
+];
 
 function runChild<T>(env: NodeJS.ProcessEnv, args: string[], what: string): T {
   const out = spawnSync("npx", ["tsx", "scripts/bench-handler.ts", ...args], { env, encoding: "utf8" });
@@ -225,7 +286,15 @@ async function main() {
   );
   const marketplace = Number(argv.find((a) => a.startsWith("--marketplace="))?.split("=")[1] ?? 0);
   if (marketplace > 0) await growMarketplace(marketplace);
-  const plan = paths.length ? paths.map((path) => ({ path, as: SIGNED_IN_AS })) : SIGNED_IN_PAGES;
+  const history = Number(argv.find((a) => a.startsWith("--history="))?.split("=")[1] ?? 0);
+  if (history > 0) await growHistory(history);
+  const plan = paths.length
+    ? paths.map((path) => ({ path, as: SIGNED_IN_AS }))
+    : [...SIGNED_IN_PAGES, ...(history > 0 ? HISTORY_PAGES : [])];
+  const grown = [
+    marketplace > 0 ? `${marketplace} paid jobs of other users, with two messages each` : "",
+    history > 0 ? `${history} finished orders of the demo customer at the demo owner's printer` : "",
+  ].filter(Boolean);
   const sessions = demoSessions(plan, env);
 
   const minimal = measureInChild(env, MINIMAL_BUILD, "/", "", requests);
@@ -237,9 +306,9 @@ async function main() {
       return [page, compared] as const;
     });
     console.log(
-      `\nCPU per request through Remix's request handler, this tree's build (${APP_BUILD}) and ${other} in one process, ${COMPARE_BATCHES} alternate batches each (${requests} requests after ${WARM_UP}; lowest batch and median)`,
+      `\nCPU per request through Remix's request handler, this tree's build (${APP_BUILD}) and ${other} in one process, ${COMPARE_BATCHES} alternate batches each (${requests} requests after ${warmUp(requests)}; lowest batch and median)`,
     );
-    if (marketplace > 0) console.log(`the demo data and ${marketplace} paid jobs of other users, with two messages each`);
+    if (grown.length) console.log(`the demo data and ${grown.join(" and ")}`);
     console.log(`minimal page, alone: ${ms(minimal)} ms, ${minimal.bytes} bytes`);
     console.log(
       `| page | this build: CPU ms/request | ${other}: CPU ms/request | ${other} / this build, median of paired batches (quartiles) |`,
@@ -259,9 +328,9 @@ async function main() {
     return [page, measured] as const;
   });
   console.log(
-    `\nCPU per request through Remix's request handler in one process (${requests} requests after ${WARM_UP}, lowest round of ${ROUNDS} and median)`,
+    `\nCPU per request through Remix's request handler in one process (${requests} requests after ${warmUp(requests)}, lowest round of ${ROUNDS} and median)`,
   );
-  if (marketplace > 0) console.log(`the demo data and ${marketplace} paid jobs of other users, with two messages each`);
+  if (grown.length) console.log(`the demo data and ${grown.join(" and ")}`);
   console.log(`minimal page: ${minimal.minMs.toFixed(2)} ms (median ${minimal.medianMs.toFixed(2)}), ${minimal.bytes} bytes`);
   console.log("| page | CPU ms/request (lowest, median) | bytes | minimal page's CPU / page's |");
   console.log("|---|---|---|---|");
