@@ -50,14 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const total = tab === "pickup" ? stats.pickupOrders : tab === "shipping" ? stats.shippingOrders : stats.completed;
   const paging = listPage(query.get("page"), total);
   const jobs = await listTrackedJobs(user.id, tab, paging);
-  const paid = new Map(
-    (
-      await payoutsOf(
-        user.id,
-        jobs.map((j) => j.id),
-      )
-    ).map((p) => [p.jobId, p]),
-  );
+  const shownIds = jobs.map((j) => j.id);
+  const paid = new Map((await payoutsOf(user.id, shownIds)).map((p) => [p.jobId, p]));
   const row = (j: (typeof jobs)[number]) => ({
     id: j.id,
     fileName: j.fileName,

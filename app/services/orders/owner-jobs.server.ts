@@ -50,17 +50,10 @@ export async function listTrackedJobs(ownerId: number, tab: TrackingTab, page: {
 const allOwnerJobs = preparedQuery((db) => ownerJobsSelect(db, eq(printers.ownerId, sql.placeholder("ownerId"))).prepare());
 
 /** Jobs sent to any of this owner's printers (never unpaid ones: owners see confirmed onwards), oldest first. */
-export async function listOwnerJobs(ownerId: number, options: { printerId?: number; statuses?: readonly JobStatus[] } = {}) {
+export async function listOwnerJobs(ownerId: number, options: { printerId?: number } = {}) {
   const db = await getDb();
-  if (!options.printerId && !options.statuses) return allOwnerJobs(db).all({ ownerId });
-  return ownerJobsSelect(
-    db,
-    and(
-      eq(printers.ownerId, ownerId),
-      options.printerId ? eq(printJobs.printerId, options.printerId) : undefined,
-      options.statuses ? inArray(printJobs.status, [...options.statuses]) : undefined,
-    ),
-  );
+  if (!options.printerId) return allOwnerJobs(db).all({ ownerId });
+  return ownerJobsSelect(db, and(eq(printers.ownerId, ownerId), eq(printJobs.printerId, options.printerId)));
 }
 
 /** The owner dashboard's and tracking page's stat cards, counted in SQL over all the owner's printers. */
