@@ -11,7 +11,7 @@ import { listPage } from "~/domain/paging";
 import { reviewLinksOf } from "~/services/printer-reviews.server";
 import { formatCents } from "~/domain/money";
 import { copiesText } from "~/domain/design-scale";
-import { designPriceText, type DesignPrice } from "~/domain/price-range";
+import { designPriceText } from "~/domain/price-range";
 import { draftPrices } from "~/services/designs/draft-prices.server";
 import { listDrafts } from "~/services/designs/drafts.server";
 import { LocalTime } from "~/components/local-time";
@@ -30,10 +30,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // newest first, a page at a time: a customer's history has no end
   const paging = listPage(url.searchParams.get("page"), counts[tab]);
   const shown = await listCustomerJobs(user.id, tab, paging);
-  // a draft shows the price it would really cost, as /upload and /saved-prints do
-  const prices = shown.some((j) => j.status === "draft")
-    ? await draftPrices(await listDrafts(user.id), user)
-    : new Map<number, DesignPrice>();
+  // a draft on this page shows the price it would really cost, as /upload and /saved-prints do
+  const draftIds = new Set(shown.filter((j) => j.status === "draft").map((j) => j.id));
+  const drafts = draftIds.size > 0 ? (await listDrafts(user.id)).filter((draft) => draftIds.has(draft.id)) : [];
+  const prices = await draftPrices(drafts, user);
   const reviews = await reviewLinksOf(user.id, shown);
   return {
     name: user.firstName || user.username,

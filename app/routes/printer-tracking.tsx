@@ -15,7 +15,7 @@ import { listPage } from "~/domain/paging";
 import { PAYOUT_HELD_BY_CLAIM } from "~/domain/payouts";
 import { ownerShareAfterRefunds } from "~/domain/claims";
 import { formatCents } from "~/domain/money";
-import { listTrackedJobs, ownerStats } from "~/services/orders/owner-jobs.server";
+import { listTrackedJobs, ownerStats, trackedCount } from "~/services/orders/owner-jobs.server";
 import {
   connectPayoutAccount,
   payoutAccountState,
@@ -47,8 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const stats = await ownerStats(user.id);
   if (stats.printers === 0) return { hasPrinter: false as const };
   // newest first, a page at a time: a busy owner's history has no end (the cards count all of it)
-  const total = tab === "pickup" ? stats.pickupOrders : tab === "shipping" ? stats.shippingOrders : stats.completed;
-  const paging = listPage(query.get("page"), total);
+  const paging = listPage(query.get("page"), trackedCount(stats, tab));
   const jobs = await listTrackedJobs(user.id, tab, paging);
   const shownIds = jobs.map((j) => j.id);
   const paid = new Map((await payoutsOf(user.id, shownIds)).map((p) => [p.jobId, p]));

@@ -1,6 +1,6 @@
 // Reads of an owner's jobs over all of their printers: the dashboard's sections, the tracking tabs a page at a
 // time, the stat cards, and the lists the owner APIs answer.
-import { and, asc, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { printers, printJobs, users } from "../../../db/schema";
 import {
   OWNER_ACTIVE,
@@ -31,17 +31,35 @@ function ownerJobsSelect(db: Database, where: SQL | undefined, order: "oldest" |
     .orderBy(by(sql`coalesce(${printJobs.confirmedAt}, ${printJobs.createdAt})`), by(printJobs.id));
 }
 
-/** Each tracking tab's orders (domain/job-status.ts); ownerStats counts the same ones. */
-const TRACKED: Record<TrackingTab, SQL | undefined> = {
-  pickup: and(eq(printJobs.deliveryMethod, "pickup"), inArray(printJobs.status, [...OWNER_PICKUP_TRACKED])),
-  shipping: and(ne(printJobs.deliveryMethod, "pickup"), inArray(printJobs.status, [...OWNER_SHIPPING_TRACKED])),
-  payouts: inArray(printJobs.status, [...OWNER_COMPLETED]),
+const TRACKED_STATUSES: Record<TrackingTab, readonly JobStatus[]> = {
+  pickup: OWNER_PICKUP_TRACKED,
+  shipping: OWNER_SHIPPING_TRACKED,
+  payouts: OWNER_COMPLETED,
 };
+
+/**
+ * A tracking tab's orders (domain/job-status.ts) as an SQL condition on the print_jobs row named `job`: the tab's
+ * list and ownerStats' count of it both use it.
+ */
+function trackedSql(tab: TrackingTab, job = "j"): string {
+  const delivery =
+    tab === "pickup"
+      ? `${job}.delivery_method = 'pickup' AND `
+      : tab === "shipping"
+        ? `${job}.delivery_method <> 'pickup' AND `
+        : "";
+  return `(${delivery}${job}.status IN (${quoted(TRACKED_STATUSES[tab])}))`;
+}
+
+/** How many orders a tracking tab holds: the stat card that counts them (ownerStats). */
+export function trackedCount(stats: OwnerStats, tab: TrackingTab): number {
+  return tab === "pickup" ? stats.pickupOrders : tab === "shipping" ? stats.shippingOrders : stats.completed;
+}
 
 /** One page of a tracking tab's orders over all of the owner's printers, newest first. */
 export async function listTrackedJobs(ownerId: number, tab: TrackingTab, page: { offset: number; limit: number }) {
   const db = await getDb();
-  return ownerJobsSelect(db, and(eq(printers.ownerId, ownerId), TRACKED[tab]), "newest")
+  return ownerJobsSelect(db, and(eq(printers.ownerId, ownerId), sql.raw(trackedSql(tab, "print_jobs"))), "newest")
     .limit(page.limit)
     .offset(page.offset);
 }
@@ -65,12 +83,12 @@ export async function ownerStats(ownerId: number) {
             (SELECT count(*) FROM printers WHERE owner_id = ?1 AND is_available = 1) AS online_printers,
             count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_PENDING)})) AS pending,
             count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_ACTIVE)})) AS active,
-            count(j.id) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})) AS completed,
+            count(j.id) FILTER (WHERE ${trackedSql("payouts")}) AS completed,
             count(j.id) FILTER (WHERE ${reachedOwnerSql("j")}) AS total_jobs,
             coalesce(sum(max(0, j.printer_profit_cents - ${REFUNDED_SQL})) FILTER (WHERE j.status IN (${quoted(OWNER_COMPLETED)})), 0) AS earnings,
             coalesce(sum(${REFUNDED_SQL}), 0) AS refunded,
-            count(j.id) FILTER (WHERE j.delivery_method = 'pickup' AND j.status IN (${quoted(OWNER_PICKUP_TRACKED)})) AS pickup_orders,
-            count(j.id) FILTER (WHERE j.delivery_method <> 'pickup' AND j.status IN (${quoted(OWNER_SHIPPING_TRACKED)})) AS shipping_orders,
+            count(j.id) FILTER (WHERE ${trackedSql("pickup")}) AS pickup_orders,
+            count(j.id) FILTER (WHERE ${trackedSql("shipping")}) AS shipping_orders,
             coalesce((SELECT sum(amount_cents - reversed_cents) FROM payouts WHERE owner_id = ?1 AND status = 'paid'), 0) AS paid_out
           FROM print_jobs j JOIN printers p ON p.id = j.printer_id
           WHERE p.owner_id = ?1`,
@@ -92,6 +110,8 @@ export async function ownerStats(ownerId: number) {
     paidOutCents: n("paid_out"),
   };
 }
+
+export type OwnerStats = Awaited<ReturnType<typeof ownerStats>>;
 
 /**
  * The dashboard's jobs: every new request and active job, and only the newest completed ones. A busy
