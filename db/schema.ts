@@ -270,9 +270,17 @@ export const messages = sqliteTable(
     content: text("content").notNull(),
     sentAt: stamp("sent_at").notNull().default(now),
     readAt: stamp("read_at"),
+    /**
+     * The other party of the order, set by the messages_recipient trigger (drizzle/0015_unread_by_recipient.sql) on
+     * every insert: the header's unread count starts from it instead of from each of the reader's orders.
+     */
+    recipientId: integer("recipient_id").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [
     index("messages_job_idx").on(t.jobId, t.sentAt),
+    index("messages_unread_idx")
+      .on(t.recipientId)
+      .where(sql`read_at IS NULL`),
     check("messages_sender_type_check", oneOf("sender_type", MESSAGE_SENDER_TYPES)),
     check("messages_not_blank", sql`length(trim(content)) > 0`),
   ],
