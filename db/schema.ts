@@ -234,10 +234,21 @@ export const printJobs = sqliteTable(
     pickedUpAt: stamp("picked_up_at"),
     shippedAt: stamp("shipped_at"),
     cancelledAt: stamp("cancelled_at"),
+    /**
+     * The id of the order's newest message, kept by the messages_last triggers (drizzle/0016_newest_threads.sql):
+     * /messages lists the newest conversations from the two indexes below instead of from every message.
+     */
+    lastMessageId: integer("last_message_id"),
   },
   (t) => [
     index("print_jobs_customer_idx").on(t.customerId, t.status, t.createdAt),
     index("print_jobs_printer_idx").on(t.printerId, t.status, t.createdAt),
+    index("print_jobs_customer_threads_idx")
+      .on(t.customerId, t.lastMessageId)
+      .where(sql`last_message_id IS NOT NULL`),
+    index("print_jobs_printer_threads_idx")
+      .on(t.printerId, t.lastMessageId)
+      .where(sql`last_message_id IS NOT NULL`),
     index("print_jobs_status_idx").on(t.status, t.createdAt),
     // the admin's order list, newest first, read a page at a time from the newest end
     index("print_jobs_created_idx").on(t.createdAt, t.id),
