@@ -261,7 +261,7 @@ export async function listConversations(userId: number): Promise<ConversationSum
     sql: `WITH newest AS (
             SELECT id, last_message_id FROM (
               SELECT j.id, j.last_message_id FROM print_jobs j
-              WHERE j.customer_id = ?1 AND j.last_message_id IS NOT NULL AND j.status <> 'draft'
+              WHERE j.customer_id = ?1 AND j.last_message_id IS NOT NULL AND j.status <> 'draft' AND j.printer_id IS NOT NULL
               ORDER BY j.last_message_id DESC LIMIT ?2)
             UNION
             SELECT id, last_message_id FROM (

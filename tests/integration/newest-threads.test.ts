@@ -89,6 +89,25 @@ describe("the newest conversations", () => {
     expect((await listConversations(owner.id)).every((c) => c.printerName !== "Second printer")).toBe(true);
   });
 
+  it("fills a customer's page from the conversations still shown when the newest went with a deleted printer", async () => {
+    const owner = await createTestUser({ userType: "printer_owner" });
+    const customer = await createTestUser();
+    const kept = await createTestPrinter(owner.id);
+    const gone = await createTestPrinter(owner.id, { name: "Sold printer" });
+    for (let i = 0; i < CONVERSATION_LIMIT + 2; i++) {
+      const job = await createTestJob(customer.id, kept.id, "shipped", `kept-${i}.stl`);
+      await write(job.id, customer.id, "customer", "thanks");
+    }
+    for (let i = 0; i < 5; i++) {
+      const job = await createTestJob(customer.id, gone.id, "shipped", `gone-${i}.stl`);
+      await write(job.id, customer.id, "customer", "thanks");
+    }
+    await (await getDb()).delete(printers).where(eq(printers.id, gone.id));
+    const list = await listConversations(customer.id);
+    expect(list).toHaveLength(CONVERSATION_LIMIT);
+    expect(list.every((c) => c.jobFileName.startsWith("kept-"))).toBe(true);
+  });
+
   it("reads a page of the user's conversations from the thread indexes, not every message", async () => {
     const user = await createTestUser();
     const [statement, ...more] = await statementsRun(() => listConversations(user.id));
