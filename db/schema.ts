@@ -289,9 +289,8 @@ export const messages = sqliteTable(
   },
   (t) => [
     index("messages_job_idx").on(t.jobId, t.sentAt),
-    index("messages_unread_idx")
-      .on(t.recipientId)
-      .where(sql`read_at IS NULL`),
+    // the unread ones first within each recipient; also what deleting a user looks up to clear recipient_id
+    index("messages_recipient_idx").on(t.recipientId, t.readAt),
     check("messages_sender_type_check", oneOf("sender_type", MESSAGE_SENDER_TYPES)),
     check("messages_not_blank", sql`length(trim(content)) > 0`),
   ],

@@ -167,8 +167,8 @@ export async function markNotificationsRead(userId: number, ids?: number[]) {
 /**
  * The count of unread messages as an SQL expression over parameter ?1, the user: counted once for both readers
  * below. Messages in the orders the user placed, and in the paid orders of the user's printers that the user did
- * not place, sent by someone else and not yet read. It starts from the user's unread messages (the partial index
- * messages_unread_idx on recipient_id, drizzle/0015_unread_by_recipient.sql), so its cost follows what is unread,
+ * not place, sent by someone else and not yet read. It starts from the user's unread messages (the index
+ * messages_recipient_idx on recipient_id and read_at, drizzle/0015_unread_by_recipient.sql), so its cost follows what is unread,
  * not how many orders the user ever had: starting from each of the user's orders cost 2 ms a page at 3,000 of them,
  * and starting from a status index cost 80 ms at 50,000 jobs in the marketplace (decision 036). Every message
  * counted here was written to the user: in the user's own order the other party wrote it, in an order at the
