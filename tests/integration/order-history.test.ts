@@ -7,10 +7,10 @@ import { payouts, printJobs } from "../../db/schema";
 import * as dashboardPage from "../../app/routes/dashboard";
 import * as printerDashboardPage from "../../app/routes/printer-dashboard";
 import * as printerTrackingPage from "../../app/routes/printer-tracking";
-import { OWNER_COMPLETED_SHOWN } from "../../app/domain/job-status";
 import { ORDER_PAGE_SIZE } from "../../app/domain/paging";
-import { getDb } from "../../app/utils/db.server";
-import { appRouter } from "../setup/app-router";
+import { getClient, getDb } from "../../app/utils/db.server";
+import { customerTabStatuses, OWNER_COMPLETED_SHOWN } from "../../app/domain/job-status";
+import { appRouter, statementsRun } from "../setup/app-router";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
 import { createTestUser, getRequest, sessionCookieFor } from "../setup/requests";
 
@@ -160,5 +160,17 @@ describe("the dashboard of a customer with a long history", () => {
     const active = await page("/dashboard", customerCookie);
     expect(active).toContain("new-request.stl");
     expect(active).not.toContain('aria-label="Pages"');
+  });
+  it("reads a tab's page from the newest end of each of its statuses, not by sorting all of them", async () => {
+    const { customerCookie } = await ownerWithHistory(ORDER_PAGE_SIZE + 5);
+    const statements = await statementsRun(() => page("/dashboard?tab=completed&page=2", customerCookie));
+    const list = statements.find((text) => /\bUNION ALL\b/.test(text) && text.includes("print_jobs"));
+    expect(list).toBeDefined();
+    const args = (list!.match(/\?/g) ?? []).map(() => 0);
+    const steps = (await (await getClient()).execute({ sql: `EXPLAIN QUERY PLAN ${list}`, args })).rows.map((r) =>
+      String(r.detail),
+    );
+    const walks = steps.filter((step) => step.includes("COVERING INDEX print_jobs_customer_idx (customer_id=? AND status=?)"));
+    expect(walks).toHaveLength(customerTabStatuses("completed").length);
   });
 });

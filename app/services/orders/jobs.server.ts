@@ -1,6 +1,6 @@
 // Reads of orders for the people in them: the customer and the owner of the job's printer (an owner's lists
 // over all their printers are in owner-jobs.server.ts).
-import { and, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
 import { seesDeliveryAddress } from "~/domain/address";
@@ -12,6 +12,7 @@ import {
   PAID_STATUSES,
   reachedOwner,
   type CustomerTab,
+  type JobStatus,
 } from "~/domain/job-status";
 import { getClient, getDb, preparedQuery } from "~/utils/db.server";
 import { readFromPrimaryOnMiss } from "~/utils/replica.server";
@@ -234,6 +235,21 @@ export async function listCustomerOrders(customerId: number) {
     .orderBy(desc(printJobs.createdAt), desc(printJobs.id));
 }
 
+/**
+ * The ids of one page of the customer's jobs in these statuses, newest first, as an SQL subquery. Each status is
+ * read from the newest end of print_jobs_customer_idx (customer, status, created_at, and the row id last), as far as
+ * the page reaches, and those few are merged: one ordered walk of several statuses would instead sort every job of
+ * them (2 ms a view at 3,000 completed orders; decision 036).
+ */
+function customerPageIds(statuses: readonly JobStatus[]): SQL {
+  const reach = sql`${sql.placeholder("offset")} + ${sql.placeholder("limit")}`;
+  const newestOf = (status: JobStatus) =>
+    sql`SELECT * FROM (SELECT id, created_at FROM print_jobs WHERE customer_id = ${sql.placeholder("customerId")}
+          AND status = ${sql.raw(quoted([status]))} ORDER BY created_at DESC, id DESC LIMIT ${reach})`;
+  return sql`SELECT id FROM (${sql.join(statuses.map(newestOf), sql` UNION ALL `)})
+    ORDER BY created_at DESC, id DESC LIMIT ${sql.placeholder("limit")} OFFSET ${sql.placeholder("offset")}`;
+}
+
 /** A page of the customer's dashboard tab (drafts too), newest first, one query built per tab. */
 const customerTabPages = new Map(
   CUSTOMER_TABS.map(({ id }) => [
@@ -256,10 +272,8 @@ const customerTabPages = new Map(
         })
         .from(printJobs)
         .leftJoin(printers, eq(printers.id, printJobs.printerId))
-        .where(and(eq(printJobs.customerId, sql.placeholder("customerId")), inArray(printJobs.status, customerTabStatuses(id))))
+        .where(sql`${printJobs.id} IN (${customerPageIds(customerTabStatuses(id))})`)
         .orderBy(desc(printJobs.createdAt), desc(printJobs.id))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"))
         .prepare(),
     ),
   ]),
