@@ -243,6 +243,14 @@ export const printJobs = sqliteTable(
   (t) => [
     index("print_jobs_customer_idx").on(t.customerId, t.status, t.createdAt),
     index("print_jobs_printer_idx").on(t.printerId, t.status, t.createdAt),
+    // an owner's orders of one status by when they were paid (or made): the tracking tabs and the dashboard's newest
+    // completed orders read a page from the newest end instead of sorting all of them (decision 036, eighth round)
+    index("print_jobs_printer_paid_idx").on(
+      t.printerId,
+      t.status,
+      sql`coalesce(${t.confirmedAt}, ${t.createdAt})`,
+      t.deliveryMethod,
+    ),
     index("print_jobs_customer_threads_idx")
       .on(t.customerId, t.lastMessageId)
       .where(sql`last_message_id IS NOT NULL`),

@@ -4,6 +4,9 @@ import {
   customerTabOf,
   inCustomerTab,
   JOB_STATUSES,
+  OWNER_COMPLETED,
+  OWNER_PICKUP_TRACKED,
+  OWNER_SHIPPING_TRACKED,
   PRINTER_IN_USE,
   reachedOwner,
   type CustomerTab,
@@ -63,6 +66,13 @@ describe("what reaches a printer's owner", () => {
     expect(reachedOwner({ status: "cancelled", confirmedAt: paidAt })).toBe(true);
     for (const status of ["confirmed", "accepted", "printing", "rejected", "picked_up", "shipped"] as const) {
       expect(reachedOwner({ status, confirmedAt: paidAt })).toBe(true);
+    }
+  });
+
+  it("every status the tracking tabs list has reached the owner, whatever its payment time says", () => {
+    // the tabs' page is picked from an index that holds no payment time (services/orders/owner-jobs.server.ts)
+    for (const status of [...OWNER_PICKUP_TRACKED, ...OWNER_SHIPPING_TRACKED, ...OWNER_COMPLETED]) {
+      expect({ status, reached: reachedOwner({ status, confirmedAt: null }) }).toEqual({ status, reached: true });
     }
   });
 });

@@ -9,7 +9,7 @@ import * as printerDashboardPage from "../../app/routes/printer-dashboard";
 import * as printerTrackingPage from "../../app/routes/printer-tracking";
 import { ORDER_PAGE_SIZE } from "../../app/domain/paging";
 import { getClient, getDb } from "../../app/utils/db.server";
-import { customerTabStatuses, OWNER_COMPLETED_SHOWN } from "../../app/domain/job-status";
+import { customerTabStatuses, OWNER_COMPLETED, OWNER_COMPLETED_SHOWN } from "../../app/domain/job-status";
 import { appRouter, statementsRun } from "../setup/app-router";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
 import { createTestUser, getRequest, sessionCookieFor } from "../setup/requests";
@@ -161,6 +161,9 @@ describe("the dashboard of a customer with a long history", () => {
     expect(active).toContain("new-request.stl");
     expect(active).not.toContain('aria-label="Pages"');
   });
+});
+
+describe("a page of a long history, as SQLite reads it", () => {
   it("reads a tab's page from the newest end of each of its statuses, not by sorting all of them", async () => {
     const { customerCookie } = await ownerWithHistory(ORDER_PAGE_SIZE + 5);
     const statements = await statementsRun(() => page("/dashboard?tab=completed&page=2", customerCookie));
@@ -172,5 +175,19 @@ describe("the dashboard of a customer with a long history", () => {
     );
     const walks = steps.filter((step) => step.includes("COVERING INDEX print_jobs_customer_idx (customer_id=? AND status=?)"));
     expect(walks).toHaveLength(customerTabStatuses("completed").length);
+  });
+  it("reads an owner's tracking tab page from each status's newest paid orders, not by sorting the tab", async () => {
+    const { cookie } = await ownerWithHistory(ORDER_PAGE_SIZE + 5);
+    const statements = await statementsRun(() => page("/printer-tracking?tab=payouts&page=2", cookie));
+    const list = statements.find((text) => /\bUNION ALL\b/.test(text) && text.includes("print_jobs"));
+    expect(list).toBeDefined();
+    const args = (list!.match(/\?/g) ?? []).map(() => 0);
+    const steps = (await (await getClient()).execute({ sql: `EXPLAIN QUERY PLAN ${list}`, args })).rows.map((r) =>
+      String(r.detail),
+    );
+    const walks = steps.filter((step) => step.includes("INDEX print_jobs_printer_paid_idx (printer_id=? AND status=?)"));
+    expect(walks).toHaveLength(OWNER_COMPLETED.length);
+    // the rows read whole are the page's, looked up by id
+    expect(steps).toEqual(expect.arrayContaining([expect.stringContaining("print_jobs USING INTEGER PRIMARY KEY")]));
   });
 });
