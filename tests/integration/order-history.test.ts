@@ -163,28 +163,27 @@ describe("the dashboard of a customer with a long history", () => {
   });
 });
 
+/** SQLite's plan of the statement that lists the page's orders (the one merging statuses) when this page is drawn. */
+async function planOfPageList(path: string, cookie: string): Promise<string[]> {
+  const statements = await statementsRun(() => page(path, cookie));
+  const list = statements.find((text) => /\bUNION ALL\b/.test(text) && text.includes("print_jobs"));
+  expect(list).toBeDefined();
+  const args = (list!.match(/\?/g) ?? []).map(() => 0);
+  const plan = await (await getClient()).execute({ sql: `EXPLAIN QUERY PLAN ${list}`, args });
+  return plan.rows.map((row) => String(row.detail));
+}
+
 describe("a page of a long history, as SQLite reads it", () => {
   it("reads a tab's page from the newest end of each of its statuses, not by sorting all of them", async () => {
     const { customerCookie } = await ownerWithHistory(ORDER_PAGE_SIZE + 5);
-    const statements = await statementsRun(() => page("/dashboard?tab=completed&page=2", customerCookie));
-    const list = statements.find((text) => /\bUNION ALL\b/.test(text) && text.includes("print_jobs"));
-    expect(list).toBeDefined();
-    const args = (list!.match(/\?/g) ?? []).map(() => 0);
-    const steps = (await (await getClient()).execute({ sql: `EXPLAIN QUERY PLAN ${list}`, args })).rows.map((r) =>
-      String(r.detail),
-    );
+    const steps = await planOfPageList("/dashboard?tab=completed&page=2", customerCookie);
     const walks = steps.filter((step) => step.includes("COVERING INDEX print_jobs_customer_idx (customer_id=? AND status=?)"));
     expect(walks).toHaveLength(customerTabStatuses("completed").length);
   });
+
   it("reads an owner's tracking tab page from each status's newest paid orders, not by sorting the tab", async () => {
     const { cookie } = await ownerWithHistory(ORDER_PAGE_SIZE + 5);
-    const statements = await statementsRun(() => page("/printer-tracking?tab=payouts&page=2", cookie));
-    const list = statements.find((text) => /\bUNION ALL\b/.test(text) && text.includes("print_jobs"));
-    expect(list).toBeDefined();
-    const args = (list!.match(/\?/g) ?? []).map(() => 0);
-    const steps = (await (await getClient()).execute({ sql: `EXPLAIN QUERY PLAN ${list}`, args })).rows.map((r) =>
-      String(r.detail),
-    );
+    const steps = await planOfPageList("/printer-tracking?tab=payouts&page=2", cookie);
     const walks = steps.filter((step) => step.includes("INDEX print_jobs_printer_paid_idx (printer_id=? AND status=?)"));
     expect(walks).toHaveLength(OWNER_COMPLETED.length);
     // the rows read whole are the page's, looked up by id
