@@ -1,6 +1,6 @@
 // Reads of orders for the people in them: the customer and the owner of the job's printer (an owner's lists
 // over all their printers are in owner-jobs.server.ts).
-import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
 import { seesDeliveryAddress } from "~/domain/address";
@@ -14,7 +14,7 @@ import {
   type CustomerTab,
   type JobStatus,
 } from "~/domain/job-status";
-import { getClient, getDb, preparedQuery } from "~/utils/db.server";
+import { getClient, getDb, preparedQuery, type Database } from "~/utils/db.server";
 import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
 /** Statuses (our own constants, never input) as the items of an SQL IN list. */
@@ -223,31 +223,62 @@ export const listColumns = {
 };
 export type JobListItem = Awaited<ReturnType<typeof listCustomerOrders>>[number];
 
-/** The customer's orders (not drafts), newest first. */
-export async function listCustomerOrders(customerId: number) {
-  const db = await getDb();
+/** Jobs with the list columns (their customer and printer), read from print_jobs: the where names which. */
+export function jobListSelect(db: Database) {
   return db
     .select(listColumns)
     .from(printJobs)
     .innerJoin(users, eq(users.id, printJobs.customerId))
-    .leftJoin(printers, eq(printers.id, printJobs.printerId))
+    .leftJoin(printers, eq(printers.id, printJobs.printerId));
+}
+
+/** The customer's orders (not drafts), newest first. */
+export async function listCustomerOrders(customerId: number) {
+  return jobListSelect(await getDb())
     .where(and(eq(printJobs.customerId, customerId), ne(printJobs.status, "draft")))
     .orderBy(desc(printJobs.createdAt), desc(printJobs.id));
 }
 
+/** A number in a query, or the placeholder of a prepared query's. */
+export type SqlNumber = number | Placeholder;
+
+/** One page of a list. */
+export interface ListPage {
+  offset: SqlNumber;
+  limit: SqlNumber;
+}
+
 /**
- * The ids of one page of the customer's jobs in these statuses, newest first, as an SQL subquery. Each status is
- * read from the newest end of print_jobs_customer_idx (customer, status, created_at, and the row id last), as far as
- * the page reaches, and those few are merged: one ordered walk of several statuses would instead sort every job of
- * them (2 ms a view at 3,000 completed orders; decision 036).
+ * The ids of one page of jobs over several statuses, newest first, as an SQL subquery. Each status is read from the
+ * newest end of an index that holds the status and then the order, as far as the page reaches, and those few are
+ * merged: one walk of several statuses would sort every job of them instead (decision 036). `from` names print_jobs
+ * `j` (with the index to read when SQLite would not pick it), `where` picks one status's jobs of `j`, and `newest` is
+ * the order's expression over a print_jobs alias, written as the index holds it.
  */
-function customerPageIds(statuses: readonly JobStatus[]): SQL {
-  const reach = sql`${sql.placeholder("offset")} + ${sql.placeholder("limit")}`;
+export function newestPageIds(list: {
+  statuses: readonly JobStatus[];
+  from: string;
+  where: (status: JobStatus) => SQL;
+  newest: (job: string) => string;
+  page: ListPage;
+}): SQL {
+  const { offset, limit } = list.page;
   const newestOf = (status: JobStatus) =>
-    sql`SELECT * FROM (SELECT id, created_at FROM print_jobs WHERE customer_id = ${sql.placeholder("customerId")}
-          AND status = ${sql.raw(quoted([status]))} ORDER BY created_at DESC, id DESC LIMIT ${reach})`;
-  return sql`SELECT id FROM (${sql.join(statuses.map(newestOf), sql` UNION ALL `)})
-    ORDER BY created_at DESC, id DESC LIMIT ${sql.placeholder("limit")} OFFSET ${sql.placeholder("offset")}`;
+    sql`SELECT * FROM (SELECT j.id, ${sql.raw(list.newest("j"))} AS at FROM ${sql.raw(list.from)} WHERE ${list.where(status)}
+          ORDER BY ${sql.raw(list.newest("j"))} DESC, j.id DESC LIMIT ${offset} + ${limit})`;
+  return sql`SELECT id FROM (${sql.join(list.statuses.map(newestOf), sql` UNION ALL `)})
+    ORDER BY at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/** The ids of one page of the customer's jobs in a tab's statuses, from print_jobs_customer_idx (customer, status, created_at). */
+function customerPageIds(statuses: readonly JobStatus[]): SQL {
+  return newestPageIds({
+    statuses,
+    from: "print_jobs j",
+    where: (status) => sql`j.customer_id = ${sql.placeholder("customerId")} AND j.status = ${sql.raw(quoted([status]))}`,
+    newest: (job) => `${job}.created_at`,
+    page: { offset: sql.placeholder("offset"), limit: sql.placeholder("limit") },
+  });
 }
 
 /** A page of the customer's dashboard tab (drafts too), newest first, one query built per tab. */

@@ -13,7 +13,17 @@ import {
   type TrackingTab,
 } from "~/domain/job-status";
 import { getClient, getDb, preparedQuery, type Database } from "~/utils/db.server";
-import { listColumns, quoted, reachedOwnerSql, REFUNDED_SQL, type JobListItem } from "./jobs.server";
+import {
+  jobListSelect,
+  listColumns,
+  newestPageIds,
+  quoted,
+  reachedOwnerSql,
+  REFUNDED_SQL,
+  type JobListItem,
+  type ListPage,
+  type SqlNumber,
+} from "./jobs.server";
 
 /**
  * From the owner's printers to their jobs: CROSS JOIN keeps that order. Asked for some statuses, SQLite
@@ -28,7 +38,15 @@ function ownerJobsSelect(db: Database, where: SQL | undefined, order: "oldest" |
     .crossJoin(printJobs)
     .innerJoin(users, eq(users.id, printJobs.customerId))
     .where(and(eq(printJobs.printerId, printers.id), where, sql.raw(reachedOwnerSql("print_jobs"))))
-    .orderBy(by(sql`coalesce(${printJobs.confirmedAt}, ${printJobs.createdAt})`), by(printJobs.id));
+    .orderBy(by(sql.raw(paidAtSql("print_jobs"))), by(printJobs.id));
+}
+
+/**
+ * When an order was paid (made, if it never was) as SQL over the print_jobs row named `job`: an owner's lists run in
+ * this order, and print_jobs_printer_paid_idx holds it written the same way (drizzle/0017).
+ */
+function paidAtSql(job: string): string {
+  return `coalesce(${job}.confirmed_at, ${job}.created_at)`;
 }
 
 const TRACKED_STATUSES: Record<TrackingTab, readonly JobStatus[]> = {
@@ -60,32 +78,27 @@ export function trackedCount(stats: OwnerStats, tab: TrackingTab): number {
 const PAID_ORDER_INDEX = "print_jobs_printer_paid_idx";
 
 /**
- * The ids of one page of a tracking tab over all of the owner's printers, newest first, as an SQL subquery. Each of
- * the tab's statuses is read from PAID_ORDER_INDEX (printer, status, when paid, delivery method) as far as the page
- * reaches, without reading the orders' rows, and only those are merged. Reading the tab in one go sorted every order
- * of it with its customer and refunds: 3 ms a page at 3,000 orders (decision 036). Every tracked status is one an
- * order has only after reaching its owner (domain/job-status.test.ts), so no row is read to ask.
+ * The ids of one page of a tracking tab over all of the owner's printers (an id, or the placeholder of a prepared
+ * query), newest paid first, from PAID_ORDER_INDEX (printer, status, when paid, delivery method) without reading
+ * the orders' rows: reading the tab in one go sorted every order of it with its customer and refunds, 3 ms a page
+ * at 3,000 orders (decision 036). Every tracked status is one an order has only after reaching its owner
+ * (domain/job-status.test.ts), so no row is read to ask.
  */
-function trackedPageIds(ownerId: number, tab: TrackingTab, page: { offset: number; limit: number }): SQL {
-  const newestOf = (status: JobStatus) =>
-    sql`SELECT * FROM (SELECT j.id FROM print_jobs j INDEXED BY ${sql.raw(PAID_ORDER_INDEX)}
-          WHERE j.printer_id IN (SELECT id FROM printers WHERE owner_id = ${ownerId})
-            AND j.status = ${sql.raw(quoted([status]))} AND ${sql.raw(trackedSql(tab, "j"))}
-          ORDER BY coalesce(j.confirmed_at, j.created_at) DESC, j.id DESC LIMIT ${page.offset + page.limit})`;
-  return sql`SELECT newest.id FROM (${sql.join(TRACKED_STATUSES[tab].map(newestOf), sql` UNION ALL `)}) AS newest
-    JOIN print_jobs p ON p.id = newest.id
-    ORDER BY coalesce(p.confirmed_at, p.created_at) DESC, p.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
+function trackedPageIds(owner: SqlNumber, tab: TrackingTab, page: ListPage): SQL {
+  return newestPageIds({
+    statuses: TRACKED_STATUSES[tab],
+    from: `print_jobs j INDEXED BY ${PAID_ORDER_INDEX}`,
+    where: (status) =>
+      sql`j.printer_id IN (SELECT id FROM printers WHERE owner_id = ${owner}) AND j.status = ${sql.raw(quoted([status]))} AND ${sql.raw(trackedSql(tab, "j"))}`,
+    newest: paidAtSql,
+    page,
+  });
 }
 
 /** One page of a tracking tab's orders over all of the owner's printers, newest first. */
 export async function listTrackedJobs(ownerId: number, tab: TrackingTab, page: { offset: number; limit: number }) {
-  const db = await getDb();
-  // from the page's ids to their rows (no CROSS JOIN here: that would walk every order of the owner's printers)
-  return db
-    .select(listColumns)
-    .from(printJobs)
-    .innerJoin(printers, eq(printers.id, printJobs.printerId))
-    .innerJoin(users, eq(users.id, printJobs.customerId))
+  // from the page's ids to their rows (no CROSS JOIN from the printers: that would walk every order of theirs)
+  return jobListSelect(await getDb())
     .where(
       and(
         sql`${printJobs.id} IN (${trackedPageIds(ownerId, tab, page)})`,
@@ -93,7 +106,7 @@ export async function listTrackedJobs(ownerId: number, tab: TrackingTab, page: {
         sql.raw(reachedOwnerSql("print_jobs")),
       ),
     )
-    .orderBy(desc(sql`coalesce(${printJobs.confirmedAt}, ${printJobs.createdAt})`), desc(printJobs.id));
+    .orderBy(desc(sql.raw(paidAtSql("print_jobs"))), desc(printJobs.id));
 }
 
 /** All of an owner's jobs, built once: the owner APIs list them. */
@@ -154,10 +167,12 @@ const dashboardOwnerJobs = preparedQuery((db) =>
     db,
     and(
       eq(printers.ownerId, sql.placeholder("ownerId")),
-      sql`(${printJobs.status} IN (${sql.raw(quoted([...OWNER_PENDING, ...OWNER_ACTIVE]))}) OR ${printJobs.id} IN (
-        SELECT cj.id FROM printers cp CROSS JOIN print_jobs cj INDEXED BY ${sql.raw(PAID_ORDER_INDEX)}
-        WHERE cp.owner_id = ${sql.placeholder("ownerId")} AND cj.printer_id = cp.id AND cj.status IN (${sql.raw(quoted(OWNER_COMPLETED))})
-        ORDER BY coalesce(cj.confirmed_at, cj.created_at) DESC, cj.id DESC LIMIT ${sql.raw(String(OWNER_COMPLETED_SHOWN))}))`,
+      // the completed ones are the Payouts tab's orders: its first page of OWNER_COMPLETED_SHOWN
+      sql`(${printJobs.status} IN (${sql.raw(quoted([...OWNER_PENDING, ...OWNER_ACTIVE]))}) OR ${printJobs.id} IN (${trackedPageIds(
+        sql.placeholder("ownerId"),
+        "payouts",
+        { offset: 0, limit: OWNER_COMPLETED_SHOWN },
+      )}))`,
     ),
   ).prepare(),
 );
