@@ -111,6 +111,23 @@ export function toCardPrinter(p: PrinterJson): CardPrinter {
   };
 }
 
+/** What the owner's dashboard shows of each of their own printers: its exact place, never the public one. */
+export type OwnPrinter = Pick<
+  PrinterJson,
+  | "id"
+  | "name"
+  | "model"
+  | "location"
+  | "isAvailable"
+  | "ratePerKgCents"
+  | "buildVolumeX"
+  | "buildVolumeY"
+  | "buildVolumeZ"
+  | "materials"
+  | "imageUrl"
+  | "filamentInventory"
+>;
+
 /** One design's price at one printer, as the cards show it. */
 export interface DesignQuote {
   customerPays: number;

@@ -12,7 +12,7 @@ import { isAppError } from "~/domain/app-error";
 import { ADDRESS_NOT_FOUND, QuickAddPrinterSchema, quickPrinterValues } from "~/domain/printer-form";
 import { formatPricePerGram } from "~/domain/pricing";
 import { deletePrinter, newPrinterFromForm, setPrinterAvailability } from "~/services/printers/owner.server";
-import { listOwnerPrinters } from "~/services/printers/search.server";
+import { listOwnPrinters } from "~/services/printers/search.server";
 import { ownerOrderSections } from "~/services/orders/owner-jobs.server";
 import { toastOf } from "~/utils/app-error.server";
 import { requireUser } from "~/utils/session.server";
@@ -33,8 +33,8 @@ export const meta: MetaFunction = () => [{ title: "Printer Dashboard | Printnear
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const printers = await listOwnerPrinters(user.id, { viewerId: user.id });
-  return { name: user.firstName || user.username, printers, orders: await ownerOrderSections(user.id) };
+  const [printers, orders] = await Promise.all([listOwnPrinters(user.id), ownerOrderSections(user.id)]);
+  return { name: user.firstName || user.username, printers, orders };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -11,8 +11,9 @@ import * as messagesPage from "../../app/routes/messages";
 import * as orderPage from "../../app/routes/order.$id";
 import { openThread } from "../../app/services/conversations.server";
 import { saveReview } from "../../app/services/printer-reviews.server";
-import { hydratePrinters, listOwnerPrinters } from "../../app/services/printers/records.server";
+import { hydratePrinters, listOwnerPrinters, listOwnPrinters } from "../../app/services/printers/records.server";
 import { getSiteStats } from "../../app/services/stats.server";
+import { filamentInventory } from "../../db/schema";
 import { getClient, getDb } from "../../app/utils/db.server";
 import { appRouter, statementsRun } from "../setup/app-router";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
@@ -157,6 +158,56 @@ describe("one statement where one does", () => {
     });
     expect(statements).toHaveLength(1);
     expect(listed).toEqual(await hydratePrinters([newer.id, older.id], { viewerId: owner.id }));
+  });
+
+  it("reads the dashboard's printers as one statement, each as the full record shows it to its owner", async () => {
+    const owner = await createTestUser({ userType: "printer_owner" });
+    const customer = await createTestUser();
+    const older = await createTestPrinter(owner.id, {
+      name: "Older",
+      isAvailable: false,
+      materials: ["PLA", "PETG"],
+      createdAt: new Date(Date.now() - 60_000),
+    });
+    const newer = await createTestPrinter(owner.id, {
+      name: "Newer",
+      imageKey: "printer-images/2026/11/0123456789abcdef0123456789abcdef.png",
+    });
+    const db = await getDb();
+    await db.insert(filamentInventory).values([
+      { printerId: older.id, material: "PLA", color: "Red", grams: 0 },
+      { printerId: older.id, material: "PETG", color: "Black", grams: 750 },
+      { printerId: older.id, material: "PLA", color: "Blue", grams: 200 },
+    ]);
+    await createTestJob(customer.id, older.id, "picked_up");
+    let listed: Awaited<ReturnType<typeof listOwnPrinters>> = [];
+    const statements = await statementsRun(async () => {
+      listed = await listOwnPrinters(owner.id);
+    });
+    expect(statements).toHaveLength(1);
+    const full = await listOwnerPrinters(owner.id, { viewerId: owner.id });
+    expect(listed.map((p) => p.id)).toEqual([newer.id, older.id]);
+    expect(listed).toEqual(
+      full.map((p) => ({
+        id: p.id,
+        name: p.name,
+        model: p.model,
+        location: p.location,
+        isAvailable: p.isAvailable,
+        ratePerKgCents: p.ratePerKgCents,
+        buildVolumeX: p.buildVolumeX,
+        buildVolumeY: p.buildVolumeY,
+        buildVolumeZ: p.buildVolumeZ,
+        materials: p.materials,
+        imageUrl: p.imageUrl,
+        filamentInventory: p.filamentInventory,
+      })),
+    );
+    expect(listed[1]!.filamentInventory.map((row) => [row.material, row.color, row.inStock])).toEqual([
+      ["PETG", "Black", true],
+      ["PLA", "Blue", true],
+      ["PLA", "Red", false],
+    ]);
   });
 
   it("counts the landing page's statistics in two statements: the printers near by and the three counts", async () => {

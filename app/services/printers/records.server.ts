@@ -5,9 +5,9 @@ import type { Printer } from "../../../db/schema";
 import { publicCoordinate, publicLocation } from "~/domain/geo";
 import { pricePerGramFromRatePerKgCents } from "~/domain/pricing";
 import { centsToDollarString } from "~/domain/money";
-import type { PrinterJson } from "~/domain/printer-listing";
+import type { OwnPrinter, PrinterJson } from "~/domain/printer-listing";
 import { OWNER_COMPLETED } from "~/domain/job-status";
-import { getDb, type Database } from "~/utils/db.server";
+import { getClient, getDb, type Database } from "~/utils/db.server";
 import { printerImageUrl } from "./images.server";
 
 /** A printer row as the hydrate query's json_object gives it: SQLite's 0/1 and epoch milliseconds, with owner and inventory. */
@@ -67,6 +67,11 @@ export async function hydratePrinters(ids: number[], options: HydrateOptions = {
   return printersJson(records, ids, options);
 }
 
+/** An inventory as the JSON rows of [material, colour, grams] give it: a colour with no grams left is out of stock. */
+function inventoryOf(rows: [string, string, number][]): PrinterJson["filamentInventory"] {
+  return rows.map(([material, color, grams]) => ({ material, color, grams, inStock: grams > 0 }));
+}
+
 /** The records as the listing's shape, in the order of `ids`. */
 function printersJson(records: HydratedRow[], ids: number[], options: HydrateOptions): PrinterJson[] {
   const byId = new Map(records.map((record) => [record.id, record]));
@@ -86,7 +91,7 @@ function printersJson(records: HydratedRow[], ids: number[], options: HydrateOpt
       },
       {
         owner: ownerSummary(row),
-        inventory: row.inventory.map(([material, color, grams]) => ({ material, color, grams, inStock: grams > 0 })),
+        inventory: inventoryOf(row.inventory),
         exact: typeof options.viewerId === "number" && row.ownerId === options.viewerId,
       },
     );
@@ -170,4 +175,39 @@ export async function listOwnerPrinters(
     records.map((record) => record.id),
     { viewerId: options.viewerId },
   );
+}
+
+/**
+ * An owner's printers as their dashboard shows them, newest first: only the columns it draws, from one constant
+ * statement. The full record (listOwnerPrinters) counts every finished order of each printer and the owner's
+ * ratings, which the dashboard does not show: that read grew with the owner's history (decision 036).
+ */
+export async function listOwnPrinters(ownerId: number): Promise<OwnPrinter[]> {
+  const client = await getClient();
+  const { rows } = await client.execute({
+    sql: `SELECT p.id, p.name, p.model, p.location, p.is_available, p.rate_per_kg_cents,
+                 p.build_volume_x, p.build_volume_y, p.build_volume_z, p.materials, p.image_key,
+                 (SELECT json_group_array(json_array(f.material, f.color, f.grams))
+                  FROM (SELECT material, color, grams FROM filament_inventory WHERE printer_id = p.id ORDER BY material, color) AS f
+                 ) AS inventory
+          FROM printers AS p WHERE p.owner_id = ? ORDER BY p.created_at DESC, p.id DESC`,
+    args: [ownerId],
+  });
+  return rows.map((row) => {
+    const model = String(row.model);
+    return {
+      id: Number(row.id),
+      name: String(row.name),
+      model,
+      location: String(row.location),
+      isAvailable: Number(row.is_available) === 1,
+      ratePerKgCents: Number(row.rate_per_kg_cents),
+      buildVolumeX: Number(row.build_volume_x),
+      buildVolumeY: Number(row.build_volume_y),
+      buildVolumeZ: Number(row.build_volume_z),
+      materials: JSON.parse(String(row.materials)) as string[],
+      imageUrl: printerImageUrl(row.image_key === null ? null : String(row.image_key), model),
+      filamentInventory: inventoryOf(JSON.parse(String(row.inventory)) as [string, string, number][]),
+    };
+  });
 }

@@ -20,7 +20,7 @@ import { getDb, type Database } from "~/utils/db.server";
 import { lookupPlace, lookupZip } from "~/services/gazetteer.server";
 import { hydratePrinters } from "./records.server";
 
-export { getPrinterJson, hydratePrinters, listOwnerPrinters, serializePrinter } from "./records.server";
+export { getPrinterJson, hydratePrinters, listOwnerPrinters, listOwnPrinters, serializePrinter } from "./records.server";
 
 export const DEFAULT_MAP_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
 
