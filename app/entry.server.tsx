@@ -1,7 +1,8 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { renderToStaticMarkup } from "react-dom/server";
+import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import { FixedMarkupProvider } from "~/components/fixed-markup";
+import { QUICK_ADD_FIXED_PARTS } from "~/components/quick-add-printer";
 import { FOOTER_FIXED_PARTS } from "~/components/site-footer";
 import { isWriteUnavailable } from "~/utils/db.server";
 import { NonceProvider } from "~/utils/nonce-provider";
@@ -12,11 +13,16 @@ import "~/utils/request-state";
 export const streamTimeout = 5_000;
 
 let fixedMarkup: Record<string, string> | undefined;
-/** The HTML of the parts every page shares unchanged, drawn once per process (components/fixed-markup.tsx). */
-function fixedParts(): Record<string, string> {
-  fixedMarkup ??= Object.fromEntries(
-    Object.entries(FOOTER_FIXED_PARTS).map(([id, Part]) => [id, renderToStaticMarkup(<Part />)]),
-  );
+/**
+ * The HTML of the parts every page shares unchanged, and of those usually the same, drawn once per process
+ * (components/fixed-markup.tsx). The browser hydrates the usual ones: they are drawn as the page's render
+ * draws text (renderToString), the others as plain HTML.
+ */
+export function fixedParts(): Record<string, string> {
+  fixedMarkup ??= {
+    ...Object.fromEntries(Object.entries(FOOTER_FIXED_PARTS).map(([id, Part]) => [id, renderToStaticMarkup(<Part />)])),
+    ...Object.fromEntries(Object.entries(QUICK_ADD_FIXED_PARTS).map(([id, Part]) => [id, renderToString(<Part />)])),
+  };
   return fixedMarkup;
 }
 

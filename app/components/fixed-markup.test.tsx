@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { FixedMarkup, FixedMarkupProvider } from "./fixed-markup";
+import { FixedMarkup, FixedMarkupProvider, UsuallyFixed } from "./fixed-markup";
 import { FOOTER_FIXED_PARTS } from "./site-footer";
 
 /** The parts' HTML as entry.server.tsx draws it. */
@@ -67,5 +67,21 @@ describe("fixed markup", () => {
     expect(renderToStaticMarkup(<FixedMarkup id="elsewhere" part={Sample} />)).toBe(
       '<div id="elsewhere" class="contents"><ul><li>one</li></ul></div>',
     );
+  });
+
+  it("sends a usual part's HTML drawn once only while the part is as usual, and draws it otherwise", () => {
+    const drawn = { sample: "<b>drawn once</b>" };
+    const shown = (usual: boolean, given: Record<string, string> | null) =>
+      renderToStaticMarkup(
+        <FixedMarkupProvider value={given}>
+          <UsuallyFixed id="sample" usual={usual}>
+            <Sample />
+          </UsuallyFixed>
+        </FixedMarkupProvider>,
+      );
+    expect(shown(true, drawn)).toBe('<div class="contents"><b>drawn once</b></div>');
+    expect(shown(false, drawn)).toBe('<div class="contents"><ul><li>one</li></ul></div>');
+    // in the browser (no HTML given) the part is always drawn, over the server's HTML while hydrating
+    expect(shown(true, null)).toBe('<div class="contents"><ul><li>one</li></ul></div>');
   });
 });

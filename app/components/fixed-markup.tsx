@@ -2,7 +2,9 @@
 // each one's HTML once per process and every page carries that text, instead of React drawing the same few
 // dozen elements on each request (decision 036). In the browser the part keeps the HTML the server drew.
 // Without either (a test rendering the component alone) the part is drawn as any component is.
-import { createContext, useContext, type ComponentType } from "react";
+// A part that is only usually the same (a form nobody has typed into yet) is drawn once too, but the browser
+// draws it itself over that HTML, as React hydrates any part, so it keeps its behaviour (UsuallyFixed).
+import { createContext, useContext, type ComponentType, type ReactNode } from "react";
 
 const FixedMarkupContext = createContext<Readonly<Record<string, string>> | null>(null);
 /** Given by entry.server.tsx: each fixed part's HTML by its id. */
@@ -37,4 +39,18 @@ export function FixedMarkup({ id, part: Part }: { id: string; part: ComponentTyp
     );
   }
   return <div id={id} className="contents" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/**
+ * A part that is usually the same for everyone: while `usual` holds, the server sends the HTML it drew once per
+ * process for `id` (entry.server.tsx draws it with renderToString, text separators and all, as the page's own
+ * render would), and the browser draws `children` over it as React hydrates any part: `children` must then draw
+ * exactly that HTML, and so must not depend on the request (no useId in what they draw, no router state).
+ * Otherwise, or without the drawn HTML, `children` are drawn as any component.
+ */
+export function UsuallyFixed({ id, usual, children }: { id: string; usual: boolean; children: ReactNode }) {
+  const drawn = useContext(FixedMarkupContext);
+  const html = usual ? drawn?.[id] : undefined;
+  if (html !== undefined) return <div className="contents" dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div className="contents">{children}</div>;
 }

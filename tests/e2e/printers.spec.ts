@@ -177,6 +177,34 @@ test.describe("printer owners", () => {
     expect(row).toMatchObject({ ratePerKgCents: 4000, state: "CO", zip: "80903", isAvailable: true });
   });
 
+  test("the dashboard's quick form, drawn once on the server, works as soon as it shows, without an error", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    await signInAsNewCustomer(page);
+    await page.goto("/printer-dashboard");
+    if (!jsDisabled()) await page.waitForFunction(() => "__remixRouter" in window);
+    const quick = page.getByTestId("quick-add-printer");
+    await quick.getByText("Quick Add Printer", { exact: true }).click();
+    await quick.getByLabel("Printer model").selectOption("Bambu Lab A1 mini");
+    await quick.getByLabel("Spool cost (USD)").fill("19.99");
+    await quick.getByLabel("Spool weight").selectOption("500 g");
+    if (jsDisabled()) {
+      // the page as it came: nothing ticked or worked out until the server answers
+      await expect(quick.getByLabel("TPU", { exact: true })).not.toBeChecked();
+      await expect(quick.getByTestId("quick-price-per-gram")).toHaveText(
+        "Your price per gram is the spool's cost divided by its weight.",
+      );
+    } else {
+      // React took over the HTML drawn once: the model ticks its materials and the price is worked out
+      await expect(quick.getByLabel("TPU", { exact: true })).toBeChecked();
+      await expect(quick.getByTestId("quick-price-per-gram")).toHaveText("Price per gram: $0.0400");
+    }
+    expect(errors).toEqual([]);
+  });
+
   test("another user cannot change a printer through the page or the API", async ({ page }) => {
     await signInAs(page, DEMO.customer);
     const id = await printerId("Loveland Makerspace MK4");
