@@ -6,6 +6,7 @@ import { QUICK_ADD_FIXED_PARTS } from "~/components/quick-add-printer";
 import { FOOTER_FIXED_PARTS } from "~/components/site-footer";
 import { isWriteUnavailable } from "~/utils/db.server";
 import { NonceProvider } from "~/utils/nonce-provider";
+import { readHandOffAhead } from "~/utils/handoff.server";
 import { describeError } from "~/utils/log-redaction";
 import { renderWholeDocument } from "~/utils/whole-document.server";
 import "~/utils/request-state";
@@ -36,6 +37,7 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
+  await readHandOffAhead(remixContext);
   const html = await renderWholeDocument(
     <NonceProvider value={nonce ?? ""}>
       <FixedMarkupProvider value={fixedParts()}>

@@ -1,11 +1,13 @@
 // A page's HTML rendered whole, as one string. The loaders have finished before the render starts, so all a
-// document could still stream is Remix's hydration data, which is ready within the same moment.
-// React 18's string renderer (renderToNodeStream) waits for every Suspense boundary, then hands the document
-// over in one go, piece by piece, through its stream's push, ending with null. Those pieces are joined here
-// as text. renderToPipeableStream instead turns each of the thousands of pieces into bytes on its own, which
-// cost about a seventh of a signed-in page's CPU (docs/decisions/036-signed-in-speed.md).
+// document could still stream is Remix's hydration data, which entry.server.tsx reads ahead
+// (utils/handoff.server.ts): usually nothing is left to wait for, and the document is drawn in one synchronous
+// pass (renderToString). renderToPipeableStream instead turns each of the thousands of pieces into bytes on its
+// own, which cost about a seventh of a signed-in page's CPU (docs/decisions/036-signed-in-speed.md).
+// When a part is not ready yet (a lazy component's first load), React's stream renderer (renderToNodeStream)
+// waits for every Suspense boundary, then hands the document over in one go, piece by piece, through its
+// stream's push, ending with null. Those pieces are joined here as text.
 import type { ReactElement } from "react";
-import { renderToNodeStream } from "react-dom/server";
+import { renderToNodeStream, renderToString } from "react-dom/server";
 import type { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 
@@ -35,13 +37,33 @@ function startRender(element: ReactElement): Readable {
  * one writes before <html>: it is added here, or browsers would draw the page in quirks mode.
  */
 export async function renderWholeDocument(element: ReactElement, timeoutMs: number): Promise<string> {
-  const html = await renderWhole(element, timeoutMs);
+  const html = renderAtOnce(element) ?? (await renderWhole(element, timeoutMs));
   return html.startsWith("<html") ? `<!DOCTYPE html>${html}` : html;
+}
+
+/**
+ * The element's HTML from one synchronous pass, or null when a part of it was not ready: renderToString then
+ * leaves that part's boundary to the browser (it starts with this marker; text and attributes never hold it, as
+ * React escapes their "<"), or fails when no boundary holds the part. A whole document waits for it instead.
+ */
+const LEFT_TO_THE_BROWSER = "<!--$!";
+const SUSPENDED_OUTSIDE_BOUNDARIES = "suspended while responding to synchronous input";
+
+function renderAtOnce(element: ReactElement): string | null {
+  let html: string;
+  try {
+    html = renderToString(element);
+  } catch (error) {
+    if (error instanceof Error && error.message.includes(SUSPENDED_OUTSIDE_BOUNDARIES)) return null;
+    throw error;
+  }
+  return html.includes(LEFT_TO_THE_BROWSER) ? null : html;
 }
 
 function renderWhole(element: ReactElement, timeoutMs: number): Promise<string> {
   const stream = startRender(element);
-  // a render with nothing to wait for has already written its document into the stream: read it from there
+  // a render with nothing to wait for (a boundary that failed, which React leaves to the browser) has already
+  // written its document into the stream: read it from there
   if (stream.readableLength > 0) return text(stream);
   return new Promise((resolve, reject) => {
     let html = "";

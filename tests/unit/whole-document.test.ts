@@ -58,6 +58,24 @@ describe("the whole document's render", () => {
     );
   });
 
+  it("draws in one pass a document with nothing to wait for, and leaves a boundary that fails to the browser", async () => {
+    function Broken(): ReactNode {
+      throw new Error("no stock");
+    }
+    const complaint = vi.spyOn(console, "error").mockImplementation(() => {});
+    const element = page(
+      createElement(
+        "div",
+        null,
+        createElement(Suspense, { fallback: createElement("p", null, "Loading") }, createElement(Broken)),
+      ),
+    );
+    const html = await renderWholeDocument(element, 1000);
+    expect(html).toBe(await streamedWhenReady(element));
+    expect(html).toContain("<p>Loading</p>");
+    complaint.mockRestore();
+  });
+
   it("refuses a render that fails outside every boundary, so that Remix can draw its error boundary", async () => {
     function Broken(): ReactNode {
       throw new Error("no printer");
