@@ -27,7 +27,7 @@ import { timeZoneForState } from "./domain/time-zones";
 import { lookupZip } from "./services/gazetteer.server";
 import { mocksEnabled } from "./utils/env.server";
 import { honeypotInputProps } from "./utils/honeypot.server";
-import { countUnreadForHeader, listNotifications } from "./services/notifications.server";
+import { readHeader } from "./services/notifications.server";
 import { getSessionUser } from "./utils/session.server";
 import { getToast } from "./utils/toast.server";
 import { useNonce } from "~/utils/nonce-provider";
@@ -57,17 +57,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [sessionUser, { toast, headers }] = await Promise.all([getSessionUser(request), getToast(request)]);
   let user: RootUser | null = null;
   if (sessionUser) {
-    // the bell's five newest and both badges' counts: two statements, side by side
-    const [notifications, unread] = await Promise.all([
-      listNotifications(sessionUser.id, 5),
-      countUnreadForHeader(sessionUser.id),
-    ]);
-    user = {
-      ...publicUser(sessionUser),
-      notifications,
-      unreadNotifications: unread.notifications,
-      unreadMessages: unread.messages,
-    };
+    // the bell's five newest and both badges' counts, in one statement
+    user = { ...publicUser(sessionUser), ...(await readHeader(sessionUser.id, 5)) };
   }
   // The zone times are rendered in before the browser reports its own: the profile ZIP's state.
   const timeZone = timeZoneForState(lookupZip(sessionUser?.zipCode)?.state);

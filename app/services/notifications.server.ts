@@ -6,6 +6,7 @@ import { and, count, desc, eq, sql } from "drizzle-orm";
 import { siteUrl } from "~/utils/env.server";
 import { notifications, users } from "../../db/schema";
 import { isNotificationKind, wantsEmail, type NotificationKind } from "~/domain/notification-kinds";
+import type { HeaderNotification } from "~/domain/signed-in-user";
 import { oneLine } from "~/domain/one-line";
 import { getClient, getDb, preparedQuery } from "~/utils/db.server";
 import { mailStatements } from "./mail/index.server";
@@ -187,18 +188,37 @@ export async function countUnreadMessages(userId: number): Promise<number> {
 }
 
 /**
- * Both of the header's badges in one statement (the root loader runs it on every signed-in page): unread
+ * What the header shows of a user, in one statement (the root loader runs it on every signed-in page): the
+ * `newest` notifications of the bell, as listNotifications lists them, and both badges' counts: unread
  * notifications, and unread messages of the user's conversations, counted as countUnreadNotifications and
  * countUnreadMessages count them.
  */
-export async function countUnreadForHeader(userId: number): Promise<{ notifications: number; messages: number }> {
+export async function readHeader(
+  userId: number,
+  newest: number,
+): Promise<{ notifications: HeaderNotification[]; unreadNotifications: number; unreadMessages: number }> {
   const client = await getClient();
   const result = await client.execute({
     sql: `SELECT
             (SELECT count(*) FROM notifications WHERE user_id = ?1 AND is_read = 0) AS notifications,
-            ${UNREAD_MESSAGES_OF_USER_1} AS messages`,
-    args: [userId],
+            ${UNREAD_MESSAGES_OF_USER_1} AS messages,
+            (SELECT json_group_array(json_array(id, title, message, link, is_read, created_at) ORDER BY created_at DESC, id DESC)
+             FROM (SELECT id, title, message, link, is_read, created_at FROM notifications
+                   WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2)) AS newest`,
+    args: [userId, newest],
   });
   const row = result.rows[0];
-  return { notifications: Number(row?.notifications ?? 0), messages: Number(row?.messages ?? 0) };
+  const rows = JSON.parse(String(row?.newest ?? "[]")) as [number, string, string, string | null, number, number][];
+  return {
+    notifications: rows.map(([id, title, message, link, isRead, createdAt]) => ({
+      id,
+      title,
+      message,
+      link,
+      isRead: isRead === 1,
+      createdAt: new Date(createdAt),
+    })),
+    unreadNotifications: Number(row?.notifications ?? 0),
+    unreadMessages: Number(row?.messages ?? 0),
+  };
 }

@@ -6,15 +6,22 @@ import { eq } from "drizzle-orm";
 import { messages, printJobs, sessions } from "../../db/schema";
 import { loader as rootLoader } from "../../app/root";
 import {
-  countUnreadForHeader,
   countUnreadMessages,
   countUnreadNotifications,
+  listNotifications,
   notify,
+  readHeader,
 } from "../../app/services/notifications.server";
 import { getDb, preparedQuery } from "../../app/utils/db.server";
 import { withRequestScope } from "../../app/utils/request-scope.server";
 import { getSessionUser } from "../../app/utils/session.server";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
+
+/** Both badges' counts as the header's one statement gives them. */
+async function countUnreadForHeader(userId: number) {
+  const header = await readHeader(userId, 5);
+  return { notifications: header.unreadNotifications, messages: header.unreadMessages };
+}
 import { args, createTestUser, getRequest, sessionCookieFor } from "../setup/requests";
 
 async function rootData(cookie?: string) {
@@ -84,6 +91,11 @@ describe("root loader", () => {
     }
     expect(await countUnreadForHeader(customer.id)).toEqual({ notifications: 7, messages: 2 });
     expect(await countUnreadForHeader(owner.id)).toEqual({ notifications: 0, messages: 1 });
+    // and the bell's newest, as the list of notifications gives them, newest first
+    const bell = (await readHeader(customer.id, 5)).notifications;
+    expect(bell).toEqual(await listNotifications(customer.id, 5));
+    expect(bell).toHaveLength(5);
+    expect((await readHeader(owner.id, 5)).notifications).toEqual([]);
 
     const data = await rootData(await sessionCookieFor(customer.id));
     expect(data.user).toMatchObject({ id: customer.id, unreadNotifications: 7, unreadMessages: 2 });

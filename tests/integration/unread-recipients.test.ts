@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { messages, printers, users } from "../../db/schema";
 import type { JobStatus } from "../../app/domain/job-status";
 import { reachedOwnerSql } from "../../app/services/orders/jobs.server";
-import { countUnreadForHeader, countUnreadMessages } from "../../app/services/notifications.server";
+import { countUnreadMessages, readHeader } from "../../app/services/notifications.server";
 import { getClient, getDb } from "../../app/utils/db.server";
 import { statementsRun } from "../setup/app-router";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
@@ -96,7 +96,7 @@ describe("unread messages counted from their recipients", () => {
       for (const user of everyone) {
         const counted = await countedFromOrders(user.id);
         expect({ user: user.id, unread: await countUnreadMessages(user.id) }).toEqual({ user: user.id, unread: counted });
-        expect((await countUnreadForHeader(user.id)).messages).toBe(counted);
+        expect((await readHeader(user.id, 5)).unreadMessages).toBe(counted);
       }
     };
     await same();
@@ -137,9 +137,9 @@ describe("unread messages counted from their recipients", () => {
   it("starts from the reader's unread messages, not from each of the reader's orders", async () => {
     const customer = await createTestUser();
     const client = await getClient();
-    const [statement, ...more] = await statementsRun(() => countUnreadForHeader(customer.id));
+    const [statement, ...more] = await statementsRun(() => readHeader(customer.id, 5));
     expect(more).toEqual([]);
-    const steps = (await client.execute({ sql: `EXPLAIN QUERY PLAN ${statement}`, args: [customer.id] })).rows.map((r) =>
+    const steps = (await client.execute({ sql: `EXPLAIN QUERY PLAN ${statement}`, args: [customer.id, 5] })).rows.map((r) =>
       String(r.detail),
     );
     expect(steps).toEqual(
