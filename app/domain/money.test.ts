@@ -16,6 +16,15 @@ describe("formatCents", () => {
   it("returns an empty string for non-finite input", () => {
     expect(formatCents(Number.NaN)).toBe("");
   });
+
+  it("writes every amount as en-US's currency format does", () => {
+    const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+    const amounts = [0, 1, -1, 99, 100, -100, 99999, 100000, 123456789, -123456789, 100000000000, 2.5, -2.5, 1234.5];
+    for (let cents = -2000; cents <= 2000; cents += 7) amounts.push(cents * 997);
+    for (const cents of amounts) expect(formatCents(cents), String(cents)).toBe(usd.format(Math.round(cents) / 100));
+    // a stray fraction that rounds to nothing is no amount owed: Intl would write "-$0.00"
+    expect(formatCents(-0.4)).toBe("$0.00");
+  });
 });
 
 describe("centsToDollarString", () => {

@@ -1,12 +1,18 @@
 // Money helpers. Every amount in the app is an integer number of US cents; these convert at the edges.
 
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-
-/** 1234 → "$12.34", -50 → "-$0.50", 123456 → "$1,234.56". */
+/**
+ * 1234 → "$12.34", -50 → "-$0.50", 123456 → "$1,234.56": US dollars as en-US writes them (Intl.NumberFormat's
+ * currency style), put together from the digits. Pages show many amounts, and Intl's formatter took a microsecond
+ * each (decision 036); the unit test holds the two to the same text.
+ */
 export function formatCents(cents: number): string {
   if (!Number.isFinite(cents)) return "";
   // Rounding keeps a stray fractional value from printing as "$0.125"; callers should pass integers.
-  return usd.format(Math.round(cents) / 100);
+  const whole = Math.round(cents);
+  const abs = Math.abs(whole);
+  const dollars = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+$)/g, ",");
+  const text = `$${dollars}.${String(abs % 100).padStart(2, "0")}`;
+  return whole < 0 ? `-${text}` : text;
 }
 
 /** 150 → "1.50", -5 → "-0.05": a plain decimal string for form fields and provider payloads. */
