@@ -9,6 +9,7 @@ import { isNotificationKind, wantsEmail, type NotificationKind } from "~/domain/
 import type { HeaderNotification } from "~/domain/signed-in-user";
 import { oneLine } from "~/domain/one-line";
 import { getClient, getDb, preparedQuery } from "~/utils/db.server";
+import { readRows } from "~/utils/read-rows.server";
 import { mailStatements } from "./mail/index.server";
 import { reachedOwnerSql } from "./orders/jobs.server";
 
@@ -197,8 +198,7 @@ export async function readHeader(
   userId: number,
   newest: number,
 ): Promise<{ notifications: HeaderNotification[]; unreadNotifications: number; unreadMessages: number }> {
-  const client = await getClient();
-  const result = await client.execute({
+  const [row] = await readRows({
     sql: `SELECT
             (SELECT count(*) FROM notifications WHERE user_id = ?1 AND is_read = 0) AS notifications,
             ${UNREAD_MESSAGES_OF_USER_1} AS messages,
@@ -207,7 +207,6 @@ export async function readHeader(
                    WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2)) AS newest`,
     args: [userId, newest],
   });
-  const row = result.rows[0];
   const rows = JSON.parse(String(row?.newest ?? "[]")) as [number, string, string, string | null, number, number][];
   return {
     notifications: rows.map(([id, title, message, link, isRead, createdAt]) => ({

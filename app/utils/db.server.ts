@@ -200,7 +200,7 @@ function lockWaitingClient(client: Client, watch: WriteLockWatch): Client {
 }
 
 /** The parts of libsql's connection class (its better-sqlite3-like binding) used here. */
-interface BindingConnection {
+export interface BindingConnection {
   open: boolean;
   readonly memory: boolean;
   readonly inTransaction: boolean;
@@ -217,7 +217,7 @@ interface BindingConnection {
 type BindingClass = { new (path: string, options?: { timeout?: number }): BindingConnection; prototype: BindingConnection };
 
 /** The libsql binding that @libsql/client opens local files with (resolved from the client: the same module). */
-function libsqlBinding(): BindingClass {
+export function libsqlBinding(): BindingClass {
   const clientEntry = createRequire(import.meta.url).resolve("@libsql/client");
   return createRequire(clientEntry)("libsql") as BindingClass;
 }
@@ -315,7 +315,7 @@ function retire(connection: BindingConnection) {
 }
 
 /** The file of a local database URL (file:path?…), or null for a remote one or memory. */
-function localPath(config: Config): string | null {
+export function localPath(config: Config): string | null {
   if (!config.url.startsWith("file:")) return null;
   const path = config.url.slice("file:".length).split("?")[0];
   return path && path !== ":memory:" ? path : null;

@@ -2,9 +2,10 @@
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { createCookie, redirect } from "@remix-run/node";
-import { and, eq, gt, sql } from "drizzle-orm";
+import { eq, getTableColumns } from "drizzle-orm";
 import { sessions, users, type User } from "../../db/schema";
-import { getDb, preparedQuery } from "./db.server";
+import { getDb } from "./db.server";
+import { readRows } from "./read-rows.server";
 import { cookieOptions } from "./env.server";
 import { clientIp } from "./rate-limit.server";
 import { currentRequestScope } from "./request-scope.server";
@@ -54,16 +55,24 @@ async function readSessionId(request: Request): Promise<string | null> {
 
 const cache = new WeakMap<Request, Promise<User | null>>();
 
-/** The unexpired session's user: every signed-in request asks it. */
-const sessionUserQuery = preparedQuery((db) =>
-  db
-    .select({ user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sql.placeholder("sessionId")), gt(sessions.expiresAt, sql.placeholder("now"))))
-    .limit(1)
-    .prepare(),
-);
+/** The users table's columns: each one's name in SQL, and how its stored value reads (drizzle's own decoder). */
+const USER_COLUMNS = Object.entries(getTableColumns(users));
+
+/** The unexpired session's user: every signed-in request asks it, as one of the few reads of readRows. */
+const SESSION_USER_SQL = `SELECT ${USER_COLUMNS.map(([, column]) => `u."${column.name}"`).join(", ")}
+  FROM sessions AS s JOIN users AS u ON u.id = s.user_id
+  WHERE s.id = ? AND s.expires_at > ? LIMIT 1`;
+
+async function sessionUser(sessionId: string): Promise<User | undefined> {
+  const [row] = await readRows({ sql: SESSION_USER_SQL, args: [sessionId, Date.now()] });
+  if (!row) return undefined;
+  const user: Record<string, unknown> = {};
+  for (const [key, column] of USER_COLUMNS) {
+    const value = row[column.name];
+    user[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return user as User;
+}
 
 /**
  * The signed-in user of this request, or null. Looked up once per request: per Request object (the loaders
@@ -78,12 +87,8 @@ export function getSessionUser(request: Request): Promise<User | null> {
     pending = (async () => {
       const sessionId = await readSessionId(request);
       if (!sessionId) return null;
-      const db = await getDb();
       // a session started through another machine a moment ago
-      return readFromPrimaryOnMiss(async () => {
-        const [row] = await sessionUserQuery(db).all({ sessionId, now: sessions.expiresAt.mapToDriverValue(new Date()) });
-        return row?.user;
-      });
+      return readFromPrimaryOnMiss(() => sessionUser(sessionId));
     })();
     cache.set(request, pending);
     scope?.sessionUsers.set(key, pending);

@@ -12,7 +12,8 @@ import {
   type JobStatus,
   type TrackingTab,
 } from "~/domain/job-status";
-import { getClient, getDb, preparedQuery, type Database } from "~/utils/db.server";
+import { getDb, preparedQuery, type Database } from "~/utils/db.server";
+import { readRows } from "~/utils/read-rows.server";
 import {
   jobListSelect,
   listColumns,
@@ -121,8 +122,7 @@ export async function listOwnerJobs(ownerId: number, options: { printerId?: numb
 
 /** The owner dashboard's and tracking page's stat cards, counted in SQL over all the owner's printers. */
 export async function ownerStats(ownerId: number) {
-  const client = await getClient();
-  const result = await client.execute({
+  const [r] = await readRows({
     sql: `SELECT
             (SELECT count(*) FROM printers WHERE owner_id = ?1) AS printers,
             (SELECT count(*) FROM printers WHERE owner_id = ?1 AND is_available = 1) AS online_printers,
@@ -139,8 +139,7 @@ export async function ownerStats(ownerId: number) {
           WHERE p.owner_id = ?1`,
     args: [ownerId],
   });
-  const r = result.rows[0]!;
-  const n = (key: string) => Number(r[key] ?? 0);
+  const n = (key: string) => Number(r?.[key] ?? 0);
   return {
     printers: n("printers"),
     onlinePrinters: n("online_printers"),

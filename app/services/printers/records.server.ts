@@ -7,7 +7,8 @@ import { pricePerGramFromRatePerKgCents } from "~/domain/pricing";
 import { centsToDollarString } from "~/domain/money";
 import type { OwnPrinter, PrinterJson } from "~/domain/printer-listing";
 import { OWNER_COMPLETED } from "~/domain/job-status";
-import { getClient, getDb, type Database } from "~/utils/db.server";
+import { getDb, type Database } from "~/utils/db.server";
+import { readRows } from "~/utils/read-rows.server";
 import { printerImageUrl } from "./images.server";
 
 /** A printer row as the hydrate query's json_object gives it: SQLite's 0/1 and epoch milliseconds, with owner and inventory. */
@@ -183,8 +184,7 @@ export async function listOwnerPrinters(
  * ratings, which the dashboard does not show: that read grew with the owner's history (decision 036).
  */
 export async function listOwnPrinters(ownerId: number): Promise<OwnPrinter[]> {
-  const client = await getClient();
-  const { rows } = await client.execute({
+  const rows = await readRows({
     sql: `SELECT p.id, p.name, p.model, p.location, p.is_available, p.rate_per_kg_cents,
                  p.build_volume_x, p.build_volume_y, p.build_volume_z, p.materials, p.image_key,
                  (SELECT json_group_array(json_array(f.material, f.color, f.grams))
