@@ -8,6 +8,14 @@ declare global {
   var __printnearReader: { path: string; connection: BindingConnection | null } | undefined;
 }
 
+/** Each kept statement's column names (a statement's columns are fixed once compiled; db.server.ts keeps them). */
+const namesOf = new WeakMap<object, string[]>();
+function columnNames(statement: { columns(): unknown[] }): string[] {
+  let names = namesOf.get(statement);
+  if (!names) namesOf.set(statement, (names = (statement.columns() as { name: string }[]).map((column) => column.name)));
+  return names;
+}
+
 /** A row as readRows gives it: each column's value by its name. */
 export type ReadRow = Record<string, unknown>;
 
@@ -27,7 +35,7 @@ export async function readRows(statement: { sql: string; args: InArgs }): Promis
       const prepared = reader.prepare(statement.sql);
       prepared.raw(true);
       prepared.safeIntegers(false);
-      const names = (prepared.columns() as { name: string }[]).map((column) => column.name);
+      const names = columnNames(prepared);
       const rows = prepared.all(...(Array.isArray(statement.args) ? statement.args : [statement.args])) as unknown[][];
       return rows.map((values) => {
         const row: ReadRow = {};

@@ -29,6 +29,13 @@ const FINISHED = OWNER_COMPLETED.map((status) => `'${status}'`).join(", ");
 type HydrateOptions = { db?: Database; distances?: Map<number, number | null>; viewerId?: number | null };
 
 /**
+ * The inventory of the printer `p` as SQL: a JSON array of [material, colour, grams] rows by material and colour,
+ * which inventoryOf reads.
+ */
+const INVENTORY_OF_P = `(SELECT json_group_array(json_array(f.material, f.color, f.grams))
+  FROM (SELECT material, color, grams FROM filament_inventory WHERE printer_id = p.id ORDER BY material, color) AS f)`;
+
+/**
  * Each printer that `where` picks as one record SQLite builds as JSON, with its owner and inventory: the page's
  * printers cost one round trip.
  */
@@ -46,8 +53,7 @@ async function printerRecords(db: Database, where: SQL): Promise<HydratedRow[]> 
       'firstName', u.first_name, 'lastName', u.last_name,
       'ownerStats', json((SELECT json_array(sum(o.total_reviews), sum(o.rating * o.total_reviews), avg(o.rating))
                           FROM printers AS o WHERE o.owner_id = p.owner_id AND o.rating IS NOT NULL)),
-      'inventory', json((SELECT json_group_array(json_array(f.material, f.color, f.grams))
-                         FROM (SELECT material, color, grams FROM filament_inventory WHERE printer_id = p.id ORDER BY material, color) AS f))
+      'inventory', json(${sql.raw(INVENTORY_OF_P)})
     ) AS data
     FROM printers AS p JOIN users AS u ON u.id = p.owner_id
     ${where}`);
@@ -187,9 +193,7 @@ export async function listOwnPrinters(ownerId: number): Promise<OwnPrinter[]> {
   const rows = await readRows({
     sql: `SELECT p.id, p.name, p.model, p.location, p.is_available, p.rate_per_kg_cents,
                  p.build_volume_x, p.build_volume_y, p.build_volume_z, p.materials, p.image_key,
-                 (SELECT json_group_array(json_array(f.material, f.color, f.grams))
-                  FROM (SELECT material, color, grams FROM filament_inventory WHERE printer_id = p.id ORDER BY material, color) AS f
-                 ) AS inventory
+                 ${INVENTORY_OF_P} AS inventory
           FROM printers AS p WHERE p.owner_id = ? ORDER BY p.created_at DESC, p.id DESC`,
     args: [ownerId],
   });
