@@ -2,13 +2,14 @@
 // msw server, and the rule that a test fails when it logs console.error without expecting it.
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, inject, vi } from "vitest";
 import { listen, server } from "./msw";
 
 process.env.SESSION_SECRET ??= "test-session-secret";
-mkdirSync("tests/.tmp", { recursive: true });
-const file = `tests/.tmp/test-${process.pid}-${randomBytes(4).toString("hex")}.db`;
-copyFileSync("tests/.tmp/template.db", file);
+const runDir = inject("testRunDir");
+mkdirSync(runDir, { recursive: true });
+const file = `${runDir}/test-${process.pid}-${randomBytes(4).toString("hex")}.db`;
+copyFileSync(`${runDir}/template.db`, file);
 process.env.DATABASE_URL = `file:${file}`;
 // files the code under test stores go beside the database copy, never into data/ (tests/setup/uploads.ts)
 const uploads = `${file}-uploads`;
