@@ -2,6 +2,7 @@
 // locally delivered order and where. The ZIP-in-state check needs the gazetteer, so it is a service's.
 import { z } from "zod";
 import { CONTACT_PRINTER_STATUSES, type JobStatus } from "./job-status";
+import { typedText, typedTextFault } from "./one-line";
 import { ZIP_PATTERN } from "./shipping";
 
 /** Two-letter USPS codes of the states (with DC and Puerto Rico) and their names. */
@@ -76,30 +77,58 @@ export const ADDRESS_MESSAGES = {
   needed: "Enter the delivery address.",
 } as const;
 
+/** The typed fields' names in their messages; they follow the person-name rule (one line, something visible). */
+const TYPED_FIELD_LABELS = {
+  name: "The recipient's name",
+  line1: "The street address",
+  line2: "Line 2 of the address",
+  city: "The city",
+  phone: "The phone number",
+} as const;
+type TypedAddressField = keyof typeof TYPED_FIELD_LABELS;
+
+/** The refusals of a typed field: a line break or control character in it, or nothing visible. */
+export function addressTextMessages(field: TypedAddressField) {
+  const label = TYPED_FIELD_LABELS[field];
+  return {
+    notOneLine: `${label} can't contain line breaks, tabs or other control characters.`,
+    invisible: `${label} has no visible text (only spaces or invisible characters).`,
+  };
+}
+
 /** The ZIP-in-state refusal: the gazetteer places this ZIP in another state (or nowhere). */
 export function zipNotInStateMessage(zip: string, state: string): string {
   return `ZIP code ${zip} is not in ${state}.`;
 }
 
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
-const required = (message: string, max: number) =>
+const required = (field: TypedAddressField, message: string, max: number) =>
   z.preprocess(
     blankToUndefined,
     z
       .string({ required_error: message, invalid_type_error: message })
       .trim()
       .min(1, message)
-      .max(max, `At most ${max} characters.`),
+      .max(max, `At most ${max} characters.`)
+      .superRefine(typedText(addressTextMessages(field))),
   );
 
 /** Phone numbers are US ones: 10 digits, an optional leading 1; kept as typed, with its digits checked. */
 const phoneDigits = (value: string) => value.replace(/\D/g, "").replace(/^1(?=\d{10}$)/, "");
 
 export const DeliveryAddressSchema = z.object({
-  name: required(ADDRESS_MESSAGES.name, 100),
-  line1: required(ADDRESS_MESSAGES.line1, 100),
-  line2: z.preprocess(blankToUndefined, z.string().trim().max(100, "At most 100 characters.").optional()),
-  city: required(ADDRESS_MESSAGES.city, 60),
+  name: required("name", ADDRESS_MESSAGES.name, 100),
+  line1: required("line1", ADDRESS_MESSAGES.line1, 100),
+  line2: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .max(100, "At most 100 characters.")
+      .superRefine(typedText(addressTextMessages("line2")))
+      .optional(),
+  ),
+  city: required("city", ADDRESS_MESSAGES.city, 60),
   state: z.preprocess(
     (value) => (typeof value === "string" ? value.trim().toUpperCase() : value),
     z.string({ required_error: ADDRESS_MESSAGES.state }).refine((value): boolean => isStateCode(value), ADDRESS_MESSAGES.state),
@@ -114,7 +143,12 @@ export const DeliveryAddressSchema = z.object({
       .string()
       .trim()
       .max(25, ADDRESS_MESSAGES.phone)
-      .refine((value) => /^[\d\s()+.-]+$/.test(value) && phoneDigits(value).length === 10, ADDRESS_MESSAGES.phone)
+      .superRefine(typedText(addressTextMessages("phone")))
+      // a phone with a line break or control character has its one message above
+      .refine(
+        (value) => typedTextFault(value) !== null || (/^[\d\p{Zs}()+.-]+$/u.test(value) && phoneDigits(value).length === 10),
+        ADDRESS_MESSAGES.phone,
+      )
       .optional(),
   ),
 });

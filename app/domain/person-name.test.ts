@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { oneLine } from "./one-line";
-import { NAME_ONE_LINE_MESSAGE, PersonNameSchema } from "./person-name";
+import { NAME_INVISIBLE_MESSAGE, NAME_ONE_LINE_MESSAGE, PersonNameSchema } from "./person-name";
 
 describe("PersonNameSchema", () => {
   test.each([
@@ -19,6 +19,14 @@ describe("PersonNameSchema", () => {
       const result = PersonNameSchema.safeParse(input);
       expect(result.success).toBe(false);
       expect(result.error?.issues.map((issue) => issue.message)).toEqual([NAME_ONE_LINE_MESSAGE]);
+    },
+  );
+
+  test.each(["\u200b", " \u200b\u200c ", "\u2060\u3164", "\u2800"])(
+    "refuses %j, which shows nothing, with the invisible message",
+    (input) => {
+      const result = PersonNameSchema.safeParse(input);
+      expect(result.error?.issues.map((issue) => issue.message)).toEqual([NAME_INVISIBLE_MESSAGE]);
     },
   );
 });

@@ -44,6 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // Stock of the draft's material and colour must cover every copy, as the range on /upload counts them.
     color: draft && material === draft.material ? draft.filamentColor : null,
     weightGrams: draft && material === draft.material ? draft.estimatedWeightGrams : null,
+    notOwnerId: user?.id,
     limit: 100,
   });
   const quotes = draft

@@ -28,6 +28,7 @@ import {
   draftWithQuantity,
   getOrderablePrinter,
   NO_COLOR,
+  OWN_PRINTER,
   placeOrder,
   priceOrder,
 } from "~/services/orders/place-order.server";
@@ -81,6 +82,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const printer = await getOrderablePrinter(printerId);
   if (!printer) {
     throw await redirectWithToast(`/choose-printer?draftId=${draft.id}`, { title: "Printer not found", variant: "destructive" });
+  }
+  if (printer.ownerId === user.id) {
+    throw await redirectWithToast(`/choose-printer?draftId=${draft.id}`, {
+      title: "Choose Another Printer",
+      description: OWN_PRINTER,
+      variant: "destructive",
+    });
   }
   const { swatches, color } = colorChoices(colorsInStock(printer, draft), q.get("filamentColor") ?? draft.filamentColor);
   const askedMethod = q.get("deliveryMethod");

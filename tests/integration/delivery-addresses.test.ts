@@ -4,6 +4,7 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, test } from "vitest";
 import { addresses, printJobs } from "../../db/schema";
+import { addressTextMessages } from "../../app/domain/address";
 import { tableShippingQuote } from "../../app/domain/shipping";
 import { action as confirmPayment } from "../../app/routes/api.confirm-payment";
 import { loader as checkoutPage } from "../../app/routes/checkout";
@@ -91,6 +92,30 @@ describe("POST /api/submit-order with a delivery address", () => {
     });
     const local = await submit(s, { deliveryMethod: "delivery", deliveryAddress: { zip: "80537" } });
     expect(local.status).toBe(400);
+    expect((await (await getDb()).select().from(printJobs).where(eq(printJobs.id, s.draft.id)))[0]!.status).toBe("draft");
+  });
+
+  test("control characters, a direction override or invisible-only text in a field are refused, and nothing is ordered", async () => {
+    const s = await setup();
+    const res = await submit(s, {
+      deliveryAddress: {
+        ...NEW_YORK,
+        name: "Casey \u202eremotsuC",
+        line1: "350 Fifth\r\nAvenue",
+        line2: "\u200b\u200b",
+        city: "New\u0000York",
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      message: "Check the delivery address.",
+      errors: {
+        "deliveryAddress.name": [addressTextMessages("name").notOneLine],
+        "deliveryAddress.line1": [addressTextMessages("line1").notOneLine],
+        "deliveryAddress.line2": [addressTextMessages("line2").invisible],
+        "deliveryAddress.city": [addressTextMessages("city").notOneLine],
+      },
+    });
     expect((await (await getDb()).select().from(printJobs).where(eq(printJobs.id, s.draft.id)))[0]!.status).toBe("draft");
   });
 
@@ -239,6 +264,33 @@ describe("/submit-print asks for the address", () => {
   });
 });
 
+test("/submit-print refuses a bell or an escape sequence in the address, keeps what was typed and orders nothing", async () => {
+  const s = await setup();
+  const fields = {
+    printerId: String(s.printer.id),
+    draftId: String(s.draft.id),
+    filamentColor: "Red",
+    deliveryMethod: "shipping",
+    "deliveryAddress.name": "Casey\u0007Customer",
+    "deliveryAddress.line1": "\u001b[2J350 Fifth Avenue",
+    "deliveryAddress.city": "New York",
+    "deliveryAddress.state": "NY",
+    deliveryZip: "10001",
+  };
+  const refused = await run(() => submitPrintAction(args(formRequest("/submit-print", fields, { cookie: s.customerCookie }))));
+  expect(refused.status).toBe(400);
+  const { result } = (await refused.json()) as {
+    result: { error: Record<string, string[]>; initialValue: { deliveryAddress: Record<string, string> } };
+  };
+  expect(result.error).toMatchObject({
+    "deliveryAddress.name": [addressTextMessages("name").notOneLine],
+    "deliveryAddress.line1": [addressTextMessages("line1").notOneLine],
+  });
+  expect(result.initialValue.deliveryAddress).toMatchObject({ name: "Casey\u0007Customer", city: "New York" });
+  const row = (await (await getDb()).select().from(printJobs).where(eq(printJobs.id, s.draft.id)))[0]!;
+  expect([row.status, row.deliveryAddress]).toEqual(["draft", null]);
+});
+
 describe("the address book on /profile", () => {
   const post = (cookie: string, fields: Record<string, string>) =>
     run(() => profileAction(args(formRequest("/profile", fields, { cookie }))));
@@ -298,6 +350,30 @@ describe("the address book on /profile", () => {
     expect(elsewhere.status).toBe(400);
     expect(await elsewhere.json()).toMatchObject({
       result: { error: { zip: ["ZIP code 80537 is not in NY."] }, initialValue: { name: "Casey Customer", state: "NY" } },
+    });
+    expect(await book(cookie)).toEqual([]);
+  });
+
+  test("a line break, a direction override or a zero-width-only field is refused with its message and kept as typed", async () => {
+    const user = (await createTestUser())!;
+    const cookie = await sessionCookieFor(user.id);
+    const refused = await post(cookie, {
+      intent: "address-save",
+      ...HOME,
+      name: "Casey\r\nCustomer",
+      line2: "\u202eevil",
+      city: "\u200b",
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      result: {
+        error: {
+          name: [addressTextMessages("name").notOneLine],
+          line2: [addressTextMessages("line2").notOneLine],
+          city: [addressTextMessages("city").invisible],
+        },
+        initialValue: { name: "Casey\r\nCustomer", line1: "1 Main St", line2: "\u202eevil", city: "\u200b" },
+      },
     });
     expect(await book(cookie)).toEqual([]);
   });

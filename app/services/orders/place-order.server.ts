@@ -18,6 +18,7 @@ import { reservedGrams } from "./transitions.server";
 export const NO_DRAFT = "No draft found. Please start over by uploading your file.";
 export const NO_COLOR = "Please select a filament color.";
 export const MAX_INSTRUCTIONS = 1000;
+export const OWN_PRINTER = "You can't order from your own printer.";
 
 export interface OrderInput {
   customerId: number;
@@ -115,6 +116,8 @@ export async function placeOrder(input: OrderInput): Promise<number> {
   const draft = draftWithQuantity(saved, input.quantity);
   const printer = await getOrderablePrinter(input.printerId);
   if (!printer) throw new AppError("not_found", "Printer not found.");
+  // an owner as their own customer could pay, then refund, money to themselves
+  if (printer.ownerId === input.customerId) throw new AppError("forbidden", OWN_PRINTER, { field: "printerId" });
   if (!printer.isAvailable) throw new AppError("conflict", "This printer is not taking orders right now. Please choose another.");
   if (!input.filamentColor?.trim()) throw new AppError("invalid", NO_COLOR, { field: "filamentColor" });
   if (!printer.materials.includes(draft.material)) {

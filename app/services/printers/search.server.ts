@@ -55,6 +55,8 @@ export interface PrinterSearchInput {
   weightGrams?: number | null;
   search?: string | null;
   ownerId?: number | null;
+  /** leaves out this user's own printers (Choose a Printer: nobody orders from themselves) */
+  notOwnerId?: number | null;
   /** the signed-in user: printers they own keep their exact location and coordinates */
   viewerId?: number | null;
   sort?: PrinterSort | null;
@@ -235,6 +237,7 @@ export async function searchPrinters(
   }
   if (input.available) where.push(sql`p.is_available = 1`);
   if (input.ownerId) where.push(sql`p.owner_id = ${input.ownerId}`);
+  if (input.notOwnerId) where.push(sql`p.owner_id <> ${input.notOwnerId}`);
   const search = input.search?.trim().slice(0, 100);
   if (search) {
     const like = `%${escapeLike(search)}%`;
