@@ -25,6 +25,9 @@ export const MONEY_REPAIR_KINDS = [
   "order_confirmed",
   "hold_released",
   "stranded_released",
+  "refund_reserved",
+  "refund_sent",
+  "reversal_sent",
 ] as const;
 export type MoneyRepairKind = (typeof MONEY_REPAIR_KINDS)[number];
 
@@ -39,6 +42,9 @@ export const MONEY_REPAIR_LABELS: Record<MoneyRepairKind, string> = {
   order_confirmed: "Order confirmed by the payment it had claimed",
   hold_released: "Hold no order claims released",
   stranded_released: "Hold on an ended order released",
+  refund_reserved: "Refund a decision promised, reserved",
+  refund_sent: "Pending refund sent",
+  reversal_sent: "Owed transfer reversal sent",
 };
 /** A refund is pending until the provider has made it (a failed call is retried with the same key). */
 export const REFUND_STATUSES = ["pending", "succeeded"] as const;

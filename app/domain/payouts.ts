@@ -8,6 +8,7 @@ export const NOT_DELIVERED = "A payout can be requested once the order is picked
 export const NOT_CAPTURED = "The customer's payment hasn't been captured yet.";
 export const PAYOUT_HELD_BY_CLAIM = "This order's payout is held while a claim about it is open.";
 export const PAYOUT_WAITS_FOR_CLAIM = "The payout will be sent once the claim about this order is resolved.";
+export const PAYOUT_WAITS_FOR_REFUND = "This order's payout waits for a refund of it to go through.";
 export const NOTHING_TO_PAY_OUT = "This order was refunded: nothing is left to pay out.";
 
 export type PayoutStatus = "pending" | "paid" | "failed";
@@ -20,6 +21,8 @@ export interface PayoutFacts {
   paymentCaptured: boolean;
   /** a claim about the order is open: its payout waits until the claim is resolved (decision 040) */
   claimOpen: boolean;
+  /** a refund of the order is reserved but not yet made: what the owner keeps is known once it is */
+  refundPending: boolean;
   /** refunds took the whole of the owner's share (refunds come out of it first, decision 040) */
   nothingLeft: boolean;
 }
@@ -31,6 +34,7 @@ export function payoutHoldReason(order: { status: JobStatus }, facts: PayoutFact
   if (!OWNER_COMPLETED.includes(order.status)) return NOT_DELIVERED;
   if (!facts.paymentCaptured) return NOT_CAPTURED;
   if (facts.claimOpen) return PAYOUT_HELD_BY_CLAIM;
+  if (facts.refundPending) return PAYOUT_WAITS_FOR_REFUND;
   if (facts.nothingLeft) return NOTHING_TO_PAY_OUT;
   return null;
 }

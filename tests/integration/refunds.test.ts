@@ -13,7 +13,7 @@ import { getPaymentProvider } from "../../app/services/payments/provider.server"
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
 import { getDb } from "../../app/utils/db.server";
 import { armFault, disarmFaults } from "../../app/utils/fault-points.server";
-import { sweepClaims } from "../../app/services/orders/claims-sweep.server";
+import { reconcileMoney, RECONCILE_GRACE_MS } from "../../app/services/orders/reconciliation.server";
 import { confirmIntentForTests, finishConnectOnboardingForTests, STRIPE_API } from "../mocks/stripe";
 import { server } from "../setup/msw";
 import { placeTestOrder } from "../setup/orders";
@@ -48,6 +48,9 @@ const PROVIDERS = {
 afterAll(() => {
   delete process.env.STRIPE_SECRET_KEY;
 });
+
+/** One run of the money reconciliation, past the grace a step in flight gets. */
+const repairLoop = () => reconcileMoney(Date.now() + RECONCILE_GRACE_MS + 1000);
 
 async function refundRows(jobId: number) {
   const db = await getDb();
@@ -117,7 +120,7 @@ describe("a refund the provider refused", () => {
     process.env.STRIPE_SECRET_KEY = "sk_test_mock";
   });
 
-  test("stays pending and the claims sweep sends it again with the same key: refunded once", async () => {
+  test("stays pending and the money reconciliation sends it again with the same key: refunded once", async () => {
     const order = await placeTestOrder();
     await PROVIDERS.stripe.pay(order.customer, order.jobId);
     await transitionJob({ jobId: order.jobId, by: { userId: order.owner.id }, action: "accept" });
@@ -132,9 +135,9 @@ describe("a refund the provider refused", () => {
     // the pending refund still counts against what is left
     expect(await refundableCents(order.jobId)).toBe(330);
     server.resetHandlers();
-    expect((await sweepClaims(Date.now() + 61_000)).refundsSent).toBe(1);
+    expect((await repairLoop()).refund_sent ?? 0).toBe(1);
     expect((await refundRows(order.jobId)).map((r) => [r.amountCents, r.status])).toEqual([[250, "succeeded"]]);
-    expect((await sweepClaims(Date.now() + 61_000)).refundsSent).toBe(0);
+    expect((await repairLoop()).refund_sent ?? 0).toBe(0);
   });
 });
 
@@ -153,7 +156,7 @@ describe("a refund a crash cut short", () => {
   test.each([
     ["refund:after-reserve", 0],
     ["refund:after-provider", 250],
-  ])("at %s: the sweep finishes it with the same key, refunded once", async (point, refundedBeforeSweep) => {
+  ])("at %s: the reconciliation finishes it with the same key, refunded once", async (point, refundedBeforeSweep) => {
     const order = await placeTestOrder();
     await PROVIDERS.stripe.pay(order.customer, order.jobId);
     await transitionJob({ jobId: order.jobId, by: { userId: order.owner.id }, action: "accept" });
@@ -161,14 +164,14 @@ describe("a refund a crash cut short", () => {
     await expect(refundJob({ jobId: order.jobId, amountCents: 250 })).rejects.toThrow(`fault injected at ${point}`);
     expect((await refundRows(order.jobId)).map((r) => [r.amountCents, r.status])).toEqual([[250, "pending"]]);
     expect(await refundedAtStripe(order.jobId)).toBe(refundedBeforeSweep);
-    expect((await sweepClaims(Date.now() + 61_000)).refundsSent).toBe(1);
+    expect((await repairLoop()).refund_sent ?? 0).toBe(1);
     expect((await refundRows(order.jobId)).map((r) => [r.amountCents, r.status])).toEqual([[250, "succeeded"]]);
     expect(await refundedAtStripe(order.jobId)).toBe(250);
-    expect((await sweepClaims(Date.now() + 61_000)).refundsSent).toBe(0);
+    expect((await repairLoop()).refund_sent ?? 0).toBe(0);
     expect(await refundedAtStripe(order.jobId)).toBe(250);
   });
 
-  test("at reversal:after-raise: the sweep reverses the owner's transfer once", async () => {
+  test("at reversal:after-raise: the reconciliation reverses the owner's transfer once", async () => {
     const order = await placeTestOrder();
     await PROVIDERS.stripe.pay(order.customer, order.jobId);
     for (const action of ["accept", "start_printing", "complete", "ready_for_pickup", "mark_picked_up"] as const) {
@@ -188,11 +191,14 @@ describe("a refund a crash cut short", () => {
     const payoutRow = async () => (await db.select().from(payouts).where(eq(payouts.jobId, order.jobId)))[0]!;
     const paid = (await payoutRow()).amountCents;
     expect((await payoutRow()).reversedCents).toBe(paid);
+    // the refund the reversal is for says so too, before the reconciliation as after it
+    expect((await refundRows(order.jobId)).map((r) => r.reversedCents)).toEqual([paid]);
     expect(await reversedAtStripe()).toBe(0);
-    await sweepClaims(Date.now() + 61_000);
+    await repairLoop();
     expect(await reversedAtStripe()).toBe(paid);
-    await sweepClaims(Date.now() + 61_000);
+    await repairLoop();
     expect(await reversedAtStripe()).toBe(paid);
     expect((await payoutRow()).reversedCents).toBe(paid);
+    expect((await refundRows(order.jobId)).map((r) => r.reversedCents)).toEqual([paid]);
   });
 });

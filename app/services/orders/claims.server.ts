@@ -22,14 +22,25 @@ import { formatCents } from "~/domain/money";
 import { readPrinterPhoto, storePrinterPhoto } from "~/services/printers/images.server";
 import { notify } from "~/services/notifications.server";
 import { limitWrite } from "~/services/write-limits.server";
+import { paymentOfJob } from "~/services/payments/records.server";
 import { getClient, getDb, preparedQuery } from "~/utils/db.server";
+import { faultPoint } from "~/utils/fault-points.server";
 import { loadJobParty, roleOf, type JobParty, type OrderView } from "./jobs.server";
-import { refundableCents, refundJob, refundsOfJob } from "./refunds.server";
+import {
+  NOTHING_TO_REFUND,
+  refundableCents,
+  refundsOfJob,
+  refusedRefund,
+  reserveRefund,
+  sendPendingRefunds,
+  type Writer,
+} from "./refunds.server";
 import { sendWaitingPayouts } from "./payouts.server";
 
 export const CLAIM_NOT_FOUND = "Claim not found";
 export const CLAIM_WINDOW_CLOSED = "Problems can be reported within 7 days of pickup or delivery (14 days after shipping).";
 export const CLAIM_ALREADY_OPEN = "A claim is already open for this order.";
+export const CLAIM_NOTHING_LEFT = "This order was refunded in full: there is nothing left to claim.";
 export const CLAIM_MOVED_ON = "This claim has moved on: reload the page to see where it stands.";
 
 export type Claim = typeof claims.$inferSelect;
@@ -87,6 +98,7 @@ export async function openClaim(input: {
   const checked = [];
   for (const file of files) checked.push(await readPrinterPhoto(file, "photos"));
   if (await pendingClaimOf(party.job.id)) throw new AppError("conflict", CLAIM_ALREADY_OPEN);
+  if ((await refundableCents(party.job.id)) <= 0) throw new AppError("conflict", CLAIM_NOTHING_LEFT);
   await limitWrite(input.customerId, "claim", now);
   const photoKeys: string[] = [];
   for (const photo of checked) photoKeys.push(await storePrinterPhoto(photo, "claim-photos"));
@@ -121,13 +133,42 @@ async function pendingClaimOf(jobId: number): Promise<Claim | null> {
 }
 
 /** Moves a claim from one status to the next with its fields, once; false when it had moved on. */
-async function moveClaim(claimId: number, from: Claim["status"], set: Partial<typeof claims.$inferInsert>): Promise<boolean> {
-  const db = await getDb();
-  const result = await db
+async function moveClaim(
+  claimId: number,
+  from: Claim["status"],
+  set: Partial<typeof claims.$inferInsert>,
+  db: Writer | null = null,
+): Promise<boolean> {
+  const result = await (db ?? (await getDb()))
     .update(claims)
     .set(set)
     .where(and(eq(claims.id, claimId), eq(claims.status, from)));
   return result.rowsAffected === 1;
+}
+
+/**
+ * Resolves a claim with its outcome. A refund it promises is reserved in the same transaction, so the
+ * claim never reads "refunded" without its refund, nor the refund stands without the decision; the
+ * provider is asked after the commit, and what it can't do now the money reconciliation finishes.
+ */
+async function resolveClaim(
+  claim: Claim,
+  from: "answered" | "escalated",
+  refundCents: number,
+  set: Partial<typeof claims.$inferInsert>,
+) {
+  const payment = refundCents > 0 ? await paymentOfJob(claim.jobId, ["captured", "refunded"]) : null;
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    if (!(await moveClaim(claim.id, from, { ...set, status: "resolved", refundCents }, tx)))
+      throw new AppError("conflict", CLAIM_MOVED_ON);
+    if (refundCents <= 0) return;
+    if (!payment) throw new AppError("conflict", NOTHING_TO_REFUND);
+    faultPoint("claim:before-refund");
+    const reserved = await reserveRefund(tx, { payment, amountCents: refundCents, claimId: claim.id });
+    if (!reserved) throw await refusedRefund({ amountCents: refundCents, claimId: claim.id }, tx);
+  });
+  if (payment) await sendPendingRefunds(claim.jobId);
 }
 
 /** POST /api/claims/{id}/respond: the printer's owner answers an open claim. */
@@ -180,14 +221,7 @@ export async function acceptClaimAnswer(input: { userId: number; claimId: number
     throw new AppError("forbidden", "Only the order's customer can accept the answer.");
   const now = new Date(input.now ?? Date.now());
   const refund = found.claim.offeredCents ?? 0;
-  const moved = await moveClaim(input.claimId, "answered", {
-    status: "resolved",
-    acceptedAt: now,
-    resolvedAt: now,
-    refundCents: refund,
-  });
-  if (!moved) throw new AppError("conflict", CLAIM_MOVED_ON);
-  if (refund > 0) await refundJob({ jobId: found.claim.jobId, amountCents: refund, claimId: input.claimId, now: input.now });
+  await resolveClaim(found.claim, "answered", refund, { acceptedAt: now, resolvedAt: now });
   await announce(found.party, {
     title: "Claim Resolved",
     message:
@@ -229,16 +263,12 @@ export async function decideClaim(input: { adminId: number; claimId: number; ref
   }
   await limitWrite(input.adminId, "admin", input.now);
   const now = new Date(input.now ?? Date.now());
-  const moved = await moveClaim(input.claimId, "escalated", {
-    status: "resolved",
+  await resolveClaim(found.claim, "escalated", refund, {
     adminNote: input.note,
     decidedById: input.adminId,
     decidedAt: now,
     resolvedAt: now,
-    refundCents: refund,
   });
-  if (!moved) throw new AppError("conflict", CLAIM_MOVED_ON);
-  if (refund > 0) await refundJob({ jobId: found.claim.jobId, amountCents: refund, claimId: input.claimId, now: input.now });
   await announce(found.party, {
     title: "Claim Decided",
     message: `${refund > 0 ? `Printnear support refunded ${formatCents(refund)}` : "Printnear support decided on no refund"}: ${input.note}`,
@@ -328,7 +358,11 @@ export async function claimPanelOf(
   return {
     claim: latest ? claimJson(latest) : null,
     canReport:
-      party.job.customerId === userId && closes !== null && now <= closes && !(latest && CLAIM_PENDING.includes(latest.status)),
+      party.job.customerId === userId &&
+      closes !== null &&
+      now <= closes &&
+      refunds.refundableCents > 0 &&
+      !(latest && CLAIM_PENDING.includes(latest.status)),
     windowClosesAt: closes,
     ...refunds,
   };

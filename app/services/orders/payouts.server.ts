@@ -90,7 +90,8 @@ export async function connectPayoutAccount(
 const PAYOUT_FACTS_SQL = `(SELECT status FROM payouts WHERE job_id = j.id) AS payout,
   EXISTS (SELECT 1 FROM payments p WHERE p.job_id = j.id AND p.status = 'captured') AS captured,
   EXISTS (SELECT 1 FROM claims c WHERE c.job_id = j.id AND c.status IN (${CLAIM_PENDING.map((s) => `'${s}'`).join(", ")})) AS claim_open,
-  (SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = j.id) AS refunded`;
+  (SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = j.id) AS refunded,
+  EXISTS (SELECT 1 FROM refunds r WHERE r.job_id = j.id AND r.status = 'pending') AS refund_pending`;
 
 /** A row's payout facts; the owner's share left after refunds. */
 function payoutFactsOfRow(row: Record<string, unknown>, printerProfitCents: number): PayoutFacts & { leftCents: number } {
@@ -99,6 +100,7 @@ function payoutFactsOfRow(row: Record<string, unknown>, printerProfitCents: numb
     payout: (row.payout as PayoutStatus | null) ?? null,
     paymentCaptured: Number(row.captured) === 1,
     claimOpen: Number(row.claim_open) === 1,
+    refundPending: Number(row.refund_pending) === 1,
     nothingLeft: leftCents <= 0,
     leftCents,
   };
@@ -158,6 +160,7 @@ export async function sendWaitingPayouts(jobId?: number): Promise<number> {
   const { rows } = await client.execute({
     sql: `SELECT c.job_id, pr.owner_id FROM claims c JOIN print_jobs j ON j.id = c.job_id JOIN printers pr ON pr.id = j.printer_id
           WHERE c.status = 'resolved' AND c.payout_requested_at IS NOT NULL ${jobId ? "AND c.job_id = ?" : ""}
+            AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.job_id = c.job_id AND r.status = 'pending')
           ORDER BY c.job_id LIMIT 100`,
     args: jobId ? [jobId] : [],
   });
@@ -201,6 +204,7 @@ async function sendPayout(ownerId: number, job: PayableJob, destination: string,
     sql: `INSERT INTO payouts (job_id, owner_id, amount_cents, provider, status, claimed_at)
           SELECT ?1, ?2, ?3, ?4, 'pending', ?5
           WHERE EXISTS (SELECT 1 FROM payments WHERE job_id = ?1 AND status = 'captured')
+            AND NOT EXISTS (SELECT 1 FROM refunds WHERE job_id = ?1 AND status = 'pending')
           ON CONFLICT (job_id) DO UPDATE SET status = 'pending', claimed_at = excluded.claimed_at, failure_message = NULL
           WHERE payouts.status = 'failed'`,
     args: [job.id, ownerId, job.amountCents, provider.name, Date.now()],

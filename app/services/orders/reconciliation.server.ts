@@ -1,7 +1,8 @@
-// The money reconciliation (decision 039): a crash between an order's status write and its money
-// write (or between a payout's claim, transfer and record) leaves a step half done. This periodic
-// task of the job runner compares each order's records with the provider's own state and finishes
-// or undoes the step, with the provider's idempotency keys, logging each repair on the order.
+// The money reconciliation (decision 039), the one repair loop: a crash between an order's status write
+// and its money write (or between a payout's claim, transfer and record, a refund's reservation and its
+// call, a reversal's raise and its call) leaves a step half done. This periodic task of the job runner
+// compares each order's records with the provider's own state and finishes or undoes the step, with the
+// provider's idempotency keys, logging each repair on the order.
 import { ENDED_UNCHARGED, OWNER_ACTIVE, OWNER_COMPLETED, AWAITING_PAYMENT } from "~/domain/job-status";
 import type { MoneyRepairKind } from "~/domain/payments";
 import { NOT_CAPTURED } from "~/domain/payouts";
@@ -13,6 +14,12 @@ import type { PaymentProvider } from "~/services/payments/types";
 import { getClient } from "~/utils/db.server";
 import { releaseStrandedHolds } from "./authorization-sweep.server";
 import { recordRepair } from "./money-repairs.server";
+import {
+  finishPendingRefunds,
+  finishRaisedReversals,
+  reserveMissingRefunds,
+  reverseOwedTransfers,
+} from "./refund-repairs.server";
 import { releaseHold } from "./payment-holds.server";
 import { CONNECT_FIRST, markPayoutFailed, markPayoutPaid } from "./payouts.server";
 import { transitionJob } from "./transitions.server";
@@ -163,6 +170,11 @@ export async function reconcileMoney(now = Date.now()): Promise<Repairs> {
   const repairs: Repairs = {};
   await settleUnclaimedHolds(provider, before, now, repairs);
   await captureAcceptedOrders(provider, before, now, repairs);
+  const repair = (jobId: number, kind: MoneyRepairKind, detail: string | null) => repaired(repairs, jobId, kind, detail);
+  await reserveMissingRefunds(before, repair, skipped);
+  await finishPendingRefunds(provider, before, now, repair, skipped);
+  await reverseOwedTransfers(repair, skipped);
+  await finishRaisedReversals(provider, before, repair, skipped);
   await finishPendingPayouts(provider, before, repairs);
   repairs.stranded_released = (await releaseStrandedHolds(now)).length || undefined;
   return repairs;

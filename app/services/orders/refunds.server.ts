@@ -1,19 +1,29 @@
-// Refunds of a job's captured payment, full or partial (decision 040). A refund is claimed by one
+// Refunds of a job's captured payment, full or partial (decision 040). A refund is reserved by one
 // guarded insert that keeps the sum of the payment's refunds within what was captured (one per
-// claim: refunds.claim_id is unique), then sent to the provider with the row's id as its
-// idempotency key; a call that failed leaves the row pending and the claims sweep sends it again.
+// claim: refunds.claim_id is unique). A decision that promises money (a claim's outcome, a cancel of
+// a captured order) reserves it in the decision's own transaction, so neither stands without the
+// other. The reserved refund is then sent to the provider with the row's id as its idempotency key;
+// a call that failed or a crash leaves the row pending, and the money reconciliation sends it again.
 // When the owner was already paid, what the refund takes from their share is reversed from the transfer.
+import type { InArgs, InStatement } from "@libsql/client";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { payouts, printJobs, refunds } from "../../../db/schema";
 import { ownerShareAfterRefunds } from "~/domain/claims";
 import { AppError } from "~/domain/app-error";
 import { getPaymentProvider } from "~/services/payments/provider.server";
-import { movePayment, paymentOfJob } from "~/services/payments/records.server";
+import { movePayment, paymentOfJob, type PaymentRow } from "~/services/payments/records.server";
 import { faultPoint } from "~/utils/fault-points.server";
-import { getClient } from "~/utils/db.server";
+import { getDb, type Database } from "~/utils/db.server";
 
 export const NOTHING_TO_REFUND = "Nothing is left to refund on this order.";
 export const OVER_REFUNDABLE = "A refund can't be more than what is left of the payment.";
+export const CLAIM_ALREADY_REFUNDED = "This claim was already refunded.";
 
-interface RefundRow {
+/** The database, or a transaction of it: a reservation joins the decision's own transaction. */
+export type Writer = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export interface PendingRefund {
   id: number;
   jobId: number;
   providerPaymentId: string;
@@ -22,9 +32,7 @@ interface RefundRow {
 
 /** What is still refundable on the job's captured payment, in cents (0 when it has none). */
 export async function refundableCents(jobId: number): Promise<number> {
-  const payment = await paymentOfJob(jobId, ["captured", "refunded"]);
-  if (!payment) return 0;
-  return Math.max(0, payment.amountCents - (await refundedCentsOf(jobId)));
+  return (await refundsOfJob(jobId)).refundableCents;
 }
 
 /** What was refunded on the job and what is still refundable, the sum read once (the order page shows both). */
@@ -34,67 +42,117 @@ export async function refundsOfJob(jobId: number): Promise<{ refundedCents: numb
 }
 
 /** Every refund of the job, made or still on its way. */
-export async function refundedCentsOf(jobId: number): Promise<number> {
-  const client = await getClient();
-  const result = await client.execute({
-    sql: "SELECT coalesce(sum(amount_cents), 0) AS n FROM refunds WHERE job_id = ?",
-    args: [jobId],
-  });
-  return Number(result.rows[0]?.n ?? 0);
+export async function refundedCentsOf(jobId: number, db: Writer | null = null): Promise<number> {
+  const [row] = await (db ?? (await getDb()))
+    .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)` })
+    .from(refunds)
+    .where(eq(refunds.jobId, jobId));
+  return row?.cents ?? 0;
+}
+
+type Reservation = { payment: PaymentRow; amountCents: number | "rest"; claimId?: number | null };
+
+/**
+ * The guarded insert of a pending refund of `amountCents`, or of all that is left ("rest"), on a captured
+ * payment, when `also` holds. The amount is computed inside the insert, so two refunds at once can't
+ * both fit in the same cents, and a claim has one refund at most.
+ */
+function reservation(input: Reservation, also: SQL = sql`1`): SQL {
+  const { payment } = input;
+  const taken = sql`(SELECT coalesce(sum(${refunds.amountCents}), 0) FROM ${refunds} WHERE ${refunds.providerPaymentId} = ${payment.providerPaymentId})`;
+  const amount = input.amountCents === "rest" ? sql`(${payment.amountCents} - ${taken})` : sql`${Math.trunc(input.amountCents)}`;
+  return sql`INSERT INTO ${refunds} (job_id, claim_id, provider_payment_id, provider, amount_cents, status)
+    SELECT ${payment.jobId}, ${input.claimId ?? null}, ${payment.providerPaymentId}, ${payment.provider}, ${amount}, 'pending'
+    WHERE ${amount} > 0 AND ${amount} + ${taken} <= ${payment.amountCents} AND ${also}
+    ON CONFLICT (claim_id) DO NOTHING
+    RETURNING id, amount_cents`;
+}
+
+/** Reserves a refund as a pending row, inside the caller's transaction when it is part of a decision; null when nothing fits. */
+export async function reserveRefund(db: Writer, input: Reservation): Promise<PendingRefund | null> {
+  const [row] = await db.all<{ id: number; amount_cents: number }>(reservation(input));
+  if (!row) return null;
+  const { payment } = input;
+  return { id: row.id, jobId: payment.jobId, providerPaymentId: payment.providerPaymentId, amountCents: row.amount_cents };
 }
 
 /**
- * Refunds the job's captured payment: `amountCents`, or all that is left ("rest"). Once per claim,
- * never above what was captured minus earlier refunds, however many requests race. Returns the
+ * The same reservation as one statement of a batch whose other statements make the decision: it is
+ * reserved only when `also` (the decision's effect, read inside the batch's transaction) holds.
+ */
+export function reservationStatement(input: Reservation, also: SQL): InStatement {
+  const query = new SQLiteAsyncDialect().sqlToQuery(reservation(input, also));
+  return { sql: query.sql, args: query.params as InArgs };
+}
+
+/** Why a reservation found nothing to refund, as the AppError a decision is refused with. */
+export async function refusedRefund(input: { amountCents: number | "rest"; claimId?: number | null }, db: Writer) {
+  if (input.claimId != null) {
+    const [found] = await db.select({ id: refunds.id }).from(refunds).where(eq(refunds.claimId, input.claimId)).limit(1);
+    if (found) return new AppError("conflict", CLAIM_ALREADY_REFUNDED);
+  }
+  return new AppError("conflict", input.amountCents === "rest" ? NOTHING_TO_REFUND : OVER_REFUNDABLE);
+}
+
+/**
+ * Refunds the job's captured payment on its own (no decision with it): reserved, then sent. Once per
+ * claim, never above what was captured minus earlier refunds, however many requests race. Returns the
  * refund's amount, or null when the order has no captured payment.
  */
 export async function refundJob(input: { jobId: number; amountCents: number | "rest"; claimId?: number | null; now?: number }) {
   const payment = await paymentOfJob(input.jobId, ["captured", "refunded"]);
   if (!payment) return null;
-  const client = await getClient();
-  const taken = "(SELECT coalesce(sum(amount_cents), 0) FROM refunds WHERE provider_payment_id = ?3)";
-  // the amount is computed inside the insert, so two refunds at once can't both fit in the same cents
-  const amount = input.amountCents === "rest" ? `?4 - ${taken}` : "?5";
-  const claimed = await client.execute({
-    sql: `INSERT INTO refunds (job_id, claim_id, provider_payment_id, provider, amount_cents, status)
-          SELECT ?1, ?2, ?3, ?6, ${amount}, 'pending'
-          WHERE ${amount} > 0 AND ${amount} + ${taken} <= ?4
-          ON CONFLICT (claim_id) DO NOTHING
-          RETURNING id, amount_cents`,
-    args: [
-      input.jobId,
-      input.claimId ?? null,
-      payment.providerPaymentId,
-      payment.amountCents,
-      input.amountCents === "rest" ? 0 : Math.trunc(input.amountCents),
-      payment.provider,
-    ],
-  });
-  const row = claimed.rows[0];
-  if (!row) {
-    if (input.claimId != null && (await refundOfClaim(input.claimId)))
-      throw new AppError("conflict", "This claim was already refunded.");
-    throw new AppError("conflict", input.amountCents === "rest" ? NOTHING_TO_REFUND : OVER_REFUNDABLE);
-  }
-  const refund = {
-    id: Number(row.id),
-    jobId: input.jobId,
-    providerPaymentId: payment.providerPaymentId,
-    amountCents: Number(row.amount_cents),
-  };
+  const db = await getDb();
+  const refund = await reserveRefund(db, { ...input, payment });
+  if (!refund) throw await refusedRefund(input, db);
   faultPoint("refund:after-reserve");
   await sendRefund(refund, input.now);
   return { refundId: refund.id, amountCents: refund.amountCents };
 }
 
-async function refundOfClaim(claimId: number): Promise<boolean> {
-  const client = await getClient();
-  const result = await client.execute({ sql: "SELECT 1 FROM refunds WHERE claim_id = ?", args: [claimId] });
-  return result.rows.length > 0;
+/**
+ * After a decision reserved its refund: the job's pending refunds are sent. A provider that refuses or
+ * can't be reached leaves them pending for the money reconciliation; the decision stands either way.
+ */
+export async function sendPendingRefunds(jobId: number, now = Date.now()): Promise<void> {
+  faultPoint("refund:after-reserve");
+  for (const refund of await pendingRefunds({ jobId })) {
+    try {
+      await sendRefund(refund, now);
+    } catch (error) {
+      console.warn(
+        `refund ${refund.id} of job ${jobId} left for the reconciliation`,
+        error instanceof Error ? error.name : "error",
+      );
+    }
+  }
 }
 
-/** Asks the provider for a claimed refund (again, after a failure: same key, so never twice), then takes it from the owner's payout. */
-async function sendRefund(refund: RefundRow, now = Date.now()) {
+/** Pending refunds, oldest first: one job's, or every job's reserved before `before` with this provider. */
+export async function pendingRefunds(filter: { jobId: number } | { provider: string; before: number }): Promise<PendingRefund[]> {
+  const db = await getDb();
+  return db
+    .select({
+      id: refunds.id,
+      jobId: refunds.jobId,
+      providerPaymentId: refunds.providerPaymentId,
+      amountCents: refunds.amountCents,
+    })
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.status, "pending"),
+        "jobId" in filter
+          ? eq(refunds.jobId, filter.jobId)
+          : and(eq(refunds.provider, filter.provider as PaymentRow["provider"]), sql`${refunds.createdAt} < ${filter.before}`),
+      ),
+    )
+    .orderBy(refunds.id)
+    .limit(100);
+}
+
+/** Asks the provider for a reserved refund (again, after a failure: same key, so never twice), then takes it from the owner's payout. */
+export async function sendRefund(refund: PendingRefund, now = Date.now()) {
   const provider = await getPaymentProvider();
   const { refundId } = await provider.refund({
     providerPaymentId: refund.providerPaymentId,
@@ -102,11 +160,11 @@ async function sendRefund(refund: RefundRow, now = Date.now()) {
     idempotencyKey: `refund-${refund.id}`,
   });
   faultPoint("refund:after-provider");
-  const client = await getClient();
-  await client.execute({
-    sql: "UPDATE refunds SET status = 'succeeded', provider_refund_id = ?, refunded_at = ? WHERE id = ? AND status = 'pending'",
-    args: [refundId, now, refund.id],
-  });
+  const db = await getDb();
+  await db
+    .update(refunds)
+    .set({ status: "succeeded", providerRefundId: refundId, refundedAt: new Date(now) })
+    .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")));
   const payment = await paymentOfJob(refund.jobId, ["captured"]);
   if (payment && (await refundedCentsOf(refund.jobId)) >= payment.amountCents) {
     await movePayment(payment.providerPaymentId, ["captured"], "refunded", { now });
@@ -116,125 +174,69 @@ async function sendRefund(refund: RefundRow, now = Date.now()) {
 
 /**
  * After a refund of a job whose owner was already paid: the transfer is reversed by what the owner's
- * share lost (their share after all refunds, less what they keep). The reversed total is raised by one
- * guarded update, so a reversal is asked for once however many refunds finish together.
+ * share lost (their share after all refunds, less what they keep). The reversed total is raised on the
+ * payout and on the refund it is for (the given one, or the job's newest) in one transaction, so the two
+ * always agree and a reversal is asked for once however many refunds finish together.
  */
 export async function reversePayout(jobId: number, refundId: number | null = null) {
-  const client = await getClient();
+  const db = await getDb();
   for (;;) {
-    const found = await client.execute({
-      sql: `SELECT o.amount_cents, o.reversed_cents, o.provider_transfer_id, j.printer_profit_cents
-            FROM payouts o JOIN print_jobs j ON j.id = o.job_id
-            WHERE o.job_id = ? AND o.status = 'paid' AND o.provider_transfer_id IS NOT NULL`,
-      args: [jobId],
-    });
-    const payout = found.rows[0];
-    if (!payout) return 0;
-    const paid = Number(payout.amount_cents);
-    const reversed = Number(payout.reversed_cents);
-    const keeps = Math.min(paid, ownerShareAfterRefunds(Number(payout.printer_profit_cents), await refundedCentsOf(jobId)));
-    const more = paid - keeps - reversed;
+    const [payout] = await db
+      .select({
+        paid: payouts.amountCents,
+        reversed: payouts.reversedCents,
+        transferId: payouts.providerTransferId,
+        profit: printJobs.printerProfitCents,
+      })
+      .from(payouts)
+      .innerJoin(printJobs, eq(printJobs.id, payouts.jobId))
+      .where(and(eq(payouts.jobId, jobId), eq(payouts.status, "paid"), sql`${payouts.providerTransferId} IS NOT NULL`));
+    if (!payout?.transferId) return 0;
+    const keeps = Math.min(payout.paid, ownerShareAfterRefunds(payout.profit, await refundedCentsOf(jobId)));
+    const more = payout.paid - keeps - payout.reversed;
     if (more <= 0) return 0;
-    const raised = await client.execute({
-      sql: "UPDATE payouts SET reversed_cents = ? WHERE job_id = ? AND reversed_cents = ?",
-      args: [reversed + more, jobId, reversed],
-    });
-    if (raised.rowsAffected !== 1) continue;
+    const raised = await moveReversal(jobId, refundId, { from: payout.reversed, by: more });
+    if (!raised) continue;
     faultPoint("reversal:after-raise");
     const provider = await getPaymentProvider();
     try {
       await provider.reverseTransfer({
-        transferId: String(payout.provider_transfer_id),
+        transferId: payout.transferId,
         amountCents: more,
-        idempotencyKey: `reversal-job-${jobId}-to-${reversed + more}`,
+        idempotencyKey: `reversal-job-${jobId}-to-${payout.reversed + more}`,
       });
     } catch (error) {
-      // given back, so the sweep asks again
-      await client.execute({
-        sql: "UPDATE payouts SET reversed_cents = reversed_cents - ? WHERE job_id = ?",
-        args: [more, jobId],
-      });
+      // given back on both rows, so the reconciliation asks again
+      await moveReversal(jobId, raised.refundId, { from: payout.reversed + more, by: -more });
       throw error;
-    }
-    if (refundId) {
-      await client.execute({
-        sql: "UPDATE refunds SET reversed_cents = reversed_cents + ? WHERE id = ?",
-        args: [more, refundId],
-      });
     }
     return more;
   }
 }
 
-/** The sweep's part: refunds whose provider call failed are sent again; payouts still owing a reversal are reversed. */
-export async function retryUnsettledRefunds(now = Date.now()): Promise<number> {
-  const client = await getClient();
-  const pending = await client.execute({
-    sql: `SELECT id, job_id, provider_payment_id, amount_cents FROM refunds r
-          WHERE status = 'pending' AND provider = ? AND created_at < ? ORDER BY id LIMIT 100`,
-    args: [(await getPaymentProvider()).name, now - 60_000],
-  });
-  let sent = 0;
-  for (const row of pending.rows) {
-    const refund = {
-      id: Number(row.id),
-      jobId: Number(row.job_id),
-      providerPaymentId: String(row.provider_payment_id),
-      amountCents: Number(row.amount_cents),
-    };
-    if (
-      await sendRefund(refund, now).then(
-        () => true,
-        () => false,
-      )
-    )
-      sent++;
-  }
-  const owing = await client.execute({
-    sql: `SELECT o.job_id FROM payouts o JOIN print_jobs j ON j.id = o.job_id
-          WHERE o.status = 'paid' AND o.amount_cents - o.reversed_cents >
-            max(0, j.printer_profit_cents - (SELECT coalesce(sum(amount_cents), 0) FROM refunds WHERE job_id = o.job_id))
-          LIMIT 100`,
-    args: [],
-  });
-  for (const row of owing.rows) await reversePayout(Number(row.job_id)).catch(() => 0);
-  await finishRaisedReversals(now);
-  return sent;
-}
-
-/**
- * Reversals counted on our side but never made at the provider (a crash between the raise and the call):
- * asked for again under the key the cut-short call used, so one made after all is not made twice. Jobs
- * with a refund in the last minute are left to the request still finishing it.
- */
-async function finishRaisedReversals(now: number) {
-  const provider = await getPaymentProvider();
-  if (!provider.reversedCentsOf) return;
-  const client = await getClient();
-  const raised = await client.execute({
-    sql: `SELECT o.job_id, o.reversed_cents, o.provider_transfer_id FROM payouts o
-          WHERE o.status = 'paid' AND o.reversed_cents > 0 AND o.provider = ? AND o.provider_transfer_id IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.job_id = o.job_id AND coalesce(r.refunded_at, r.created_at) > ?)
-          ORDER BY o.job_id LIMIT 100`,
-    args: [provider.name, now - 60_000],
-  });
-  for (const row of raised.rows) {
-    const jobId = Number(row.job_id);
-    const transferId = String(row.provider_transfer_id);
-    const ours = Number(row.reversed_cents);
-    try {
-      const made = await provider.reversedCentsOf(transferId);
-      if (made >= ours) continue;
-      await provider.reverseTransfer({
-        transferId,
-        amountCents: ours - made,
-        idempotencyKey: `reversal-job-${jobId}-to-${ours}`,
-      });
-    } catch (error) {
-      console.warn(
-        `refund sweep: reversal for job ${jobId} left for the next run`,
-        error instanceof Error ? error.name : "error",
-      );
+/** Moves the payout's reversed total from `from` by `by` and the refund's share with it, in one transaction; null when it had moved. */
+async function moveReversal(jobId: number, refundId: number | null, change: { from: number; by: number }) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const moved = await tx
+      .update(payouts)
+      .set({ reversedCents: change.from + change.by })
+      .where(and(eq(payouts.jobId, jobId), eq(payouts.reversedCents, change.from)));
+    if (moved.rowsAffected !== 1) return null;
+    const [target] = refundId
+      ? [{ id: refundId }]
+      : await tx
+          .select({ id: refunds.id })
+          .from(refunds)
+          .where(eq(refunds.jobId, jobId))
+          .orderBy(sql`${refunds.id} DESC`)
+          .limit(1);
+    if (target) {
+      await tx
+        .update(refunds)
+        .set({ reversedCents: sql`max(0, ${refunds.reversedCents} + ${change.by})` })
+        .where(eq(refunds.id, target.id));
     }
-  }
+    return { refundId: target?.id ?? null };
+  });
 }

@@ -1,6 +1,8 @@
 // Every status change of an order goes through transitionJob: the lifecycle table decides, one
 // guarded UPDATE (WHERE id = ? AND status = ?) makes it happen at most once, and the winner alone
 // moves the money, the filament, and tells the other party.
+import { sql } from "drizzle-orm";
+import { printJobs } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import {
   checkTransition,
@@ -21,7 +23,7 @@ import { faultPoint } from "~/utils/fault-points.server";
 import { notify } from "~/services/notifications.server";
 import { actorFor, loadJobParty, type JobParty } from "./jobs.server";
 import { releaseOpenPayments } from "./payment-holds.server";
-import { refundJob } from "./refunds.server";
+import { reservationStatement, sendPendingRefunds } from "./refunds.server";
 import { sendReceipt } from "./receipt.server";
 
 const STAMP_COLUMNS: Record<JobStamp, string> = {
@@ -134,6 +136,10 @@ export async function transitionJob(request: TransitionRequest): Promise<Transit
       throw error;
     }
   } else if (transition.inventory === "return") {
+    // a cancel of a charged order reserves its refund in the same transaction: neither stands alone
+    const charged = transition.payment === "refund" ? await paymentOfJob(job.id, ["captured", "refunded"]) : null;
+    const cancelled = sql`EXISTS (SELECT 1 FROM ${printJobs} WHERE ${printJobs.id} = ${job.id}
+      AND ${printJobs.status} = ${transition.to} AND ${printJobs.updatedAt} = ${now})`;
     const [update] = await client.batch(
       [
         guarded,
@@ -143,6 +149,7 @@ export async function transitionJob(request: TransitionRequest): Promise<Transit
                 ON CONFLICT (printer_id, material, color) DO UPDATE SET grams = grams + excluded.grams, updated_at = excluded.updated_at`,
           args: [...stock, grams, now],
         },
+        ...(charged ? [reservationStatement({ payment: charged, amountCents: "rest" }, cancelled)] : []),
       ],
       "write",
     );
@@ -184,12 +191,8 @@ async function moveMoney(party: JobParty, transition: Transition, now: number) {
     // the job's status stands; a payment the provider refused to cancel keeps its state for a retry
     if (failed.length > 0) console.error(`payment release failed for job ${jobId}`, failed.length);
   } else if (transition.payment === "refund") {
-    try {
-      await refundJob({ jobId, amountCents: "rest", now });
-    } catch (error) {
-      // the job's status stands; a refund the provider refused stays pending and the claims sweep sends it again
-      console.error(`payment refund failed for job ${jobId}`, error instanceof Error ? error.name : "error");
-    }
+    // reserved with the status; what the provider can't do now the money reconciliation finishes
+    await sendPendingRefunds(jobId, now);
   }
 }
 
