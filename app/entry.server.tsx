@@ -4,7 +4,7 @@ import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import { FixedMarkupProvider } from "~/components/fixed-markup";
 import { QUICK_ADD_FIXED_PARTS } from "~/components/quick-add-printer";
 import { FOOTER_FIXED_PARTS } from "~/components/site-footer";
-import { isWriteUnavailable } from "~/utils/db.server";
+import { isDatabaseUnavailable, isWriteUnavailable, sqliteCodesOf } from "~/utils/db.server";
 import { NonceProvider } from "~/utils/nonce-provider";
 import { readHandOffAhead } from "~/utils/handoff.server";
 import { describeError } from "~/utils/log-redaction";
@@ -51,10 +51,11 @@ export default async function handleRequest(
 }
 
 export function handleError(error: unknown, { request, context }: { request: Request; context?: AppLoadContext }) {
-  // a held write lock or a read-only database is not a bug: 503 with Retry-After (server/remix-handler.ts)
-  if (isWriteUnavailable(error) && context?.requestState) {
+  // a held write lock, a read-only file, a full disk or a faulty -wal/-shm is not a bug: 503 with Retry-After (server/remix-handler.ts)
+  if (isDatabaseUnavailable(error) && context?.requestState) {
     context.requestState.databaseBusy = true;
-    console.warn(`database cannot write now: ${new URL(request.url).pathname}`);
+    const why = isWriteUnavailable(error) ? "cannot write now" : `unavailable (${sqliteCodesOf(error)[0] ?? "file fault"})`;
+    console.warn(`database ${why}: ${new URL(request.url).pathname}`);
     return;
   }
   if (!request.signal.aborted) console.error(describeError(error));

@@ -9,10 +9,18 @@ import { dirname } from "node:path";
 import { createClient, type Client, type Config } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../db/schema";
+import { checkDatabaseFiles } from "./database-files.server";
 import { isBusyError, needsReconnect } from "./sqlite-errors.server";
 
 export type Database = LibSQLDatabase<typeof schema>;
-export { isBusyError, isUniqueViolation, isWriteUnavailable, needsReconnect, sqliteCodesOf } from "./sqlite-errors.server";
+export {
+  isBusyError,
+  isDatabaseUnavailable,
+  isUniqueViolation,
+  isWriteUnavailable,
+  needsReconnect,
+  sqliteCodesOf,
+} from "./sqlite-errors.server";
 
 /** How long a statement, batch or transaction start of the server waits in all for another connection's write lock. */
 export const LOCK_WAIT_MS = 5_000;
@@ -343,23 +351,26 @@ async function openRecoveringDatabase(env: NodeJS.ProcessEnv = process.env) {
   if (path) mkdirSync(dirname(path), { recursive: true });
   if (!path || config.syncUrl) {
     const client = recoveringClient(config);
-    return { client, db: drizzle(client, { schema }) };
+    return { client, db: drizzle(client, { schema }), files: null };
   }
   retireConnectionsThatMeetALock();
   // SQLite itself never waits for the lock here (its wait would block every request): lockWaitingClient does
   const client = lockWaitingClient(recoveringClient({ ...config, timeout: 0 }), new WriteLockWatch(writeLockProbe(path)));
   await client.execute("PRAGMA journal_mode = WAL");
-  return { client, db: drizzle(client, { schema }) };
+  return { client, db: drizzle(client, { schema }), files: path };
 }
 
 declare global {
   // one client across dev-server reloads
-  var __printnearDb: Promise<{ client: Client; db: Database }> | undefined;
+  var __printnearDb: Promise<{ client: Client; db: Database; files: string | null }> | undefined;
 }
 
-function connection() {
+/** The shared connection, once its -shm and -wal are fit to touch (a DatabaseFileFault otherwise: 503). */
+async function connection() {
   globalThis.__printnearDb ??= openRecoveringDatabase();
-  return globalThis.__printnearDb;
+  const opened = await globalThis.__printnearDb;
+  if (opened.files) checkDatabaseFiles(opened.files);
+  return opened;
 }
 
 /**

@@ -1,6 +1,7 @@
 // The reads every page runs, on a connection of the database file's own for reads: see readRows.
 import type { InArgs } from "@libsql/client";
 import { databaseConfig, getClient, libsqlBinding, localPath, type BindingConnection } from "./db.server";
+import { checkDatabaseFiles } from "./database-files.server";
 import { isBusyError, needsReconnect } from "./sqlite-errors.server";
 
 declare global {
@@ -62,6 +63,8 @@ async function readConnection(): Promise<BindingConnection | null> {
   }
   const reader = globalThis.__printnearReader;
   if (!reader.path) return null;
+  // a read touches the -shm as a write does
+  checkDatabaseFiles(reader.path);
   // a connection retired after meeting a lock (retireConnectionsThatMeetALock) is marked closed
   if (!reader.connection?.open) {
     reader.connection = new (libsqlBinding())(reader.path, { timeout: 0 });

@@ -29,6 +29,21 @@ export function isWriteUnavailable(error: unknown): boolean {
   return isBusyError(error) || sqliteCodesOf(error).some((code) => code.startsWith("SQLITE_READONLY"));
 }
 
+/**
+ * The database cannot answer now for a reason outside the app: a held write lock, a read-only file, a full disk
+ * (SQLITE_FULL), an I/O error (a -wal or -shm that cannot be written or grown), a file that cannot be opened,
+ * or a -shm fault found before it crashed the process (database-files.server.ts). Not a bug: 503 with Retry-After.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isWriteUnavailable(error)) return true;
+  if (sqliteCodesOf(error).some((code) => /^SQLITE_(FULL|IOERR|CANTOPEN)/.test(code))) return true;
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === "DATABASE_FILE_FAULT") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** The connection itself is broken or stuck read-only: a fresh one is needed. */
 export function needsReconnect(error: unknown): boolean {
   if (sqliteCodesOf(error).some((code) => /^SQLITE_(READONLY|IOERR|CANTOPEN|NOTADB)/.test(code))) return true;

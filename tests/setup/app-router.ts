@@ -4,7 +4,7 @@
 import { resolve } from "node:path";
 import { createRequire } from "node:module";
 import { UNSAFE_flatRoutes as flatRoutes } from "@remix-run/dev";
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import { vi } from "vitest";
 import remixConfig from "../../remix.config.js";
 import * as entry from "../../app/entry.server";
@@ -14,7 +14,7 @@ import { withRequestScope } from "../../app/utils/request-scope.server";
 
 type RouteModule = ServerBuild["routes"][string]["module"];
 
-/** A handler answering Requests as the server does, with the route modules given by route id ("routes/order.$id"). */
+/** A handler answering Requests as the server does, with the route modules given by route id ("routes/order.$id"); the load context is optional. */
 export function appRouter(modules: Record<string, unknown>) {
   const manifest = flatRoutes(resolve("app"), remixConfig.ignoredRouteFiles);
   const routes: ServerBuild["routes"] = {
@@ -58,8 +58,10 @@ export function appRouter(modules: Record<string, unknown>) {
     basename: undefined,
   } as unknown as ServerBuild;
   const handle = createRequestHandler(build, "production");
-  return (request: Request) =>
-    request.method === "GET" || request.method === "HEAD" ? withRequestScope(() => handle(request)) : handle(request);
+  return (request: Request, context?: AppLoadContext) =>
+    request.method === "GET" || request.method === "HEAD"
+      ? withRequestScope(() => handle(request, context))
+      : handle(request, context);
 }
 
 /**

@@ -1,4 +1,5 @@
 // Builds one migrated database file per run; every test file copies it (a fresh database per file).
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { migrateDatabase } from "../../db/migrate";
 
@@ -11,8 +12,7 @@ export default async function setup({ provide }: { provide: (key: "testRunDir", 
   for (const name of readdirSync("tests/.tmp")) {
     const pid = /^run-(\d+)$/.exec(name)?.[1];
     // the per-file copies of earlier runs (and of builds before runs had their own folder)
-    if (name.startsWith("test-") || (pid && !isRunning(Number(pid))))
-      rmSync(`tests/.tmp/${name}`, { recursive: true, force: true });
+    if (name.startsWith("test-") || (pid && !isRunning(Number(pid)))) removeLeftovers(`tests/.tmp/${name}`);
   }
   const runDir = `tests/.tmp/run-${process.pid}`;
   mkdirSync(runDir, { recursive: true });
@@ -24,6 +24,16 @@ export default async function setup({ provide }: { provide: (key: "testRunDir", 
   client.close();
   provide("testRunDir", runDir);
   return () => rmSync(runDir, { recursive: true, force: true });
+}
+
+/** Removes a folder an earlier run left; a file a crashed fault test left immutable (chattr +i) is freed first. */
+function removeLeftovers(path: string) {
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    spawnSync("chattr", ["-R", "-i", path]);
+    rmSync(path, { recursive: true, force: true });
+  }
 }
 
 function isRunning(pid: number): boolean {
