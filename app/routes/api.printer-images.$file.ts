@@ -9,7 +9,7 @@ import {
   readDefaultPrinterImage,
 } from "~/services/printers/images.server";
 import { getStorage } from "~/services/storage.server";
-import { apiErrorResponse } from "~/utils/app-error.server";
+import { apiErrorResponse, withApiErrors } from "~/utils/app-error.server";
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const file = params.file ?? "";
@@ -33,6 +33,10 @@ export async function loader({ params }: LoaderFunctionArgs) {
       },
     });
   }
+  return withApiErrors(() => storedPhoto(file));
+}
+
+async function storedPhoto(file: string) {
   const found = imageKeyFromFileName(file);
   const stored = found ? await getStorage().get(found.key) : null;
   if (!found || !stored) return apiErrorResponse(new AppError("not_found", "Image not found"));

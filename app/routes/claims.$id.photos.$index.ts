@@ -3,6 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { IMAGE_TYPES, type ImageExtension } from "~/services/printers/images.server";
 import { claimPhotoKey } from "~/services/orders/claims.server";
 import { getStorage } from "~/services/storage.server";
+import { withApiErrors } from "~/utils/app-error.server";
 import { invariantResponse, parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 
@@ -11,6 +12,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const claimId = parseId(params.id);
   const index = Number(params.index);
   const key = claimId && Number.isInteger(index) && index >= 0 ? await claimPhotoKey(claimId, index, user) : null;
+  // a bucket that is down answers 503 with Retry-After
+  return withApiErrors(() => photo(key));
+}
+
+async function photo(key: string | null) {
   const stored = key ? await getStorage().get(key) : null;
   invariantResponse(key && stored, "Photo not found", { status: 404 });
   const ext = key.slice(key.lastIndexOf(".") + 1) as ImageExtension;

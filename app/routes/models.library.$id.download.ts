@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { countLibraryDownload, libraryModelFile } from "~/services/models/library.server";
 import { getStorage } from "~/services/storage.server";
+import { withApiErrors } from "~/utils/app-error.server";
 import { invariantResponse, parseId } from "~/utils/misc";
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -15,9 +16,13 @@ function contentDisposition(name: string) {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-// GET /models/library/{id}/download: the model's stored file; each download is counted.
+// GET /models/library/{id}/download: the model's stored file; each download is counted (503 while the bucket is down).
 export async function loader({ params }: LoaderFunctionArgs) {
-  const id = parseId(params.id);
+  return withApiErrors(() => download(params.id));
+}
+
+async function download(idParam: string | undefined) {
+  const id = parseId(idParam);
   const file = id ? await libraryModelFile(id) : null;
   const stored = file ? await getStorage().get(file.storageKey) : null;
   invariantResponse(id && file && stored, "File not found", { status: 404 });

@@ -2,11 +2,12 @@
 // and notification ids from the database and tells the streams of the users they concern. It
 // learns from the database, not from this process's memory, so a message written through
 // another machine reaches a stream held open on this one. The per-user cap counts the streams of every
-// process (rows of live_streams, leases this process renews); the per-address and per-machine caps count
-// this process's own.
+// process (rows of live_streams, leases this process renews, each taken before its stream opens); the
+// per-address and per-machine caps count this process's own, an IPv6 client by its /64.
 import { randomUUID } from "node:crypto";
+import { isIPv6 } from "node:net";
 import { AppError } from "~/domain/app-error";
-import { getClient, unlessWriteLocked } from "~/utils/db.server";
+import { getClient, isBusyError, unlessWriteLocked } from "~/utils/db.server";
 import { reachedOwnerSql } from "./orders/jobs.server";
 import { syncWithPrimary } from "~/utils/replica.server";
 
@@ -17,10 +18,10 @@ type Listener = (event: LiveEvent) => void;
 export const MAX_STREAMS_PER_USER = 6;
 /** A stream's row counts this long unless its process renews it (every third of it): a dead process's streams free up. */
 export const STREAM_LEASE_MS = 60_000;
-/** Streams one client address may hold on one process (a household or an office shares one). */
-export const MAX_STREAMS_PER_ADDRESS = 20;
 /** Streams one process holds in all; the proxy's hard limit leaves room beside them (docs/deployment.md). */
 export const MAX_STREAMS_PER_MACHINE = 200;
+/** A tenth of a process's streams for one client address (a household or an office shares one; IPv6 by its /64). */
+export const MAX_STREAMS_PER_ADDRESS = MAX_STREAMS_PER_MACHINE / 10;
 
 export interface StreamCaps {
   perUser: number;
@@ -47,6 +48,11 @@ interface Cursor {
   message: number;
   notification: number;
 }
+
+const busy = () =>
+  new AppError("busy", "Live updates are busy right now. The page will reconnect by itself.", {
+    retryAfterSeconds: RETRY_SECONDS,
+  });
 
 const tooManyForUser = () =>
   new AppError("rate_limited", "Too many live connections are open. Close a tab and try again.", {
@@ -80,7 +86,7 @@ export class LiveHub {
 
   /** Streams open from one client address, or on this process in all. */
   openStreams(address?: string): number {
-    return address === undefined ? this.total : (this.byAddress.get(address) ?? 0);
+    return address === undefined ? this.total : (this.byAddress.get(addressShare(address)) ?? 0);
   }
 
   /**
@@ -88,7 +94,8 @@ export class LiveHub {
    * past the process's bound AppError("busy"); the page's client reopens later either way.
    */
   async subscribe(stream: { userId: number; address: string }, listener: Listener): Promise<() => void> {
-    const { userId, address } = stream;
+    const { userId } = stream;
+    const address = addressShare(stream.address);
     const set = this.listeners.get(userId) ?? new Set<Listener>();
     if (set.size >= this.caps.perUser) throw tooManyForUser();
     if (this.openStreams(address) >= this.caps.perAddress) {
@@ -96,11 +103,7 @@ export class LiveHub {
         retryAfterSeconds: RETRY_SECONDS,
       });
     }
-    if (this.total >= this.caps.perMachine) {
-      throw new AppError("busy", "Live updates are busy right now. The page will reconnect by itself.", {
-        retryAfterSeconds: RETRY_SECONDS,
-      });
-    }
+    if (this.total >= this.caps.perMachine) throw busy();
     // this process's places are taken before the first await, so streams opening together cannot pass a cap
     // each of them saw unreached; each stream its own entry, even when two share one listener function
     const entry: Listener = (event) => listener(event);
@@ -108,7 +111,7 @@ export class LiveHub {
     this.listeners.set(userId, set);
     this.byAddress.set(address, this.openStreams(address) + 1);
     this.total += 1;
-    let lease: string | null = null;
+    let lease: string | undefined;
     let open = true;
     const unsubscribe = () => {
       if (!open) return;
@@ -136,26 +139,23 @@ export class LiveHub {
 
   /**
    * Counts a stream against its user's cap over all processes, in one statement (two processes cannot both
-   * take the last place). While another connection holds the write lock the stream opens counted by this
-   * process alone (null), rather than wait: the cap guards against abuse, it is not a promise.
+   * take the last place), before the stream opens. A held write lock is waited for like any write; past the
+   * wait the stream is refused as busy, never opened uncounted (that let one user hold 8 of 6 on two processes).
    */
-  private async takeUserPlace(userId: number): Promise<string | null> {
+  private async takeUserPlace(userId: number): Promise<string> {
     const id = randomUUID();
     const now = this.now();
     const client = await getClient();
-    const taken = await unlessWriteLocked(
-      async () => {
-        const result = await client.execute({
-          sql: `INSERT INTO live_streams (id, user_id, expires_at)
-                SELECT ?1, ?2, ?3 WHERE (SELECT count(*) FROM live_streams WHERE user_id = ?2 AND expires_at > ?4) < ?5`,
-          args: [id, userId, now + STREAM_LEASE_MS, now, this.caps.perUser],
-        });
-        return result.rowsAffected > 0;
-      },
-      () => null,
-    );
-    if (taken === false) throw tooManyForUser();
-    if (taken === null) return null;
+    const result = await client
+      .execute({
+        sql: `INSERT INTO live_streams (id, user_id, expires_at)
+              SELECT ?1, ?2, ?3 WHERE (SELECT count(*) FROM live_streams WHERE user_id = ?2 AND expires_at > ?4) < ?5`,
+        args: [id, userId, now + STREAM_LEASE_MS, now, this.caps.perUser],
+      })
+      .catch((error: unknown) => {
+        throw isBusyError(error) ? busy() : error;
+      });
+    if (result.rowsAffected === 0) throw tooManyForUser();
     // the first lease starts the renewal clock: a lease just taken needs no renewal on the next tick
     if (this.leases.size === 0) this.renewedAt = now;
     this.leases.add(id);
@@ -289,4 +289,25 @@ declare global {
 export function liveHub(): LiveHub {
   globalThis.__printnearLiveHub ??= new LiveHub();
   return globalThis.__printnearLiveHub;
+}
+
+/**
+ * The address a stream counts against: an IPv4 address as it is (an IPv4-mapped IPv6 one too), an IPv6 one
+ * by its /64, the block one subscriber is given, so a client cannot spread its streams over its own addresses.
+ */
+export function addressShare(address: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1];
+  const bare = address.split("%")[0];
+  if (!isIPv6(bare)) return address;
+  const groupsOf = (part: string) =>
+    part ? part.split(":").flatMap((group) => (group.includes(".") ? ["0", "0"] : [group])) : [];
+  const [head, tail] = bare.toLowerCase().split("::");
+  const before = groupsOf(head);
+  const after = tail === undefined ? [] : groupsOf(tail);
+  const groups = [...before, ...Array<string>(Math.max(0, 8 - before.length - after.length)).fill("0"), ...after];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(":")}::/64`;
 }

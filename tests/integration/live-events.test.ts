@@ -10,7 +10,7 @@ import {
   STREAM_LEASE_MS,
   type LiveEvent,
 } from "~/services/live-events.server";
-import { getClient } from "~/utils/db.server";
+import { getClient, libsqlBinding } from "~/utils/db.server";
 import { CLIENT_IP_HEADER } from "~/utils/rate-limit.server";
 import { notify } from "~/services/notifications.server";
 import { loader as events } from "~/routes/events";
@@ -107,6 +107,25 @@ describe("live events", () => {
     await expect(listen(machineB, strangerId)).resolves.toEqual([]);
   });
 
+  test("a stream opened while another process holds the write lock waits to take its lease: the cap still holds", async () => {
+    const userId = (await createTestUser()).id;
+    const machineA = new LiveHub();
+    const machineB = new LiveHub();
+    for (let i = 0; i < MAX_STREAMS_PER_USER - 1; i++) await listen(machineA, userId);
+    // another process's write holds the lock while B opens two streams for the last place
+    const otherProcess = new (libsqlBinding())(process.env.DATABASE_URL!.slice("file:".length), { timeout: 0 });
+    otherProcess.exec("BEGIN IMMEDIATE");
+    const opening = [0, 1].map(() => listen(machineB, userId));
+    setTimeout(() => otherProcess.exec("COMMIT"), 300);
+    const outcomes = await Promise.allSettled(opening);
+    otherProcess.close();
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = outcomes.find((outcome) => outcome.status === "rejected")?.reason as unknown;
+    expect(isAppError(refused) && refused.code).toBe("rate_limited");
+    expect(await userStreamRows(userId)).toBe(MAX_STREAMS_PER_USER);
+    expect(machineA.streamCount(userId) + machineB.streamCount(userId)).toBe(MAX_STREAMS_PER_USER);
+  });
+
   test("the streams of a process that died stop counting once their lease runs out; open ones are renewed", async () => {
     let clock = Date.now();
     const dying = new LiveHub(undefined, () => clock);
@@ -157,6 +176,25 @@ describe("live events", () => {
     first();
     expect([hub.openStreams(), hub.openStreams("203.0.113.1")]).toEqual([2, 1]);
     await expect(listen(hub, strangerId, "203.0.113.1")).resolves.toEqual([]);
+  });
+
+  test("one client's network holds only its share of the process's places, over every address it has", async () => {
+    const hub = new LiveHub({ perUser: 6, perAddress: 2, perMachine: 8 });
+    const accounts = [3_000_001, 3_000_002, 3_000_003, 3_000_004];
+    // two addresses of one IPv6 /64 fill its share; a third address of it is refused, another /64 is not
+    await listen(hub, accounts[0], "2001:db8:5:7::1");
+    await listen(hub, accounts[1], "2001:db8:5:7:ffff:1:2:3");
+    const sameNetwork = await hub
+      .subscribe({ userId: accounts[2], address: "2001:0db8:0005:0007::9" }, () => {})
+      .catch((e: unknown) => e);
+    expect(isAppError(sameNetwork) && sameNetwork.code).toBe("rate_limited");
+    await listen(hub, accounts[2], "2001:db8:5:8::1");
+    // an IPv4 client seen through an IPv4-mapped IPv6 address is the same client
+    await listen(hub, accounts[3], "203.0.113.50");
+    await listen(hub, accounts[0], "::ffff:203.0.113.50");
+    const mapped = await hub.subscribe({ userId: accounts[1], address: "203.0.113.50" }, () => {}).catch((e: unknown) => e);
+    expect(isAppError(mapped) && mapped.code).toBe("rate_limited");
+    expect([hub.openStreams("2001:db8:5:7::42"), hub.openStreams("::ffff:203.0.113.50"), hub.openStreams()]).toEqual([2, 2, 5]);
   });
 
   test("/events past the address's or the machine's cap answers 429 or 503 with Retry-After", async () => {

@@ -6,20 +6,27 @@ import type { FileStorage } from "@remix-run/file-storage";
 import { createS3FileStorage } from "@remix-run/file-storage-s3";
 import { LazyFile, type LazyContent } from "@remix-run/lazy-file";
 import { AwsClient } from "aws4fetch";
+import { AppError, isAppError } from "~/domain/app-error";
+import { fetchFunctionWithinLimits, fetchWithinLimits, progressing, type SilenceLimits } from "~/utils/limited-fetch.server";
 import type { BucketConfig } from "./config.server";
 
-/** A bucket that has not started answering by then counts as down (a streaming body may take longer). */
-const ANSWER_TIMEOUT_MS = 30_000;
+/**
+ * A bucket that is down is given up within worstAnswerMs (8.25 s: two tries of 4 s of silence), leaving the
+ * rest of a request within 10 s; a download whose body sends nothing for 10 s is cut.
+ */
+export const BUCKET_LIMITS: SilenceLimits = { answerMs: 4_000, stallMs: 10_000, attempts: 2, retryPauseMs: 250 };
 
-export function createBucketStorage(config: BucketConfig): FileStorage {
-  const listing = createS3FileStorage({
-    bucket: config.bucket,
-    region: config.region,
-    endpoint: config.endpoint,
-    accessKeyId: config.accessKeyId,
-    secretAccessKey: config.secretAccessKey,
-    sessionToken: config.sessionToken,
-  });
+export const STORAGE_UNAVAILABLE = "File storage is not answering right now. Please try again in a minute.";
+const RETRY_AFTER_SECONDS = 60;
+
+/** The bucket is down, silent or failing: one AppError the routes answer with 503 and Retry-After. */
+function storageUnavailable(cause: unknown): AppError {
+  return isAppError(cause)
+    ? cause
+    : new AppError("unavailable", STORAGE_UNAVAILABLE, { retryAfterSeconds: RETRY_AFTER_SECONDS, cause });
+}
+
+export function createBucketStorage(config: BucketConfig, limits: SilenceLimits = BUCKET_LIMITS): FileStorage {
   const aws = new AwsClient({
     accessKeyId: config.accessKeyId,
     secretAccessKey: config.secretAccessKey,
@@ -29,21 +36,32 @@ export function createBucketStorage(config: BucketConfig): FileStorage {
   });
   const objectUrl = objectUrlFor(config);
 
-  async function send(key: string, init: RequestInit): Promise<Response> {
+  function send(key: string, init: { method: string; headers?: HeadersInit; body?: () => ReadableStream<Uint8Array> }) {
     const headers = new Headers(init.headers);
     headers.set("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD");
-    const request = await aws.sign(objectUrl(key), { ...init, headers });
-    const timeout = new AbortController();
-    const timer = setTimeout(
-      () => timeout.abort(new Error(`the bucket did not answer ${init.method} in time`)),
-      ANSWER_TIMEOUT_MS,
+    return fetchWithinLimits(
+      (progress) =>
+        aws.sign(objectUrl(key), {
+          method: init.method,
+          headers,
+          // a fresh stream for each try, its chunks counted as progress
+          ...(init.body ? { body: progressing(init.body(), progress), duplex: "half" } : {}),
+        } as RequestInit),
+      limits,
+      storageUnavailable,
     );
-    try {
-      return await fetch(request, { signal: timeout.signal });
-    } finally {
-      clearTimeout(timer);
-    }
   }
+
+  // listing, checking and removing keep to the same limits
+  const listing = createS3FileStorage({
+    bucket: config.bucket,
+    region: config.region,
+    endpoint: config.endpoint,
+    accessKeyId: config.accessKeyId,
+    secretAccessKey: config.secretAccessKey,
+    sessionToken: config.sessionToken,
+    fetch: fetchFunctionWithinLimits(limits, storageUnavailable),
+  });
 
   async function get(key: string): Promise<File | null> {
     const response = await send(key, { method: "GET" });
@@ -91,7 +109,7 @@ export function createBucketStorage(config: BucketConfig): FileStorage {
       "X-Amz-Meta-File-Last-Modified": String(file.lastModified),
     });
     if (file.type) headers.set("Content-Type", file.type);
-    const response = await send(key, { method: "PUT", headers, body: file.stream(), duplex: "half" } as RequestInit);
+    const response = await send(key, { method: "PUT", headers, body: () => file.stream() });
     await assertOk(response, `PUT ${key}`);
     await drain(response);
   }
