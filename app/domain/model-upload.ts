@@ -5,7 +5,7 @@ import { INVALID_FILE_TYPE_MESSAGE } from "./mesh/errors";
 import { isMeshFormat } from "./mesh/types";
 import { DIFFICULTIES } from "./models";
 import { parseTags } from "./tags";
-import { FILE_TOO_LARGE_MESSAGE } from "./upload-limits";
+import { FILE_TOO_LARGE_MESSAGE, imageTooManyPixelsMessage } from "./upload-limits";
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
@@ -15,6 +15,8 @@ export const DESCRIPTION_MESSAGE = "Description must be at least 10 characters";
 export const CATEGORY_MESSAGE = "Please select a category";
 export const IMAGE_TYPE_MESSAGE = "Image must be a PNG, JPEG or WebP file";
 export const IMAGE_TOO_LARGE_MESSAGE = "Image must be 5 MB or smaller";
+export const IMAGE_TOO_MANY_PIXELS_MESSAGE = imageTooManyPixelsMessage("Image");
+export const IMAGE_UNREADABLE_MESSAGE = "Image could not be read; it may be damaged";
 
 /** Whole numbers typed in a form or sent as JSON; blank or unreadable falls back to 0. */
 function wholeNumberOrZero(message: string) {

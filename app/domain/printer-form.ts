@@ -6,6 +6,7 @@ import { COLOR_NAMES, PRINTER_MATERIALS, type MaterialName } from "./materials";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel, PRESET_MODEL_NAMES, PRINTER_MODELS } from "./printer-models";
 import { decimalToScaledInt } from "./money";
 import { pricePerGramFromSpool, SPOOL_WEIGHTS_GRAMS } from "./pricing";
+import { imageTooManyPixelsMessage } from "./upload-limits";
 
 export const MAX_BUILD_VOLUME_MM = 2000;
 /** A price per gram runs from $0.01 to $10.00, with at most 4 decimals (a spool's cost over its grams). */
@@ -19,6 +20,8 @@ export const LOCATION_NOT_FOUND =
   "We couldn't place this location. Enter a US city and state (Loveland, CO), a ZIP code or an address with its ZIP, or give latitude and longitude.";
 export const PRINTER_BUSY_WITH_ORDERS = "This printer has orders in progress. Finish or cancel them before deleting it.";
 export const PHOTO_TOO_LARGE = "The photo must be 5 MB or smaller";
+export const PHOTO_TOO_MANY_PIXELS = imageTooManyPixelsMessage("The photo");
+export const PHOTO_UNREADABLE = "The photo could not be read; it may be damaged";
 export const ONE_PHOTO_ONLY = "Add one photo at most";
 export const FORM_UNREADABLE = "The form could not be read. Please try again.";
 export const BOTH_COORDINATES = "Give both latitude and longitude, or leave both blank";

@@ -8,7 +8,11 @@ import type { Page } from "@playwright/test";
 import { expect, test, type SignIn, type Someone } from "./fixtures";
 import { createPerson, createPrinterFor } from "./helpers";
 
-const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+// a real 1×1 PNG: photos are decoded and re-encoded before they are stored
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da6364f8cf500f00038601805a347d6b0000000049454e44ae426082",
+  "hex",
+);
 
 /** A paid pickup order of $5.80 ($4.80 for the owner), ready for pickup, its card captured by the test provider. */
 async function paidOrder(fileName: string) {

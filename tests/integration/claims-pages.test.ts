@@ -12,6 +12,7 @@ import { OWNER_ANSWER_MS } from "../../app/domain/claims";
 import { payWithTestCard } from "../../app/services/orders/payment-flows.server";
 import { transitionJob } from "../../app/services/orders/transitions.server";
 import { WRITE_LIMITS } from "../../app/services/write-limits.server";
+import { ONE_PIXEL_PNG } from "../fixtures/images";
 import { placeTestOrder } from "../setup/orders";
 import { args, createTestUser, flashedToast, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 
@@ -19,7 +20,7 @@ WRITE_LIMITS.jobStatus.limit = 10_000;
 WRITE_LIMITS.payment.limit = 10_000;
 
 const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", name: "Casey Customer" };
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+const PNG = ONE_PIXEL_PNG;
 
 async function pickedUpOrder() {
   const order = await placeTestOrder();

@@ -11,12 +11,11 @@ import { LIBRARY_THUMBNAIL_SIZE } from "../../app/services/models/library-upload
 import { getDb } from "../../app/utils/db.server";
 import { args, createTestUser, formRequest, refusalMessages, run, sessionCookieFor, streamedMultipart } from "../setup/requests";
 import { storedFiles } from "../fixtures/designs/helpers";
+import { ONE_PIXEL_PNG } from "../fixtures/images";
 import { testUploadsDir } from "../setup/uploads";
 
 const CUBE_STL = readFileSync("tests/fixtures/models/trimesh_20mm-xyz-cube.stl");
-const PNG = Uint8Array.from([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0,
-]);
+const PNG = ONE_PIXEL_PNG;
 const MIB = 1024 * 1024;
 const FIELDS = {
   name: "Streamed Dragon",

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
+import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { categories, libraryModels, modelFiles } from "../../db/schema";
 import { CATEGORIES } from "../../db/seed";
@@ -11,6 +12,7 @@ import { loader as downloadLoader } from "../../app/routes/models.library.$id.do
 import { loader as imageLoader } from "../../app/routes/models.library.$id.image";
 import { loader as detailLoader } from "../../app/routes/models.$source.$id/route";
 import { analyzeModel, INVALID_FILE_TYPE_MESSAGE } from "../../app/domain/mesh";
+import { IMAGE_TOO_MANY_PIXELS_MESSAGE, IMAGE_UNREADABLE_MESSAGE } from "../../app/domain/model-upload";
 import { flushModelCounters } from "../../app/services/models/counters.server";
 import { getDb } from "../../app/utils/db.server";
 import { getToast } from "../../app/utils/toast.server";
@@ -24,11 +26,11 @@ import {
   run,
   sessionCookieFor,
 } from "../setup/requests";
+import { pngOf, pngText } from "../fixtures/images";
 
 const CUBE_STL = readFileSync("tests/fixtures/models/trimesh_20mm-xyz-cube.stl");
-const PNG = Uint8Array.from([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0,
-]);
+// a real picture, with a text comment that must not be stored
+const PNG = pngOf(3, 2, [pngText("Comment", "shot at 12 Elm St")]);
 
 const valid = {
   name: "Desk Dragon",
@@ -171,7 +173,12 @@ describe("/upload-model", () => {
 
     const picture = await imageLoader(args(getRequest(`/models/library/${id}/image`), { id: String(id) }));
     expect(picture.headers.get("content-type")).toBe("image/png");
-    expect(new Uint8Array(await picture.arrayBuffer())).toEqual(PNG);
+    // the picture as sharp re-encoded it: the same size and format, its comment gone
+    const pictureBytes = Buffer.from(await picture.arrayBuffer());
+    const pictureMeta = await sharp(pictureBytes).metadata();
+    expect(pictureMeta).toMatchObject({ format: "png", width: 3, height: 2 });
+    expect(pictureMeta.comments).toBeUndefined();
+    expect(pictureBytes.includes("Elm St")).toBe(false);
   });
 
   it("renders a PNG thumbnail from the mesh when a model file comes without an image", async () => {
@@ -222,6 +229,10 @@ describe("/upload-model", () => {
     big.set(PNG);
     const tooBig = await upload({ ...valid, image: new File([big], "huge.png", { type: "image/png" }) }, cookie);
     expect((await errorsOf(tooBig)).image).toEqual(["Image must be 5 MB or smaller"]);
+    const manyPixels = await upload({ ...valid, image: new File([pngOf(100_000, 100_000, [], false)], "wide.png") }, cookie);
+    expect((await errorsOf(manyPixels)).image).toEqual([IMAGE_TOO_MANY_PIXELS_MESSAGE]);
+    const broken = await upload({ ...valid, image: new File([pngOf(3, 2).subarray(0, 40)], "cut.png") }, cookie);
+    expect((await errorsOf(broken)).image).toEqual([IMAGE_UNREADABLE_MESSAGE]);
   });
 
   it("refuses a model file over 50 MB with the documented message and stores nothing", async () => {

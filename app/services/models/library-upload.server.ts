@@ -1,16 +1,23 @@
 // A library model upload (/upload-model and POST /api/models): the per-hour cap, the checks that need the
-// server (the category exists, the file is a model, the image is an image), and storing it all. The files
-// arrive on disk (utils/streamed-form.server.ts streams them there); the model file is analysed from its path
-// in the analysis pool, queued under its uploader, which also renders the thumbnail when no image came with it.
+// server (the category exists, the file is a model, the image is an image), and storing it all, the image
+// re-encoded without its metadata. The files arrive on disk (utils/streamed-form.server.ts streams them
+// there); the model file is analysed from its path in the analysis pool, queued under its uploader, which also
+// renders the thumbnail when no image came with it.
 // Failures are AppErrors: "invalid" on the field they are about, "rate_limited" and "busy" with the wait.
 import { openAsBlob } from "node:fs";
 import { AppError } from "~/domain/app-error";
 import type { LibraryLicense } from "~/domain/licenses";
 import { MeshError, type AnalysisResult } from "~/domain/mesh";
-import { CATEGORY_MESSAGE, IMAGE_TYPE_MESSAGE } from "~/domain/model-upload";
+import {
+  CATEGORY_MESSAGE,
+  IMAGE_TOO_MANY_PIXELS_MESSAGE,
+  IMAGE_TYPE_MESSAGE,
+  IMAGE_UNREADABLE_MESSAGE,
+} from "~/domain/model-upload";
 import type { Difficulty } from "~/domain/models";
 import { analyzeOffThread } from "../designs/analysis-pool.server";
 import { headOf } from "../designs/analysis.server";
+import { reencodeImage } from "../printers/image-reencode.server";
 import { IMAGE_TYPES, sniffImage } from "../printers/images.server";
 import type { IncomingFile } from "~/utils/streamed-form.server";
 import { hitModelUploadLimit, modelUploadLimitMessage } from "../designs/quotas.server";
@@ -82,12 +89,18 @@ export async function uploadLibraryModel(input: LibraryUpload): Promise<number> 
   const { fields, creatorId } = input;
   if (!(await categoryExists(fields.categoryId))) throw new AppError("invalid", CATEGORY_MESSAGE, { field: "categoryId" });
 
-  let image: { file: IncomingFile; ext: string; type: string } | null = null;
+  let image: { bytes: Uint8Array<ArrayBuffer>; ext: string; type: string } | null = null;
   if (input.image) {
     // what the bytes are; the name and the browser's type are not trusted
     const ext = sniffImage(await headOf(input.image, 16));
     if (!ext) throw new AppError("invalid", IMAGE_TYPE_MESSAGE, { field: "image" });
-    image = { file: input.image, ext, type: IMAGE_TYPES[ext] };
+    // stored only re-encoded, without the metadata it came with
+    const reencoded = await reencodeImage(input.image.path, ext);
+    if (!reencoded.ok) {
+      const message = reencoded.problem === "too_many_pixels" ? IMAGE_TOO_MANY_PIXELS_MESSAGE : IMAGE_UNREADABLE_MESSAGE;
+      throw new AppError("invalid", message, { field: "image" });
+    }
+    image = { bytes: reencoded.bytes, ext, type: IMAGE_TYPES[ext] };
   }
 
   let model: { file: IncomingFile; analysis: AnalysisResult; thumbnail: Uint8Array | null } | null = null;
@@ -119,7 +132,7 @@ export async function uploadLibraryModel(input: LibraryUpload): Promise<number> 
     let imageKey: string | null = null;
     if (image) {
       imageKey = newStorageKey("model-images", image.ext);
-      await storage.set(imageKey, new File([await openAsBlob(image.file.path)], `image.${image.ext}`, { type: image.type }));
+      await storage.set(imageKey, new File([image.bytes], `image.${image.ext}`, { type: image.type }));
       stored.push(imageKey);
     } else if (model?.thumbnail) {
       // without a picture of its own, the model shows the thumbnail the pool rendered from its mesh

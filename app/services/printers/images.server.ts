@@ -2,9 +2,10 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { AppError } from "~/domain/app-error";
-import { PHOTO_TOO_LARGE } from "~/domain/printer-form";
+import { PHOTO_TOO_LARGE, PHOTO_TOO_MANY_PIXELS, PHOTO_UNREADABLE } from "~/domain/printer-form";
 import { CUSTOM_PRINTER_MODEL_NAME, findPrinterModel } from "~/domain/printer-models";
 import { getStorage, newStorageKey } from "~/services/storage.server";
+import { reencodeImage } from "./image-reencode.server";
 
 export const DEFAULT_PRINTER_IMAGE_FILE = "default.jpg";
 export const DEFAULT_PRINTER_IMAGE_URL = `/api/printer-images/${DEFAULT_PRINTER_IMAGE_FILE}`;
@@ -96,16 +97,22 @@ export function sniffImage(bytes: Uint8Array): ImageExtension | null {
 export type PhotoBytes = Uint8Array<ArrayBuffer>;
 export type PrinterPhotoBytes = { ext: ImageExtension; bytes: PhotoBytes };
 
-/** An uploaded photo is taken only as a real JPEG, PNG or WebP of at most 5 MB; else AppError on its field ("image"). */
+/**
+ * An uploaded photo is taken only as a real JPEG, PNG or WebP of at most 5 MB and 50 megapixels that decodes;
+ * else AppError on its field ("image"). Answers it re-encoded without its metadata: these are the bytes stored.
+ */
 export async function readPrinterPhoto(file: File, field = "image"): Promise<PrinterPhotoBytes> {
   if (file.size > MAX_PRINTER_IMAGE_BYTES) throw new AppError("too_large", PHOTO_TOO_LARGE, { field });
   const bytes = new Uint8Array(await file.arrayBuffer());
   const ext = sniffImage(bytes);
   if (!ext) throw new AppError("unsupported", "The photo must be a JPEG, PNG or WebP image", { field });
-  return { ext, bytes };
+  const image = await reencodeImage(bytes, ext);
+  if (image.ok) return { ext, bytes: image.bytes };
+  if (image.problem === "too_many_pixels") throw new AppError("too_large", PHOTO_TOO_MANY_PIXELS, { field });
+  throw new AppError("invalid", PHOTO_UNREADABLE, { field });
 }
 
-/** Stores a checked photo under a new key of its area (claim photos share the printer photos' checks and storage). */
+/** Stores a photo read by readPrinterPhoto under a new key of its area (claim photos share its checks and storage). */
 export async function storePrinterPhoto(
   photo: { ext: ImageExtension; bytes: PhotoBytes },
   area: "printer-images" | "claim-photos" = "printer-images",
