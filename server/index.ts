@@ -13,6 +13,7 @@ import { installLogRedaction } from "../app/utils/log-redaction";
 import { CATALOGUE_IMAGE_SOURCES } from "../app/services/catalogue/index.server";
 import { mapTileUrl } from "../app/services/printers/search.server";
 import { describeStorage, storageConfig } from "../app/services/storage/config.server";
+import { sweepScratch } from "../app/services/storage/scratch.server";
 import { setClientAddress } from "./client-address";
 import { publicHost, remixHandler } from "./remix-handler";
 import { installSharedLoaderRequests } from "./loader-requests";
@@ -41,6 +42,10 @@ if (process.env.MOCKS === "true") {
   startMockServer();
   console.log("Mock mode: third-party services are answered by built-in msw mocks (no real calls).");
 }
+
+// uploads a crash or a cut left in scratch are removed first: a disk they filled lets the migrations write again
+const swept = await sweepScratch(storageConfig().scratchDirectory);
+if (swept > 0) console.log(`Removed ${swept} leftover upload scratch file(s).`);
 
 const migrationClient = await migrateDatabase();
 migrationClient.close();

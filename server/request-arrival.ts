@@ -1,12 +1,13 @@
 // A request must arrive at a fair pace, and the bodies still arriving are bounded (decision 030).
 // Node cuts headers that take too long and any request past an overall cap (headersTimeout,
 // requestTimeout); the guard here cuts a body that stays below a minimum rate after a grace period
-// or goes silent, and refuses a body when its client address, or the machine, already holds too
-// many that are still arriving.
+// or goes silent or passes its deadline (which grows with what its route may take), and refuses a body
+// when its client address, or the machine, already holds too many that are still arriving. A request
+// answered before its body arrived frees its place at once; the rest is drained under bounds of its own.
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { ServerOptions } from "node:http";
 import { clientAddressOf } from "./client-address";
-import { refuseRequest, type Refusal } from "./request-body";
+import { bodyLimitFor, refuseRequest, type Refusal } from "./request-body";
 
 export interface ArrivalRules {
   /** all the headers within this long (Node's headersTimeout) */
@@ -19,6 +20,14 @@ export interface ArrivalRules {
   minBytesPerSecond: number;
   /** the longest silence in the middle of a body */
   idleMs: number;
+  /** a body's deadline: this long, plus its most (the route's limit, or its declared length when less) at... */
+  deadlineBaseMs: number;
+  /** ...this rate, so a few KB/s can't hold a large form's place for half an hour */
+  deadlineBytesPerSecond: number;
+  /** after an early answer, the rest of the body read and dropped: at most this many bytes... */
+  drainBytes: number;
+  /** ...within this long, then the connection closes */
+  drainMs: number;
   /** bodies still arriving that one client address may hold */
   perAddress: number;
   /** bodies still arriving that the machine holds in all */
@@ -30,8 +39,9 @@ export interface ArrivalRules {
 const KB = 1024;
 
 /**
- * A 60 MB upload at the minimum rate would take two hours; the overall cap asks about 34 KB/s of it
- * (30 minutes), still a slow mobile uplink. A body trickling a byte every few seconds is cut after the grace.
+ * A 60 MB upload at the minimum rate would take two hours; its deadline asks 64 KB/s (about 16 minutes),
+ * a claim's 21 MB about 6 minutes, a 16 KB text form 30 s. A body trickling a byte every few seconds is cut
+ * after the grace; one sent fast and then kept open a byte at a time, at its deadline.
  */
 export const ARRIVAL_RULES: ArrivalRules = {
   headersMs: 10_000,
@@ -39,6 +49,10 @@ export const ARRIVAL_RULES: ArrivalRules = {
   graceMs: 10_000,
   minBytesPerSecond: 8 * KB,
   idleMs: 30_000,
+  deadlineBaseMs: 30_000,
+  deadlineBytesPerSecond: 64 * KB,
+  drainBytes: 1024 * KB,
+  drainMs: 5000,
   perAddress: 8,
   total: 100,
   checkMs: 1000,
@@ -80,6 +94,8 @@ interface Arrival {
   lastCheckAt: number;
   /** time the app held the body back (a reader slower than the client), not counted against the client */
   heldMs: number;
+  /** the client's time the whole body may take */
+  deadlineMs: number;
 }
 
 /** A request carries a body when it says so: a length above zero, or chunks. */
@@ -121,6 +137,7 @@ export class ArrivalGuard {
       lastProgressAt: now,
       lastCheckAt: now,
       heldMs: 0,
+      deadlineMs: this.deadlineOf(req),
     };
     this.arrivals.add(arrival);
     this.byAddress.set(address, this.unfinished(address) + 1);
@@ -128,16 +145,43 @@ export class ArrivalGuard {
     // read to its end, or the request or its socket closed (a cut, an error, the client gone)
     req.once("end", release);
     req.once("close", release);
-    // answered before the body was read: the rest is read and dropped, still at the client's pace
+    // answered before the body arrived: its place is free once the answer is out, and the rest drained
     res.once("finish", () => {
       if (req.complete || !this.arrivals.has(arrival)) return;
-      req.unpipe();
-      req.resume();
+      this.release(arrival);
+      this.drain(req);
     });
     if (!this.timer) {
       this.timer = setInterval(() => this.check(), this.rules.checkMs);
       this.timer.unref();
     }
+  }
+
+  /** Base time plus the body's most (its route's limit, or its declared length when less) at the deadline's rate. */
+  private deadlineOf(req: ExpressRequest): number {
+    const declared = Number(req.headers["content-length"]);
+    const limit = bodyLimitFor(req.path).bytes;
+    const most = Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, limit) : limit;
+    return this.rules.deadlineBaseMs + (most * 1000) / this.rules.deadlineBytesPerSecond;
+  }
+
+  /** Reads and drops the rest of an answered request's body, within its own bytes and time; past either, closes the connection. */
+  private drain(req: ExpressRequest) {
+    const { socket } = req;
+    // Node may already be dropping the body itself (its data events then never come): count the socket's bytes
+    const base = socket.bytesRead;
+    const startedAt = Date.now();
+    const timer = setInterval(() => {
+      if (req.complete || socket.destroyed) return clearInterval(timer);
+      if (socket.bytesRead - base > this.rules.drainBytes || Date.now() - startedAt > this.rules.drainMs) {
+        clearInterval(timer);
+        socket.destroy();
+      }
+    }, this.rules.checkMs);
+    timer.unref();
+    socket.once("close", () => clearInterval(timer));
+    req.unpipe();
+    req.resume();
   }
 
   private release(arrival: Arrival) {
@@ -172,7 +216,8 @@ export class ArrivalGuard {
       arrival.lastCheckAt = now;
       const clientMs = now - arrival.startedAt - arrival.heldMs;
       const allowedMs = this.rules.graceMs + (arrival.bytes * 1000) / this.rules.minBytesPerSecond;
-      if (clientMs > allowedMs || now - arrival.lastProgressAt > this.rules.idleMs) {
+      const late = clientMs > allowedMs || clientMs > arrival.deadlineMs;
+      if (late || now - arrival.lastProgressAt > this.rules.idleMs) {
         this.release(arrival);
         refuseRequest(req, arrival.res, SLOW);
       }

@@ -115,5 +115,9 @@ export function countedBody(
     },
   });
   req.on("error", (error) => counter.destroy(error));
+  // a body cut short (408, the client gone) fails the app's read, so its scratch files are removed, never left waiting
+  req.once("close", () => {
+    if (!req.complete) counter.destroy(new Error("The request body was cut short."));
+  });
   return createReadableStreamFromReadable(req.pipe(counter));
 }

@@ -15,7 +15,7 @@ import { formStatusOf, replyWithError, retryHeaders, toastOf } from "~/utils/app
 import { invariantResponse, parseId, requireIdParam } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { claimPhotos, readClaimForm } from "./claims.server";
+import { claimPhotos, claimPoster, readClaimForm, type ClaimForm } from "./claims.server";
 
 export const meta: MetaFunction = () => [{ title: "Order claim | Printnear" }];
 
@@ -41,13 +41,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const id = requireIdParam(params.id, NOT_FOUND);
   const back = `/order/${id}#claim`;
-  let form: FormData;
+  // the order is checked before a byte of the body is read; only a customer who may report a problem sends photos
+  const poster = await claimPoster(id, user.id);
+  invariantResponse(poster, NOT_FOUND, { status: 404 });
+  let read: ClaimForm;
   try {
-    form = await readClaimForm(request);
+    read = await readClaimForm(request, { photos: poster.photos });
   } catch (error) {
     if (isAppError(error)) return refusedBody(CLAIM_INTENTS.open, error);
     throw error;
   }
+  try {
+    return await claimAction(read.form, user, id, back);
+  } finally {
+    await read.discard();
+  }
+}
+
+/** The posted intent's step, once the form has arrived. */
+async function claimAction(form: FormData, user: { id: number }, id: number, back: string) {
   const intent = String(form.get("intent") ?? "");
   if (intent === CLAIM_INTENTS.open) {
     const submission = parseWithZod(form, { schema: ClaimFormSchema });

@@ -12,6 +12,7 @@ import { FILE_TOO_LARGE_MESSAGE, UNREADABLE_UPLOAD_MESSAGE } from "~/domain/uplo
 import { readStreamedForm, type StreamedForm } from "~/utils/streamed-form.server";
 import { countModelUpload, uploadLibraryModel } from "~/services/models/library-upload.server";
 import { incomingUploadPath, MAX_DESIGN_BYTES } from "~/services/storage.server";
+import { scratchBudget } from "~/services/storage/scratch.server";
 import { readJson } from "~/utils/api.server";
 import { httpStatusOf, retryHeaders } from "~/utils/app-error.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -34,6 +35,7 @@ function readModelForm(request: Request): Promise<StreamedForm> {
     notMultipart: null,
     defaultName: "model",
     incomingPath: incomingUploadPath,
+    reserve: (bytes) => scratchBudget().reserve(bytes),
   });
 }
 

@@ -28,6 +28,17 @@ async function startServer(rules: ArrivalRules) {
       if (!res.headersSent) res.status(500).end();
     }
   });
+  // a route with the uploads' 60 MB limit, read the same way
+  app.post("/upload-model", async (req, res) => {
+    const request = createRemixRequest(req, res);
+    if (!request) return;
+    try {
+      const bytes = await request.arrayBuffer();
+      if (!res.headersSent) res.type("text/plain").send(String(bytes.byteLength));
+    } catch {
+      if (!res.headersSent) res.status(500).end();
+    }
+  });
   // answers without reading the body, as the cross-site check does
   app.post("/early", (_req, res) => res.status(403).end());
   const server: Server = createServer(httpServerOptions(rules), app);
@@ -52,6 +63,9 @@ function parseAnswer(raw: string): Answer {
   };
 }
 
+/** One chunk of a chunked body. */
+const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+
 const sockets: Array<ReturnType<typeof connect>> = [];
 const timers: Array<ReturnType<typeof setInterval>> = [];
 
@@ -64,7 +78,7 @@ afterEach(() => {
  * A POST over a raw socket, its body sent by hand. `answered` is the status line and headers as soon as they
  * come; `closed` the whole answer once the server has closed the connection.
  */
-function post(port: number, path: string, options: { length: number; address?: string; keepAlive?: boolean }) {
+function post(port: number, path: string, options: { length: number | "chunked"; address?: string; keepAlive?: boolean }) {
   const socket = connect(port, "127.0.0.1");
   sockets.push(socket);
   let raw = "";
@@ -83,7 +97,7 @@ function post(port: number, path: string, options: { length: number; address?: s
     `POST ${path} HTTP/1.1`,
     "Host: localhost",
     "Content-Type: text/plain",
-    `Content-Length: ${options.length}`,
+    options.length === "chunked" ? "Transfer-Encoding: chunked" : `Content-Length: ${options.length}`,
     options.keepAlive ? "Connection: keep-alive" : "Connection: close",
     ...(options.address ? [`Fly-Client-IP: ${options.address}`] : []),
   ];
@@ -91,10 +105,11 @@ function post(port: number, path: string, options: { length: number; address?: s
   return {
     answered,
     closed,
-    send: (text: string) => socket.write(text),
+    send: (text: string) => socket.write(options.length === "chunked" ? chunk(text) : text),
     /** one byte every `everyMs` until the connection closes */
     trickle(everyMs: number) {
-      const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write("a")), everyMs);
+      const byte = options.length === "chunked" ? chunk("a") : "a";
+      const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write(byte)), everyMs);
       timers.push(timer);
     },
     abort: () => socket.destroy(),
@@ -118,6 +133,11 @@ const QUICK: ArrivalRules = {
   graceMs: 300,
   minBytesPerSecond: 1000,
   idleMs: 600,
+  // a 16 KB text form's deadline is about 30 s: out of the way of the tests that don't look at it
+  deadlineBaseMs: 30_000,
+  deadlineBytesPerSecond: 100_000,
+  drainBytes: 1000,
+  drainMs: 300,
   perAddress: 8,
   total: 100,
   checkMs: 10,
@@ -228,5 +248,76 @@ describe("bodies still arriving are capped per address and in all", () => {
     const a3 = post(server.port, "/contact", { length: 3, address: A });
     a3.send("abc");
     expect((await a3.closed).status).toBe(200);
+  });
+});
+
+describe("a body's deadline grows with what its route may take", () => {
+  // a 16 KB text form may take 200 ms + 16 KB at 100 KB/s, about 0.36 s; the uploads' 60 MB, ten minutes
+  const server = serverWith({ ...QUICK, graceMs: 60_000, minBytesPerSecond: 1, deadlineBaseMs: 200 });
+
+  it("cuts a body sent fast and then kept open a byte at a time at its deadline, not at the rate rule's", async () => {
+    const started = Date.now();
+    const held = post(server.port, "/contact", { length: 16_000 });
+    held.send("a".repeat(15_000));
+    held.trickle(50);
+    const answer = await held.closed;
+    expect(answer.status).toBe(408);
+    // the rate rule alone (60 s of grace) would hold it for a minute
+    expect(Date.now() - started).toBeLessThan(2000);
+    await expect.poll(() => server.guard.unfinished()).toBe(0);
+  });
+
+  it("gives a route with a larger limit the longer deadline its limit buys", async () => {
+    const upload = post(server.port, "/upload-model", { length: "chunked" });
+    upload.send("a".repeat(15_000));
+    upload.trickle(50);
+    const form = post(server.port, "/contact", { length: "chunked" });
+    form.send("a".repeat(15_000));
+    form.trickle(50);
+    expect((await form.closed).status).toBe(408);
+    // cut where the text form was, the upload is still arriving
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.guard.unfinished()).toBe(1);
+  });
+});
+
+describe("a request answered before its body arrived frees its place when the answer is sent", () => {
+  // places are held only by bodies still arriving: nothing here would be cut by the arrival rules
+  const server = serverWith({ ...QUICK, graceMs: 60_000, minBytesPerSecond: 1, idleMs: 60_000, perAddress: 2, total: 3 });
+
+  it("answered posts whose clients went quiet leave every place free for the next post", async () => {
+    // the caps filled with posts answered early (401 or 403 before the body is read), their clients gone quiet
+    const early = ["203.0.113.1", "203.0.113.1", "203.0.113.2"].map((address) => {
+      const one = post(server.port, "/early", { length: 1000, address, keepAlive: true });
+      one.send("a".repeat(10));
+      return one;
+    });
+    for (const one of early) expect((await one.answered).status).toBe(403);
+    expect(server.guard.unfinished()).toBe(0);
+    const next = post(server.port, "/contact", { length: 5, address: "203.0.113.3" });
+    next.send("abcde");
+    const answer = await next.closed;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe("5");
+  });
+
+  it("drains the rest within its own bytes: past them the connection closes", async () => {
+    const early = post(server.port, "/early", { length: 100_000, keepAlive: true });
+    expect((await early.answered).status).toBe(403);
+    const started = Date.now();
+    early.send("a".repeat(5000));
+    await early.closed;
+    expect(Date.now() - started).toBeLessThan(250);
+  });
+
+  it("drains the rest within its own time: a client that sends no more is closed", async () => {
+    const early = post(server.port, "/early", { length: 100_000, keepAlive: true });
+    early.send("a");
+    expect((await early.answered).status).toBe(403);
+    const started = Date.now();
+    await early.closed;
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(250);
+    expect(waited).toBeLessThan(1500);
   });
 });

@@ -3,6 +3,7 @@ import { AppError } from "~/domain/app-error";
 import { MAX_DESIGN_BYTES, MESSAGES } from "~/domain/design-settings";
 import { UNREADABLE_UPLOAD_MESSAGE } from "~/domain/upload-limits";
 import { incomingUploadPath } from "~/services/storage.server";
+import { scratchBudget } from "~/services/storage/scratch.server";
 import { readStreamedForm, type IncomingFile } from "~/utils/streamed-form.server";
 
 /** The form field that carries the design file. */
@@ -21,7 +22,7 @@ const fileError = (code: "invalid" | "too_large", message: string) => new AppErr
 
 /**
  * The design upload form: only the `file` field may carry a file, refused the moment it passes 50 MB. A refused
- * body comes back with its error and the fields that could be read.
+ * body (or one the scratch budget has no room for: busy, 503) comes back with its error and the fields that could be read.
  */
 export async function readDesignForm(request: Request): Promise<DesignForm> {
   const form = await readStreamedForm(request, {
@@ -31,6 +32,7 @@ export async function readDesignForm(request: Request): Promise<DesignForm> {
     notMultipart: fileError("invalid", "Send the design as a multipart/form-data form."),
     defaultName: "design",
     incomingPath: incomingUploadPath,
+    reserve: (bytes) => scratchBudget().reserve(bytes),
   });
   return { fields: form.fields, file: form.files.get(FILE_FIELD) ?? null, error: form.error, discard: form.discard };
 }
