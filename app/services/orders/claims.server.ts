@@ -35,7 +35,7 @@ import {
   sendPendingRefunds,
   type Writer,
 } from "./refunds.server";
-import { sendWaitingPayouts } from "./payouts.server";
+import { sendWaitingPayouts } from "./payout-repairs.server";
 
 export const CLAIM_NOT_FOUND = "Claim not found";
 export const CLAIM_WINDOW_CLOSED = "Problems can be reported within 7 days of pickup or delivery (14 days after shipping).";
@@ -228,7 +228,7 @@ export async function acceptClaimAnswer(input: { userId: number; claimId: number
       refund > 0 ? `The customer accepted a refund of ${formatCents(refund)}.` : "The customer accepted the printer's answer.",
     thread: { senderId: input.userId, senderType: "customer", text: "Accepted the printer's answer to the claim." },
   });
-  await sendWaitingPayouts(found.claim.jobId);
+  await sendWaitingPayouts({ jobId: found.claim.jobId });
   return { claimId: input.claimId, status: "resolved" as const, refundCents: refund };
 }
 
@@ -273,7 +273,7 @@ export async function decideClaim(input: { adminId: number; claimId: number; ref
     title: "Claim Decided",
     message: `${refund > 0 ? `Printnear support refunded ${formatCents(refund)}` : "Printnear support decided on no refund"}: ${input.note}`,
   });
-  await sendWaitingPayouts(found.claim.jobId);
+  await sendWaitingPayouts({ jobId: found.claim.jobId });
   return { claimId: input.claimId, status: "resolved" as const, refundCents: refund };
 }
 

@@ -1,8 +1,8 @@
 // Reads of orders for the people in them: the customer and the owner of the job's printer (an owner's lists
 // over all their printers are in owner-jobs.server.ts).
 import { and, desc, eq, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
-import { printers, printJobs, users, type PrintJob } from "../../../db/schema";
+import { alias, SQLiteAsyncDialect, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { printers, printJobs, refunds, users, type PrintJob } from "../../../db/schema";
 import { seesDeliveryAddress } from "~/domain/address";
 import type { JobActor } from "~/domain/job-lifecycle";
 import {
@@ -19,16 +19,41 @@ import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
 /** Statuses (our own constants, never input) as the items of an SQL IN list. */
 export const quoted = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(", ");
-/** What was refunded on the print_jobs row `j`, in cents; earnings exclude it (decision 040). */
-export const REFUNDED_SQL = "(SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = j.id)";
+
+/** Column names, bare, as an INSERT's column list or an upsert's SET needs them (a renamed column follows the schema). */
+export function columnNames(...columns: AnySQLiteColumn[]): SQL {
+  return sql.join(
+    columns.map((column) => sql.identifier(column.name)),
+    sql`, `,
+  );
+}
+
+/** The print_jobs columns the fragments read: the table's, or an alias's (`alias(printJobs, "j")`). */
+export type JobsTable = Record<"id" | "status" | "confirmedAt", AnySQLiteColumn>;
 
 /**
- * reachedOwner (domain/job-status.ts) as an SQL condition on the print_jobs row named `job` (an alias,
- * or the table's own name): every owner read in SQL uses it, so an unpaid order never shows to its owner.
+ * reachedOwner (domain/job-status.ts) as an SQL condition on the print_jobs row `jobs` (the table or an alias):
+ * every owner read uses it, so an unpaid order never shows to its owner (decision 029).
  */
-export function reachedOwnerSql(job = "j"): string {
-  return `(${job}.status IN (${quoted(OWNER_VISIBLE)}) AND NOT (${job}.status = 'cancelled' AND ${job}.confirmed_at IS NULL))`;
+export function reachedOwnerOf(jobs: JobsTable = printJobs): SQL<boolean> {
+  return sql<boolean>`(${jobs.status} IN (${sql.raw(quoted(OWNER_VISIBLE))}) AND NOT (${jobs.status} = 'cancelled' AND ${jobs.confirmedAt} IS NULL))`;
 }
+
+/** What was refunded on the print_jobs row `jobs`, made or on its way, in cents; earnings exclude it (decision 040). */
+export function refundedOf(jobs: JobsTable = printJobs): SQL<number> {
+  return sql<number>`(SELECT coalesce(sum(${refunds.amountCents}), 0) FROM ${refunds} WHERE ${refunds.jobId} = ${jobs.id})`;
+}
+
+const dialect = new SQLiteAsyncDialect();
+/** A fragment without parameters as SQL text, for the statements still written as text (over the alias `j`). */
+const asText = (fragment: SQL) => dialect.sqlToQuery(fragment).sql;
+
+/** reachedOwnerOf as SQL text over the print_jobs alias `job`, for statements written as text. */
+export function reachedOwnerSql(job = "j"): string {
+  return asText(reachedOwnerOf(alias(printJobs, job)));
+}
+/** refundedOf as SQL text over the print_jobs alias `j`. */
+export const REFUNDED_SQL = asText(refundedOf(alias(printJobs, "j")));
 
 /** Whether this user is the owner of the job's printer as far as the job goes: only once it was paid. */
 function isJobOwner(job: Pick<PrintJob, "status" | "confirmedAt">, printerOwnerId: number | null | undefined, userId: number) {
@@ -197,7 +222,7 @@ export function orderJson(view: OrderView) {
 }
 
 /** Refunds of the job, made or on their way (decision 040), as a column of a print_jobs select. */
-export const refundedCentsColumn = sql<number>`(SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = ${printJobs.id})`;
+const refundedCentsColumn = refundedOf();
 
 export const listColumns = {
   id: printJobs.id,

@@ -19,6 +19,7 @@ import {
   listColumns,
   newestPageIds,
   quoted,
+  reachedOwnerOf,
   reachedOwnerSql,
   REFUNDED_SQL,
   type JobListItem,
@@ -38,7 +39,7 @@ function ownerJobsSelect(db: Database, where: SQL | undefined, order: "oldest" |
     .from(printers)
     .crossJoin(printJobs)
     .innerJoin(users, eq(users.id, printJobs.customerId))
-    .where(and(eq(printJobs.printerId, printers.id), where, sql.raw(reachedOwnerSql("print_jobs"))))
+    .where(and(eq(printJobs.printerId, printers.id), where, reachedOwnerOf()))
     .orderBy(by(sql.raw(paidAtSql("print_jobs"))), by(printJobs.id));
 }
 
@@ -100,13 +101,7 @@ function trackedPageIds(owner: SqlNumber, tab: TrackingTab, page: ListPage): SQL
 export async function listTrackedJobs(ownerId: number, tab: TrackingTab, page: { offset: number; limit: number }) {
   // from the page's ids to their rows (no CROSS JOIN from the printers: that would walk every order of theirs)
   return jobListSelect(await getDb())
-    .where(
-      and(
-        sql`${printJobs.id} IN (${trackedPageIds(ownerId, tab, page)})`,
-        eq(printers.ownerId, ownerId),
-        sql.raw(reachedOwnerSql("print_jobs")),
-      ),
-    )
+    .where(and(sql`${printJobs.id} IN (${trackedPageIds(ownerId, tab, page)})`, eq(printers.ownerId, ownerId), reachedOwnerOf()))
     .orderBy(desc(sql.raw(paidAtSql("print_jobs"))), desc(printJobs.id));
 }
 

@@ -2,7 +2,7 @@
 // to its printer profit, and each job is paid out at most once (payouts.job_id is unique; the
 // transfer's idempotency key is the job id). Why a payout is held: domain/payouts.ts.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { payouts, users } from "../../../db/schema";
+import { claims, payments, payouts, printers, printJobs, refunds, users } from "../../../db/schema";
 import { AppError, isAppError } from "~/domain/app-error";
 import { OWNER_ACTIVE, OWNER_COMPLETED, type JobStatus } from "~/domain/job-status";
 import {
@@ -20,10 +20,10 @@ import { PAYOUTS_FOR_OWNERS_ONLY, receivesPayouts, type UserType } from "~/domai
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import type { PaymentProvider } from "~/services/payments/types";
 import { limitWrite } from "~/services/write-limits.server";
-import { getClient, getDb } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 import { faultPoint } from "~/utils/fault-points.server";
 import { notify } from "~/services/notifications.server";
-import { loadJobParty, reachedOwnerSql, roleOf } from "./jobs.server";
+import { columnNames, loadJobParty, quoted, reachedOwnerOf, refundedOf, roleOf } from "./jobs.server";
 
 export { ALREADY_PAID_OUT, NOTHING_TO_PAY_OUT, PAYOUT_WAITS_FOR_CLAIM };
 export const CONNECT_FIRST = "Connect a payout account first.";
@@ -86,21 +86,39 @@ export async function connectPayoutAccount(
   return { accountId, onboardingUrl, ready: false };
 }
 
-// what each payout fact is, in SQL over the job `j`: the facts payoutHoldReason weighs
-const PAYOUT_FACTS_SQL = `(SELECT status FROM payouts WHERE job_id = j.id) AS payout,
-  EXISTS (SELECT 1 FROM payments p WHERE p.job_id = j.id AND p.status = 'captured') AS captured,
-  EXISTS (SELECT 1 FROM claims c WHERE c.job_id = j.id AND c.status IN (${CLAIM_PENDING.map((s) => `'${s}'`).join(", ")})) AS claim_open,
-  (SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r WHERE r.job_id = j.id) AS refunded,
-  EXISTS (SELECT 1 FROM refunds r WHERE r.job_id = j.id AND r.status = 'pending') AS refund_pending`;
+/** The facts payoutHoldReason weighs, as columns of a print_jobs select joined to its payout (left join). */
+const payoutFactColumns = {
+  payout: payouts.status,
+  captured:
+    sql<boolean>`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.jobId} = ${printJobs.id} AND ${payments.status} = 'captured')`.mapWith(
+      Boolean,
+    ),
+  claimOpen:
+    sql<boolean>`EXISTS (SELECT 1 FROM ${claims} WHERE ${claims.jobId} = ${printJobs.id} AND ${claims.status} IN (${sql.raw(quoted(CLAIM_PENDING))}))`.mapWith(
+      Boolean,
+    ),
+  refunded: refundedOf(),
+  refundPending:
+    sql<boolean>`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.jobId} = ${printJobs.id} AND ${refunds.status} = 'pending')`.mapWith(
+      Boolean,
+    ),
+};
+type PayoutFactRow = {
+  payout: PayoutStatus | null;
+  captured: boolean;
+  claimOpen: boolean;
+  refunded: number;
+  refundPending: boolean;
+};
 
 /** A row's payout facts; the owner's share left after refunds. */
-function payoutFactsOfRow(row: Record<string, unknown>, printerProfitCents: number): PayoutFacts & { leftCents: number } {
-  const leftCents = ownerShareAfterRefunds(printerProfitCents, Number(row.refunded));
+function payoutFactsOfRow(row: PayoutFactRow | undefined, printerProfitCents: number): PayoutFacts & { leftCents: number } {
+  const leftCents = ownerShareAfterRefunds(printerProfitCents, row?.refunded ?? 0);
   return {
-    payout: (row.payout as PayoutStatus | null) ?? null,
-    paymentCaptured: Number(row.captured) === 1,
-    claimOpen: Number(row.claim_open) === 1,
-    refundPending: Number(row.refund_pending) === 1,
+    payout: row?.payout ?? null,
+    paymentCaptured: row?.captured ?? false,
+    claimOpen: row?.claimOpen ?? false,
+    refundPending: row?.refundPending ?? false,
     nothingLeft: leftCents <= 0,
     leftCents,
   };
@@ -108,12 +126,13 @@ function payoutFactsOfRow(row: Record<string, unknown>, printerProfitCents: numb
 
 /** The facts payoutHoldReason weighs for one job. */
 async function payoutFactsOf(job: { id: number; printerProfitCents: number }) {
-  const client = await getClient();
-  const { rows } = await client.execute({
-    sql: `SELECT ${PAYOUT_FACTS_SQL} FROM print_jobs j WHERE j.id = ?`,
-    args: [job.id],
-  });
-  return payoutFactsOfRow(rows[0] ?? {}, job.printerProfitCents);
+  const db = await getDb();
+  const [row] = await db
+    .select(payoutFactColumns)
+    .from(printJobs)
+    .leftJoin(payouts, eq(payouts.jobId, printJobs.id))
+    .where(eq(printJobs.id, job.id));
+  return payoutFactsOfRow(row, job.printerProfitCents);
 }
 
 /** Request Payout for one job: one transfer, ever, and only for an order whose customer was charged. */
@@ -136,49 +155,23 @@ export async function requestPayout(owner: { id: number }, jobId: number) {
   }
   if (held) throw new AppError("conflict", held);
   const { provider, accountId } = await readyPayoutAccount(owner.id);
-  return sendPayout(owner.id, { id: job.id, fileName: job.fileName, amountCents: facts.leftCents }, accountId, provider);
+  const payout = {
+    ownerId: owner.id,
+    job: { id: job.id, fileName: job.fileName, amountCents: facts.leftCents },
+    destination: accountId,
+  };
+  const { amountCents, transferId } = await sendPayout(payout, provider);
+  return { jobId: job.id, amountCents, transferId };
 }
 
 /** Notes on the job's open claim that its owner asked for the payout (the first asking counts). */
 async function markPayoutWaiting(jobId: number): Promise<boolean> {
-  const client = await getClient();
-  const marked = await client.execute({
-    sql: `UPDATE claims SET payout_requested_at = coalesce(payout_requested_at, ?)
-          WHERE job_id = ? AND status IN (${CLAIM_PENDING.map(() => "?").join(", ")})`,
-    args: [Date.now(), jobId, ...CLAIM_PENDING],
-  });
+  const db = await getDb();
+  const marked = await db
+    .update(claims)
+    .set({ payoutRequestedAt: sql`coalesce(${claims.payoutRequestedAt}, ${Date.now()})` })
+    .where(and(eq(claims.jobId, jobId), inArray(claims.status, [...CLAIM_PENDING])));
   return marked.rowsAffected > 0;
-}
-
-/**
- * Sends the payouts owners asked for while a claim was open, once the claim is resolved (the amount left
- * after its refund). A provider that can't be reached leaves the request for the claims sweep; any other
- * refusal ends the wait, and the order shows on /printer-tracking for the owner to ask again.
- */
-export async function sendWaitingPayouts(jobId?: number): Promise<number> {
-  const client = await getClient();
-  const { rows } = await client.execute({
-    sql: `SELECT c.job_id, pr.owner_id FROM claims c JOIN print_jobs j ON j.id = c.job_id JOIN printers pr ON pr.id = j.printer_id
-          WHERE c.status = 'resolved' AND c.payout_requested_at IS NOT NULL ${jobId ? "AND c.job_id = ?" : ""}
-            AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.job_id = c.job_id AND r.status = 'pending')
-          ORDER BY c.job_id LIMIT 100`,
-    args: jobId ? [jobId] : [],
-  });
-  let sent = 0;
-  for (const row of rows) {
-    const job = Number(row.job_id);
-    try {
-      if (await requestPayout({ id: Number(row.owner_id) }, job)) sent++;
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      if (error.code === "unavailable") continue;
-    }
-    await client.execute({
-      sql: "UPDATE claims SET payout_requested_at = NULL WHERE job_id = ? AND status = 'resolved'",
-      args: [job],
-    });
-  }
-  return sent;
 }
 
 /** The owner's saved account, once the provider says it can receive payouts; counts one payment write. */
@@ -193,27 +186,45 @@ async function readyPayoutAccount(ownerId: number) {
 
 /** A payout to send or record: its job and the amount, the owner's share left after refunds. */
 type PayableJob = { id: number; amountCents: number; fileName: string };
+/** A payout and where it goes: the owner's job and their payout account. */
+export interface PayoutToSend {
+  ownerId: number;
+  job: PayableJob;
+  destination: string;
+}
 
 /**
- * Claims the job's payout row and sends its one transfer. The claim needs a captured payment in the
- * same statement, and a second request (or a retry of a failed one) finds the row taken.
+ * Claims the job's payout row: it needs a captured payment and no pending refund in the same statement,
+ * and a second request (or a retry of a failed one) finds the row taken.
  */
-async function sendPayout(ownerId: number, job: PayableJob, destination: string, provider: PaymentProvider) {
-  const client = await getClient();
-  const claim = await client.execute({
-    sql: `INSERT INTO payouts (job_id, owner_id, amount_cents, provider, status, claimed_at)
-          SELECT ?1, ?2, ?3, ?4, 'pending', ?5
-          WHERE EXISTS (SELECT 1 FROM payments WHERE job_id = ?1 AND status = 'captured')
-            AND NOT EXISTS (SELECT 1 FROM refunds WHERE job_id = ?1 AND status = 'pending')
-          ON CONFLICT (job_id) DO UPDATE SET status = 'pending', claimed_at = excluded.claimed_at, failure_message = NULL
-          WHERE payouts.status = 'failed'`,
-    args: [job.id, ownerId, job.amountCents, provider.name, Date.now()],
-  });
-  if (claim.rowsAffected !== 1) throw new AppError("conflict", ALREADY_PAID_OUT);
-  faultPoint("payout:after-claim");
+async function claimPayout({ ownerId, job }: PayoutToSend, provider: PaymentProvider): Promise<boolean> {
+  const db = await getDb();
+  const claim = await db.run(sql`INSERT INTO ${payouts}
+      (${columnNames(payouts.jobId, payouts.ownerId, payouts.amountCents, payouts.provider, payouts.status, payouts.claimedAt)})
+    SELECT ${job.id}, ${ownerId}, ${job.amountCents}, ${provider.name}, 'pending', ${Date.now()}
+    WHERE EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.jobId} = ${job.id} AND ${payments.status} = 'captured')
+      AND NOT EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.jobId} = ${job.id} AND ${refunds.status} = 'pending')
+    ON CONFLICT (${columnNames(payouts.jobId)}) DO UPDATE SET ${columnNames(payouts.status)} = 'pending',
+      ${columnNames(payouts.claimedAt)} = excluded.${columnNames(payouts.claimedAt)}, ${columnNames(payouts.failureMessage)} = NULL
+    WHERE ${payouts.status} = 'failed'`);
+  return claim.rowsAffected === 1;
+}
+
+/**
+ * Sends a payout's one transfer and records it: the one way a payout is sent, by Request Payout, "Request
+ * payout for all", a payout that waited for a claim and the money reconciliation. The payout row is claimed
+ * first, unless `resume` finishes one a crash left pending. A refusal marks it failed with the provider's
+ * message (the owner may ask again) and is thrown; `recorded` is false when someone else recorded it first.
+ */
+export async function sendPayout(payout: PayoutToSend, provider: PaymentProvider, options: { resume?: boolean } = {}) {
+  const { ownerId, job } = payout;
+  if (!options.resume) {
+    if (!(await claimPayout(payout, provider))) throw new AppError("conflict", ALREADY_PAID_OUT);
+    faultPoint("payout:after-claim");
+  }
   let transferId: string;
   try {
-    ({ transferId } = await provider.transfer({ jobId: job.id, amountCents: job.amountCents, destination }));
+    ({ transferId } = await provider.transfer({ jobId: job.id, amountCents: job.amountCents, destination: payout.destination }));
   } catch (error) {
     const refusal =
       error instanceof AppError
@@ -223,8 +234,8 @@ async function sendPayout(ownerId: number, job: PayableJob, destination: string,
     throw refusal;
   }
   faultPoint("payout:after-transfer");
-  await markPayoutPaid(ownerId, job, transferId);
-  return { jobId: job.id, amountCents: job.amountCents, transferId };
+  const recorded = await markPayoutPaid(ownerId, job, transferId);
+  return { jobId: job.id, amountCents: job.amountCents, transferId, recorded };
 }
 
 /** A pending payout's transfer went out: recorded once, and the owner told (the bell and e-mail kind payout). */
@@ -271,23 +282,36 @@ export interface PayoutLine {
 
 /** The owner's finished orders not yet paid out: those a payout can be sent for, and those held, with why. */
 export async function payoutOverview(ownerId: number): Promise<{ eligible: PayoutLine[]; held: PayoutLine[] }> {
-  const client = await getClient();
-  const { rows } = await client.execute({
-    sql: `SELECT j.id, j.file_name, j.status, j.printer_profit_cents, po.failure_message, ${PAYOUT_FACTS_SQL}
-          FROM print_jobs j JOIN printers pr ON pr.id = j.printer_id LEFT JOIN payouts po ON po.job_id = j.id
-          WHERE pr.owner_id = ? AND j.status IN (${TRACKED_FOR_PAYOUT.map(() => "?").join(", ")})
-            AND coalesce(po.status, '') <> 'paid' AND ${reachedOwnerSql("j")}
-          ORDER BY j.id`,
-    args: [ownerId, ...TRACKED_FOR_PAYOUT],
-  });
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: printJobs.id,
+      fileName: printJobs.fileName,
+      status: printJobs.status,
+      printerProfitCents: printJobs.printerProfitCents,
+      failureMessage: payouts.failureMessage,
+      ...payoutFactColumns,
+    })
+    .from(printJobs)
+    .innerJoin(printers, eq(printers.id, printJobs.printerId))
+    .leftJoin(payouts, eq(payouts.jobId, printJobs.id))
+    .where(
+      and(
+        eq(printers.ownerId, ownerId),
+        inArray(printJobs.status, [...TRACKED_FOR_PAYOUT]),
+        sql`coalesce(${payouts.status}, '') <> 'paid'`,
+        reachedOwnerOf(),
+      ),
+    )
+    .orderBy(printJobs.id);
   const lines = rows.map((row) => {
-    const facts = payoutFactsOfRow(row, Number(row.printer_profit_cents));
+    const facts = payoutFactsOfRow(row, row.printerProfitCents);
     return {
-      jobId: Number(row.id),
-      fileName: String(row.file_name),
+      jobId: row.id,
+      fileName: row.fileName,
       amountCents: facts.leftCents,
-      holdReason: payoutHoldReason({ status: row.status as JobStatus }, facts),
-      failureMessage: (row.failure_message as string | null) ?? null,
+      holdReason: payoutHoldReason({ status: row.status }, facts),
+      failureMessage: row.failureMessage ?? null,
     };
   });
   return { eligible: lines.filter((l) => !l.holdReason), held: lines.filter((l) => l.holdReason) };
@@ -311,14 +335,9 @@ export async function requestPayoutsForAll(owner: { id: number; userType: UserTy
   const { provider, accountId } = await readyPayoutAccount(owner.id);
   for (const line of eligible) {
     try {
-      paid.push(
-        await sendPayout(
-          owner.id,
-          { id: line.jobId, amountCents: line.amountCents, fileName: line.fileName },
-          accountId,
-          provider,
-        ),
-      );
+      const job = { id: line.jobId, amountCents: line.amountCents, fileName: line.fileName };
+      const { jobId, amountCents, transferId } = await sendPayout({ ownerId: owner.id, job, destination: accountId }, provider);
+      paid.push({ jobId, amountCents, transferId });
     } catch (error) {
       if (!isAppError(error)) throw error;
       failed.push({ jobId: line.jobId, message: error.message });

@@ -1,11 +1,11 @@
 // The money reconciliation (decision 039), the one repair loop: a crash between an order's status write
 // and its money write (or between a payout's claim, transfer and record, a refund's reservation and its
-// call, a reversal's raise and its call) leaves a step half done. This periodic task of the job runner
+// call, a reversal's raise and its call) leaves a step half done; a payout asked for during a claim waits
+// for its resolution and refund. This periodic task of the job runner
 // compares each order's records with the provider's own state and finishes or undoes the step, with the
 // provider's idempotency keys, logging each repair on the order.
 import { ENDED_UNCHARGED, OWNER_ACTIVE, OWNER_COMPLETED, AWAITING_PAYMENT } from "~/domain/job-status";
 import type { MoneyRepairKind } from "~/domain/payments";
-import { NOT_CAPTURED } from "~/domain/payouts";
 import { schedulePeriodic } from "~/services/jobs/enqueue.server";
 import { registerTaskHandler } from "~/services/jobs/runner.server";
 import { getPaymentProvider } from "~/services/payments/provider.server";
@@ -21,7 +21,7 @@ import {
   reverseOwedTransfers,
 } from "./refund-repairs.server";
 import { releaseHold } from "./payment-holds.server";
-import { CONNECT_FIRST, markPayoutFailed, markPayoutPaid } from "./payouts.server";
+import { finishPendingPayouts, sendWaitingPayouts } from "./payout-repairs.server";
 import { transitionJob } from "./transitions.server";
 
 /** A step younger than this may still be finishing in its own request: it is left alone. */
@@ -44,55 +44,6 @@ function skipped(step: string, jobId: number, error: unknown) {
     `money reconciliation: ${step} for job ${jobId} left for the next run`,
     error instanceof Error ? error.name : "error",
   );
-}
-
-/**
- * Pending payouts a crash cut short: recorded as paid when the provider made the transfer, sent
- * again (same idempotency key) when it didn't and the customer was charged, failed with the
- * provider's message otherwise, so the owner can ask again.
- */
-async function finishPendingPayouts(provider: PaymentProvider, before: number, repairs: Repairs) {
-  const client = await getClient();
-  const { rows } = await client.execute({
-    sql: `SELECT po.job_id, po.owner_id, po.amount_cents, j.file_name, u.stripe_account_id,
-                 EXISTS (SELECT 1 FROM payments p WHERE p.job_id = po.job_id AND p.status = 'captured') AS captured
-          FROM payouts po JOIN print_jobs j ON j.id = po.job_id JOIN users u ON u.id = po.owner_id
-          WHERE po.status = 'pending' AND po.provider = ? AND coalesce(po.claimed_at, po.created_at) <= ?
-          ORDER BY po.job_id LIMIT ?`,
-    args: [provider.name, before, PAGE],
-  });
-  for (const row of rows) {
-    const ownerId = Number(row.owner_id);
-    const job = { id: Number(row.job_id), amountCents: Number(row.amount_cents), fileName: String(row.file_name) };
-    try {
-      const made = provider.transferOf ? await provider.transferOf(job.id) : null;
-      if (made) {
-        if (await markPayoutPaid(ownerId, job, made.transferId))
-          await repaired(repairs, job.id, "payout_recorded", made.transferId);
-        continue;
-      }
-      const refusal = Number(row.captured) !== 1 ? NOT_CAPTURED : row.stripe_account_id ? null : CONNECT_FIRST;
-      if (refusal) {
-        if (await markPayoutFailed(job.id, refusal)) await repaired(repairs, job.id, "payout_failed", refusal);
-        continue;
-      }
-      let transferId: string;
-      try {
-        ({ transferId } = await provider.transfer({
-          jobId: job.id,
-          amountCents: job.amountCents,
-          destination: String(row.stripe_account_id),
-        }));
-      } catch (error) {
-        const message = error instanceof Error ? error.message : "The payout could not be sent.";
-        if (await markPayoutFailed(job.id, message)) await repaired(repairs, job.id, "payout_failed", message);
-        continue;
-      }
-      if (await markPayoutPaid(ownerId, job, transferId)) await repaired(repairs, job.id, "payout_sent", transferId);
-    } catch (error) {
-      skipped("payout", job.id, error);
-    }
-  }
 }
 
 /** Accepted orders whose payment is still only authorised: captured (or its capture at the provider recorded). */
@@ -164,7 +115,7 @@ async function settleUnclaimedHolds(provider: PaymentProvider, before: number, n
 }
 
 /** One pass over every half-done money step; returns how many repairs of each kind it made. */
-export async function reconcileMoney(now = Date.now()): Promise<Repairs> {
+export async function reconcileMoney(now = Date.now()): Promise<Repairs & { waitingPayoutsSent?: number }> {
   const provider = await getPaymentProvider();
   const before = now - RECONCILE_GRACE_MS;
   const repairs: Repairs = {};
@@ -175,9 +126,11 @@ export async function reconcileMoney(now = Date.now()): Promise<Repairs> {
   await finishPendingRefunds(provider, before, now, repair, skipped);
   await reverseOwedTransfers(repair, skipped);
   await finishRaisedReversals(provider, before, repair, skipped);
-  await finishPendingPayouts(provider, before, repairs);
+  await finishPendingPayouts(provider, before, repair, skipped);
+  const waitingPayoutsSent = await sendWaitingPayouts({ before });
   repairs.stranded_released = (await releaseStrandedHolds(now)).length || undefined;
-  return repairs;
+  // a payout that waited for its claim is the claim's own step, not a repair: counted, not logged
+  return waitingPayoutsSent > 0 ? { ...repairs, waitingPayoutsSent } : repairs;
 }
 
 export const MONEY_RECONCILIATION_TASK = "orders.money-reconciliation";
