@@ -27,7 +27,7 @@ export const CLAIM_REASON_LABELS: Record<ClaimReason, string> = {
 /** open: awaiting the owner; answered: awaiting the customer; escalated: awaiting an admin; resolved: closed. */
 export const CLAIM_STATUSES = ["open", "answered", "escalated", "resolved"] as const;
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
-/** While a claim is in one of these, the order's payout is held. */
+/** While a claim is in one of these, the order's payout is held (the statuses the table's "hold" steps lead to). */
 export const CLAIM_PENDING: readonly ClaimStatus[] = ["open", "answered", "escalated"];
 export const CLAIM_STATUS_LABELS: Record<ClaimStatus, string> = {
   open: "Awaiting the printer's answer",
@@ -35,6 +35,101 @@ export const CLAIM_STATUS_LABELS: Record<ClaimStatus, string> = {
   escalated: "With Printnear support",
   resolved: "Resolved",
 };
+
+/** Who takes a claim's steps: the order's customer, the printer's owner, an admin, or the claims sweep. */
+export const CLAIM_ACTORS = ["customer", "owner", "admin", "system"] as const;
+export type ClaimActor = (typeof CLAIM_ACTORS)[number];
+export const CLAIM_STEPS = ["report", "answer", "accept", "escalate", "escalate_unanswered", "decide"] as const;
+export type ClaimStep = (typeof CLAIM_STEPS)[number];
+
+/** A step's effect on the order's payout: held while the claim is pending, released (after its refund) once resolved. */
+export type ClaimPayoutEffect = "hold" | "release";
+
+export interface ClaimTransition {
+  step: ClaimStep;
+  actor: ClaimActor;
+  /** the status the step starts from (null: the claim doesn't exist yet) */
+  from: ClaimStatus | null;
+  to: ClaimStatus;
+  payout: ClaimPayoutEffect;
+  /** what the step refunds: nothing, the owner's offer, or the admin's decision (reserved in the step's own transaction) */
+  refund: "none" | "offer" | "decision";
+  /** the refusal of anyone else who tries it */
+  onlyActor: string;
+}
+
+/**
+ * The one claim lifecycle (decision 040): which actor takes which step from which status to which, and what
+ * it does to the payout and the refund. Each step is one guarded write of the table's `to` where the status
+ * is its `from`; nothing else writes a claim's status.
+ */
+export const CLAIM_TRANSITIONS: readonly ClaimTransition[] = Object.freeze([
+  {
+    step: "report",
+    actor: "customer",
+    from: null,
+    to: "open",
+    payout: "hold",
+    refund: "none",
+    onlyActor: "Only the order's customer can report a problem.",
+  },
+  {
+    step: "answer",
+    actor: "owner",
+    from: "open",
+    to: "answered",
+    payout: "hold",
+    refund: "none",
+    onlyActor: "Only the printer's owner can answer this claim.",
+  },
+  {
+    step: "accept",
+    actor: "customer",
+    from: "answered",
+    to: "resolved",
+    payout: "release",
+    refund: "offer",
+    onlyActor: "Only the order's customer can accept the answer.",
+  },
+  {
+    step: "escalate",
+    actor: "customer",
+    from: "answered",
+    to: "escalated",
+    payout: "hold",
+    refund: "none",
+    onlyActor: "Only the order's customer can escalate the claim.",
+  },
+  // the owner left it unanswered for OWNER_ANSWER_MS: the claims sweep hands it to the admins
+  {
+    step: "escalate_unanswered",
+    actor: "system",
+    from: "open",
+    to: "escalated",
+    payout: "hold",
+    refund: "none",
+    onlyActor: "Only the claims sweep escalates an unanswered claim.",
+  },
+  {
+    step: "decide",
+    actor: "admin",
+    from: "escalated",
+    to: "resolved",
+    payout: "release",
+    refund: "decision",
+    onlyActor: "Only Printnear support can decide a claim.",
+  },
+] satisfies ClaimTransition[]);
+
+/** The table's row of a step (each step has one). */
+export function claimStep(step: ClaimStep): ClaimTransition {
+  return CLAIM_TRANSITIONS.find((t) => t.step === step)!;
+}
+
+/** The steps an actor may take on a claim in this status (to choose which forms a page shows). */
+export function availableClaimSteps(status: ClaimStatus, actor: ClaimActor): ClaimStep[] {
+  return CLAIM_TRANSITIONS.filter((t) => t.from === status && t.actor === actor).map((t) => t.step);
+}
 
 export const OWNER_RESPONSES = ["refund_full", "refund_partial", "reprint", "decline"] as const;
 export type OwnerResponse = (typeof OWNER_RESPONSES)[number];

@@ -1,20 +1,23 @@
 // Claims after pickup or delivery (decision 040): the customer reports a problem with photos, the
 // printer's owner answers (refund, partial refund, reprint or decline), the customer accepts or
-// escalates, an admin decides what is escalated or left unanswered. Each step is one guarded UPDATE
-// on the claim's status, so a step happens once however many requests race; every step tells
-// both parties (bell and e-mail) and is written into the order's conversation.
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+// escalates, an admin decides what is escalated or left unanswered. Each step is a row of the claim
+// step table (domain/claims.ts) and one guarded UPDATE of its `to` where the status is its `from`, so a
+// step happens once however many requests race; every step tells both parties (bell and e-mail) and is
+// written into the order's conversation.
+import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import { claims, messages, printJobs } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import {
   CLAIM_PENDING,
   CLAIM_REASON_LABELS,
+  claimStep,
   claimWindowEnd,
   MAX_CLAIM_PHOTOS,
   offeredRefundCents,
   OWNER_RESPONSE_LABELS,
   type ClaimPanel,
   type ClaimReason,
+  type ClaimStep,
   type ClaimView,
   type OwnerResponse,
 } from "~/domain/claims";
@@ -23,7 +26,7 @@ import { readPrinterPhoto, storePrinterPhoto } from "~/services/printers/images.
 import { notify } from "~/services/notifications.server";
 import { limitWrite } from "~/services/write-limits.server";
 import { paymentOfJob } from "~/services/payments/records.server";
-import { getClient, getDb, preparedQuery } from "~/utils/db.server";
+import { getDb, preparedQuery } from "~/utils/db.server";
 import { faultPoint } from "~/utils/fault-points.server";
 import { loadJobParty, roleOf, type JobParty, type OrderView } from "./jobs.server";
 import {
@@ -44,6 +47,8 @@ export const CLAIM_NOTHING_LEFT = "This order was refunded in full: there is not
 export const CLAIM_MOVED_ON = "This claim has moved on: reload the page to see where it stands.";
 
 export type Claim = typeof claims.$inferSelect;
+/** A step's fields besides the status, which the step table gives. */
+type ClaimFields = Omit<Partial<typeof claims.$inferInsert>, "status">;
 
 /** Tells both parties about a step and writes it into the order's conversation as the acting party's words. */
 async function announce(
@@ -87,14 +92,13 @@ export async function openClaim(input: {
   if (!party || party.job.status === "draft") return null;
   const role = roleOf(party, input.customerId);
   if (!role) return null;
-  if (party.job.customerId !== input.customerId)
-    throw new AppError("forbidden", "Only the order's customer can report a problem.");
+  const report = claimStep("report");
+  if (party.job.customerId !== input.customerId) throw new AppError("forbidden", report.onlyActor);
   const closes = claimWindowEnd(party.job);
   if (closes === null || now > closes) throw new AppError("conflict", CLAIM_WINDOW_CLOSED);
   const files = input.photos.filter((file) => file.size > 0);
-  if (files.length > MAX_CLAIM_PHOTOS) {
+  if (files.length > MAX_CLAIM_PHOTOS)
     throw new AppError("invalid", `Add at most ${MAX_CLAIM_PHOTOS} photos.`, { field: "photos" });
-  }
   const checked = [];
   for (const file of files) checked.push(await readPrinterPhoto(file, "photos"));
   if (await pendingClaimOf(party.job.id)) throw new AppError("conflict", CLAIM_ALREADY_OPEN);
@@ -102,13 +106,20 @@ export async function openClaim(input: {
   await limitWrite(input.customerId, "claim", now);
   const photoKeys: string[] = [];
   for (const photo of checked) photoKeys.push(await storePrinterPhoto(photo, "claim-photos"));
-  const client = await getClient();
-  const inserted = await client.execute({
-    sql: `INSERT INTO claims (job_id, customer_id, reason, description, photo_keys, status, created_at)
-          VALUES (?, ?, ?, ?, ?, 'open', ?) ON CONFLICT DO NOTHING RETURNING id`,
-    args: [party.job.id, input.customerId, input.reason, input.description, JSON.stringify(photoKeys), now],
-  });
-  const row = inserted.rows[0];
+  const db = await getDb();
+  const [row] = await db
+    .insert(claims)
+    .values({
+      jobId: party.job.id,
+      customerId: input.customerId,
+      reason: input.reason,
+      description: input.description,
+      photoKeys,
+      status: report.to,
+      createdAt: new Date(now),
+    })
+    .onConflictDoNothing()
+    .returning({ id: claims.id });
   if (!row) throw new AppError("conflict", CLAIM_ALREADY_OPEN);
   await announce(party, {
     title: "Problem Reported",
@@ -119,7 +130,7 @@ export async function openClaim(input: {
       text: `Reported a problem (${CLAIM_REASON_LABELS[input.reason]}): ${input.description}`,
     },
   });
-  return { claimId: Number(row.id) };
+  return { claimId: row.id };
 }
 
 async function pendingClaimOf(jobId: number): Promise<Claim | null> {
@@ -132,17 +143,18 @@ async function pendingClaimOf(jobId: number): Promise<Claim | null> {
   return claim ?? null;
 }
 
-/** Moves a claim from one status to the next with its fields, once; false when it had moved on. */
+/** Takes a step of the claim table with its fields, once: the step's `to` where the claim is in its `from`; false when it had moved on. */
 async function moveClaim(
   claimId: number,
-  from: Claim["status"],
-  set: Partial<typeof claims.$inferInsert>,
+  step: Exclude<ClaimStep, "report">,
+  set: ClaimFields,
   db: Writer | null = null,
 ): Promise<boolean> {
+  const { from, to } = claimStep(step);
   const result = await (db ?? (await getDb()))
     .update(claims)
-    .set(set)
-    .where(and(eq(claims.id, claimId), eq(claims.status, from)));
+    .set({ ...set, status: to })
+    .where(and(eq(claims.id, claimId), eq(claims.status, from!)));
   return result.rowsAffected === 1;
 }
 
@@ -151,17 +163,11 @@ async function moveClaim(
  * claim never reads "refunded" without its refund, nor the refund stands without the decision; the
  * provider is asked after the commit, and what it can't do now the money reconciliation finishes.
  */
-async function resolveClaim(
-  claim: Claim,
-  from: "answered" | "escalated",
-  refundCents: number,
-  set: Partial<typeof claims.$inferInsert>,
-) {
+async function resolveClaim(claim: Claim, step: "accept" | "decide", refundCents: number, set: ClaimFields) {
   const payment = refundCents > 0 ? await paymentOfJob(claim.jobId, ["captured", "refunded"]) : null;
   const db = await getDb();
   await db.transaction(async (tx) => {
-    if (!(await moveClaim(claim.id, from, { ...set, status: "resolved", refundCents }, tx)))
-      throw new AppError("conflict", CLAIM_MOVED_ON);
+    if (!(await moveClaim(claim.id, step, { ...set, refundCents }, tx))) throw new AppError("conflict", CLAIM_MOVED_ON);
     if (refundCents <= 0) return;
     if (!payment) throw new AppError("conflict", NOTHING_TO_REFUND);
     faultPoint("claim:before-refund");
@@ -182,20 +188,18 @@ export async function respondToClaim(input: {
 }) {
   const found = await claimFor(input.claimId, input.userId);
   if (!found) return null;
-  if (found.role !== "owner") throw new AppError("forbidden", "Only the printer's owner can answer this claim.");
+  if (found.role !== claimStep("answer").actor) throw new AppError("forbidden", claimStep("answer").onlyActor);
   const refundable = await refundableCents(found.claim.jobId);
   if (input.action === "refund_partial") {
     const amount = Math.trunc(input.amountCents ?? 0);
     if (amount <= 0) throw new AppError("invalid", "Enter the amount to refund.", { field: "amount" });
-    if (amount > refundable) {
+    if (amount > refundable)
       throw new AppError("invalid", `A refund can be at most ${formatCents(refundable)}.`, { field: "amount" });
-    }
   }
   const offered = offeredRefundCents(input.action, input.amountCents, refundable);
   if (offered === 0) throw new AppError("conflict", "Nothing is left to refund on this order.");
   await limitWrite(input.userId, "claim", input.now);
-  const moved = await moveClaim(input.claimId, "open", {
-    status: "answered",
+  const moved = await moveClaim(input.claimId, "answer", {
     ownerResponse: input.action,
     offeredCents: offered,
     ownerMessage: input.message,
@@ -217,11 +221,10 @@ export async function respondToClaim(input: {
 export async function acceptClaimAnswer(input: { userId: number; claimId: number; now?: number }) {
   const found = await claimFor(input.claimId, input.userId);
   if (!found) return null;
-  if (found.party.job.customerId !== input.userId)
-    throw new AppError("forbidden", "Only the order's customer can accept the answer.");
+  if (found.party.job.customerId !== input.userId) throw new AppError("forbidden", claimStep("accept").onlyActor);
   const now = new Date(input.now ?? Date.now());
   const refund = found.claim.offeredCents ?? 0;
-  await resolveClaim(found.claim, "answered", refund, { acceptedAt: now, resolvedAt: now });
+  await resolveClaim(found.claim, "accept", refund, { acceptedAt: now, resolvedAt: now });
   await announce(found.party, {
     title: "Claim Resolved",
     message:
@@ -236,10 +239,8 @@ export async function acceptClaimAnswer(input: { userId: number; claimId: number
 export async function escalateClaim(input: { userId: number; claimId: number; now?: number }) {
   const found = await claimFor(input.claimId, input.userId);
   if (!found) return null;
-  if (found.party.job.customerId !== input.userId)
-    throw new AppError("forbidden", "Only the order's customer can escalate the claim.");
-  const moved = await moveClaim(input.claimId, "answered", {
-    status: "escalated",
+  if (found.party.job.customerId !== input.userId) throw new AppError("forbidden", claimStep("escalate").onlyActor);
+  const moved = await moveClaim(input.claimId, "escalate", {
     escalatedBy: "customer",
     escalatedAt: new Date(input.now ?? Date.now()),
   });
@@ -258,12 +259,11 @@ export async function decideClaim(input: { adminId: number; claimId: number; ref
   if (!found) return null;
   const refund = Math.trunc(input.refundCents);
   const refundable = await refundableCents(found.claim.jobId);
-  if (refund < 0 || refund > refundable) {
+  if (refund < 0 || refund > refundable)
     throw new AppError("invalid", `A refund can be at most ${formatCents(refundable)}.`, { field: "refund" });
-  }
   await limitWrite(input.adminId, "admin", input.now);
   const now = new Date(input.now ?? Date.now());
-  await resolveClaim(found.claim, "escalated", refund, {
+  await resolveClaim(found.claim, "decide", refund, {
     adminNote: input.note,
     decidedById: input.adminId,
     decidedAt: now,
@@ -279,14 +279,15 @@ export async function decideClaim(input: { adminId: number; claimId: number; ref
 
 /** Claims left unanswered by the owner past OWNER_ANSWER_MS go to the admins (the claims sweep). */
 export async function escalateUnanswered(deadline: number, now = Date.now()): Promise<number[]> {
-  const client = await getClient();
-  const moved = await client.execute({
-    sql: `UPDATE claims SET status = 'escalated', escalated_by = 'unanswered', escalated_at = ?
-          WHERE status = 'open' AND created_at <= ? RETURNING id, job_id`,
-    args: [now, deadline],
-  });
-  for (const row of moved.rows) {
-    const party = await loadJobParty(Number(row.job_id));
+  const { from, to } = claimStep("escalate_unanswered");
+  const db = await getDb();
+  const moved = await db
+    .update(claims)
+    .set({ status: to, escalatedBy: "unanswered", escalatedAt: new Date(now) })
+    .where(and(eq(claims.status, from!), lte(claims.createdAt, new Date(deadline))))
+    .returning({ id: claims.id, jobId: claims.jobId });
+  for (const row of moved) {
+    const party = await loadJobParty(row.jobId);
     if (party) {
       await announce(party, {
         title: "Claim Escalated",
@@ -294,7 +295,7 @@ export async function escalateUnanswered(deadline: number, now = Date.now()): Pr
       });
     }
   }
-  return moved.rows.map((row) => Number(row.id));
+  return moved.map((row) => row.id);
 }
 
 /** The order's claims, newest first, for its customer or owner (GET /api/print-jobs/{id}/claims); null: not theirs. */
