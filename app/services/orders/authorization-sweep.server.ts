@@ -2,6 +2,8 @@
 // that is cancelled and its authorisation released, through the lifecycle like any other change.
 // A release the provider refused when an order ended is tried again by the money reconciliation
 // (reconciliation.server.ts). The sweep keeps no state of its own and runs as a periodic task of the job runner.
+import { and, eq, gt, inArray, lte } from "drizzle-orm";
+import { payments, printJobs } from "../../../db/schema";
 import { AUTHORIZATION_SAFETY_MS } from "~/domain/job-lifecycle";
 import { ENDED_UNCHARGED } from "~/domain/job-status";
 import { OPEN_PAYMENT_STATES } from "~/domain/payments";
@@ -9,22 +11,28 @@ import { AppError } from "~/domain/app-error";
 import { schedulePeriodic } from "~/services/jobs/enqueue.server";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { registerTaskHandler } from "~/services/jobs/runner.server";
-import { getClient } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 import { recordRepair } from "./money-repairs.server";
 import { releaseHold } from "./payment-holds.server";
 import { transitionJob } from "./transitions.server";
 
 export async function sweepExpiringAuthorizations(now = Date.now()): Promise<number[]> {
-  const client = await getClient();
-  const due = await client.execute({
-    sql: `SELECT DISTINCT j.id FROM print_jobs j JOIN payments p ON p.job_id = j.id
-          WHERE j.status = 'confirmed' AND p.status = 'authorized' AND p.authorization_expires_at <= ?
-          ORDER BY j.id LIMIT 200`,
-    args: [now + AUTHORIZATION_SAFETY_MS],
-  });
+  const db = await getDb();
+  const due = await db
+    .selectDistinct({ jobId: printJobs.id })
+    .from(printJobs)
+    .innerJoin(payments, eq(payments.jobId, printJobs.id))
+    .where(
+      and(
+        eq(printJobs.status, "confirmed"),
+        eq(payments.status, "authorized"),
+        lte(payments.authorizationExpiresAt, new Date(now + AUTHORIZATION_SAFETY_MS)),
+      ),
+    )
+    .orderBy(printJobs.id)
+    .limit(200);
   const cancelled: number[] = [];
-  for (const row of due.rows) {
-    const jobId = Number(row.id);
+  for (const { jobId } of due) {
     try {
       if (await transitionJob({ jobId, by: "system", action: "expire", now })) cancelled.push(jobId);
     } catch (error) {
@@ -45,29 +53,34 @@ const STRANDED_PAGES_PER_SWEEP = 10;
  * so holds the provider keeps refusing never hide newer ones behind them.
  */
 export async function releaseStrandedHolds(now = Date.now()): Promise<string[]> {
-  const client = await getClient();
+  const db = await getDb();
   const provider = (await getPaymentProvider()).name;
   const released: string[] = [];
   let after = 0;
   for (let page = 0; page < STRANDED_PAGES_PER_SWEEP; page++) {
-    const stranded = await client.execute({
-      sql: `SELECT p.id AS rowId, p.provider_payment_id AS id, p.job_id AS jobId FROM payments p JOIN print_jobs j ON j.id = p.job_id
-            WHERE p.status IN (${OPEN_PAYMENT_STATES.map(() => "?").join(", ")})
-              AND j.status IN (${ENDED_UNCHARGED.map(() => "?").join(", ")})
-              AND p.provider = ? AND p.id > ?
-            ORDER BY p.id LIMIT ?`,
-      args: [...OPEN_PAYMENT_STATES, ...ENDED_UNCHARGED, provider, after, STRANDED_PAGE],
-    });
-    for (const row of stranded.rows) {
-      const id = String(row.id);
+    const stranded = await db
+      .select({ rowId: payments.id, id: payments.providerPaymentId, jobId: payments.jobId })
+      .from(payments)
+      .innerJoin(printJobs, eq(printJobs.id, payments.jobId))
+      .where(
+        and(
+          inArray(payments.status, [...OPEN_PAYMENT_STATES]),
+          inArray(printJobs.status, [...ENDED_UNCHARGED]),
+          eq(payments.provider, provider),
+          gt(payments.id, after),
+        ),
+      )
+      .orderBy(payments.id)
+      .limit(STRANDED_PAGE);
+    for (const row of stranded) {
       // still refused: left for the next sweep
-      if (await releaseHold(id, now).catch(() => false)) {
-        released.push(id);
-        await recordRepair(Number(row.jobId), "stranded_released", id);
+      if (await releaseHold(row.id, now).catch(() => false)) {
+        released.push(row.id);
+        await recordRepair(row.jobId, "stranded_released", row.id);
       }
-      after = Number(row.rowId);
+      after = row.rowId;
     }
-    if (stranded.rows.length < STRANDED_PAGE) break;
+    if (stranded.length < STRANDED_PAGE) break;
   }
   return released;
 }

@@ -1,6 +1,6 @@
 // Reads of orders for the people in them: the customer and the owner of the job's printer (an owner's lists
 // over all their printers are in owner-jobs.server.ts).
-import { and, desc, eq, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, desc, eq, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias, SQLiteAsyncDialect, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { printers, printJobs, refunds, users, type PrintJob } from "../../../db/schema";
 import { seesDeliveryAddress } from "~/domain/address";
@@ -14,7 +14,7 @@ import {
   type CustomerTab,
   type JobStatus,
 } from "~/domain/job-status";
-import { getClient, getDb, preparedQuery, type Database } from "~/utils/db.server";
+import { getDb, preparedQuery, type Database } from "~/utils/db.server";
 import { readFromPrimaryOnMiss } from "~/utils/replica.server";
 
 /** Statuses (our own constants, never input) as the items of an SQL IN list. */
@@ -96,15 +96,15 @@ export function actorFor(party: JobParty, userId: number, customerAction: boolea
 
 /** Whether two users have a paid order between them: one of them its customer, the other the owner of its printer. */
 export async function havePaidOrderBetween(userA: number, userB: number): Promise<boolean> {
-  const client = await getClient();
-  const result = await client.execute({
-    sql: `SELECT 1 FROM print_jobs j JOIN printers p ON p.id = j.printer_id
-          WHERE j.status IN (${quoted(PAID_STATUSES)})
-            AND ((j.customer_id = ?1 AND p.owner_id = ?2) OR (j.customer_id = ?2 AND p.owner_id = ?1))
-          LIMIT 1`,
-    args: [userA, userB],
-  });
-  return result.rows.length > 0;
+  const db = await getDb();
+  const between = (customer: number, owner: number) => and(eq(printJobs.customerId, customer), eq(printers.ownerId, owner));
+  const [found] = await db
+    .select({ one: sql<number>`1` })
+    .from(printJobs)
+    .innerJoin(printers, eq(printers.id, printJobs.printerId))
+    .where(and(sql`${printJobs.status} IN (${sql.raw(quoted(PAID_STATUSES))})`, or(between(userA, userB), between(userB, userA))))
+    .limit(1);
+  return found !== undefined;
 }
 
 const customer = alias(users, "customer");

@@ -1,6 +1,8 @@
 // Paying for an order. The amount is always the job's stored amount due (computed by the price
 // engine when the order was placed); whatever a client sends is ignored. A paid order is
 // "confirmed": the card is authorised and captured only when the printer accepts.
+import { and, eq, isNull, or } from "drizzle-orm";
+import { printJobs, webhookEvents } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import { AWAITING_PAYMENT, ENDED_UNCHARGED } from "~/domain/job-status";
 import { OPEN_PAYMENT_STATES } from "~/domain/payments";
@@ -8,7 +10,7 @@ import { getPaymentProvider } from "~/services/payments/provider.server";
 import { findPayment, movePayment, paymentOfJob, recordPayment } from "~/services/payments/records.server";
 import type { CardDetails } from "~/services/payments/types";
 import { limitWrite } from "~/services/write-limits.server";
-import { getClient } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 import { faultPoint } from "~/utils/fault-points.server";
 import { loadJobParty } from "./jobs.server";
 import { releaseHold } from "./payment-holds.server";
@@ -88,22 +90,31 @@ export async function payWithTestCard(customerId: number, jobId: number, card: C
  * authorised at once (two tabs, a webhook racing the return) can't both stay held.
  */
 async function claimOrderPayment(jobId: number, providerPaymentId: string): Promise<boolean> {
-  const client = await getClient();
-  const result = await client.execute({
-    sql: `UPDATE print_jobs SET confirmed_payment_id = ?1
-          WHERE id = ?2 AND (confirmed_payment_id = ?1 OR (confirmed_payment_id IS NULL AND status = ?3))`,
-    args: [providerPaymentId, jobId, AWAITING_PAYMENT],
-  });
+  const db = await getDb();
+  const result = await db
+    .update(printJobs)
+    .set({ confirmedPaymentId: providerPaymentId })
+    .where(
+      and(
+        eq(printJobs.id, jobId),
+        or(
+          eq(printJobs.confirmedPaymentId, providerPaymentId),
+          and(isNull(printJobs.confirmedPaymentId), eq(printJobs.status, AWAITING_PAYMENT)),
+        ),
+      ),
+    );
   return result.rowsAffected > 0;
 }
 
 /** Gives the claim back when confirming failed for another reason, so the customer can pay again. */
 async function unclaimOrderPayment(jobId: number, providerPaymentId: string): Promise<void> {
-  const client = await getClient();
-  await client.execute({
-    sql: "UPDATE print_jobs SET confirmed_payment_id = NULL WHERE id = ? AND confirmed_payment_id = ? AND status = ?",
-    args: [jobId, providerPaymentId, AWAITING_PAYMENT],
-  });
+  const db = await getDb();
+  await db
+    .update(printJobs)
+    .set({ confirmedPaymentId: null })
+    .where(
+      and(eq(printJobs.id, jobId), eq(printJobs.confirmedPaymentId, providerPaymentId), eq(printJobs.status, AWAITING_PAYMENT)),
+    );
 }
 
 /**
@@ -229,11 +240,11 @@ export async function handleStripeWebhook(
   const { webhooks } = await getPaymentProvider();
   if (!secret || !webhooks) throw new AppError("unavailable", "Webhooks are not configured.");
   const event = webhooks.verify(payload, signature, secret);
-  const client = await getClient();
-  const fresh = await client.execute({
-    sql: "INSERT INTO webhook_events (id, provider, type) VALUES (?, 'stripe', ?) ON CONFLICT (id) DO NOTHING",
-    args: [event.id, event.type],
-  });
+  const db = await getDb();
+  const fresh = await db
+    .insert(webhookEvents)
+    .values({ id: event.id, provider: "stripe", type: event.type })
+    .onConflictDoNothing({ target: webhookEvents.id });
   if (fresh.rowsAffected !== 1) return "duplicate";
   try {
     const object = event.data.object as { id?: string; object?: string; payment_intent?: string | { id: string } | null };
@@ -249,7 +260,7 @@ export async function handleStripeWebhook(
     return "ignored";
   } catch (error) {
     // not handled: forget the event id so the provider's retry is applied
-    await client.execute({ sql: "DELETE FROM webhook_events WHERE id = ?", args: [event.id] });
+    await db.delete(webhookEvents).where(eq(webhookEvents.id, event.id));
     throw error;
   }
 }

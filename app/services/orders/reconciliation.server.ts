@@ -4,6 +4,8 @@
 // for its resolution and refund. This periodic task of the job runner
 // compares each order's records with the provider's own state and finishes or undoes the step, with the
 // provider's idempotency keys, logging each repair on the order.
+import { and, eq, inArray, isNotNull, isNull, lte, ne, notInArray, or, sql } from "drizzle-orm";
+import { payments, printJobs } from "../../../db/schema";
 import { ENDED_UNCHARGED, OWNER_ACTIVE, OWNER_COMPLETED, AWAITING_PAYMENT } from "~/domain/job-status";
 import type { MoneyRepairKind } from "~/domain/payments";
 import { schedulePeriodic } from "~/services/jobs/enqueue.server";
@@ -11,7 +13,7 @@ import { registerTaskHandler } from "~/services/jobs/runner.server";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { movePayment } from "~/services/payments/records.server";
 import type { PaymentProvider } from "~/services/payments/types";
-import { getClient } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 import { releaseStrandedHolds } from "./authorization-sweep.server";
 import { recordRepair } from "./money-repairs.server";
 import {
@@ -29,7 +31,6 @@ export const RECONCILE_GRACE_MS = 10 * 60 * 1000;
 const PAGE = 200;
 
 const CAPTURED_STATUSES = [...OWNER_ACTIVE, ...OWNER_COMPLETED];
-const placeholders = (values: readonly unknown[]) => values.map(() => "?").join(", ");
 
 type Repairs = Partial<Record<MoneyRepairKind, number>>;
 
@@ -48,19 +49,28 @@ function skipped(step: string, jobId: number, error: unknown) {
 
 /** Accepted orders whose payment is still only authorised: captured (or its capture at the provider recorded). */
 async function captureAcceptedOrders(provider: PaymentProvider, before: number, now: number, repairs: Repairs) {
-  const client = await getClient();
-  const { rows } = await client.execute({
-    sql: `SELECT j.id, p.provider_payment_id FROM print_jobs j
-          JOIN payments p ON p.job_id = j.id AND p.status = 'authorized'
-            AND (j.confirmed_payment_id IS NULL OR j.confirmed_payment_id = p.provider_payment_id)
-          WHERE j.status IN (${placeholders(CAPTURED_STATUSES)}) AND p.provider = ?
-            AND coalesce(j.accepted_at, j.updated_at) <= ?
-          ORDER BY j.id LIMIT ?`,
-    args: [...CAPTURED_STATUSES, provider.name, before, PAGE],
-  });
-  for (const row of rows) {
-    const jobId = Number(row.id);
-    const paymentId = String(row.provider_payment_id);
+  const db = await getDb();
+  const rows = await db
+    .select({ jobId: printJobs.id, paymentId: payments.providerPaymentId })
+    .from(printJobs)
+    .innerJoin(
+      payments,
+      and(
+        eq(payments.jobId, printJobs.id),
+        eq(payments.status, "authorized"),
+        or(isNull(printJobs.confirmedPaymentId), eq(printJobs.confirmedPaymentId, payments.providerPaymentId)),
+      ),
+    )
+    .where(
+      and(
+        inArray(printJobs.status, CAPTURED_STATUSES),
+        eq(payments.provider, provider.name),
+        sql`coalesce(${printJobs.acceptedAt}, ${printJobs.updatedAt}) <= ${before}`,
+      ),
+    )
+    .orderBy(printJobs.id)
+    .limit(PAGE);
+  for (const { jobId, paymentId } of rows) {
     try {
       const seen = await provider.getPayment(paymentId);
       if (seen.state === "captured") {
@@ -87,22 +97,33 @@ async function captureAcceptedOrders(provider: PaymentProvider, before: number, 
  * ended orders are releaseStrandedHolds' work.
  */
 async function settleUnclaimedHolds(provider: PaymentProvider, before: number, now: number, repairs: Repairs) {
-  const client = await getClient();
-  const { rows } = await client.execute({
-    sql: `SELECT p.job_id, p.provider_payment_id, j.confirmed_payment_id = p.provider_payment_id AS claimed
-          FROM payments p JOIN print_jobs j ON j.id = p.job_id
-          WHERE p.status = 'authorized' AND p.provider = ? AND p.authorized_at <= ?
-            AND j.status NOT IN (${placeholders(ENDED_UNCHARGED)})
-            AND ((j.status = ? AND (j.confirmed_payment_id IS NULL OR j.confirmed_payment_id = p.provider_payment_id))
-              OR (j.confirmed_payment_id IS NOT NULL AND j.confirmed_payment_id <> p.provider_payment_id))
-          ORDER BY p.id LIMIT ?`,
-    args: [provider.name, before, ...ENDED_UNCHARGED, AWAITING_PAYMENT, PAGE],
-  });
-  for (const row of rows) {
-    const jobId = Number(row.job_id);
-    const paymentId = String(row.provider_payment_id);
+  const db = await getDb();
+  const claimedByOrder = eq(printJobs.confirmedPaymentId, payments.providerPaymentId);
+  const rows = await db
+    .select({
+      jobId: payments.jobId,
+      paymentId: payments.providerPaymentId,
+      claimed: sql<boolean>`coalesce(${claimedByOrder}, 0)`.mapWith(Boolean),
+    })
+    .from(payments)
+    .innerJoin(printJobs, eq(printJobs.id, payments.jobId))
+    .where(
+      and(
+        eq(payments.status, "authorized"),
+        eq(payments.provider, provider.name),
+        lte(payments.authorizedAt, new Date(before)),
+        notInArray(printJobs.status, [...ENDED_UNCHARGED]),
+        or(
+          and(eq(printJobs.status, AWAITING_PAYMENT), or(isNull(printJobs.confirmedPaymentId), claimedByOrder)),
+          and(isNotNull(printJobs.confirmedPaymentId), ne(printJobs.confirmedPaymentId, payments.providerPaymentId)),
+        ),
+      ),
+    )
+    .orderBy(payments.id)
+    .limit(PAGE);
+  for (const { jobId, paymentId, claimed } of rows) {
     try {
-      if (Number(row.claimed) === 1) {
+      if (claimed) {
         if (await transitionJob({ jobId, by: "system", action: "pay", now }))
           await repaired(repairs, jobId, "order_confirmed", paymentId);
       } else if (await releaseHold(paymentId, now)) {
