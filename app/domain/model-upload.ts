@@ -73,7 +73,6 @@ export function createModelUploadSchema(limits: { maxModelBytes: number }) {
       .refine((file) => !file || file.size <= MAX_IMAGE_BYTES, IMAGE_TOO_LARGE_MESSAGE),
   });
 }
-export type ModelUploadInput = z.input<ReturnType<typeof createModelUploadSchema>>;
 
 /** POST /api/models: the upload payload (tags as an array, or comma-separated text). */
 export const ModelPayloadSchema = z.object({

@@ -7,8 +7,6 @@ import { decimalToScaledInt, dollarsToCents } from "./money";
 export const DEFAULT_RATE_PER_KG_CENTS = 1500;
 export const DEFAULT_COLORS = 1;
 export const DEFAULT_PRINT_TIME_MINUTES = 60;
-/** The weight assumed when a design has none recorded. Callers apply it; quotePrice never guesses. */
-export const DEFAULT_WEIGHT_GRAMS = 25;
 export const MIN_COLORS = 1;
 export const MAX_COLORS = 8;
 export const MIN_QUANTITY = 1;

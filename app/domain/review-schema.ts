@@ -15,4 +15,3 @@ export const ReviewSchema = z.object({
     .optional()
     .transform((text) => (text ? text : null)),
 });
-export type ReviewInput = z.input<typeof ReviewSchema>;

@@ -259,12 +259,6 @@ export function readInt(b: Uint8Array, i: number, end: number): number {
   return neg ? -v : v;
 }
 
-export function startsWithAscii(b: Uint8Array, at: number, word: string): boolean {
-  if (at + word.length > b.length) return false;
-  for (let k = 0; k < word.length; k++) if (b[at + k] !== word.charCodeAt(k)) return false;
-  return true;
-}
-
 /** Case-insensitive variant for keywords that exporters spell either way. */
 export function startsWithAsciiCi(b: Uint8Array, at: number, word: string): boolean {
   if (at + word.length > b.length) return false;

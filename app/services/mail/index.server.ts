@@ -34,7 +34,6 @@ export const mailPayloadSchema = z.object({
   /** the message's durable identity, its Message-ID on every attempt (absent on tasks queued before it existed) */
   messageKey: z.string().max(100).optional(),
 });
-export type MailPayload = z.infer<typeof mailPayloadSchema>;
 
 export const DEFAULT_BATCH_WINDOW_MS = 15 * 60 * 1000;
 

@@ -11,6 +11,7 @@ import {
   type ModelPage,
   type ModelSort,
 } from "~/domain/models";
+import { escapeLike } from "~/services/like-pattern.server";
 import { getDb, preparedQuery } from "~/utils/db.server";
 import { CATALOGUE_SOURCE } from "../catalogue/sync.server";
 import { catalogueSummary, catalogueThumbnail, libraryImagePath, nameColumns, pageOf } from "./shared.server";
@@ -127,10 +128,6 @@ export async function listLibraryModels(options: ListOptions & { categoryId?: nu
       createdAt: m.createdAt.toISOString(),
     })),
   };
-}
-
-function escapeLike(word: string) {
-  return word.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 function catalogueOrder(sort: ModelSort): SQL[] {

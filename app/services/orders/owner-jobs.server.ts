@@ -206,4 +206,3 @@ export async function ownerOrderSections(ownerId: number) {
     completed: pick(OWNER_COMPLETED).reverse(),
   };
 }
-export type OwnerOrderSectionsData = Awaited<ReturnType<typeof ownerOrderSections>>;

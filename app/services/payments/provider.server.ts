@@ -3,12 +3,10 @@
 // (payments, payouts) are kept by app/services/payments/records.server.ts the same way for both.
 import type { PaymentProvider } from "./types";
 
-let override: PaymentProvider | null = null;
 let cached: { key: string; provider: PaymentProvider } | null = null;
 
 /** The configured provider: Stripe with STRIPE_SECRET_KEY, the test provider otherwise. */
 export async function getPaymentProvider(): Promise<PaymentProvider> {
-  if (override) return override;
   const key = process.env.STRIPE_SECRET_KEY ?? "";
   if (cached?.key === key) return cached.provider;
   const provider = key
@@ -16,11 +14,6 @@ export async function getPaymentProvider(): Promise<PaymentProvider> {
     : new (await import("./test-provider.server")).TestPaymentProvider();
   cached = { key, provider };
   return provider;
-}
-
-/** Tests run one flow against each provider. */
-export function setPaymentProviderForTests(provider: PaymentProvider | null): void {
-  override = provider;
 }
 
 export function stripePublishableKey(): string | null {

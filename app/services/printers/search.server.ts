@@ -18,6 +18,7 @@ import {
 } from "~/domain/printer-listing";
 import { getDb, type Database } from "~/utils/db.server";
 import { lookupPlace, lookupZip } from "~/services/gazetteer.server";
+import { escapeLike } from "~/services/like-pattern.server";
 import { hydratePrinters } from "./records.server";
 
 export { getPrinterJson, hydratePrinters, listOwnerPrinters, listOwnPrinters, serializePrinter } from "./records.server";
@@ -111,10 +112,6 @@ export function canonicalColor(value: string | null | undefined): string | null 
 
 function positive(value: number | null | undefined): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export interface ResolvedOrigin {
