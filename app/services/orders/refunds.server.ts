@@ -5,9 +5,7 @@
 // other. The reserved refund is then sent to the provider with the row's id as its idempotency key;
 // a call that failed or a crash leaves the row pending, and the money reconciliation sends it again.
 // When the owner was already paid, what the refund takes from their share is reversed from the transfer.
-import type { InArgs, InStatement } from "@libsql/client";
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { payouts, printJobs, refunds } from "../../../db/schema";
 import { ownerShareAfterRefunds } from "~/domain/claims";
 import { AppError } from "~/domain/app-error";
@@ -15,6 +13,7 @@ import { getPaymentProvider } from "~/services/payments/provider.server";
 import { movePayment, paymentOfJob, type PaymentRow } from "~/services/payments/records.server";
 import { faultPoint } from "~/utils/fault-points.server";
 import { getDb, type Database } from "~/utils/db.server";
+import { columnNames } from "./jobs.server";
 
 export const NOTHING_TO_REFUND = "Nothing is left to refund on this order.";
 export const OVER_REFUNDABLE = "A refund can't be more than what is left of the payment.";
@@ -61,11 +60,19 @@ function reservation(input: Reservation, also: SQL = sql`1`): SQL {
   const { payment } = input;
   const taken = sql`(SELECT coalesce(sum(${refunds.amountCents}), 0) FROM ${refunds} WHERE ${refunds.providerPaymentId} = ${payment.providerPaymentId})`;
   const amount = input.amountCents === "rest" ? sql`(${payment.amountCents} - ${taken})` : sql`${Math.trunc(input.amountCents)}`;
-  return sql`INSERT INTO ${refunds} (job_id, claim_id, provider_payment_id, provider, amount_cents, status)
+  const columns = columnNames(
+    refunds.jobId,
+    refunds.claimId,
+    refunds.providerPaymentId,
+    refunds.provider,
+    refunds.amountCents,
+    refunds.status,
+  );
+  return sql`INSERT INTO ${refunds} (${columns})
     SELECT ${payment.jobId}, ${input.claimId ?? null}, ${payment.providerPaymentId}, ${payment.provider}, ${amount}, 'pending'
     WHERE ${amount} > 0 AND ${amount} + ${taken} <= ${payment.amountCents} AND ${also}
-    ON CONFLICT (claim_id) DO NOTHING
-    RETURNING id, amount_cents`;
+    ON CONFLICT (${columnNames(refunds.claimId)}) DO NOTHING
+    RETURNING ${columnNames(refunds.id, refunds.amountCents)}`;
 }
 
 /** Reserves a refund as a pending row, inside the caller's transaction when it is part of a decision; null when nothing fits. */
@@ -80,9 +87,8 @@ export async function reserveRefund(db: Writer, input: Reservation): Promise<Pen
  * The same reservation as one statement of a batch whose other statements make the decision: it is
  * reserved only when `also` (the decision's effect, read inside the batch's transaction) holds.
  */
-export function reservationStatement(input: Reservation, also: SQL): InStatement {
-  const query = new SQLiteAsyncDialect().sqlToQuery(reservation(input, also));
-  return { sql: query.sql, args: query.params as InArgs };
+export function reservationStatement(db: Database, input: Reservation, also: SQL) {
+  return db.run(reservation(input, also));
 }
 
 /** Why a reservation found nothing to refund, as the AppError a decision is refused with. */

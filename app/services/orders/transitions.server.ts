@@ -1,8 +1,8 @@
 // Every status change of an order goes through transitionJob: the lifecycle table decides, one
 // guarded UPDATE (WHERE id = ? AND status = ?) makes it happen at most once, and the winner alone
 // moves the money, the filament, and tells the other party.
-import { sql } from "drizzle-orm";
-import { printJobs } from "../../../db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { filamentInventory, printJobs } from "../../../db/schema";
 import { AppError } from "~/domain/app-error";
 import {
   checkTransition,
@@ -18,26 +18,13 @@ import { shippingServiceName } from "~/domain/shipping";
 import { getPaymentProvider } from "~/services/payments/provider.server";
 import { findPayment, movePayment, paymentOfJob } from "~/services/payments/records.server";
 import { limitWrite } from "~/services/write-limits.server";
-import { getClient } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 import { faultPoint } from "~/utils/fault-points.server";
 import { notify } from "~/services/notifications.server";
-import { actorFor, loadJobParty, type JobParty } from "./jobs.server";
+import { actorFor, columnNames, loadJobParty, type JobParty } from "./jobs.server";
 import { releaseOpenPayments } from "./payment-holds.server";
 import { reservationStatement, sendPendingRefunds } from "./refunds.server";
 import { sendReceipt } from "./receipt.server";
-
-const STAMP_COLUMNS: Record<JobStamp, string> = {
-  submittedAt: "submitted_at",
-  confirmedAt: "confirmed_at",
-  acceptedAt: "accepted_at",
-  rejectedAt: "rejected_at",
-  printingStartedAt: "printing_started_at",
-  completedAt: "completed_at",
-  readyAt: "ready_at",
-  pickedUpAt: "picked_up_at",
-  shippedAt: "shipped_at",
-  cancelledAt: "cancelled_at",
-};
 
 const CUSTOMER_ACTIONS: ReadonlySet<JobAction> = new Set(["place", "pay", "cancel"]);
 
@@ -69,6 +56,15 @@ function notInStock(job: { filamentColor: string; material: string }) {
   return new AppError("conflict", `Not enough ${job.filamentColor} ${job.material} in stock`);
 }
 
+/** The printer's stock of the job's material and colour (a job whose printer is gone has none). */
+function stockOf(job: { printerId: number | null; material: string; filamentColor: string }) {
+  return and(
+    sql`${filamentInventory.printerId} = ${job.printerId}`,
+    eq(filamentInventory.material, job.material),
+    eq(filamentInventory.color, job.filamentColor),
+  );
+}
+
 const LOST_RACE = "This order was just changed by someone else. Reload to see its current status.";
 
 /**
@@ -90,47 +86,36 @@ export async function transitionJob(request: TransitionRequest): Promise<Transit
 
   const now = request.now ?? Date.now();
   const ownerMessage = request.message?.trim().slice(0, 1000) || null;
-  const client = await getClient();
-  const sets = [`status = ?`, `${STAMP_COLUMNS[transition.stamp]} = ?`, `updated_at = ?`];
-  const args: (string | number | null)[] = [transition.to, now, now];
-  if (transition.action === "mark_shipped" && trackingNumber) {
-    sets.push("tracking_number = ?");
-    args.push(trackingNumber.slice(0, 64));
-  }
-  if ((transition.action === "accept" || transition.action === "reject") && ownerMessage) {
-    sets.push("owner_message = ?");
-    args.push(ownerMessage);
-  }
-  const guarded = {
-    sql: `UPDATE print_jobs SET ${sets.join(", ")} WHERE id = ? AND status = ?`,
-    args: [...args, job.id, transition.from],
-  };
+  const db = await getDb();
+  const at = new Date(now);
+  const stamp: Partial<Record<JobStamp, Date>> = { [transition.stamp]: at };
+  const guarded = db
+    .update(printJobs)
+    .set({
+      status: transition.to,
+      ...stamp,
+      updatedAt: at,
+      ...(transition.action === "mark_shipped" && trackingNumber ? { trackingNumber: trackingNumber.slice(0, 64) } : {}),
+      ...((transition.action === "accept" || transition.action === "reject") && ownerMessage ? { ownerMessage } : {}),
+    })
+    .where(and(eq(printJobs.id, job.id), eq(printJobs.status, transition.from)));
   const grams = reservedGrams(job);
-  const stock = [job.printerId, job.material, job.filamentColor];
+  const stock = stockOf(job);
 
   let changed: number;
   if (transition.inventory === "reserve") {
     // stock is taken in the same transaction; grams >= 0 is a CHECK, so short stock rolls it all back
-    const [row] = (
-      await client.execute({
-        sql: "SELECT grams FROM filament_inventory WHERE printer_id = ? AND material = ? AND color = ?",
-        args: stock,
-      })
-    ).rows;
-    if (!row || Number(row.grams) < grams) throw notInStock(job);
+    const [row] = await db.select({ grams: filamentInventory.grams }).from(filamentInventory).where(stock);
+    if (!row || row.grams < grams) throw notInStock(job);
     try {
-      const [update] = await client.batch(
-        [
-          guarded,
-          {
-            sql: `UPDATE filament_inventory SET grams = grams - ?, updated_at = ?
-                  WHERE printer_id = ? AND material = ? AND color = ? AND changes() = 1`,
-            args: [grams, now, ...stock],
-          },
-        ],
-        "write",
-      );
-      changed = update!.rowsAffected;
+      const [update] = await db.batch([
+        guarded,
+        db
+          .update(filamentInventory)
+          .set({ grams: sql`${filamentInventory.grams} - ${grams}`, updatedAt: at })
+          .where(and(stock, sql`changes() = 1`)),
+      ]);
+      changed = update.rowsAffected;
     } catch (error) {
       if (String(error).includes("CHECK constraint failed")) throw notInStock(job);
       throw error;
@@ -140,22 +125,24 @@ export async function transitionJob(request: TransitionRequest): Promise<Transit
     const charged = transition.payment === "refund" ? await paymentOfJob(job.id, ["captured", "refunded"]) : null;
     const cancelled = sql`EXISTS (SELECT 1 FROM ${printJobs} WHERE ${printJobs.id} = ${job.id}
       AND ${printJobs.status} = ${transition.to} AND ${printJobs.updatedAt} = ${now})`;
-    const [update] = await client.batch(
-      [
-        guarded,
-        {
-          sql: `INSERT INTO filament_inventory (printer_id, material, color, grams, updated_at)
-                SELECT ?, ?, ?, ?, ? WHERE changes() = 1
-                ON CONFLICT (printer_id, material, color) DO UPDATE SET grams = grams + excluded.grams, updated_at = excluded.updated_at`,
-          args: [...stock, grams, now],
-        },
-        ...(charged ? [reservationStatement({ payment: charged, amountCents: "rest" }, cancelled)] : []),
-      ],
-      "write",
+    const inventory = columnNames(
+      filamentInventory.printerId,
+      filamentInventory.material,
+      filamentInventory.color,
+      filamentInventory.grams,
+      filamentInventory.updatedAt,
     );
-    changed = update!.rowsAffected;
+    const [gramsColumn, updatedAt] = [columnNames(filamentInventory.grams), columnNames(filamentInventory.updatedAt)];
+    const returned = db.run(sql`INSERT INTO ${filamentInventory} (${inventory})
+      SELECT ${job.printerId}, ${job.material}, ${job.filamentColor}, ${grams}, ${now} WHERE changes() = 1
+      ON CONFLICT (${columnNames(filamentInventory.printerId, filamentInventory.material, filamentInventory.color)})
+      DO UPDATE SET ${gramsColumn} = ${gramsColumn} + excluded.${gramsColumn}, ${updatedAt} = excluded.${updatedAt}`);
+    const [update] = charged
+      ? await db.batch([guarded, returned, reservationStatement(db, { payment: charged, amountCents: "rest" }, cancelled)])
+      : await db.batch([guarded, returned]);
+    changed = update.rowsAffected;
   } else {
-    changed = (await client.execute(guarded)).rowsAffected;
+    changed = (await guarded).rowsAffected;
   }
   if (changed !== 1) throw new AppError("conflict", LOST_RACE);
 
@@ -206,20 +193,18 @@ async function moveMoney(party: JobParty, transition: Transition, now: number) {
  */
 async function undoAccept(party: JobParty, transition: Transition, now: number) {
   const { job } = party;
-  const client = await getClient();
-  await client.batch(
-    [
-      {
-        sql: `UPDATE print_jobs SET status = ?, ${STAMP_COLUMNS[transition.stamp]} = NULL, updated_at = ? WHERE id = ? AND status = ?`,
-        args: [transition.from, now, job.id, transition.to],
-      },
-      {
-        sql: `UPDATE filament_inventory SET grams = grams + ? WHERE printer_id = ? AND material = ? AND color = ? AND changes() = 1`,
-        args: [reservedGrams(job), job.printerId, job.material, job.filamentColor],
-      },
-    ],
-    "write",
-  );
+  const db = await getDb();
+  const stamp: Partial<Record<JobStamp, null>> = { [transition.stamp]: null };
+  await db.batch([
+    db
+      .update(printJobs)
+      .set({ status: transition.from, ...stamp, updatedAt: new Date(now) })
+      .where(and(eq(printJobs.id, job.id), eq(printJobs.status, transition.to))),
+    db
+      .update(filamentInventory)
+      .set({ grams: sql`${filamentInventory.grams} + ${reservedGrams(job)}` })
+      .where(and(stockOf(job), sql`changes() = 1`)),
+  ]);
 }
 
 async function tellOtherParty(party: JobParty, transition: Transition, trackingNumber: string | null) {
