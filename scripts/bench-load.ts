@@ -243,8 +243,8 @@ async function load(url: string, seconds: number, cookie?: string, serverGroup?:
  */
 export function prepareBuildsAndData(build: boolean, appEnv: NodeJS.ProcessEnv, minimalEnv: NodeJS.ProcessEnv) {
   if (build) {
-    run("npx", ["remix", "vite:build"], appEnv, "site build");
-    run("npx", ["remix", "vite:build", "scripts/bench-minimal"], minimalEnv, "minimal page build");
+    run("npx", ["react-router", "build"], appEnv, "site build");
+    run("npx", ["react-router", "build", "scripts/bench-minimal"], minimalEnv, "minimal page build");
   }
   mkdirSync("tests/.tmp", { recursive: true });
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DB_FILE}${suffix}`, { force: true });
@@ -274,7 +274,7 @@ async function main() {
     // no MOCKS: msw wraps the global Request, Response and Headers constructors (3.6 % of a signed-in page's
     // CPU), which production does not have; the measured pages make no third-party calls
     DATABASE_URL: `file:${DB_FILE}`,
-    REMIX_BUILD_DIR: APP_BUILD,
+    BUILD_DIR: APP_BUILD,
     SESSION_SECRET: "bench-load-session-secret",
   };
   const minimalEnv: NodeJS.ProcessEnv = {
