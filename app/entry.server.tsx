@@ -24,7 +24,7 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  const nonce = loadContext.get(cspNonceContext);
+  const nonce = loadContext.get(cspNonceContext) ?? undefined;
   return new Promise<Response>((resolve, reject) => {
     // errors inside Suspense boundaries; one outside every boundary fails the shell and goes to handleError
     const boundaryErrors: unknown[] = [];

@@ -1,5 +1,5 @@
-// npm run bench:handler — each signed-in page of bench:load through Remix's request handler in one process,
-// beside the minimal Remix page (scripts/bench-minimal) the same way: no HTTP, no load generator, no other
+// npm run bench:handler — each signed-in page of bench:load through React Router's request handler in one process,
+// beside the minimal React Router page (scripts/bench-minimal) the same way: no HTTP, no load generator, no other
 // process between them, so the CPU time per request is steadier than bench:load's req/s on a shared machine
 // and an A/B of two builds can see a few per cent. Each page runs in a child process of its own: after a
 // warm-up, 20 rounds of requests, each round's CPU time (user + system) per request; the lowest round
@@ -304,7 +304,7 @@ async function main() {
       return [page, compared] as const;
     });
     console.log(
-      `\nCPU per request through Remix's request handler, this tree's build (${APP_BUILD}) and ${other} in one process, ${COMPARE_BATCHES} alternate batches each (${requests} requests after ${warmUp(requests)}; lowest batch and median)`,
+      `\nCPU per request through React Router's request handler, this tree's build (${APP_BUILD}) and ${other} in one process, ${COMPARE_BATCHES} alternate batches each (${requests} requests after ${warmUp(requests)}; lowest batch and median)`,
     );
     if (grown.length) console.log(`the demo data and ${grown.join(" and ")}`);
     console.log(`minimal page, alone: ${ms(minimal)} ms, ${minimal.bytes} bytes`);
@@ -326,7 +326,7 @@ async function main() {
     return [page, measured] as const;
   });
   console.log(
-    `\nCPU per request through Remix's request handler in one process (${requests} requests after ${warmUp(requests)}, lowest round of ${ROUNDS} and median)`,
+    `\nCPU per request through React Router's request handler in one process (${requests} requests after ${warmUp(requests)}, lowest round of ${ROUNDS} and median)`,
   );
   if (grown.length) console.log(`the demo data and ${grown.join(" and ")}`);
   console.log(`minimal page: ${minimal.minMs.toFixed(2)} ms (median ${minimal.medianMs.toFixed(2)}), ${minimal.bytes} bytes`);

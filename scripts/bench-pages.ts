@@ -43,7 +43,7 @@ const ENV: NodeJS.ProcessEnv = {
 
 export const gzipSize = (text: string | Uint8Array) => gzipSync(text, { level: 6 }).length;
 
-/** Script URLs a Remix document loads up front: modulepreload links, module script src, and the inline module's imports. */
+/** Script URLs a React Router document loads up front: modulepreload links, module script src, and the inline module's imports. */
 export function scriptUrlsOf(html: string): string[] {
   const urls = new Set<string>();
   for (const tag of html.match(/<link\b[^>]*>/gi) ?? []) {

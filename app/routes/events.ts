@@ -48,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-// a stream is only read: any other method gets 405 with Allow (Remix's own answer would be an error page)
+// a stream is only read: any other method gets 405 with Allow (the router's own answer would be an error page)
 export async function action() {
   return methodNotAllowed("GET");
 }

@@ -54,7 +54,7 @@ export function getRequest(url: string, cookie?: string) {
   return new Request(new URL(url, "http://localhost:3000"), { headers: cookie ? { cookie } : {} });
 }
 
-/** Route function args as Remix passes them. */
+/** Route function args as React Router passes them. */
 export function args(request: Request, params: Record<string, string> = {}) {
   return { request, url: pageUrl(request), pattern: "", params, context: requestContext(requestState(), undefined) };
 }

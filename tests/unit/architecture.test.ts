@@ -43,7 +43,7 @@ function codeOf(text: string): string {
   return code;
 }
 
-/** Whether code (comments left out) uses the Request type or Remix's loader/action arguments. */
+/** Whether code (comments left out) uses the Request type or the router's loader/action arguments. */
 export function takesRequest(text: string): boolean {
   const code = codeOf(text);
   return (
