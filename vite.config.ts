@@ -14,16 +14,18 @@ import { defineConfig, type Plugin } from "vite";
 function serviceWorkerVersion(): Plugin {
   let outDir = "";
   let version = "";
+  // the framework builds the browser's and the server's bundles as two environments: only the browser's counts
+  const isClient = (environment: { name: string } | undefined) => !environment || environment.name === "client";
   return {
     name: "printnear-sw-version",
     apply: "build",
-    configResolved(config) {
-      outDir = config.build.outDir;
-    },
     generateBundle(_options, bundle) {
+      if (!isClient(this.environment)) return;
+      outDir = this.environment.config.build.outDir;
       version = createHash("sha256").update(Object.keys(bundle).sort().join("\n")).digest("hex").slice(0, 12);
     },
     closeBundle() {
+      if (!isClient(this.environment)) return;
       const file = join(outDir, "sw.js");
       if (!version || !existsSync(file)) return;
       const source = readFileSync(file, "utf8");
