@@ -35,10 +35,10 @@ async function answer(request: Request): Promise<Response> {
   return busyAnswer(new URL(request.url).pathname, response, state) ?? response;
 }
 
-const signInPage = (email: string) =>
+const signInPage = async (email: string) =>
   answer(
     formRequest("/auth", {
-      [getHoneypot().getInputProps().nameFieldName]: "",
+      [(await getHoneypot().getInputProps()).nameFieldName]: "",
       intent: "signin",
       email,
       password: PASSWORD,
