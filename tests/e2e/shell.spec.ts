@@ -64,7 +64,9 @@ test.describe("the shell", () => {
     if (!jsDisabled()) {
       // the root's error boundary draws the layout, footer included, anew in the browser
       await page.evaluate(() =>
-        (window as unknown as { __reactRouterDataRouter: { navigate(to: string): void } }).__reactRouterDataRouter.navigate("/no-such-page"),
+        (window as unknown as { __reactRouterDataRouter: { navigate(to: string): void } }).__reactRouterDataRouter.navigate(
+          "/no-such-page",
+        ),
       );
       await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
       for (const name of ["Browse Models", "FAQ", "support@printnear.com"]) {
