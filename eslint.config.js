@@ -4,7 +4,16 @@ import reactHooks from "eslint-plugin-react-hooks";
 
 export default tseslint.config(
   {
-    ignores: ["build/**", "build-*/**", "node_modules/**", "tests/.tmp/**", "playwright-report/**", "test-results/**", "data/**"],
+    ignores: [
+      "build/**",
+      "build-*/**",
+      "node_modules/**",
+      "tests/.tmp/**",
+      "playwright-report/**",
+      "test-results/**",
+      "data/**",
+      ".react-router/**",
+    ],
   },
   ...tseslint.configs.recommended,
   {

@@ -1,7 +1,6 @@
-import { useLocation } from "@remix-run/react";
-import { FixedMarkup } from "./fixed-markup";
-import { Form } from "./form";
-import { Link } from "./link";
+import { useLocation } from "react-router";
+import { Form } from "react-router";
+import { Link } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 
 export const SUPPORT_EMAIL = "support@printnear.com";
@@ -38,9 +37,6 @@ function NewsletterSignup() {
     </Form>
   );
 }
-
-const LINKS = "footer-links";
-const CONTACT = "footer-contact";
 
 const QUICK_LINKS = [
   { to: "/models", label: "Browse Models" },
@@ -123,16 +119,13 @@ function FooterContact() {
   );
 }
 
-/** The footer's parts drawn once per process on the server (entry.server.tsx, components/fixed-markup.tsx). */
-export const FOOTER_FIXED_PARTS = { [LINKS]: FooterLinks, [CONTACT]: FooterContact };
-
 export function SiteFooter() {
   return (
     <footer className="mt-16 border-t border-slate-200 bg-slate-50 text-sm text-slate-600">
       <div className="container-page grid gap-8 py-10 sm:grid-cols-2 lg:grid-cols-4">
-        <FixedMarkup id={LINKS} part={FooterLinks} />
+        <FooterLinks />
         <div>
-          <FixedMarkup id={CONTACT} part={FooterContact} />
+          <FooterContact />
           <NewsletterSignup />
         </div>
       </div>

@@ -1,8 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
+import { redirect } from "react-router";
+import { pageUrl } from "~/utils/page-url";
 
 // /login is an old address of the sign-in screen.
 export function loader({ request }: LoaderFunctionArgs) {
-  const { search } = new URL(request.url);
+  const { search } = pageUrl(request);
   return redirect(`/auth${search}`, 301);
 }

@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { redirect } from "react-router";
 
 // /my-orders is another address of the dashboard.
 export function loader() {

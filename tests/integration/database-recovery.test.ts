@@ -8,8 +8,8 @@ import { loader as healthz } from "../../app/routes/healthz";
 import { handleError } from "../../app/entry.server";
 import { action as registerAction } from "../../app/routes/api.register";
 import { getClient, getDb, isBusyError, sqliteCodesOf } from "../../app/utils/db.server";
-import { requestState } from "../../app/utils/request-state";
-import { busyAnswer } from "../../server/remix-handler";
+import { requestContext, requestState } from "../../app/utils/request-state";
+import { busyAnswer } from "../../server/app-handler";
 import { args, createTestUser, jsonRequest } from "../setup/requests";
 
 describe("a connection stuck read-only", () => {
@@ -68,9 +68,13 @@ describe("a held write lock", () => {
     expect(isBusyError(failure)).toBe(true);
 
     // the route's unhandled error reaches Remix's handleError, which marks the request as busy
-    const context = { requestState: requestState() };
+    const state = requestState();
+    const context = { requestState: state };
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    handleError(failure, { request: new Request("http://localhost/models/library/1"), context });
+    handleError(failure, {
+      ...args(new Request("http://localhost/models/library/1")),
+      context: requestContext(state, undefined),
+    });
     errors.mockRestore();
     expect(context.requestState.databaseBusy).toBe(true);
 
@@ -109,9 +113,10 @@ describe("a read-only database", () => {
     );
     expect(sqliteCodesOf(failure)).toContain("SQLITE_READONLY");
 
-    const context = { requestState: requestState() };
+    const state = requestState();
+    const context = { requestState: state };
     const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
-    handleError(failure, { request, context });
+    handleError(failure, { ...args(request), context: requestContext(state, undefined) });
     warnings.mockRestore();
     expect(context.requestState.databaseBusy).toBe(true);
     const answer = busyAnswer("/api/register", new Response("Unexpected Server Error", { status: 500 }), context.requestState)!;

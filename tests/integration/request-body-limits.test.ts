@@ -5,9 +5,10 @@ import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action as contactAction } from "../../app/routes/contact";
-import { getHoneypot } from "../../app/utils/honeypot.server";
+import { args } from "../setup/requests";
+import { HONEYPOT_FIELD } from "../../app/utils/honeypot.server";
 import { bodyLimitFor } from "../../server/request-body";
-import { createRemixRequest } from "../../server/remix-handler";
+import { createAppRequest } from "../../server/app-handler";
 
 let baseUrl = "";
 let server: ReturnType<ReturnType<typeof express>["listen"]>;
@@ -16,10 +17,10 @@ const actionOutcomes: string[] = [];
 beforeAll(async () => {
   const app = express();
   app.post("/contact", async (req, res) => {
-    const request = createRemixRequest(req, res);
+    const request = createAppRequest(req, res);
     if (!request) return;
     try {
-      const response = await contactAction({ request, params: {}, context: {} });
+      const response = await contactAction(args(request));
       actionOutcomes.push(`answered ${response instanceof Response ? response.status : "data"}`);
       if (!res.headersSent) res.status(response instanceof Response ? response.status : 200).end();
     } catch (error) {
@@ -102,7 +103,7 @@ describe("request bodies are bounded while they stream", () => {
 
   it("lets a form within the limit through to the action", async () => {
     const fields = new URLSearchParams({
-      [getHoneypot().getInputProps().nameFieldName]: "",
+      [HONEYPOT_FIELD]: "",
       name: "Jo",
       email: "jo@example.test",
       subject: "A question",

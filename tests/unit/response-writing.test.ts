@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { writeBodyByTurn } from "../../server/remix-handler";
+import { writeBodyByTurn } from "../../server/app-handler";
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -12,8 +12,7 @@ import {
   type JobStatus,
   type TrackingTab,
 } from "~/domain/job-status";
-import { getDb, preparedQuery, type Database } from "~/utils/db.server";
-import { readRows } from "~/utils/read-rows.server";
+import { getDb, preparedQuery, readRows, type Database } from "~/utils/db.server";
 import {
   jobListSelect,
   listColumns,

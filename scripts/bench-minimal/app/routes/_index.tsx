@@ -1,7 +1,7 @@
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 
 export function loader() {
-  return { greeting: "Hello from a minimal Remix page" };
+  return { greeting: "Hello from a minimal React Router page" };
 }
 
 export default function Index() {

@@ -1,0 +1,2 @@
+// What a stylesheet imported by its address (`?url`) is in tests: an address, as the build gives one.
+export default "/assets/stylesheet.css";
