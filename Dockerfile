@@ -12,7 +12,7 @@ WORKDIR /app
 ENV NODE_ENV=production PORT=3000
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
-COPY --from=build /app/package.json /app/tsconfig.json /app/react-router.config.ts ./
+COPY --from=build /app/package.json /app/tsconfig.json /app/remix.config.js ./
 COPY --from=build /app/server ./server
 COPY --from=build /app/db ./db
 COPY --from=build /app/drizzle ./drizzle

@@ -4,16 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 
 export default tseslint.config(
   {
-    ignores: [
-      "build/**",
-      "build-*/**",
-      "node_modules/**",
-      "tests/.tmp/**",
-      "playwright-report/**",
-      "test-results/**",
-      "data/**",
-      ".react-router/**",
-    ],
+    ignores: ["build/**", "build-*/**", "node_modules/**", "tests/.tmp/**", "playwright-report/**", "test-results/**", "data/**"],
   },
   ...tseslint.configs.recommended,
   {

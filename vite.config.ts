@@ -1,10 +1,19 @@
-import { reactRouter } from "@react-router/dev/vite";
+import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig, type Plugin } from "vite";
-// The framework's options live in react-router.config.ts (their one home); this file only wires Vite.
+// The Remix options live in remix.config.js (their one home); this file only wires Vite.
+import remixConfig from "./remix.config.js";
+
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+const { ignoredRouteFiles: _ignored, ...pluginOptions } = remixConfig;
 
 /**
  * The service worker's cache version is the client build's: each build whose assets changed
@@ -14,18 +23,16 @@ import { defineConfig, type Plugin } from "vite";
 function serviceWorkerVersion(): Plugin {
   let outDir = "";
   let version = "";
-  // the framework builds the browser's and the server's bundles as two environments: only the browser's counts
-  const isClient = (environment: { name: string } | undefined) => !environment || environment.name === "client";
   return {
     name: "printnear-sw-version",
     apply: "build",
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
     generateBundle(_options, bundle) {
-      if (!isClient(this.environment)) return;
-      outDir = this.environment.config.build.outDir;
       version = createHash("sha256").update(Object.keys(bundle).sort().join("\n")).digest("hex").slice(0, 12);
     },
     closeBundle() {
-      if (!isClient(this.environment)) return;
       const file = join(outDir, "sw.js");
       if (!version || !existsSync(file)) return;
       const source = readFileSync(file, "utf8");
@@ -38,5 +45,5 @@ export default defineConfig({
   server: { port: 3000 },
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
   build: { target: "es2022" },
-  plugins: [tailwindcss(), reactRouter(), serviceWorkerVersion()],
+  plugins: [tailwindcss(), remix(pluginOptions), serviceWorkerVersion()],
 });

@@ -1,5 +1,5 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { data } from "react-router";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
@@ -10,9 +10,11 @@ import {
   useLoaderData,
   useMatches,
   useRouteLoaderData,
-} from "react-router";
+} from "@remix-run/react";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
 import { AppShell } from "./components/app-shell";
+import { InAppSubmission } from "./components/form";
+import { InAppNavigation } from "./components/link";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { LiveUpdates } from "./components/live-updates";
 import { SiteFooter } from "./components/site-footer";
@@ -60,10 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // The zone times are rendered in before the browser reports its own: the profile ZIP's state.
   const timeZone = timeZoneForState(lookupZip(sessionUser?.zipCode)?.state);
-  return data(
-    { user, toast, timeZone, honeypot: await honeypotInputProps(), mocks: mocksEnabled },
-    { headers: headers ?? undefined },
-  );
+  return data({ user, toast, timeZone, honeypot: honeypotInputProps(), mocks: mocksEnabled }, { headers: headers ?? undefined });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -105,6 +104,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Toaster toast={pageToast ?? root?.toast ?? null} />
         {root?.user ? <LiveUpdates /> : null}
         <AppShell signedIn={!!root?.user} />
+        <InAppNavigation />
+        <InAppSubmission />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,5 +1,5 @@
-// npm run bench:handler — each signed-in page of bench:load through React Router's request handler in one process,
-// beside the minimal React Router page (scripts/bench-minimal) the same way: no HTTP, no load generator, no other
+// npm run bench:handler — each signed-in page of bench:load through Remix's request handler in one process,
+// beside the minimal Remix page (scripts/bench-minimal) the same way: no HTTP, no load generator, no other
 // process between them, so the CPU time per request is steadier than bench:load's req/s on a shared machine
 // and an A/B of two builds can see a few per cent. Each page runs in a child process of its own: after a
 // warm-up, 20 rounds of requests, each round's CPU time (user + system) per request; the lowest round
@@ -15,7 +15,7 @@
 //   --compare=DIR  also measure each page on another production build of the app, in the same child process, in
 //                  alternate batches: both builds meet the same moments of the machine, so their ratio holds where
 //                  the machine's speed drifts. DIR is inside the project, so that the build finds node_modules:
-//                  at the other commit, BUILD_DIR=DIR NODE_ENV=production npx react-router build
+//                  at the other commit, REMIX_BUILD_DIR=DIR NODE_ENV=production npx remix vite:build
 import { createClient } from "@libsql/client";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -75,8 +75,13 @@ export function lowestAndMedian(times: number[]): Pick<Measured, "minMs" | "medi
 
 /** In the child: a function that requests the page once through each build's request handler (as server/index.ts sets it up) and returns the body's length. */
 async function pageRequesters(buildDirs: string[], path: string, cookie: string): Promise<Array<() => Promise<number>>> {
-  const { createRequestHandler } = await import("react-router");
-  const { requestContext, requestState } = await import("../app/utils/request-state");
+  const { createRequestHandler } = await import("@remix-run/node");
+  const { installCachedRouteMatching } = await import("../server/route-matching");
+  const { installSharedLoaderRequests } = await import("../server/loader-requests");
+  const { withRequestScope } = await import("../app/utils/request-scope.server");
+  // as server/index.ts does
+  installCachedRouteMatching({ modulesFixed: true });
+  installSharedLoaderRequests();
   const requesters: Array<() => Promise<number>> = [];
   for (const buildDir of buildDirs) {
     const build = await import(pathToFileURL(resolve(buildDir, "server/index.js")).href);
@@ -84,10 +89,7 @@ async function pageRequesters(buildDirs: string[], path: string, cookie: string)
     requesters.push(async () => {
       const headers: Record<string, string> = { accept: "text/html", host: "localhost" };
       if (cookie) headers.cookie = cookie;
-      const response = await handler(
-        new Request(`http://localhost${path}`, { headers }),
-        requestContext(requestState(), undefined),
-      );
+      const response = await withRequestScope(() => handler(new Request(`http://localhost${path}`, { headers }), {}));
       const body = await response.text();
       if (response.status !== 200) throw new Error(`${path} answered ${response.status} on ${buildDir}`);
       return body.length;
@@ -267,7 +269,7 @@ async function main() {
   const requests = Number(argv.find((a) => a.startsWith("--requests="))?.split("=")[1] ?? 2000);
   const other = argv.find((a) => a.startsWith("--compare="))?.slice("--compare=".length);
   if (other !== undefined && !existsSync(resolve(other, "server/index.js"))) {
-    throw new Error(`--compare=${other}: no production build there (BUILD_DIR=${other} npx react-router build)`);
+    throw new Error(`--compare=${other}: no production build there (REMIX_BUILD_DIR=${other} npx remix vite:build)`);
   }
   const paths = argv.filter((a) => a.startsWith("/"));
   const env: NodeJS.ProcessEnv = {
@@ -279,7 +281,7 @@ async function main() {
   };
   prepareBuildsAndData(
     !argv.includes("--no-build"),
-    { ...env, BUILD_DIR: APP_BUILD },
+    { ...env, REMIX_BUILD_DIR: APP_BUILD },
     { ...env, BENCH_MINIMAL_BUILD_DIR: MINIMAL_BUILD },
   );
   const marketplace = Number(argv.find((a) => a.startsWith("--marketplace="))?.split("=")[1] ?? 0);
@@ -304,7 +306,7 @@ async function main() {
       return [page, compared] as const;
     });
     console.log(
-      `\nCPU per request through React Router's request handler, this tree's build (${APP_BUILD}) and ${other} in one process, ${COMPARE_BATCHES} alternate batches each (${requests} requests after ${warmUp(requests)}; lowest batch and median)`,
+      `\nCPU per request through Remix's request handler, this tree's build (${APP_BUILD}) and ${other} in one process, ${COMPARE_BATCHES} alternate batches each (${requests} requests after ${warmUp(requests)}; lowest batch and median)`,
     );
     if (grown.length) console.log(`the demo data and ${grown.join(" and ")}`);
     console.log(`minimal page, alone: ${ms(minimal)} ms, ${minimal.bytes} bytes`);
@@ -326,7 +328,7 @@ async function main() {
     return [page, measured] as const;
   });
   console.log(
-    `\nCPU per request through React Router's request handler in one process (${requests} requests after ${warmUp(requests)}, lowest round of ${ROUNDS} and median)`,
+    `\nCPU per request through Remix's request handler in one process (${requests} requests after ${warmUp(requests)}, lowest round of ${ROUNDS} and median)`,
   );
   if (grown.length) console.log(`the demo data and ${grown.join(" and ")}`);
   console.log(`minimal page: ${minimal.minMs.toFixed(2)} ms (median ${minimal.medianMs.toFixed(2)}), ${minimal.bytes} bytes`);

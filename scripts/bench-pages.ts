@@ -36,14 +36,14 @@ const ENV: NodeJS.ProcessEnv = {
   PORT: String(PREFERRED_PORT),
   MOCKS: "true",
   DATABASE_URL: `file:${DB_FILE}`,
-  BUILD_DIR: BUILD_DIR,
+  REMIX_BUILD_DIR: BUILD_DIR,
   // a fixed secret, so the run never writes data/.session-secret
   SESSION_SECRET: "bench-pages-session-secret",
 };
 
 export const gzipSize = (text: string | Uint8Array) => gzipSync(text, { level: 6 }).length;
 
-/** Script URLs a React Router document loads up front: modulepreload links, module script src, and the inline module's imports. */
+/** Script URLs a Remix document loads up front: modulepreload links, module script src, and the inline module's imports. */
 export function scriptUrlsOf(html: string): string[] {
   const urls = new Set<string>();
   for (const tag of html.match(/<link\b[^>]*>/gi) ?? []) {
@@ -249,7 +249,7 @@ async function signedInPages(): Promise<{ path: string; cookie: string }[]> {
 /** Measures the pages and prints the table; resolves to the failures. */
 async function main(): Promise<string[]> {
   const skipBuild = process.argv.includes("--no-build");
-  if (!skipBuild) run("npx", ["react-router", "build"], `build into ${BUILD_DIR}/`);
+  if (!skipBuild) run("npx", ["remix", "vite:build"], `build into ${BUILD_DIR}/`);
 
   mkdirSync("tests/.tmp", { recursive: true });
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DB_FILE}${suffix}`, { force: true });

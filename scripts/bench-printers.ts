@@ -19,14 +19,6 @@ const { getClient } = await import("../app/utils/db.server");
 const { searchPrinters } = await import("../app/services/printers/search.server");
 const { loader: printersLoader } = await import("../app/routes/printers._index");
 const { quotePrice } = await import("../app/domain/pricing");
-const { requestContext, requestState } = await import("../app/utils/request-state");
-const args = (request: Request) => ({
-  request,
-  url: new URL(request.url),
-  pattern: "",
-  params: {},
-  context: requestContext(requestState(), undefined),
-});
 
 interface ZipRecord {
   latitude: number;
@@ -198,7 +190,7 @@ async function measure(printers: number): Promise<{ rows: Row[]; page: number; p
       scan: await median(() => searchPrinters({ ...query, limit: 60 }, { strategy: "scan" })),
     });
   }
-  const page = await median(() => printersLoader(args(new Request(PAGE_URL))));
+  const page = await median(() => printersLoader({ request: new Request(PAGE_URL), params: {}, context: {} }));
   // The same page's work on the baseline: search by full scan, then price each card.
   const pageScan = await median(async () => {
     const result = await searchPrinters({ ...SEARCHES[1].query, limit: 60 }, { strategy: "scan" });

@@ -1,7 +1,7 @@
-// The HTTP server: applies pending migrations, then serves the React Router app (Vite middleware in
+// The HTTP server: applies pending migrations, then serves the Remix app (Vite middleware in
 // development, the built app in production) behind compression, security headers, the arrival
 // rules for slow clients and the cross-site post check. MOCKS=true answers third-party HTTP with the msw handlers.
-import type { ServerBuild } from "react-router";
+import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { createServer } from "node:http";
@@ -15,9 +15,12 @@ import { mapTileUrl } from "../app/services/printers/search.server";
 import { describeStorage, storageConfig } from "../app/services/storage/config.server";
 import { sweepScratch } from "../app/services/storage/scratch.server";
 import { setClientAddress } from "./client-address";
-import { appHandler, publicHost } from "./app-handler";
+import { publicHost, remixHandler } from "./remix-handler";
+import { installSharedLoaderRequests } from "./loader-requests";
+import { installCachedRouteMatching } from "./route-matching";
 import { ARRIVAL_RULES, ArrivalGuard, httpServerOptions } from "./request-arrival";
 import { contentSecurityPolicy, newNonce, SECURITY_HEADERS } from "./security-headers";
+import { onlyFilePaths } from "./static-files";
 
 // errors written by the server and its libraries lose SQL parameters, query strings, hashes and e-mails
 installLogRedaction();
@@ -27,8 +30,12 @@ console.log(describeStorage(storageConfig()));
 
 const isDevelopment = process.env.NODE_ENV !== "production";
 
+// the route table is flattened, ranked and compiled once, not on each of Remix's matches per request
+installCachedRouteMatching({ modulesFixed: !isDevelopment });
+installSharedLoaderRequests();
+
 const port = Number(process.env.PORT || 3000);
-const buildDir = resolve(process.env.BUILD_DIR || "build");
+const buildDir = resolve(process.env.REMIX_BUILD_DIR || "build");
 
 if (process.env.MOCKS === "true") {
   const { startMockServer } = await import("../tests/mocks/index");
@@ -57,7 +64,7 @@ app.use(
   }),
 );
 
-// Security headers; the page's inline scripts carry this request's nonce (res.locals.cspNonce, given to the app)
+// Security headers; the page's inline scripts carry this request's nonce (res.locals.cspNonce, given to Remix)
 app.use((req, res, next) => {
   const nonce = newNonce();
   res.locals.cspNonce = nonce;
@@ -98,15 +105,15 @@ if (viteDevServer) {
   app.use(viteDevServer.middlewares);
 } else {
   app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
-  app.use(express.static(`${buildDir}/client`, { maxAge: "1h" }));
+  app.use(onlyFilePaths(express.static(`${buildDir}/client`, { maxAge: "1h" })));
 }
 
 const build = viteDevServer
-  ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
+  ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
   : ((await import(pathToFileURL(`${buildDir}/server/index.js`).href)) as ServerBuild);
 
 // every request body is counted and cut at its route's limit as it streams (server/request-body.ts)
-app.all("*", appHandler(build, isDevelopment ? "development" : "production"));
+app.all("*", remixHandler(build, isDevelopment ? "development" : "production"));
 
 // the durable job runner (imports, weight caching, mail, newsletters); WORKER=off: web only
 const worker = (await import("../app/services/jobs/start.server")).startBackgroundWorker();

@@ -1,7 +1,7 @@
 // Every request body is counted as it streams and cut at its route's limit, before any loader or
-// action reads it: chunked or not, multipart or not. The request handed to the app reads
+// action reads it: chunked or not, multipart or not. The Remix request handed to the app reads
 // from this counted stream, so `request.formData()` in an action can never hold more than the limit.
-import { createReadableStreamFromReadable } from "@react-router/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { Transform, type TransformCallback } from "node:stream";
 
@@ -39,9 +39,9 @@ const LIMITS: Array<[RegExp, BodyLimit]> = [
   [/^\/admin\/newsletter$/, NEWSLETTER],
 ];
 
-/** The body limit for a request path (the router's data-request ".data" and "/_.data" suffixes included). */
+/** The body limit for a request path (Remix's single-fetch ".data" suffix and "_root" index included). */
 export function bodyLimitFor(path: string): BodyLimit {
-  let route = path.replace(/\/_\.data$/, "/").replace(/\.data$/, "");
+  let route = path.replace(/\.data$/, "");
   if (route === "/_root") route = "/";
   if (route.length > 1) route = route.replace(/\/+$/, "");
   return LIMITS.find(([pattern]) => pattern.test(route))?.[1] ?? FORM;

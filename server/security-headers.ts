@@ -1,4 +1,4 @@
-// Security headers for every answer, and the Content-Security-Policy of each page: the framework's inline
+// Security headers for every answer, and the Content-Security-Policy of each page: Remix's inline
 // scripts carry a fresh nonce per request; images may come from the map tiles and the catalogue.
 import { randomBytes } from "node:crypto";
 

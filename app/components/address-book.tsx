@@ -1,6 +1,6 @@
 // The address book on /profile: each saved address with Edit, Make default and Delete, and a form to
 // add one. Every button is a plain form post with an intent; editing opens in a <details>.
-import { Form } from "react-router";
+import { Form } from "./form";
 import type { AddressErrors } from "~/domain/address";
 import { resultForIntent } from "~/utils/misc";
 import { AddressFields, type AddressValues } from "./address-fields";

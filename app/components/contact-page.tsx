@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { useActionData, useLoaderData, useLocation, useRouteLoaderData } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import { useActionData, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Form } from "./form";
+import { Link } from "./link";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { PLATFORM_FEE_MINIMUM_CENTS, PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { formatCents } from "~/domain/money";

@@ -2,7 +2,7 @@
 // /order/{id}). The page feeds it the messages and the action to post to; without JavaScript the
 // send box is a plain form post, with it Enter sends and Shift+Enter adds a line.
 import type { SubmissionResult } from "@conform-to/react";
-import { Form } from "react-router";
+import { Form } from "./form";
 import { useEffect, useId, useRef, type KeyboardEvent } from "react";
 import {
   displayName,

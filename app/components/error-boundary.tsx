@@ -1,7 +1,7 @@
 // The one error boundary every route uses: a handler per status where a route has its own words,
 // a sensible page otherwise. Unexpected errors are logged (without user content) and shown plainly.
-import { isRouteErrorResponse, useParams, useRouteError, type ErrorResponse } from "react-router";
-import { Link } from "react-router";
+import { isRouteErrorResponse, useParams, useRouteError, type ErrorResponse } from "@remix-run/react";
+import { Link } from "./link";
 import type { ReactNode } from "react";
 
 type StatusHandler = (info: { error: ErrorResponse; params: Record<string, string | undefined> }) => ReactNode;

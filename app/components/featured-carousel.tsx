@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "./link";
 import { useEffect, useRef, useState } from "react";
 import { formatNumber } from "~/domain/format";
 import type { FeaturedModel } from "~/domain/models";

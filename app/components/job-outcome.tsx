@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "./link";
 import { jobOutcomeMessage, type JobFailure, type JobSummary } from "~/domain/background-jobs";
 
 /** The documented message of a finished job ("Import Successful", "Bulk Caching Complete" ...). */

@@ -1,4 +1,4 @@
-import { useRevalidator } from "react-router";
+import { useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 
 /**

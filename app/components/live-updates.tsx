@@ -2,7 +2,7 @@
 // when something changed for the user: new messages appear in an open thread, the header's
 // counts move. The stream is reopened with backoff whenever the browser gives it up (see
 // live-stream.ts). Without JavaScript nothing here runs and each page load is complete.
-import { useFetchers, useNavigation, useRevalidator } from "react-router";
+import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { createReloadGate, keepLiveStream } from "./live-stream";
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "@remix-run/react";
 import { formatDate, formatDateTime } from "~/domain/format";
 
 /** The zone the server rendered in (the signed-in user's, from their ZIP code; UTC for visitors). */

@@ -1,5 +1,5 @@
 // Model cards, their loading skeleton, and a model image that falls back to a placeholder when it cannot load.
-import { Link } from "react-router";
+import { Link } from "./link";
 import { useEffect, useRef, useState } from "react";
 import type { ModelCardData } from "~/domain/models";
 import { formatNumber } from "~/domain/format";

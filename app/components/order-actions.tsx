@@ -1,6 +1,6 @@
 // The buttons of an order, each a plain form post to /order/{id} (with `intent`), so they work
 // without JavaScript; cancelling and rejecting ask first inside <details>.
-import { Form } from "react-router";
+import { Form } from "./form";
 import { ACTION_BUTTON_LABELS, actionButtonLabel, type JobAction } from "~/domain/job-lifecycle";
 import type { DeliveryMethod } from "~/domain/pricing";
 

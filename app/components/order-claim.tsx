@@ -3,7 +3,7 @@
 // /order/{id}/claim with an intent, so it works without JavaScript; a refusal comes back as conform's result.
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form } from "react-router";
+import { Form } from "./form";
 import {
   CLAIM_DESCRIPTION_MAX,
   CLAIM_MESSAGE_MAX,

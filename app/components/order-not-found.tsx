@@ -1,5 +1,5 @@
 // The error page of the pages under /order/{id}: "Order Not Found" for a 404, the general page otherwise.
-import { Link } from "react-router";
+import { Link } from "./link";
 import { ErrorPage, GeneralErrorBoundary } from "./error-boundary";
 
 export const ORDER_NOT_FOUND_TEXT = "The order you're looking for doesn't exist or you don't have access to it.";

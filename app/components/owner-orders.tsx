@@ -1,7 +1,7 @@
 // The printer dashboard's order side: stat cards, New Order Requests (paid, awaiting an answer),
 // Active Orders with their next step, Completed Orders, and each printer's queue.
 import { copiesText } from "~/domain/design-scale";
-import { Link } from "react-router";
+import { Link } from "./link";
 import { buttonActions } from "~/domain/job-lifecycle";
 import { statusLabelFor, type JobStatus } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";

@@ -1,5 +1,5 @@
 // Paging through a long list with plain links, so it works without JavaScript.
-import { Link } from "react-router";
+import { Link } from "./link";
 
 /** A link to the same page with some query values changed (null removes one). */
 export function withParams(search: string, changes: Record<string, string | null>): string {

@@ -1,6 +1,6 @@
 // Printer cards and the small pieces the printer pages share.
-import { Form } from "react-router";
-import { Link } from "react-router";
+import { Form } from "./form";
+import { Link } from "./link";
 import { formatDistance } from "~/domain/geo";
 import { formatCents } from "~/domain/money";
 import { formatPricePerGram } from "~/domain/pricing";

@@ -1,6 +1,6 @@
 // Pieces of the printer filter cards shared by /browse, /printers and /choose-printer.
-import { useLocation } from "react-router";
-import { Link } from "react-router";
+import { useLocation } from "@remix-run/react";
+import { Link } from "./link";
 import { withParams } from "./page-links";
 import { formatPricePerGram } from "~/domain/pricing";
 import { RADIUS_CHOICES_MILES, type CardPrinter, type PrinterSort, type SearchOrigin } from "~/domain/printer-listing";

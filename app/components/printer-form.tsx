@@ -8,8 +8,8 @@ import {
   type FieldMetadata,
   type FormMetadata,
 } from "@conform-to/react";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import { Form } from "./form";
+import { Link } from "./link";
 import type { ChangeEvent, ReactNode, SelectHTMLAttributes } from "react";
 import { PRINTER_MATERIALS } from "~/domain/materials";
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField, type ListOfErrors } from "./forms";

@@ -1,7 +1,7 @@
 // The printer map: Leaflet + OpenStreetMap tiles, loaded only when a map mounts.
 import type * as Leaflet from "leaflet";
-import { useNavigate } from "react-router";
-import { Form } from "react-router";
+import { useNavigate } from "@remix-run/react";
+import { Form } from "./form";
 import { useEffect, useRef, useState } from "react";
 import { MAP, toLatLon, type LatLon } from "~/domain/geo";
 

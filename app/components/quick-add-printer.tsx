@@ -1,14 +1,16 @@
 // The printer dashboard's quick add-printer form: a plain <details> disclosure posting to the
 // dashboard, so it opens and submits without JavaScript. The server validates (its schema is in
 // app/domain/printer-form.ts) and answers with conform's reply; no form library or schema comes to
-// the browser, which keeps the dashboard within its script budget (decision 005).
+// the browser, which keeps the dashboard within its script budget (decision 005). The form as it first shows,
+// the same for every owner, is drawn once per process on the server (components/fixed-markup.tsx).
 import type { SubmissionResult } from "@conform-to/react";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import { Form } from "./form";
+import { Link } from "./link";
 import { useState, type InputHTMLAttributes } from "react";
 import { PRINTER_MATERIALS } from "~/domain/materials";
 import { pricePerGramFromSpool, SPOOL_WEIGHTS_GRAMS } from "~/domain/pricing";
 import { findPrinterModel, PRESET_MODEL_NAMES } from "~/domain/printer-models";
+import { UsuallyFixed } from "./fixed-markup";
 import { ErrorList } from "./forms";
 import { ModelSelect } from "./printer-form";
 import { useIsPending } from "~/utils/misc-react";
@@ -46,12 +48,20 @@ function TextInput({
   );
 }
 
+/** The form as it first shows, before a post: the same for every owner, drawn once per process (entry.server.tsx). */
+const UNTOUCHED = "quick-add-printer-untouched";
+export const QUICK_ADD_FIXED_PARTS = { [UNTOUCHED]: () => <QuickAddForm submitting={false} /> };
+
 export function QuickAddPrinter({ lastResult }: { lastResult?: Reply }) {
   const submitting = useIsPending({ state: "submitting", intent: QUICK_ADD_INTENT });
-  return <QuickAddForm lastResult={lastResult} submitting={submitting} />;
+  return (
+    <UsuallyFixed id={UNTOUCHED} usual={!lastResult && !submitting}>
+      <QuickAddForm lastResult={lastResult} submitting={submitting} />
+    </UsuallyFixed>
+  );
 }
 
-/** The form itself, filled from a refused post's reply. */
+/** The form itself: what it draws comes from its props and its own state only, so it can be drawn once (UsuallyFixed). */
 function QuickAddForm({ lastResult, submitting }: { lastResult?: Reply; submitting: boolean }) {
   const { text, list, errors } = replied(lastResult);
   const [materials, setMaterials] = useState<string[]>(() => list("materials"));

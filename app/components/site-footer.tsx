@@ -1,6 +1,7 @@
-import { useLocation } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import { useLocation } from "@remix-run/react";
+import { FixedMarkup } from "./fixed-markup";
+import { Form } from "./form";
+import { Link } from "./link";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 
 export const SUPPORT_EMAIL = "support@printnear.com";
@@ -37,6 +38,9 @@ function NewsletterSignup() {
     </Form>
   );
 }
+
+const LINKS = "footer-links";
+const CONTACT = "footer-contact";
 
 const QUICK_LINKS = [
   { to: "/models", label: "Browse Models" },
@@ -119,13 +123,16 @@ function FooterContact() {
   );
 }
 
+/** The footer's parts drawn once per process on the server (entry.server.tsx, components/fixed-markup.tsx). */
+export const FOOTER_FIXED_PARTS = { [LINKS]: FooterLinks, [CONTACT]: FooterContact };
+
 export function SiteFooter() {
   return (
     <footer className="mt-16 border-t border-slate-200 bg-slate-50 text-sm text-slate-600">
       <div className="container-page grid gap-8 py-10 sm:grid-cols-2 lg:grid-cols-4">
-        <FooterLinks />
+        <FixedMarkup id={LINKS} part={FooterLinks} />
         <div>
-          <FooterContact />
+          <FixedMarkup id={CONTACT} part={FooterContact} />
           <NewsletterSignup />
         </div>
       </div>

@@ -1,6 +1,6 @@
-import { useLocation } from "react-router";
-import { Form } from "react-router";
-import { Link, NavLink } from "react-router";
+import { useLocation } from "@remix-run/react";
+import { Form } from "./form";
+import { Link, NavLink } from "./link";
 import { useEffect, useRef } from "react";
 import type { RootUser } from "~/domain/signed-in-user";
 import { LocalTime } from "./local-time";

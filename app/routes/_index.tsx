@@ -1,6 +1,6 @@
-import type { LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useLoaderData } from "react-router";
-import { Link } from "react-router";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { FeaturedCarousel } from "~/components/featured-carousel";
 import type { FeaturedModel } from "~/domain/models";
 import { listFeaturedModels } from "~/services/models/lists.server";

@@ -1,8 +1,8 @@
 import { getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { data } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field } from "~/components/forms";
@@ -13,14 +13,13 @@ import { newPrinterFromForm } from "~/services/printers/owner.server";
 import { useIsPending } from "~/utils/misc-react";
 import { requireUser } from "~/utils/session.server";
 import { listNewPrinter, readPrinterForm } from "./printers.server";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "Add Printer | Printnear" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   // ?model=prusa-mk4 opens the form with that model chosen and filled, with or without JavaScript.
-  const model = findPrinterModel(pageUrl(request).searchParams.get("model"));
+  const model = findPrinterModel(new URL(request.url).searchParams.get("model"));
   return { model: model?.name ?? "" };
 }
 

@@ -1,6 +1,6 @@
-import type { LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useLoaderData } from "react-router";
-import { Link } from "react-router";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { JobProgress } from "~/components/job-progress";
 import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";

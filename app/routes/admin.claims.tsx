@@ -2,11 +2,11 @@
 // decides a refund (0 up to what is left) with a note both parties see (decision 040).
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { data } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { ErrorList, Field } from "~/components/forms";
 import { LocalTime } from "~/components/local-time";
 import { isAppError } from "~/domain/app-error";

@@ -1,7 +1,7 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -25,7 +25,6 @@ import { resultForIntent } from "~/utils/misc";
 import { jobFinishToast, watchJobHeader } from "~/utils/job-toasts.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/misc-react";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "Thingiverse Import | Printnear" }];
 
@@ -51,7 +50,7 @@ const FAILURE_TITLES: Record<string, string> = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const url = pageUrl(request);
+  const url = new URL(request.url);
   const jobs = (await listJobSummaries({ limit: 30 })).filter((j) => CATALOGUE_TYPES.includes(j.type)).slice(0, 6);
   // a job this browser saw running (or started) flashes its documented toast once it has finished
   const { toast, headers } = await jobFinishToast(request, jobs);

@@ -1,7 +1,7 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "react-router";
-import { useLoaderData } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { JobFailureList, JobOutcome } from "~/components/job-outcome";
 import { JobProgress } from "~/components/job-progress";

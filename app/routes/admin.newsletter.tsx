@@ -1,6 +1,6 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
-import { Form } from "react-router";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { useEffect, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { JobOutcome } from "~/components/job-outcome";
@@ -17,7 +17,6 @@ import { parseId } from "~/utils/misc";
 import { jobFinishToast, watchJobHeader } from "~/utils/job-toasts.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/misc-react";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "Newsletter Campaign | Printnear" }];
 
@@ -31,7 +30,7 @@ const SEGMENTS = [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const jobId = parseId(pageUrl(request).searchParams.get("job"));
+  const jobId = parseId(new URL(request.url).searchParams.get("job"));
   const found = jobId ? await getJobSummary(jobId) : null;
   const job = found?.type === NEWSLETTER_TASK ? found : null;
   // the campaign this browser started flashes "Newsletter Sent!" or "Send Failed" once it has finished

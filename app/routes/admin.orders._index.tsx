@@ -1,7 +1,7 @@
-import type { LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useLoaderData } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { STATUS_LABELS } from "~/domain/job-status";
 import { formatCents } from "~/domain/money";
 import { isJobStatus, listOrders } from "~/services/admin/orders.server";
@@ -9,13 +9,12 @@ import { requireAdmin } from "~/utils/admin.server";
 import { LocalTime } from "~/components/local-time";
 import { parseId } from "~/utils/misc";
 import { JOB_STATUSES } from "~/domain/job-status";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "All Orders | Printnear" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const url = pageUrl(request);
+  const url = new URL(request.url);
   const status = url.searchParams.get("status");
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const page = parseId(url.searchParams.get("page")) ?? 1;

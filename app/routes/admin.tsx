@@ -1,6 +1,6 @@
-import type { LoaderFunctionArgs } from "react-router";
-import { Outlet } from "react-router";
-import { NavLink } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet } from "@remix-run/react";
+import { NavLink } from "~/components/link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireAdmin } from "~/utils/admin.server";
 

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/utils/api.server";
 
 // GET /api/admin/check: {isAdmin} for the signed-in user.

@@ -1,5 +1,5 @@
 // POST /api/admin/claims/{id}/decide {refundCents, note}: an admin decides an escalated claim (0: no refund).
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { CLAIM_MESSAGE_MAX } from "~/domain/claims";
 import { CLAIM_NOT_FOUND, decideClaim } from "~/services/orders/claims.server";

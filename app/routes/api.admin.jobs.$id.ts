@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { jobOutcomeMessage } from "~/domain/background-jobs";
 import { getJobSummary, listJobFailures } from "~/services/admin/jobs.server";
 import { apiError, idParam, requireApiAdmin } from "~/utils/api.server";

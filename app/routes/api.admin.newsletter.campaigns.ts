@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { recentCampaigns } from "~/services/newsletter.server";
 import { requireApiAdmin } from "~/utils/api.server";
 

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { publicUser, requireApiUser } from "~/utils/api.server";
 
 // GET /api/auth/user: the signed-in user, or 401.

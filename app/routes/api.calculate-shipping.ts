@@ -1,7 +1,7 @@
 // POST /api/calculate-shipping {printerId, zipTo, draftId? | weightGrams?}: shipping options from
 // the printer's ZIP (a client zipFrom is ignored). Answers {options[], defaultOption, estimated};
 // costs are dollars as the document has them, with cents beside them.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { isZip, type ShippingOption } from "~/domain/shipping";
 import { getOwnDraft } from "~/services/designs/drafts.server";
 import { getOrderablePrinter } from "~/services/orders/place-order.server";

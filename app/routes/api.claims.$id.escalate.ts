@@ -1,5 +1,5 @@
 // POST /api/claims/{id}/escalate: the customer asks Printnear support to decide.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { CLAIM_NOT_FOUND, escalateClaim } from "~/services/orders/claims.server";
 import { apiError, idParam, methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";

@@ -1,6 +1,6 @@
 // POST /api/claims/{id}/respond {action: "refund_full" | "refund_partial" | "reprint" | "decline", amountCents?, message}:
 // the printer's owner answers an open claim.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { CLAIM_MESSAGE_MAX, OWNER_RESPONSES } from "~/domain/claims";
 import { CLAIM_NOT_FOUND, respondToClaim } from "~/services/orders/claims.server";

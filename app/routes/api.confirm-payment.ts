@@ -1,6 +1,6 @@
 // POST /api/confirm-payment {orderId, cardNumber, expiry, cvc, name}: pays with the built-in test
 // provider (only when no card provider is configured). Answers {orderId, status}.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { payWithTestCard } from "~/services/orders/payment-flows.server";
 import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";

@@ -1,5 +1,5 @@
 // POST /api/create-model-draft {modelId}: a draft from a library model's stored file; answers draftId.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { draftFromLibraryModel } from "~/services/designs/sources.server";
 import { choosePrinterUrlFor } from "~/services/designs/drafts.server";

@@ -1,6 +1,6 @@
 // POST /api/create-payment-intent {orderId}: a payment for the order's stored amount (an amount
 // sent by the client is ignored). Answers {clientSecret, amount, provider}.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { startCardPayment } from "~/services/orders/payment-flows.server";
 import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";

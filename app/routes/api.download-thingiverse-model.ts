@@ -1,6 +1,6 @@
 // POST /api/download-thingiverse-model {thingiverseId, modelData}: fetches the model's printable file and makes a draft.
 // modelData is ignored: the licence and files come from the catalogue itself, never from the client.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { draftFromCatalogueModel } from "~/services/designs/sources.server";
 import { choosePrinterUrlFor } from "~/services/designs/drafts.server";

@@ -1,6 +1,6 @@
 // GET, PUT and DELETE /api/drafts/{id}: only the owner's drafts exist here; anything else is 404. GET also
 // answers `price`, the draft's price as every page shows it (its printer's total, or the range near the customer).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteDraft } from "~/services/designs/draft-writes.server";
 import { draftPrices } from "~/services/designs/draft-prices.server";
 import { getOwnDraft } from "~/services/designs/drafts.server";

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed } from "~/utils/api.server";
 import { destroyUserSession } from "~/utils/session.server";
 

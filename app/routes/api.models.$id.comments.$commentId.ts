@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import { deleteComment } from "~/services/models/feedback.server";
 import { methodNotAllowed, requireApiUser } from "~/utils/api.server";

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import { CommentPayloadSchema } from "~/domain/model-feedback";
 import { MODEL_NOT_FOUND } from "~/domain/models";

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import { MODEL_NOT_FOUND } from "~/domain/models";
 import { toggleLike } from "~/services/models/feedback.server";

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import { MODEL_NOT_FOUND, parseModelSource } from "~/domain/models";
 import { apiModelDetail } from "~/services/models/api-shapes";

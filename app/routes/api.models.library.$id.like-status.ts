@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import { MODEL_NOT_FOUND } from "~/domain/models";
 import { getViewerState } from "~/services/models/detail.server";

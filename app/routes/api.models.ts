@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import { parseModelSort } from "~/domain/models";
 import { apiLibrarySummary } from "~/services/models/api-shapes";
@@ -7,7 +7,6 @@ import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
 import { modelUploadApiAnswer } from "./upload-model.server";
-import { pageUrl } from "~/utils/page-url";
 
 // GET /api/models?categoryId=&search=&sortBy=&page=: the library list (a bare JSON array).
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -15,7 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 async function libraryList(request: Request) {
-  const params = pageUrl(request).searchParams;
+  const params = new URL(request.url).searchParams;
   const rawCategory = params.get("categoryId");
   const categoryId = rawCategory && rawCategory !== "all" ? parseId(rawCategory) : null;
   if (rawCategory && rawCategory !== "all" && !categoryId) throw new AppError("invalid", "categoryId must be a category id.");

@@ -1,5 +1,5 @@
 // POST /api/orders/{id}/cancel: the same cancel as PUT /api/print-jobs/{id}/cancel.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { parseId } from "~/utils/misc";
 import { apiTransition } from "./orders.server";

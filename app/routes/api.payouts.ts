@@ -1,6 +1,6 @@
 // GET /api/payouts: the owner's finished orders not yet paid out, eligible or held (with why).
 // POST /api/payouts: "Request payout for all": one transfer per eligible order; what was sent, held and refused.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { payoutOverviewFor, requestPayoutsForAll } from "~/services/orders/payouts.server";
 import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";

@@ -1,5 +1,5 @@
 // PUT /api/print-jobs/{id}/cancel: the customer (while unaccepted) or the owner (accepted or printing) cancels.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { parseId } from "~/utils/misc";
 import { apiTransition } from "./orders.server";

@@ -1,6 +1,6 @@
 // GET /api/print-jobs/{id}/claims: the order's claims, newest first, for its customer or printer owner.
 // POST /api/print-jobs/{id}/claims (multipart: reason, description, photos): the customer reports a problem → {claimId}.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ClaimFormSchema } from "~/domain/claims";
 import { claimJson, claimsOfJob, openClaim } from "~/services/orders/claims.server";
 import { apiError, idParam, methodNotAllowed, requireApiUser } from "~/utils/api.server";

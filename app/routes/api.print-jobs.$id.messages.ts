@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { listJobMessages, sendJobMessage } from "~/services/conversations.server";
 import { apiError, idParam, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";

@@ -1,5 +1,5 @@
 // POST /api/print-jobs/{id}/respond {action: "accept" | "reject", message?}: the printer owner answers a paid order.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { parseId } from "~/utils/misc";
 import { readJson, requireApiUser } from "~/utils/api.server";
 import { apiTransition } from "./orders.server";

@@ -1,5 +1,5 @@
 // PUT /api/print-jobs/{id}/status {status, trackingNumber?}: a step of the lifecycle by the status it reaches.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { actionForStatus } from "~/domain/job-lifecycle";
 import { methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { parseId } from "~/utils/misc";

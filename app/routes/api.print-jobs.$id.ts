@@ -1,7 +1,7 @@
 // GET /api/print-jobs/{id}: the order for its customer or printer owner (anyone else: 404), with what was
 // refunded and its latest claim's state.
 // PUT /api/print-jobs/{id} {status: printing | completed | cancelled}: the owner's quick steps.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { actionForStatus } from "~/domain/job-lifecycle";
 import { claimsOfJob } from "~/services/orders/claims.server";
 import { getOrderForViewer, orderJson } from "~/services/orders/jobs.server";

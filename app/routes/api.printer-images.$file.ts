@@ -1,5 +1,5 @@
 // GET /api/printer-images/{file}: an owner's photo, a family drawing (family-*.svg) for printers without one, or default.jpg.
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import {
   DEFAULT_PRINTER_IMAGE_FILE,

@@ -1,5 +1,5 @@
 // GET /api/printers/{id}/jobs: one printer's jobs, for its owner only (403 for anyone else).
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getOrderablePrinter } from "~/services/orders/place-order.server";
 import { listOwnerJobs } from "~/services/orders/owner-jobs.server";
 import { apiError, idParam, requireApiUser } from "~/utils/api.server";

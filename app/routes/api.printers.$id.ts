@@ -1,5 +1,5 @@
 // GET, PUT and DELETE /api/printers/{id}: anyone reads; only the printer's owner changes or deletes it.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import { PrinterUpdateSchema } from "~/domain/printer-form";
 import { deletePrinter, findOwnedPrinter, placeAfterEdit, updatePrinter } from "~/services/printers/owner.server";

@@ -1,5 +1,5 @@
 // GET /api/printers (the search's query parameters) and POST /api/printers (the owner lists a printer).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AppError } from "~/domain/app-error";
 import { AddPrinterSchema, applyModelPresetToJson } from "~/domain/printer-form";
 import { MAX_SEARCH_OFFSET, sortParam } from "~/domain/printer-listing";
@@ -8,7 +8,6 @@ import { getPrinterJson, searchPrinters } from "~/services/printers/search.serve
 import { methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { apiLocationNotFound, apiValidationError, withPlacementRefusal } from "./printers.server";
-import { pageUrl } from "~/utils/page-url";
 
 function numberQuery(q: URLSearchParams, name: string): number | null {
   const raw = q.get(name)?.trim();
@@ -32,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 async function search(request: Request): Promise<Response> {
-  const q = pageUrl(request).searchParams;
+  const q = new URL(request.url).searchParams;
   const available = q.get("available");
   if (available !== null && available !== "" && available !== "true" && available !== "false") {
     throw new AppError("invalid", "available must be true or false");

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { registerAccount } from "~/services/accounts/sign-in.server";
 import { answerWithSession } from "~/utils/api-auth.server";
 import { methodNotAllowed, readJson } from "~/utils/api.server";

@@ -1,5 +1,5 @@
 // POST /api/save-draft: multipart design + settings, saved as a draft; answers jobId.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { designApiAnswer } from "./upload/upload.server";
 

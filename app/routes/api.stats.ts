@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getSiteStats } from "~/services/stats.server";
 import { apiError } from "~/utils/api.server";
 import { getSessionUser } from "~/utils/session.server";

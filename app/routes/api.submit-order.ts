@@ -2,7 +2,7 @@
 // deliveryAddress?: {name, line1, line2?, city, state, zip, phone?}, shippingService?, quantity?}: the
 // customer's draft becomes an order; a delivered or shipped one needs the address (400 with each field's
 // message). The total is computed here (a client-sent amount is ignored). Answers {orderId, totalCents}.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { isDeliveryMethod } from "~/domain/pricing";
 import { checkDeliveryAddress } from "~/services/addresses.server";
 import { givenAddress, placeOrder } from "~/services/orders/place-order.server";

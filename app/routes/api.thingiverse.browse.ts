@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { catalogueListingAnswer } from "./catalogue-api.server";
 
 // GET /api/thingiverse/browse?type=newest|popular|featured&page=: catalogue models from our table,

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { startCategoryImport } from "~/services/catalogue/import.server";
 import { startJobFromApi } from "~/routes/admin-api.server";
 

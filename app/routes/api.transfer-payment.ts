@@ -1,6 +1,6 @@
 // POST /api/transfer-payment {jobId}: Request Payout for one picked-up or shipped job, paid once. Asked for
 // while a claim about the order is open, it waits for the claim: 202 {jobId, amountCents, waiting, message}.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { PAYOUT_WAITS_FOR_CLAIM, requestPayout } from "~/services/orders/payouts.server";
 import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";

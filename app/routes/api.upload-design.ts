@@ -1,5 +1,5 @@
 // POST /api/upload-design: the same multipart form, kept as a draft on its way to printer choice.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed, requireApiUser } from "~/utils/api.server";
 import { designApiAnswer } from "./upload/upload.server";
 

@@ -1,5 +1,5 @@
 // GET /api/users/{id}/drafts: a customer's own drafts; anyone else's list is 403.
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listDrafts } from "~/services/designs/drafts.server";
 import { draftSummaryJson } from "./upload/upload.server";
 import { apiError, idParam, requireApiUser } from "~/utils/api.server";

@@ -1,5 +1,5 @@
 // GET /api/users/{id}/jobs: the signed-in customer's own orders; anyone else's list is 403.
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listCustomerOrders } from "~/services/orders/jobs.server";
 import { apiError, idParam, requireApiUser } from "~/utils/api.server";
 import { jobListJson } from "./orders.server";

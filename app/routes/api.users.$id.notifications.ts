@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, idParam, requireApiUser } from "~/utils/api.server";
 import { listNotifications } from "~/services/notifications.server";
 

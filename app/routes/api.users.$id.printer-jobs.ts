@@ -1,5 +1,5 @@
 // GET /api/users/{id}/printer-jobs: jobs sent to the signed-in owner's printers; anyone else's is 403.
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listOwnerJobs } from "~/services/orders/owner-jobs.server";
 import { apiError, idParam, requireApiUser } from "~/utils/api.server";
 import { jobListJson } from "./orders.server";

@@ -1,5 +1,5 @@
 // GET /api/users/{id}/printers: an owner's printers, as public as the marketplace listing itself.
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema";
 import { AppError } from "~/domain/app-error";

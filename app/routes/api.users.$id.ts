@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, idParam, methodNotAllowed, publicUser, readJson, requireApiUser } from "~/utils/api.server";
 import { isAppError, withApiErrors } from "~/utils/app-error.server";
 import { ApiUserPatchSchema, checkUserTypeChange, emailOffAfter, updateUser } from "~/services/accounts/profile.server";

@@ -1,6 +1,6 @@
 // POST /api/webhooks/stripe: Stripe's events, verified with STRIPE_WEBHOOK_SECRET; each event id is
 // recorded so a delivery that arrives twice changes nothing twice.
-import type { ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { handleStripeWebhook } from "~/services/orders/payment-flows.server";
 import { methodNotAllowed, readText } from "~/utils/api.server";
 import { withApiErrors } from "~/utils/app-error.server";

@@ -1,8 +1,8 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { data, redirect } from "react-router";
-import { useActionData, useSearchParams } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData, useSearchParams } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
@@ -15,7 +15,6 @@ import { checkHoneypot } from "~/utils/honeypot.server";
 import { createUserSession, getSessionUser, safeRedirect } from "~/utils/session.server";
 import { combineHeaders, createToastHeader } from "~/utils/toast.server";
 import { useIsPending } from "~/utils/misc-react";
-import { pageUrl } from "~/utils/page-url";
 
 // This page is one of the first a visitor meets: its JavaScript budget is tight, so the browser
 // checks with native constraints (required, type=email, minLength) and the server's rules decide.
@@ -30,7 +29,7 @@ function tabFrom(url: URL) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const url = pageUrl(request);
+  const url = new URL(request.url);
   if (await getSessionUser(request)) throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
   return null;
 }
@@ -38,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   // the body is read once (bounded by the server's form limit); the strategy gets the parsed form
   const form = await request.formData();
-  await checkHoneypot(form);
+  checkHoneypot(form);
   const intent = form.get("intent") === "signup" ? "signup" : "signin";
   const redirectTo = safeRedirect(form.get("redirectTo"));
   try {

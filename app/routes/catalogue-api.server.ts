@@ -8,11 +8,10 @@ import { listCatalogueModels } from "~/services/models/lists.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
 import { visitorOf } from "~/utils/session.server";
-import { pageUrl } from "~/utils/page-url";
 
 export function catalogueListingAnswer(request: Request, q?: string): Promise<Response> {
   return withApiErrors(async () => {
-    const params = pageUrl(request).searchParams;
+    const params = new URL(request.url).searchParams;
     const type = params.get("type") ?? "featured";
     if (!(BROWSE_TYPES as readonly string[]).includes(type))
       throw new AppError("invalid", "type must be newest, popular or featured.");

@@ -3,11 +3,11 @@
 // charge"); with Stripe, Elements when JavaScript runs, hosted Checkout when it doesn't. The amount
 // is always the order's stored amount due.
 import { copiesText } from "~/domain/design-scale";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { data, redirect } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { DELIVERY_METHOD_NAMES, shippingServiceName } from "~/domain/shipping";
 import { addressLines } from "~/domain/address";
@@ -27,7 +27,6 @@ import { useIsPending } from "~/utils/misc-react";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { formatCents } from "~/domain/money";
-import { pageUrl } from "~/utils/page-url";
 
 const StripeCardForm = lazy(() => import("~/components/stripe-card-form"));
 
@@ -39,7 +38,7 @@ const INVALID_CHECKOUT = "Invalid Checkout";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const params = pageUrl(request).searchParams;
+  const params = new URL(request.url).searchParams;
   const orderId = parseId(params.get("orderId"));
   const view = orderId ? await getOrderForViewer(orderId, user.id) : null;
   if (!view || view.viewerRole !== "customer") return { invalid: true as const };
@@ -80,7 +79,7 @@ const CARD_FIELDS = ["cardNumber", "expiry", "cvc", "name"];
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const orderId = parseId(pageUrl(request).searchParams.get("orderId"));
+  const orderId = parseId(new URL(request.url).searchParams.get("orderId"));
   const form = await request.formData();
   const submission = parseWithZod(form, { schema: CheckoutSchema });
   const invalid = (status: number) =>
@@ -89,7 +88,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const field = (name: string) => String(form.get(name) ?? "").slice(0, 100);
   try {
     if (form.get("intent") === "hosted") {
-      const url = await startHostedCheckout(user, orderId, pageUrl(request).origin);
+      const url = await startHostedCheckout(user, orderId, new URL(request.url).origin);
       if (!url) return invalid(404);
       return redirect(url);
     }

@@ -1,5 +1,5 @@
 // GET /claims/{id}/photos/{index}: a claim's photo, for the parties of its order and admins only (404 for anyone else).
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { IMAGE_TYPES, type ImageExtension } from "~/services/printers/images.server";
 import { claimPhotoKey } from "~/services/orders/claims.server";
 import { getStorage } from "~/services/storage.server";

@@ -1,6 +1,6 @@
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, MetaFunction } from "react-router";
-import { data } from "react-router";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { z } from "zod";
 import { contactMessages } from "../../db/schema";
 import { ContactPage, REPLY_PROMISE, type ContactFields } from "~/components/contact-page";
@@ -12,7 +12,6 @@ import { replyWithError } from "~/utils/app-error.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { getSessionUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { pageUrl } from "~/utils/page-url";
 
 // All four fields are required. Not exported, so it stays out of the browser bundle.
 const ContactSchema = z.object({
@@ -47,7 +46,7 @@ export function loader() {
 // /help re-exports this action too. The contact form is stored, not just acknowledged.
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
-  await checkHoneypot(formData);
+  checkHoneypot(formData);
   const submission = parseWithZod(formData, { schema: ContactSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
 
@@ -63,7 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const db = await getDb();
   await db.insert(contactMessages).values({ ...submission.value, userId: user?.id ?? null });
 
-  return redirectWithToast(pageUrl(request).pathname, {
+  return redirectWithToast(new URL(request.url).pathname, {
     title: "Message Sent",
     description: `Thanks for getting in touch. ${REPLY_PROMISE}`,
   });

@@ -1,6 +1,6 @@
-import type { LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useLoaderData, useLocation } from "react-router";
-import { Link } from "react-router";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { OrderActions } from "~/components/order-actions";
 import { PageLinks } from "~/components/page-links";
 import { buttonActions, reviewPath } from "~/domain/job-lifecycle";
@@ -16,13 +16,12 @@ import { draftPrices } from "~/services/designs/draft-prices.server";
 import { listDrafts } from "~/services/designs/drafts.server";
 import { LocalTime } from "~/components/local-time";
 import { requireUser } from "~/utils/session.server";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | Printnear" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const url = pageUrl(request);
+  const url = new URL(request.url);
   const requested = url.searchParams.get("tab");
   const tab: CustomerTab = CUSTOMER_TABS.some((t) => t.id === requested) ? (requested as CustomerTab) : "active";
   // the stat cards count what the tabs list: one definition of an order, of active and of completed

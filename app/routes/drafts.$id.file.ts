@@ -1,5 +1,5 @@
 // /drafts/{id}/file: the owner's own design file, which the upload page re-reads in the browser for the 3D view.
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getOwnJobFile } from "~/services/designs/drafts.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { getSessionUser } from "~/utils/session.server";

@@ -1,5 +1,5 @@
 // /drafts/{id}/preview.png: the server-rendered picture of a design, for its owner only (404 for anyone else).
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getOwnJobFile } from "~/services/designs/drafts.server";
 import { withApiErrors } from "~/utils/app-error.server";
 import { getSessionUser } from "~/utils/session.server";

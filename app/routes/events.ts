@@ -2,7 +2,7 @@
 // changed for you" (a message in one of their conversations, a notification); the page then
 // reloads its data through its loaders, which keep every access rule. Past a cap on streams (per
 // user, per address, per machine) it answers 429 or 503 and the page's client reopens later.
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eventStream } from "remix-utils/sse/server";
 import { isAppError } from "~/domain/app-error";
 import { liveHub, type LiveEvent } from "~/services/live-events.server";
@@ -48,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-// a stream is only read: any other method gets 405 with Allow (the router's own answer would be an error page)
+// a stream is only read: any other method gets 405 with Allow (Remix's own answer would be an error page)
 export async function action() {
   return methodNotAllowed("GET");
 }

@@ -1,5 +1,5 @@
-import type { MetaFunction } from "react-router";
-import { Link } from "react-router";
+import type { MetaFunction } from "@remix-run/node";
+import { Link } from "~/components/link";
 import type { ReactNode } from "react";
 import { SUPPORT_EMAIL, SUPPORT_HOURS } from "~/components/site-footer";
 import { formatCents } from "~/domain/money";

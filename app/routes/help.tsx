@@ -1,4 +1,4 @@
-import type { MetaFunction } from "react-router";
+import type { MetaFunction } from "@remix-run/node";
 import { ContactPage } from "~/components/contact-page";
 
 // /help shows the contact page, posting to its own URL with the same loader and action.

@@ -1,5 +1,5 @@
-import type { MetaFunction } from "react-router";
-import { Link } from "react-router";
+import type { MetaFunction } from "@remix-run/node";
+import { Link } from "~/components/link";
 import { LOCAL_DELIVERY_FEE_CENTS, PLATFORM_FEE_PERCENT } from "~/domain/pricing";
 import { formatCents } from "~/domain/money";
 

@@ -1,9 +1,8 @@
-import type { LoaderFunctionArgs } from "react-router";
-import { redirect } from "react-router";
-import { pageUrl } from "~/utils/page-url";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 
 // /login is an old address of the sign-in screen.
 export function loader({ request }: LoaderFunctionArgs) {
-  const { search } = pageUrl(request);
+  const { search } = new URL(request.url);
   return redirect(`/auth${search}`, 301);
 }

@@ -1,5 +1,5 @@
-import type { ActionFunctionArgs } from "react-router";
-import { redirect } from "react-router";
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { destroyUserSession } from "~/utils/session.server";
 
 export async function action({ request }: ActionFunctionArgs) {

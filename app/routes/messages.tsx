@@ -1,6 +1,6 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { ConversationThread } from "~/components/conversation-thread";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { MESSAGE_AFTER_PAYMENT, SEND_MESSAGE_INTENT, type ConversationSummary } from "~/domain/messages";
@@ -10,7 +10,6 @@ import { countUnreadMessages } from "~/services/notifications.server";
 import { answerMessageForm } from "~/routes/message-form.server";
 import { invariantResponse, parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "Messages | Printnear" }];
 
@@ -18,7 +17,7 @@ const NOT_FOUND = "This conversation doesn't exist or you don't have access to i
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const jobParam = pageUrl(request).searchParams.get("jobId");
+  const jobParam = new URL(request.url).searchParams.get("jobId");
   let open: {
     conversation: NonNullable<Awaited<ReturnType<typeof getJobConversation>>>;
     thread: Awaited<ReturnType<typeof openThread>>;

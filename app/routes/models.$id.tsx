@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs } from "react-router";
-import { redirect } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireIdParam } from "~/utils/misc";
 

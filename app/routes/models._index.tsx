@@ -1,7 +1,7 @@
-import type { LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useLoaderData, useSubmit } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useSubmit } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { useEffect, useRef } from "react";
 import { ModelCard, ModelCardSkeleton } from "~/components/model-card";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -12,14 +12,13 @@ import { parseId } from "~/utils/misc";
 import { visitorOf } from "~/utils/session.server";
 import { useIsLoading } from "~/utils/misc-react";
 import { formatNumber } from "~/domain/format";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "Browse Models | Printnear" }];
 
 const SKELETON_CARDS = 8;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const url = pageUrl(request);
+  const url = new URL(request.url);
   const tab = url.searchParams.get("tab") === "library" ? "library" : "thingiverse";
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const sort = parseModelSort(url.searchParams.get("sort"));
@@ -45,7 +44,7 @@ export default function BrowseModels() {
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
-  const typingTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const typingTimer = useRef<ReturnType<typeof setTimeout>>();
   const loading = useIsLoading("/models");
 
   useEffect(() => () => clearTimeout(typingTimer.current), []);

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { countLibraryDownload, libraryModelFile } from "~/services/models/library.server";
 import { getStorage } from "~/services/storage.server";
 import { withApiErrors } from "~/utils/app-error.server";

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { redirect } from "@remix-run/node";
 
 // /my-orders is another address of the dashboard.
 export function loader() {

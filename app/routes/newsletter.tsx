@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs } from "react-router";
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { subscribe } from "~/services/newsletter.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
@@ -19,7 +19,7 @@ export async function loader() {
 // POST /newsletter: the footer's sign-up form (double opt-in: a confirmation e-mail goes out).
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
-  await checkHoneypot(form);
+  checkHoneypot(form);
   const back = safeRedirect(form.get("redirectTo"), "/");
   const parsed = SubscribeSchema.safeParse({ email: form.get("email"), interest: form.get("interest") || undefined });
   if (!parsed.success) {

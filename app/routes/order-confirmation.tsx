@@ -3,9 +3,9 @@
 // "Payment Successful" only for a paid order (confirmed or later, not cancelled or rejected); any
 // other order shows its true state.
 import { copiesText } from "~/domain/design-scale";
-import type { LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useLoaderData } from "react-router";
-import { Link } from "react-router";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderSummary } from "~/components/order-summary";
 import { PAID_STATUSES, statusLabelFor, type JobStatus } from "~/domain/job-status";
@@ -14,13 +14,12 @@ import { getOrderForViewer } from "~/services/orders/jobs.server";
 import { confirmReturnedPayment } from "~/services/orders/payment-flows.server";
 import { invariantResponse, parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "Order Confirmation | Printnear" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const q = pageUrl(request).searchParams;
+  const q = new URL(request.url).searchParams;
   const orderId = parseId(q.get("orderId"));
   invariantResponse(orderId, "Order not found", { status: 404 });
   await confirmReturnedPayment(user.id, orderId, { sessionId: q.get("session_id"), paymentIntentId: q.get("payment_intent") });

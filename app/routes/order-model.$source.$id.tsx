@@ -1,7 +1,7 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { redirect } from "react-router";
-import { useLoaderData, useSubmit } from "react-router";
-import { Form } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { useLoaderData, useSubmit } from "@remix-run/react";
+import { Form } from "~/components/form";
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { parseModelSource } from "~/domain/models";

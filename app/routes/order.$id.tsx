@@ -2,9 +2,9 @@
 // and the order's buttons for its customer or printer owner; anyone else gets Order Not Found.
 // Every order button on any page posts here with an `intent` and a `redirectTo`.
 import { copiesText } from "~/domain/design-scale";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { DELIVERY_METHOD_NAMES, shippingServiceName } from "~/domain/shipping";
 import { addressLines } from "~/domain/address";
 import { ConversationThread } from "~/components/conversation-thread";

@@ -1,10 +1,10 @@
 // /order/{id}/claim: where the order page's claim forms post (intent: open, respond, accept, escalate).
 // A success goes back to the order with a toast; a refused form is shown again here with conform's result.
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { data } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { ORDER_NOT_FOUND_TEXT, OrderErrorBoundary } from "~/components/order-not-found";
 import { CLAIM_INTENTS, OrderClaim } from "~/components/order-claim";
 import { isAppError, type AppError } from "~/domain/app-error";

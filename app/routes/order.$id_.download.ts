@@ -1,6 +1,6 @@
 // GET /order/{id}/download: the order page's Download 3D File. The owner of the job's printer gets
 // the file; any refusal goes back to the order page with the Download Failed toast.
-import type { LoaderFunctionArgs } from "react-router";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isAppError, toastOf } from "~/utils/app-error.server";
 import { requireIdParam } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";

@@ -1,9 +1,9 @@
 // /orders ("My Print Orders"): the customer's orders with details and Cancel Order
 // (asking first) while the order is still cancellable.
 import { copiesText } from "~/domain/design-scale";
-import type { LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useLoaderData } from "react-router";
-import { Link } from "react-router";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LocalTime } from "~/components/local-time";
 import { OrderActions } from "~/components/order-actions";

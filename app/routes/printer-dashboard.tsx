@@ -1,8 +1,8 @@
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { data } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { z } from "zod";
 import { OwnerOrderSections, OwnerStatCards } from "~/components/owner-orders";
 import { GeneralErrorBoundary } from "~/components/error-boundary";

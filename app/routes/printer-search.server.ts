@@ -5,7 +5,6 @@ import type { User } from "../../db/schema";
 import { DEFAULT_RADIUS_MILES, toCardPrinter } from "~/domain/printer-listing";
 import { mapTileUrl, numberParam, searchPrinters, type PrinterSearchInput } from "~/services/printers/search.server";
 import { getSessionUser } from "~/utils/session.server";
-import { pageUrl } from "~/utils/page-url";
 
 export interface PrinterSearchAsk {
   q: URLSearchParams;
@@ -15,7 +14,7 @@ export interface PrinterSearchAsk {
 
 /** The query, the signed-in visitor (or null) and the typed place of a search page's request. */
 export async function readPrinterSearch(request: Request): Promise<PrinterSearchAsk> {
-  const q = pageUrl(request).searchParams;
+  const q = new URL(request.url).searchParams;
   return { q, user: await getSessionUser(request), locationText: q.get("location")?.trim() ?? "" };
 }
 

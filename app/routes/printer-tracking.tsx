@@ -2,11 +2,11 @@
 // owner's printers. Stat cards, tabs Pickup Orders / Shipping Orders / Payouts, Connect Stripe (in
 // test mode an instant test account) and Request Payout once per picked-up or shipped job.
 import { copiesText } from "~/domain/design-scale";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { redirect } from "react-router";
-import { useLoaderData, useLocation } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { PageLinks } from "~/components/page-links";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isAppError } from "~/domain/app-error";
@@ -30,7 +30,6 @@ import { toastOf } from "~/utils/app-error.server";
 import { parseId } from "~/utils/misc";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "Order Tracking and Payouts | Printnear" }];
 
@@ -42,7 +41,7 @@ const TABS: readonly { id: TrackingTab; label: string }[] = [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const query = pageUrl(request).searchParams;
+  const query = new URL(request.url).searchParams;
   const asked = query.get("tab");
   const tab = TABS.find((t) => t.id === asked)?.id ?? "pickup";
   const stats = await ownerStats(user.id);
@@ -92,7 +91,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = "/printer-tracking?tab=payouts";
   try {
     if (form.get("intent") === "connect") {
-      const account = await connectPayoutAccount(user, pageUrl(request).origin);
+      const account = await connectPayoutAccount(user, new URL(request.url).origin);
       // setup unfinished: on to the provider's onboarding (again, for an account started before)
       if (!account.ready) throw redirect(account.onboardingUrl);
       return redirectWithToast(back, { title: "Stripe Account Created", description: "Test payout account connected." });

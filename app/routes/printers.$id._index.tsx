@@ -1,6 +1,6 @@
-import type { LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useLoaderData } from "react-router";
-import { Link } from "react-router";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { AvailabilityBadge, buildVolumeText, PrinterPhoto, ratingText } from "~/components/printer-card";
 import { PrinterMap } from "~/components/printer-map";

@@ -1,7 +1,7 @@
-import type { LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useLoaderData, useLocation } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PrinterCard, PrinterCardSkeleton } from "~/components/printer-card";

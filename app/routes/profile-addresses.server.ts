@@ -1,7 +1,7 @@
 // The address book's posts on /profile (intents address-save, address-delete, address-default): plain
 // form posts that work without JavaScript; a refused address answers conform's { result } with 400.
 import { parseWithZod } from "@conform-to/zod";
-import { data } from "react-router";
+import { data } from "@remix-run/node";
 import { z } from "zod";
 import { DeliveryAddressSchema } from "~/domain/address";
 import { isAppError } from "~/domain/app-error";

@@ -1,11 +1,11 @@
 // /submit-print?printerId=&draftId= ("Submit Print Job"): colour, copies, delivery address and instructions
 // for the customer's draft at the chosen printer, priced on the server. "Update summary" is a GET of the same
 // form, so rates and the total refresh without JavaScript; "Submit Order" posts and goes on to checkout.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { data } from "react-router";
-import { useActionData, useLoaderData, useSubmit } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { parseWithZod } from "@conform-to/zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CopiesField } from "~/components/copies-field";
@@ -39,7 +39,6 @@ import { requireUser } from "~/utils/session.server";
 import { redirectDocumentWithToast, redirectWithToast } from "~/utils/toast.server";
 import { formatGrams } from "~/domain/grams";
 import { formatMinutes } from "~/domain/format";
-import { pageUrl } from "~/utils/page-url";
 
 const DELIVERY_LABELS: Record<DeliveryMethod, string> = {
   pickup: "Local Pickup (free)",
@@ -51,7 +50,7 @@ export const meta: MetaFunction = () => [{ title: "Submit Print Job | Printnear"
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const q = pageUrl(request).searchParams;
+  const q = new URL(request.url).searchParams;
   const printerId = parseId(q.get("printerId"));
   const draftId = parseId(q.get("draftId"));
   if (!printerId || !draftId) {
@@ -204,7 +203,7 @@ export default function SubmitPrint() {
         method="post"
         className="mt-6 grid gap-6 lg:grid-cols-3"
         onChange={(e) => {
-          const target = e.target as unknown as HTMLInputElement;
+          const target = e.target as HTMLInputElement;
           // typing an address refreshes nothing but its ZIP; choosing a saved address fills the fields in
           const typing = target.name === "specialInstructions" || target.name.startsWith("deliveryAddress.");
           if (!typing && (target.name !== "deliveryZip" || /^\d{5}$/.test(target.value))) {

@@ -1,13 +1,12 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { unsubscribe } from "~/services/newsletter.server";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "Unsubscribe | Printnear" }];
 
-const tokenOf = (request: Request) => (pageUrl(request).searchParams.get("token") ?? "").slice(0, 100);
+const tokenOf = (request: Request) => (new URL(request.url).searchParams.get("token") ?? "").slice(0, 100);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return { token: tokenOf(request) };

@@ -3,7 +3,7 @@
 // uploadLibraryModel, and answer as a page (conform's result) or as JSON.
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { data } from "react-router";
+import { data } from "@remix-run/node";
 import { openAsBlob } from "node:fs";
 import type { User } from "../../db/schema";
 import { AppError, isAppError } from "~/domain/app-error";

@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { useMemo } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from "~/components/forms";

@@ -8,7 +8,8 @@ import { notifications, users } from "../../db/schema";
 import { isNotificationKind, wantsEmail, type NotificationKind } from "~/domain/notification-kinds";
 import type { HeaderNotification } from "~/domain/signed-in-user";
 import { oneLine } from "~/domain/one-line";
-import { getClient, getDb, preparedQuery, readRows } from "~/utils/db.server";
+import { getClient, getDb, preparedQuery } from "~/utils/db.server";
+import { readRows } from "~/utils/read-rows.server";
 import { mailStatements } from "./mail/index.server";
 import { reachedOwnerSql } from "./orders/jobs.server";
 

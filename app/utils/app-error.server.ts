@@ -1,7 +1,7 @@
 // Routes own every HTTP answer: this is the one mapper from a service's AppError to an API
 // {message} with its status, a conform reply, or a toast.
 import type { SubmissionResult } from "@conform-to/react";
-import { data } from "react-router";
+import { data } from "@remix-run/node";
 import { AppError, isAppError, type AppErrorCode } from "~/domain/app-error";
 import type { ToastInput } from "./toast.server";
 

@@ -4,8 +4,9 @@
 //   file:… + DATABASE_SYNC_URL (+ token)  embedded replica of a remote database
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import { createClient, type Client, type Config, type InArgs, type Transaction } from "@libsql/client";
+import { createClient, type Client, type Config } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "../../db/schema";
 import { checkDatabaseFiles } from "./database-files.server";
@@ -46,7 +47,10 @@ export function databaseConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promise<{ client: Client; db: Database }> {
   const config = databaseConfig(env);
   const path = localPath(config);
-  if (path) mkdirSync(dirname(path), { recursive: true });
+  if (path) {
+    mkdirSync(dirname(path), { recursive: true });
+    retireConnectionsThatMeetALock();
+  }
   const client = createClient(config);
   if (config.url.startsWith("file:") && !config.syncUrl) {
     // WAL lets readers go on while one writer writes; it is a property of the file
@@ -56,45 +60,10 @@ export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promis
   return { client, db: drizzle(client, { schema }) };
 }
 
-/** Who hears the SQL text of each statement the server's client runs (tests and benchmarks count them). */
-const statementWatchers = new Set<(sql: string) => void>();
-
-/** Calls `watcher` with the SQL of every statement the server's client runs until the returned function is called. */
-export function watchStatements(watcher: (sql: string) => void): () => void {
-  statementWatchers.add(watcher);
-  return () => statementWatchers.delete(watcher);
-}
-
-function reportStatements(method: PropertyKey, args: unknown[]) {
-  if (statementWatchers.size === 0 || (method !== "execute" && method !== "batch")) return;
-  const statements = method === "batch" ? ((args[0] as unknown[]) ?? []) : [args[0]];
-  for (const statement of statements) {
-    const text =
-      typeof statement === "string"
-        ? statement
-        : Array.isArray(statement)
-          ? String(statement[0])
-          : String((statement as { sql: string }).sql);
-    for (const watcher of statementWatchers) watcher(text);
-  }
-}
-
-/**
- * libsql 0.5.29 (the binding under @libsql/client 0.18) leaves a statement that failed with SQLITE_BUSY in
- * progress until the garbage collector finalizes it, and till then its connection cannot commit: a later write
- * on it stays uncommitted under the write lock and is lost (decision 031). Once a call met the lock, the client
- * it ran on is given up for a fresh one, as after a broken connection. `libsql-busy-statement.test.ts` fails once
- * a release of libsql fixes it; this rule and that test then go.
- */
-export function retiredAfterBusyOnLibsql05(error: unknown): boolean {
-  return isBusyError(error);
-}
-
 /**
  * A client that recovers: an error that leaves the connection unusable (read-only after a brief
- * read-only period, an I/O error, a closed or moved file, or a held write lock on libsql 0.5) marks it
- * stale, and the next call opens a fresh one instead of failing until a restart. The failed call still
- * fails; nothing is retried. A stale client is closed once its open transactions have ended.
+ * read-only period, an I/O error, a closed or moved file) marks it stale, and the next call opens
+ * a fresh one instead of failing until a restart. The failed call still fails; nothing is retried.
  */
 export function recoveringClient(config: Config): Client {
   const open = () => {
@@ -105,61 +74,9 @@ export function recoveringClient(config: Config): Client {
   };
   let current = open();
   let stale = false;
-  const openTransactions = new Map<Client, number>();
-  const retired = new Set<Client>();
-  const closeIfDone = (client: Client) => {
-    if (!retired.has(client) || (openTransactions.get(client) ?? 0) > 0) return;
-    retired.delete(client);
-    openTransactions.delete(client);
-    try {
-      client.close();
-    } catch {
-      // already unusable
-    }
-  };
   const markIfBroken = (error: unknown) => {
-    if (needsReconnect(error) || retiredAfterBusyOnLibsql05(error)) stale = true;
+    if (needsReconnect(error)) stale = true;
     return error;
-  };
-  const guarded = <T>(run: () => T): T => {
-    try {
-      const result = run();
-      return (
-        result instanceof Promise
-          ? result.catch((error: unknown) => {
-              throw markIfBroken(error);
-            })
-          : result
-      ) as T;
-    } catch (error) {
-      throw markIfBroken(error);
-    }
-  };
-  /** A transaction whose failures mark the client, and whose end lets a retired client close. */
-  const watchedTransaction = (owner: Client, transaction: Transaction): Transaction => {
-    openTransactions.set(owner, (openTransactions.get(owner) ?? 0) + 1);
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      openTransactions.set(owner, (openTransactions.get(owner) ?? 1) - 1);
-      closeIfDone(owner);
-    };
-    return new Proxy(transaction, {
-      get(target, property) {
-        const value = Reflect.get(target, property, target) as unknown;
-        if (typeof value !== "function") return value;
-        return (...args: unknown[]) => {
-          reportStatements(property, args);
-          const ends = property === "commit" || property === "rollback" || property === "close";
-          const result = guarded(() => (value as (...a: unknown[]) => unknown).apply(target, args));
-          if (!ends) return result;
-          if (result instanceof Promise) return result.finally(end);
-          end();
-          return result;
-        };
-      },
-    });
   };
   return new Proxy({} as Client, {
     get(_target, property) {
@@ -167,17 +84,26 @@ export function recoveringClient(config: Config): Client {
         const broken = current;
         stale = false;
         current = open();
-        retired.add(broken);
-        closeIfDone(broken);
+        try {
+          broken.close();
+        } catch {
+          // already unusable
+        }
       }
       const value = Reflect.get(current, property, current) as unknown;
       if (typeof value !== "function") return value;
       const target = current;
       return (...args: unknown[]) => {
-        reportStatements(property, args);
-        const result = guarded(() => (value as (...a: unknown[]) => unknown).apply(target, args));
-        if (property !== "transaction" || !(result instanceof Promise)) return result;
-        return result.then((transaction: Transaction) => watchedTransaction(target, transaction));
+        try {
+          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          return result instanceof Promise
+            ? result.catch((error: unknown) => {
+                throw markIfBroken(error);
+              })
+            : result;
+        } catch (error) {
+          throw markIfBroken(error);
+        }
       };
     },
   });
@@ -186,6 +112,8 @@ export function recoveringClient(config: Config): Client {
 declare global {
   // one instance for the server (run from source) and the app build (bundled apart from it)
   var __printnearLockWait: AsyncLocalStorage<{ wait: boolean }> | undefined;
+  // the binding is patched once per process
+  var __printnearRetiresBusyConnections: boolean | undefined;
 }
 
 function lockWait(): AsyncLocalStorage<{ wait: boolean }> {
@@ -227,7 +155,7 @@ export class WriteLockWatch {
   private watching: Promise<void> | null = null;
   private until = 0;
 
-  constructor(private readonly lockIsFree: () => boolean | Promise<boolean>) {}
+  constructor(private readonly lockIsFree: () => boolean) {}
 
   /** Resolves once a probe found the lock free, or at `deadline`. */
   freed(deadline: number): Promise<void> {
@@ -241,7 +169,7 @@ export class WriteLockWatch {
   private async watch() {
     for (let pause = FIRST_PROBE_MS; Date.now() < this.until; pause = Math.min(pause * 2, LONGEST_PROBE_MS)) {
       await new Promise((resolve) => setTimeout(resolve, pause));
-      if (await this.lockIsFree()) return;
+      if (this.lockIsFree()) return;
     }
   }
 }
@@ -279,6 +207,121 @@ function lockWaitingClient(client: Client, watch: WriteLockWatch): Client {
   });
 }
 
+/** The parts of libsql's connection class (its better-sqlite3-like binding) used here. */
+export interface BindingConnection {
+  open: boolean;
+  readonly memory: boolean;
+  readonly inTransaction: boolean;
+  exec(sql: string): void;
+  close(): void;
+  prepare(sql: string): {
+    run(...args: unknown[]): unknown;
+    all(...args: unknown[]): unknown;
+    columns(): unknown[];
+    raw(on?: boolean): unknown;
+    safeIntegers(on?: boolean): unknown;
+  };
+}
+type BindingClass = { new (path: string, options?: { timeout?: number }): BindingConnection; prototype: BindingConnection };
+
+/** The libsql binding that @libsql/client opens local files with (resolved from the client: the same module). */
+export function libsqlBinding(): BindingClass {
+  const clientEntry = createRequire(import.meta.url).resolve("@libsql/client");
+  return createRequire(clientEntry)("libsql") as BindingClass;
+}
+
+/** How many prepared statements each connection keeps for reuse (the app's queries are a few hundred texts). */
+export const KEPT_STATEMENTS = 500;
+type BindingStatement = ReturnType<BindingConnection["prepare"]>;
+const keptStatements = new WeakMap<BindingConnection, Map<string, BindingStatement>>();
+
+/**
+ * libsql 0.5 leaves a statement that failed with SQLITE_BUSY in progress until the garbage collector gets to
+ * it, and till then its connection cannot commit: later writes on it stay uncommitted under the write lock
+ * and are lost. Such a connection is retired at once (rolled back, then marked closed, so @libsql/client's
+ * pool drops it and opens a fresh one) and closed once the call that met the lock has finished with it.
+ * A statement that ran to its end is kept per connection and text, and reused the next time the same text
+ * is prepared (compiling it again was a twentieth of a signed-in page's work); one that failed is never reused.
+ */
+function retireConnectionsThatMeetALock() {
+  if (globalThis.__printnearRetiresBusyConnections) return;
+  globalThis.__printnearRetiresBusyConnections = true;
+  const prototype = libsqlBinding().prototype;
+  const prepare = prototype.prepare;
+  prototype.prepare = function (this: BindingConnection, sql: string) {
+    let kept = keptStatements.get(this);
+    if (!kept) keptStatements.set(this, (kept = new Map()));
+    const reused = kept.get(sql);
+    if (reused) return reused;
+    const statement = prepare.call(this, sql);
+    for (const step of ["run", "all"] as const) {
+      const original = statement[step];
+      statement[step] = (...args: unknown[]) => {
+        try {
+          return original.apply(statement, args);
+        } catch (error) {
+          // it may be left in progress: the garbage collector finalizes it, as before it was kept
+          if (kept.get(sql) === statement) kept.delete(sql);
+          if (isBusyError(error)) retire(this);
+          throw error;
+        }
+      };
+    }
+    // a statement's columns are fixed once compiled (the server changes no schema while it serves)
+    const columns = statement.columns;
+    let knownColumns: unknown[] | undefined;
+    statement.columns = () => (knownColumns ??= columns.call(statement));
+    keepModes(statement);
+    if (kept.size >= KEPT_STATEMENTS) kept.delete(kept.keys().next().value!);
+    kept.set(sql, statement);
+    return statement;
+  };
+}
+
+/**
+ * @libsql/client sets a statement's raw rows and 64-bit integers before each execution, a call into the
+ * binding each time (about 1.5 % of a signed-in page). A kept statement makes the call only when the mode
+ * changes; raw() on a statement that returns no data refuses with the same error each time, as the binding does.
+ */
+function keepModes(statement: BindingStatement) {
+  for (const mode of ["raw", "safeIntegers"] as const) {
+    const set = statement[mode];
+    let current: boolean | undefined;
+    let refusal: unknown;
+    statement[mode] = (on = true) => {
+      if (refusal !== undefined) throw refusal;
+      if (current !== on) {
+        try {
+          set.call(statement, on);
+        } catch (error) {
+          refusal = error;
+          throw error;
+        }
+        current = on;
+      }
+      return statement;
+    };
+  }
+}
+
+function retire(connection: BindingConnection) {
+  // an in-memory database lives only in its one connection
+  if (connection.memory || !connection.open) return;
+  try {
+    if (connection.inTransaction) connection.exec("ROLLBACK");
+  } catch {
+    // dropped all the same
+  }
+  connection.open = false;
+  setImmediate(() => {
+    try {
+      connection.close();
+    } catch {
+      // already unusable
+    }
+  });
+}
+
 /** The file of a local database URL (file:path?…), or null for a remote one or memory. */
 export function localPath(config: Config): string | null {
   if (!config.url.startsWith("file:")) return null;
@@ -286,13 +329,14 @@ export function localPath(config: Config): string | null {
   return path && path !== ":memory:" ? path : null;
 }
 
-/** Tries the write lock on a client of its own; a script (`executeMultiple`) leaves no statement in progress when it fails. */
-function writeLockProbe(config: Config): () => Promise<boolean> {
-  let probe: Client | null = null;
-  return async () => {
-    probe ??= createClient({ ...config, timeout: 0 });
+/** Tries the write lock on a connection of its own; `exec` leaves no statement in progress when it fails. */
+function writeLockProbe(path: string): () => boolean {
+  let probe: BindingConnection | null = null;
+  return () => {
+    probe ??= new (libsqlBinding())(path, { timeout: 0 });
     try {
-      await probe.executeMultiple("BEGIN IMMEDIATE; ROLLBACK;");
+      probe.exec("BEGIN IMMEDIATE");
+      probe.exec("ROLLBACK");
       return true;
     } catch (error) {
       // another fault: the waiting calls try again and meet it themselves
@@ -309,8 +353,9 @@ async function openRecoveringDatabase(env: NodeJS.ProcessEnv = process.env) {
     const client = recoveringClient(config);
     return { client, db: drizzle(client, { schema }), files: null };
   }
+  retireConnectionsThatMeetALock();
   // SQLite itself never waits for the lock here (its wait would block every request): lockWaitingClient does
-  const client = lockWaitingClient(recoveringClient({ ...config, timeout: 0 }), new WriteLockWatch(writeLockProbe(config)));
+  const client = lockWaitingClient(recoveringClient({ ...config, timeout: 0 }), new WriteLockWatch(writeLockProbe(path)));
   await client.execute("PRAGMA journal_mode = WAL");
   return { client, db: drizzle(client, { schema }), files: path };
 }
@@ -348,13 +393,4 @@ export async function getDb(): Promise<Database> {
 
 export async function getClient(): Promise<Client> {
   return (await connection()).client;
-}
-
-/** A row as readRows gives it: each column's value by its name. */
-export type ReadRow = Record<string, unknown>;
-
-/** Rows of one SQL statement of our own, each column's value by its name (integers as numbers). */
-export async function readRows(statement: { sql: string; args: InArgs }): Promise<ReadRow[]> {
-  const result = await (await getClient()).execute(statement);
-  return result.rows.map((row) => ({ ...row }));
 }

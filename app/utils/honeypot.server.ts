@@ -2,12 +2,9 @@
 import { Honeypot, SpamError } from "remix-utils/honeypot/server";
 import { sessionSecret } from "./env.server";
 
-/** The hidden field's name: fixed, so every page's forms carry the same one. */
-export const HONEYPOT_FIELD = "name__confirm";
-
 let honeypot: Honeypot | undefined;
 export function getHoneypot() {
-  honeypot ??= new Honeypot({ validFromFieldName: null, nameFieldName: HONEYPOT_FIELD, encryptionSeed: sessionSecret() });
+  honeypot ??= new Honeypot({ validFromFieldName: null, encryptionSeed: sessionSecret() });
   return honeypot;
 }
 
@@ -22,9 +19,9 @@ export function honeypotInputProps() {
 }
 
 /** Throws a 400 response when the form was filled by a bot. */
-export async function checkHoneypot(formData: FormData) {
+export function checkHoneypot(formData: FormData) {
   try {
-    await getHoneypot().check(formData);
+    getHoneypot().check(formData);
   } catch (error) {
     if (error instanceof SpamError) throw new Response("Form not submitted properly", { status: 400 });
     throw error;

@@ -2,7 +2,7 @@
 // A cookie remembers, per browser, the jobs a page has shown unfinished (or that this browser
 // started); when such a job has finished, the page's loader answers its toast and forgets the job,
 // so the toast shows once, whether the page refreshes by polling or by its refresh tag.
-import { createCookie } from "react-router";
+import { createCookie } from "@remix-run/node";
 import { jobOutcomeMessage, type JobSummary } from "~/domain/background-jobs";
 import { cookieOptions } from "./env.server";
 import type { Toast } from "./toast.server";

@@ -1,5 +1,5 @@
 // React helpers every route shares.
-import { useFormAction, useNavigation } from "react-router";
+import { useFormAction, useNavigation } from "@remix-run/react";
 
 /**
  * True while this page's form (or the given action/method) is being submitted or loading its answer;

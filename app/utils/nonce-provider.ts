@@ -1,4 +1,4 @@
-// The Content-Security-Policy nonce of the page being rendered, for the framework's inline scripts.
+// The Content-Security-Policy nonce of the page being rendered, for Remix's inline scripts.
 // The server renders with it; in the browser the attribute reads empty, which React accepts.
 import { createContext, useContext } from "react";
 

@@ -1,13 +1,15 @@
 // Database sessions: the cookie holds only a random session id; the row says who it is.
 import { randomBytes } from "node:crypto";
-import { createCookie, redirect } from "react-router";
-import { and, eq, gt } from "drizzle-orm";
+import { createRequire } from "node:module";
+import { createCookie, redirect } from "@remix-run/node";
+import { eq, getTableColumns } from "drizzle-orm";
 import { sessions, users, type User } from "../../db/schema";
 import { getDb } from "./db.server";
+import { readRows } from "./read-rows.server";
 import { cookieOptions } from "./env.server";
 import { clientIp } from "./rate-limit.server";
+import { currentRequestScope } from "./request-scope.server";
 import { readFromPrimaryOnMiss } from "./replica.server";
-import { pageUrl } from "./page-url";
 
 export const SESSION_DAYS = 30;
 const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
@@ -19,30 +21,68 @@ function sessionCookie() {
   return cookie;
 }
 
+/** The signed cookie values already verified, and the session id each holds (the oldest let go first). */
+const verified = new Map<string, string>();
+const MAX_VERIFIED = 1000;
+
+type ParseCookieHeader = (header: string) => Record<string, string | undefined>;
+let parseCookieHeader: ParseCookieHeader | undefined;
+/** The Cookie header parser of Remix's own cookies (the `cookie` package the server runtime requires). */
+function cookieHeaderParser(): ParseCookieHeader {
+  if (!parseCookieHeader) {
+    const runtime = createRequire(createRequire(import.meta.url).resolve("@remix-run/server-runtime"));
+    parseCookieHeader = (runtime("cookie") as { parse: ParseCookieHeader }).parse;
+  }
+  return parseCookieHeader;
+}
+
 async function readSessionId(request: Request): Promise<string | null> {
-  const value = await sessionCookie().parse(request.headers.get("cookie"));
-  return typeof value === "string" && value.length > 0 ? value : null;
+  const header = request.headers.get("cookie");
+  // checking the signature is an HMAC per request (1 % of a signed-in page). A value once verified is
+  // remembered by its whole signed text, as Remix's cookie parser reads it from the header (the same parser,
+  // so the value remembered is the value verified); a changed byte is checked again, a refused value is not kept.
+  const signed = header ? cookieHeaderParser()(header)[SESSION_COOKIE] : undefined;
+  const known = signed === undefined ? undefined : verified.get(signed);
+  if (known !== undefined) return known;
+  const value = await sessionCookie().parse(header);
+  if (typeof value !== "string" || value.length === 0) return null;
+  if (signed !== undefined) {
+    if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+    verified.set(signed, value);
+  }
+  return value;
 }
 
 const cache = new WeakMap<Request, Promise<User | null>>();
 
+/** The users table's columns: each one's name in SQL, and how its stored value reads (drizzle's own decoder). */
+const USER_COLUMNS = Object.entries(getTableColumns(users));
+
+/** The unexpired session's user: every signed-in request asks it, as one of the few reads of readRows. */
+const SESSION_USER_SQL = `SELECT ${USER_COLUMNS.map(([, column]) => `u."${column.name}"`).join(", ")}
+  FROM sessions AS s JOIN users AS u ON u.id = s.user_id
+  WHERE s.id = ? AND s.expires_at > ? LIMIT 1`;
+
 async function sessionUser(sessionId: string): Promise<User | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
-    .limit(1);
-  return row?.user;
+  const [row] = await readRows({ sql: SESSION_USER_SQL, args: [sessionId, Date.now()] });
+  if (!row) return undefined;
+  const user: Record<string, unknown> = {};
+  for (const [key, column] of USER_COLUMNS) {
+    const value = row[column.name];
+    user[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return user as User;
 }
 
 /**
- * The signed-in user of this request, or null. Looked up once per Request object: the loaders of one request
- * share it (future.v8_passThroughRequests).
+ * The signed-in user of this request, or null. Looked up once per request: per Request object (the loaders
+ * share it when its address has no query; server/loader-requests.ts), and for a read-only request once for all
+ * its loaders when Remix hands each a copy (see request-scope.server.ts).
  */
 export function getSessionUser(request: Request): Promise<User | null> {
-  let pending = cache.get(request);
+  const scope = currentRequestScope();
+  const key = request.headers.get("cookie") ?? "";
+  let pending = cache.get(request) ?? (scope?.sessionUsers.get(key) as Promise<User | null> | undefined);
   if (!pending) {
     pending = (async () => {
       const sessionId = await readSessionId(request);
@@ -51,6 +91,7 @@ export function getSessionUser(request: Request): Promise<User | null> {
       return readFromPrimaryOnMiss(() => sessionUser(sessionId));
     })();
     cache.set(request, pending);
+    scope?.sessionUsers.set(key, pending);
   }
   return pending;
 }
@@ -108,7 +149,7 @@ function isSameSitePath(path: string) {
 export async function requireUser(request: Request): Promise<User> {
   const user = await getSessionUser(request);
   if (user) return user;
-  const url = pageUrl(request);
+  const url = new URL(request.url);
   const back = request.method === "GET" ? `${url.pathname}${url.search}` : url.pathname;
   throw redirect(`/auth?${new URLSearchParams({ redirectTo: back })}`);
 }

@@ -1,5 +1,5 @@
 // Toasts flashed through a cookie so they show after a plain form post and redirect too.
-import { createCookieSessionStorage, redirect, redirectDocument } from "react-router";
+import { createCookieSessionStorage, redirect, redirectDocument } from "@remix-run/node";
 import { z } from "zod";
 import { cookieOptions } from "./env.server";
 

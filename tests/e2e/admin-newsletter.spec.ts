@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { createClient } from "@libsql/client";
-import { createCookie } from "react-router";
+import { createCookie } from "@remix-run/node";
 import { testSmtpServer } from "../setup/smtp";
 import { waitFor } from "../setup/wait";
 import { expect, test } from "./fixtures";

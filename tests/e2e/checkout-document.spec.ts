@@ -16,10 +16,10 @@ function checkoutDocuments(page: Page) {
   return seen;
 }
 
-/** With JavaScript, wait until React Router has taken over the page, so a click could navigate client-side. */
+/** With JavaScript, wait until Remix has taken over the page, so a click could navigate client-side. */
 async function hydrated(page: Page) {
   await page.waitForLoadState("networkidle");
-  if (!jsDisabled()) await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+  if (!jsDisabled()) await page.waitForFunction(() => "__remixRouter" in window);
 }
 
 async function expectCheckoutDocument(page: Page, documents: Request[], orderId: number) {

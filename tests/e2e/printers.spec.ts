@@ -185,7 +185,7 @@ test.describe("printer owners", () => {
     });
     await signInAsNewCustomer(page);
     await page.goto("/printer-dashboard");
-    if (!jsDisabled()) await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+    if (!jsDisabled()) await page.waitForFunction(() => "__remixRouter" in window);
     const quick = page.getByTestId("quick-add-printer");
     await quick.getByText("Quick Add Printer", { exact: true }).click();
     await quick.getByLabel("Printer model").selectOption("Bambu Lab A1 mini");

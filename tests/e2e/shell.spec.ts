@@ -52,7 +52,7 @@ test.describe("the shell", () => {
       if (message.type() === "error") errors.push(message.text());
     });
     await page.goto("/faq");
-    if (!jsDisabled()) await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+    if (!jsDisabled()) await page.waitForFunction(() => "__remixRouter" in window);
     const footer = page.getByRole("contentinfo");
     await footer.getByRole("link", { name: "Terms of Service" }).click();
     await expect(page).toHaveURL(/\/terms$/);
@@ -64,9 +64,7 @@ test.describe("the shell", () => {
     if (!jsDisabled()) {
       // the root's error boundary draws the layout, footer included, anew in the browser
       await page.evaluate(() =>
-        (window as unknown as { __reactRouterDataRouter: { navigate(to: string): void } }).__reactRouterDataRouter.navigate(
-          "/no-such-page",
-        ),
+        (window as unknown as { __remixRouter: { navigate(to: string): void } }).__remixRouter.navigate("/no-such-page"),
       );
       await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
       for (const name of ["Browse Models", "FAQ", "support@printnear.com"]) {

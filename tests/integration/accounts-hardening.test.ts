@@ -83,7 +83,7 @@ describe("error logs carry no secrets or user content", () => {
   it("logs a failed query with its statement and cause, without its parameters", () => {
     const lines: string[] = [];
     vi.spyOn(console, "error").mockImplementation((...values: unknown[]) => void lines.push(values.map(String).join(" ")));
-    handleError(failed, args(new Request("http://localhost/auth?email=jo@example.test&token=abc")));
+    handleError(failed, { request: new Request("http://localhost/auth?email=jo@example.test&token=abc") });
     const logged = lines.join("\n");
     expect(logged).toContain('insert into "users"');
     expect(logged).toContain("UNIQUE constraint failed: users.username");

@@ -7,7 +7,7 @@ import { action as logoutAction } from "../../app/routes/logout";
 import { loader as dashboardLoader } from "../../app/routes/dashboard";
 import { LIMITS, signInDelaySeconds } from "../../app/services/accounts/sign-in.server";
 import { getDb } from "../../app/utils/db.server";
-import { HONEYPOT_FIELD } from "../../app/utils/honeypot.server";
+import { getHoneypot } from "../../app/utils/honeypot.server";
 import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
 import { args, createTestUser, formRequest, getRequest, jsonRequest, run } from "../setup/requests";
 
@@ -16,7 +16,7 @@ function withClientIp(request: Request, ip: string) {
   return request;
 }
 
-const honeypot = () => ({ [HONEYPOT_FIELD]: "" });
+const honeypot = () => ({ [getHoneypot().getInputProps().nameFieldName]: "" });
 
 function cookieFrom(response: Response, name = "pn_session") {
   const all = response.headers.getSetCookie?.() ?? [];
@@ -88,7 +88,7 @@ describe("sign up", () => {
       authAction(
         args(
           formRequest("/auth", {
-            [HONEYPOT_FIELD]: "bot",
+            [getHoneypot().getInputProps().nameFieldName]: "bot",
             intent: "signup",
             username: "bot_user",
             email: "bot@example.test",

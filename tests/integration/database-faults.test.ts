@@ -13,7 +13,7 @@ import { getClient } from "../../app/utils/db.server";
 import { getHoneypot } from "../../app/utils/honeypot.server";
 import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
 import { requestState } from "../../app/utils/request-state";
-import { busyAnswer } from "../../server/app-handler";
+import { busyAnswer } from "../../server/remix-handler";
 import { appRouter } from "../setup/app-router";
 import { createTestUser, formRequest, getRequest, jsonRequest } from "../setup/requests";
 
@@ -27,18 +27,18 @@ const PASSWORD = "correct horse battery";
 const CLIENT = "9.9.9.9";
 const databaseFile = process.env.DATABASE_URL!.slice("file:".length);
 
-/** Answers a request as server/app-handler.ts does: the router with the request's state, then the 503 it maps. */
+/** Answers a request as server/remix-handler.ts does: Remix with the request's state, then the 503 it maps. */
 async function answer(request: Request): Promise<Response> {
   request.headers.set(CLIENT_IP_HEADER, CLIENT);
   const state = requestState();
-  const response = await handle(request, state);
+  const response = await handle(request, { requestState: state });
   return busyAnswer(new URL(request.url).pathname, response, state) ?? response;
 }
 
-const signInPage = async (email: string) =>
+const signInPage = (email: string) =>
   answer(
     formRequest("/auth", {
-      [(await getHoneypot().getInputProps()).nameFieldName]: "",
+      [getHoneypot().getInputProps().nameFieldName]: "",
       intent: "signin",
       email,
       password: PASSWORD,

@@ -8,8 +8,8 @@ import { loader as healthz } from "../../app/routes/healthz";
 import { handleError } from "../../app/entry.server";
 import { action as registerAction } from "../../app/routes/api.register";
 import { getClient, getDb, isBusyError, sqliteCodesOf } from "../../app/utils/db.server";
-import { requestContext, requestState } from "../../app/utils/request-state";
-import { busyAnswer } from "../../server/app-handler";
+import { requestState } from "../../app/utils/request-state";
+import { busyAnswer } from "../../server/remix-handler";
 import { args, createTestUser, jsonRequest } from "../setup/requests";
 
 describe("a connection stuck read-only", () => {
@@ -68,13 +68,9 @@ describe("a held write lock", () => {
     expect(isBusyError(failure)).toBe(true);
 
     // the route's unhandled error reaches Remix's handleError, which marks the request as busy
-    const state = requestState();
-    const context = { requestState: state };
+    const context = { requestState: requestState() };
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    handleError(failure, {
-      ...args(new Request("http://localhost/models/library/1")),
-      context: requestContext(state, undefined),
-    });
+    handleError(failure, { request: new Request("http://localhost/models/library/1"), context });
     errors.mockRestore();
     expect(context.requestState.databaseBusy).toBe(true);
 
@@ -113,10 +109,9 @@ describe("a read-only database", () => {
     );
     expect(sqliteCodesOf(failure)).toContain("SQLITE_READONLY");
 
-    const state = requestState();
-    const context = { requestState: state };
+    const context = { requestState: requestState() };
     const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
-    handleError(failure, { ...args(request), context: requestContext(state, undefined) });
+    handleError(failure, { request, context });
     warnings.mockRestore();
     expect(context.requestState.databaseBusy).toBe(true);
     const answer = busyAnswer("/api/register", new Response("Unexpected Server Error", { status: 500 }), context.requestState)!;

@@ -10,8 +10,7 @@ import {
   STREAM_LEASE_MS,
   type LiveEvent,
 } from "~/services/live-events.server";
-import { createClient } from "@libsql/client";
-import { getClient } from "~/utils/db.server";
+import { getClient, libsqlBinding } from "~/utils/db.server";
 import { CLIENT_IP_HEADER } from "~/utils/rate-limit.server";
 import { notify } from "~/services/notifications.server";
 import { loader as events } from "~/routes/events";
@@ -114,10 +113,10 @@ describe("live events", () => {
     const machineB = new LiveHub();
     for (let i = 0; i < MAX_STREAMS_PER_USER - 1; i++) await listen(machineA, userId);
     // another process's write holds the lock while B opens two streams for the last place
-    const otherProcess = createClient({ url: process.env.DATABASE_URL! });
-    const held = await otherProcess.transaction("write");
+    const otherProcess = new (libsqlBinding())(process.env.DATABASE_URL!.slice("file:".length), { timeout: 0 });
+    otherProcess.exec("BEGIN IMMEDIATE");
     const opening = [0, 1].map(() => listen(machineB, userId));
-    setTimeout(() => void held.commit(), 300);
+    setTimeout(() => otherProcess.exec("COMMIT"), 300);
     const outcomes = await Promise.allSettled(opening);
     otherProcess.close();
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);

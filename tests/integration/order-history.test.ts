@@ -76,7 +76,7 @@ describe("the printer dashboard of an owner with a long history", () => {
     expect(html).not.toMatch(/finished-[1-5]\.stl/);
     expect(html).toContain("new-request.stl");
     expect(html).toContain(`The newest ${OWNER_COMPLETED_SHOWN} of ${OWNER_COMPLETED_SHOWN + 5} are shown.`);
-    expect(html).toMatch(/<a [^>]*href="\/printer-tracking"[^>]*>All completed orders are in Order Tracking<\/a>/);
+    expect(html).toMatch(/<a href="\/printer-tracking"[^>]*>All completed orders are in Order Tracking<\/a>/);
     // the cards count every order, shown or not
     expect(html).toMatch(new RegExp(`data-testid="stat-totalJobs">${OWNER_COMPLETED_SHOWN + 6}<`));
   });

@@ -11,7 +11,7 @@ import { getSiteStats, startOfMonthUtc, type SiteStats } from "../../app/service
 import { failuresOf, formatTable, importsOf, scriptUrlsOf } from "../../scripts/bench-pages";
 import { getDb } from "../../app/utils/db.server";
 import { CLIENT_IP_HEADER } from "../../app/utils/rate-limit.server";
-import { HONEYPOT_FIELD } from "../../app/utils/honeypot.server";
+import { getHoneypot } from "../../app/utils/honeypot.server";
 import { getToast } from "../../app/utils/toast.server";
 import { args, createTestUser, formRequest, getRequest, run, sessionCookieFor } from "../setup/requests";
 
@@ -73,7 +73,7 @@ async function addJob(status: JobStatus, submittedAt: Date | null) {
   await db.insert(printJobs).values({ customerId: ownerId, status, fileName: "part.stl", submittedAt });
 }
 
-const honeypot = () => ({ [HONEYPOT_FIELD]: "" });
+const honeypot = () => ({ [getHoneypot().getInputProps().nameFieldName]: "" });
 const message = {
   name: "Sam Maker",
   email: "sam@example.test",
@@ -285,7 +285,7 @@ describe("contact form", () => {
         args(
           withIp(
             formRequest("/contact", {
-              [HONEYPOT_FIELD]: "http://spam.example",
+              [getHoneypot().getInputProps().nameFieldName]: "http://spam.example",
               ...message,
               email: "bot@example.test",
             }),

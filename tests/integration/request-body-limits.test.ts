@@ -5,10 +5,9 @@ import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action as contactAction } from "../../app/routes/contact";
-import { args } from "../setup/requests";
-import { HONEYPOT_FIELD } from "../../app/utils/honeypot.server";
+import { getHoneypot } from "../../app/utils/honeypot.server";
 import { bodyLimitFor } from "../../server/request-body";
-import { createAppRequest } from "../../server/app-handler";
+import { createRemixRequest } from "../../server/remix-handler";
 
 let baseUrl = "";
 let server: ReturnType<ReturnType<typeof express>["listen"]>;
@@ -17,10 +16,10 @@ const actionOutcomes: string[] = [];
 beforeAll(async () => {
   const app = express();
   app.post("/contact", async (req, res) => {
-    const request = createAppRequest(req, res);
+    const request = createRemixRequest(req, res);
     if (!request) return;
     try {
-      const response = await contactAction(args(request));
+      const response = await contactAction({ request, params: {}, context: {} });
       actionOutcomes.push(`answered ${response instanceof Response ? response.status : "data"}`);
       if (!res.headersSent) res.status(response instanceof Response ? response.status : 200).end();
     } catch (error) {
@@ -103,7 +102,7 @@ describe("request bodies are bounded while they stream", () => {
 
   it("lets a form within the limit through to the action", async () => {
     const fields = new URLSearchParams({
-      [HONEYPOT_FIELD]: "",
+      [getHoneypot().getInputProps().nameFieldName]: "",
       name: "Jo",
       email: "jo@example.test",
       subject: "A question",

@@ -1,5 +1,6 @@
 // The root loader gives every signed-in page the user with the bell's five newest notifications and both
 // badges' counts, read in two statements side by side (it runs on every request of a signed-in visitor).
+import crypto from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { messages, printJobs, sessions } from "../../db/schema";
@@ -12,6 +13,7 @@ import {
   readHeader,
 } from "../../app/services/notifications.server";
 import { getDb, preparedQuery } from "../../app/utils/db.server";
+import { withRequestScope } from "../../app/utils/request-scope.server";
 import { getSessionUser } from "../../app/utils/session.server";
 import { createTestJob, createTestPrinter } from "../setup/jobs";
 
@@ -102,6 +104,29 @@ describe("root loader", () => {
   });
 });
 
+describe("the session's user", () => {
+  it("is looked up once per read-only request, though every loader gets its own copy of the Request", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    // Remix hands the root loader and the page loader different Request objects with the same headers
+    const copies = () => [getRequest("/models", cookie), getRequest("/models", cookie)] as const;
+    const db = await getDb();
+
+    const [rootCopy, pageCopy] = copies();
+    const seen = await withRequestScope(async () => {
+      const first = await getSessionUser(rootCopy);
+      // a second lookup would find no session now: the page loader must get the request's memo
+      await db.delete(sessions).where(eq(sessions.userId, user.id));
+      return [first?.id, (await getSessionUser(pageCopy))?.id];
+    });
+    expect(seen).toEqual([user.id, user.id]);
+
+    // without a scope (writes, other requests) the lookup is made again and sees the session gone
+    const [, later] = copies();
+    expect(await getSessionUser(later)).toBeNull();
+  });
+});
+
 describe("the queries every signed-in page runs", () => {
   it("are built once per database and answered with each call's values", async () => {
     const build = vi.fn((db: Awaited<ReturnType<typeof getDb>>) => db.select().from(sessions).prepare());
@@ -129,11 +154,15 @@ describe("the queries every signed-in page runs", () => {
 });
 
 describe("the session cookie's signature", () => {
-  it("is checked: a changed byte is refused, a gone session stays gone", async () => {
+  it("is checked once per signed value: a changed byte is checked again and refused, a gone session stays gone", async () => {
     const user = await createTestUser();
     const cookie = await sessionCookieFor(user.id);
+    const hmac = vi.spyOn(crypto, "createHmac");
     expect((await getSessionUser(getRequest("/", cookie)))?.id).toBe(user.id);
+    const checks = hmac.mock.calls.length;
+    expect(checks).toBeGreaterThan(0);
     expect((await getSessionUser(getRequest("/models", cookie)))?.id).toBe(user.id);
+    expect(hmac.mock.calls.length).toBe(checks);
 
     // the value is "pn_session=<id, encoded>.<signature>": one character of each part changed
     const [name, value] = cookie.split("=", 2) as [string, string];
@@ -142,9 +171,11 @@ describe("the session cookie's signature", () => {
     for (const forged of [flip(value, value.length - 2), flip(value, 2), value.slice(0, dot)]) {
       expect(await getSessionUser(getRequest("/", `${name}=${forged}`)), forged).toBeNull();
     }
+    expect(hmac.mock.calls.length).toBeGreaterThanOrEqual(checks + 3);
+    hmac.mockRestore();
 
-    // a valid value beside a forged one: the value read is the one the cookie parser picks (the first; spaces
-    // around names trimmed), and the forged one alone is refused
+    // a valid value beside a forged one is remembered under the valid one's text, never the forged one's:
+    // the value read is the one the cookie parser picks, as Remix reads it (the first; spaces around names trimmed)
     for (const [header, forged] of [
       [`${name} =${value}; ${name}=forged-1`, "forged-1"],
       [`\v${name}=forged-2; ${name}=${value}`, "forged-2"],

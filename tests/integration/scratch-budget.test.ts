@@ -13,7 +13,7 @@ import { readDesignForm } from "../../app/routes/upload/design-form.server";
 import { ScratchBudget, scratchConfig, sweepScratch } from "../../app/services/storage/scratch.server";
 import { readStreamedForm } from "../../app/utils/streamed-form.server";
 import { AppError } from "../../app/domain/app-error";
-import { createAppRequest } from "../../server/app-handler";
+import { createRemixRequest } from "../../server/remix-handler";
 import { ArrivalGuard, ARRIVAL_RULES } from "../../server/request-arrival";
 import { args, createTestUser, run, sessionCookieFor, streamedMultipart } from "../setup/requests";
 import { fileOf, multipartRequest, storedFiles } from "../fixtures/designs/helpers";
@@ -137,7 +137,7 @@ describe("every way out removes the scratch file and frees its place", () => {
     const app = express();
     app.use(new ArrivalGuard(ARRIVAL_RULES).middleware);
     app.post("/upload", async (req, res) => {
-      const request = createAppRequest(req, res);
+      const request = createRemixRequest(req, res);
       if (!request) return;
       const form = await readDesignForm(request);
       settled.push(form.error?.code ?? "none");

@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setClientAddress } from "../../server/client-address";
-import { createAppRequest } from "../../server/app-handler";
+import { createRemixRequest } from "../../server/remix-handler";
 import { ArrivalGuard, httpServerOptions, type ArrivalRules } from "../../server/request-arrival";
 
 process.env.TRUST_PROXY = "fly";
@@ -19,7 +19,7 @@ async function startServer(rules: ArrivalRules) {
   app.use(guard.middleware);
   // reads the whole body, as an action does, and says how much arrived
   app.post("/contact", async (req, res) => {
-    const request = createAppRequest(req, res);
+    const request = createRemixRequest(req, res);
     if (!request) return;
     try {
       const text = await request.text();
@@ -30,7 +30,7 @@ async function startServer(rules: ArrivalRules) {
   });
   // a route with the uploads' 60 MB limit, read the same way
   app.post("/upload-model", async (req, res) => {
-    const request = createAppRequest(req, res);
+    const request = createRemixRequest(req, res);
     if (!request) return;
     try {
       const bytes = await request.arrayBuffer();

@@ -4,8 +4,6 @@ import { getDb } from "../../app/utils/db.server";
 import { hashPassword } from "../../app/utils/password.server";
 import { createUserSession } from "../../app/utils/session.server";
 import { getToast } from "../../app/utils/toast.server";
-import { pageUrl } from "../../app/utils/page-url";
-import { requestContext, requestState } from "../../app/utils/request-state";
 
 let counter = 0;
 
@@ -54,9 +52,9 @@ export function getRequest(url: string, cookie?: string) {
   return new Request(new URL(url, "http://localhost:3000"), { headers: cookie ? { cookie } : {} });
 }
 
-/** Route function args as React Router passes them. */
+/** Route function args as Remix passes them. */
 export function args(request: Request, params: Record<string, string> = {}) {
-  return { request, url: pageUrl(request), pattern: "", params, context: requestContext(requestState(), undefined) };
+  return { request, params, context: {} };
 }
 
 /** A loader's or action's answer as a Response, however the route gave it (thrown, data(), plain object). */

@@ -10,7 +10,6 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { sourceFiles } from "./source-files";
 import { commentsOf, externalReferenceCounts, loadAllowList, EXTERNAL_REFERENCE_PATTERNS } from "./comment-references";
-import { packageBreaches } from "./package-boundaries";
 
 const ROOT = resolve(__dirname, "../..");
 const APP = join(ROOT, "app");
@@ -43,7 +42,7 @@ function codeOf(text: string): string {
   return code;
 }
 
-/** Whether code (comments left out) uses the Request type or the router's loader/action arguments. */
+/** Whether code (comments left out) uses the Request type or Remix's loader/action arguments. */
 export function takesRequest(text: string): boolean {
   const code = codeOf(text);
   return (
@@ -54,6 +53,9 @@ export function takesRequest(text: string): boolean {
 
 /** The longest a module in app/ or db/ may be; a longer one is split by what it does. */
 export const MAX_MODULE_LINES = 400;
+
+// Modules over the limit, with their length: each may only shrink, and leaves the list once within it (none today).
+const LONG_MODULES: Record<string, number> = {};
 
 export function lineCount(text: string): number {
   if (text === "") return 0;
@@ -111,10 +113,31 @@ function violations(): string[] {
   return out;
 }
 
+// Known breaches still being moved; this list only ever shrinks, and is empty when the layering is done.
+const KNOWN: string[] = [];
+
 const FORM_KIT = "app/components/forms.tsx";
 /** Reads the navigation for a page refresh's timing, not for a form's pending state. */
 const NAVIGATION_READERS = ["app/utils/misc-react.ts", "app/components/live-updates.tsx"];
 const NOT_FOUND_ROUTE = "app/routes/$.tsx";
+const SITE_LINKS = "app/components/link.tsx";
+const SITE_FORMS = "app/components/form.tsx";
+
+/** Whether the code imports one of `names` from Remix. */
+function importsFromRemix(code: string, names: string): boolean {
+  return new RegExp(`import\\s*\\{[^}]*\\b(${names})\\b[^}]*\\}\\s*from\\s*["']@remix-run/react["']`).test(code);
+}
+
+/** Link or NavLink taken from Remix instead of the site's own (app/components/link.tsx). */
+export function importsRouterLinks(code: string): boolean {
+  return importsFromRemix(code, "Link|NavLink");
+}
+
+/** Form taken from Remix instead of the site's own (app/components/form.tsx). */
+export function importsRouterForm(code: string): boolean {
+  return importsFromRemix(code, "Form");
+}
+
 /** A field's or form's error drawn by hand instead of through the kit's ErrorList. */
 export function drawsErrorsByHand(code: string): boolean {
   return /\bfield-error\b/.test(code) || /\.errors\?\.\[0\]/.test(code);
@@ -133,15 +156,28 @@ function viewBreaches(): string[] {
       out.push(`${from}: pending state comes from useIsPending, not useNavigation`);
     if (/\.toLocale(String|DateString|TimeString)\(/.test(code))
       out.push(`${from}: numbers and dates render through domain/format (a kept Intl format), not toLocaleString`);
+    if (from !== SITE_LINKS && importsRouterLinks(code))
+      out.push(`${from}: links come from ${SITE_LINKS}, which draws plain ones without React Router's work`);
+    if (from !== SITE_FORMS && importsRouterForm(code))
+      out.push(`${from}: forms come from ${SITE_FORMS}, which draws plain ones without React Router's work`);
     if (fromLayer === "app/routes" && from !== NOT_FOUND_ROUTE && /throw new Response\(/.test(code))
       out.push(`${from}: a refusal is invariantResponse or the AppError mapper, not a hand-built Response`);
   }
   return out;
 }
 
+// Views whose refusal still renders by hand; this list only shrinks.
+const KNOWN_VIEW_BREACHES: string[] = [];
+
 describe("architecture", () => {
   test("the import graph keeps to the layers", () => {
-    expect(violations()).toEqual([]);
+    const found = violations().filter((v) => !KNOWN.includes(v));
+    expect(found).toEqual([]);
+  });
+
+  test("the known list holds no breach that is already gone", () => {
+    const now = new Set(violations());
+    expect(KNOWN.filter((v) => !now.has(v))).toEqual([]);
   });
 
   test("the checker sees imports (it can fail)", () => {
@@ -157,69 +193,29 @@ describe("architecture", () => {
 });
 
 describe("views keep to the route helpers", () => {
-  test("field errors render through the kit, pending state through useIsPending, numbers through kept formats, and pages throw no hand-built Response", () => {
-    expect(viewBreaches()).toEqual([]);
+  test("field errors render through the kit, pending state through useIsPending, links and forms through the site's own, numbers through kept formats, and pages throw no hand-built Response", () => {
+    expect(viewBreaches().filter((v) => !KNOWN_VIEW_BREACHES.includes(v))).toEqual([]);
+  });
+
+  test("the known list holds no breach that is already gone", () => {
+    const now = new Set(viewBreaches());
+    expect(KNOWN_VIEW_BREACHES.filter((v) => !now.has(v))).toEqual([]);
+  });
+
+  test("the checker sees links and forms taken from Remix (it can fail)", () => {
+    expect(importsRouterLinks('import { Form, Link } from "@remix-run/react";')).toBe(true);
+    expect(importsRouterLinks('import {\n  NavLink,\n  useLoaderData,\n} from "@remix-run/react";')).toBe(true);
+    expect(importsRouterLinks('import { Links, Meta, type LinkProps } from "@remix-run/react";')).toBe(false);
+    expect(importsRouterLinks('import { Link } from "~/components/link";')).toBe(false);
+    expect(importsRouterForm('import { Form, useLoaderData } from "@remix-run/react";')).toBe(true);
+    expect(importsRouterForm('import { type FormProps, useFetcher } from "@remix-run/react";')).toBe(false);
+    expect(importsRouterForm('import { Form } from "~/components/form";')).toBe(false);
   });
 
   test("the checker sees a hand-drawn error (it can fail)", () => {
     expect(drawsErrorsByHand('<p className="field-error">{fields.name.errors?.[0]}</p>')).toBe(true);
     expect(drawsErrorsByHand("<p>{fields.name.errors?.[0]}</p>")).toBe(true);
     expect(drawsErrorsByHand("<ErrorList id={fields.name.errorId} errors={fields.name.errors} />")).toBe(false);
-  });
-});
-
-/** Every module of ours that runs: the app, the server, the database scripts, the scripts and the test setup. */
-function ownModules(): string[] {
-  return ["app", "server", "db", "scripts", "tests/setup", "tests/mocks"].flatMap((dir) => sourceFiles(join(ROOT, dir)));
-}
-
-describe("other packages are used through what they publish", () => {
-  test("no module assigns to another package's exports or to a prototype, or imports or requires a package's private files", () => {
-    const breaches = ownModules().flatMap((file) =>
-      packageBreaches(codeOf(readFileSync(file, "utf8")), ROOT).map((breach) => `${rel(file)}: ${breach}`),
-    );
-    expect(breaches).toEqual([]);
-  });
-
-  test("the checker sees each kind of breach (it can fail)", () => {
-    const breaches = (code: string) => packageBreaches(code, ROOT);
-    expect(breaches('import * as router from "react-router";\nrouter.matchRoutes = mine;')).toEqual([
-      "assigns to router, another package's value",
-    ]);
-    expect(breaches('import { UNSAFE_x as x } from "react-router";\nx.y = 1;')).toEqual([
-      "assigns to x, another package's value",
-    ]);
-    expect(breaches('import libsql from "libsql";\nObject.assign(libsql, { a: 1 });')).toEqual([
-      "assigns to libsql, another package's value",
-    ]);
-    expect(breaches("Database.prototype.prepare = function () {};")).toEqual(["assigns to a prototype"]);
-    expect(breaches('import * as router from "react-router";\n(router as { a: 1 }).matchRoutes = mine;')).toEqual([
-      "assigns to router, another package's value",
-    ]);
-    expect(breaches('const { data } = await import("react-router");\ndata.x = 1;')).toEqual([
-      "assigns to data, another package's value",
-    ]);
-    expect(
-      breaches(
-        'import { renderToNodeStream } from "react-dom/server";\nconst stream = renderToNodeStream(x);\nstream.push = mine;',
-      ),
-    ).toEqual(["assigns to stream, another package's value"]);
-    expect(breaches("const prototype = binding().prototype;\nprototype.prepare = mine;")).toEqual([
-      "assigns to prototype, another package's value",
-    ]);
-    expect(breaches('import "react-router/dist/development/index.js";')).toEqual([
-      "imports react-router/dist/development/index.js, a file react-router does not export",
-    ]);
-    expect(breaches('const routes: ServerBuild["routes"] = {};')).toEqual([]);
-    expect(breaches('const runtime = createRequire(createRequire(import.meta.url).resolve("react-router"));')).toEqual([
-      "requires from inside another package",
-    ]);
-    expect(
-      breaches(
-        'import { Link } from "react-router";\nimport { HydratedRouter } from "react-router/dom";\nconst a = { b: 1 };\na.b = 2;',
-      ),
-    ).toEqual([]);
-    expect(breaches('import { Link } from "react-router";\nif (Link.displayName === "x") {}')).toEqual([]);
   });
 });
 
@@ -235,11 +231,17 @@ describe("services take plain inputs", () => {
 });
 
 describe("module length", () => {
-  test(`no module in app/ or db/ is over ${MAX_MODULE_LINES} lines`, () => {
+  test(`no module in app/ or db/ is over ${MAX_MODULE_LINES} lines beyond the listed ones, and those only shrink`, () => {
     const over = [...moduleLengths()]
-      .filter(([, lines]) => lines > MAX_MODULE_LINES)
-      .map(([file, lines]) => `${file}: ${lines} lines (allowed ${MAX_MODULE_LINES})`);
+      .filter(([file, lines]) => lines > Math.max(MAX_MODULE_LINES, LONG_MODULES[file] ?? 0))
+      .map(([file, lines]) => `${file}: ${lines} lines (allowed ${LONG_MODULES[file] ?? MAX_MODULE_LINES})`);
     expect(over).toEqual([]);
+  });
+
+  test("the list of long modules holds none that is gone or already within the limit", () => {
+    const lengths = moduleLengths();
+    const done = Object.keys(LONG_MODULES).filter((file) => (lengths.get(file) ?? 0) <= MAX_MODULE_LINES);
+    expect(done).toEqual([]);
   });
 
   test("lines are counted as an editor numbers them", () => {

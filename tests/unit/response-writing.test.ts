@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { writeBodyByTurn } from "../../server/app-handler";
+import { writeBodyByTurn } from "../../server/remix-handler";
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 

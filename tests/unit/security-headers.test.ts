@@ -1,7 +1,7 @@
 import type { Request as ExpressRequest } from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { isCrossSiteRequest } from "../../app/utils/origin";
-import { behindTrustedProxy, publicHost } from "../../server/app-handler";
+import { behindTrustedProxy, publicHost } from "../../server/remix-handler";
 import { contentSecurityPolicy, SECURITY_HEADERS, tileSource } from "../../server/security-headers";
 
 const policy = (path = "/", tileUrl = "https://tile.openstreetmap.org/{z}/{x}/{y}.png") =>

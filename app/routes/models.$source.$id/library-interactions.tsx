@@ -1,9 +1,9 @@
 // The library model page's likes, rating form and comments: plain forms that post to the page's action.
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { useActionData, useLoaderData } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { StarRatingInput } from "~/components/star-rating";

@@ -1,8 +1,8 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { data, redirect } from "react-router";
-import { useLoaderData, useLocation } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { ModelImage, formatCount } from "~/components/model-card";
 import { StarRatingDisplay } from "~/components/star-rating";
@@ -26,7 +26,6 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { parseWithZod } from "@conform-to/zod";
 import { LibraryInteractions } from "./library-interactions";
 import { formatGrams } from "~/domain/grams";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.model.name} | Printnear` : "Model not found | Printnear" },
@@ -45,7 +44,7 @@ function isRepeatView(request: Request) {
   const referer = request.headers.get("referer");
   if (!referer) return false;
   try {
-    return new URL(referer).pathname === pageUrl(request).pathname;
+    return new URL(referer).pathname === new URL(request.url).pathname;
   } catch {
     return false;
   }
@@ -101,7 +100,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { source, id } = modelParams(params);
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
-  const here = pageUrl(request).pathname;
+  const here = new URL(request.url).pathname;
   try {
     if (source !== "library") throw new AppError("invalid", "Likes, comments and ratings are for library models only.");
     if (intent === "like" || intent === "unlike") {

@@ -1,7 +1,7 @@
-import type { LoaderFunctionArgs, MetaFunction } from "react-router";
-import { useLoaderData, useLocation } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatCents } from "~/domain/money";
@@ -32,12 +32,11 @@ import {
 } from "./calculator";
 import { pricingExamples } from "./examples.server";
 import { ErrorList } from "~/components/forms";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "Pricing | Printnear" }];
 
 export function loader({ request }: LoaderFunctionArgs) {
-  const params = pageUrl(request).searchParams;
+  const params = new URL(request.url).searchParams;
   const raw: Partial<RawInput> = {};
   for (const key of ["weight", "colors", "hours", "material", "delivery"] as const) {
     const value = params.get(key);

@@ -1,6 +1,6 @@
 // The printer settings page's filament stock: one row per material and colour, each updated or removed by its
 // own form, and a form to add a row.
-import { Form } from "react-router";
+import { Form } from "~/components/form";
 import { ErrorList, Field, SelectField } from "~/components/forms";
 import { COLOR_NAMES } from "~/domain/materials";
 

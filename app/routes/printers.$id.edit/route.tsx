@@ -1,9 +1,9 @@
 import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { data } from "react-router";
-import { useActionData, useLoaderData } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DEFAULT_PRINTER_IMAGE, DeletePrinterButton, isPrinterDrawing, PrinterPhoto } from "~/components/printer-card";

@@ -1,9 +1,9 @@
 // /upload: a new design, or an edit of one of the customer's drafts (?draft=). The page posts a plain multipart
 // form; with JavaScript the same form goes to the matching API call through XMLHttpRequest, for upload progress.
 import type { SubmissionResult } from "@conform-to/react";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "react-router";
-import { redirect, useLoaderData, type ClientActionFunctionArgs } from "react-router";
-import { Link } from "react-router";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect, useLoaderData, type ClientActionFunctionArgs } from "@remix-run/react";
+import { Link } from "~/components/link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MESSAGES, NEW_DESIGN_SETTINGS, type DesignAnalysis } from "~/domain/design-settings";
 import { DEFAULT_RATE_PER_KG_CENTS } from "~/domain/pricing";
@@ -16,7 +16,6 @@ import { postWithProgress } from "./post-with-progress";
 import { UploadForm } from "./upload-form";
 import { setUploadProgress } from "./upload-progress";
 import { designPageAnswer } from "./upload.server";
-import { pageUrl } from "~/utils/page-url";
 
 export const meta: MetaFunction = () => [{ title: "Upload Your 3D Design | Printnear" }];
 
@@ -32,7 +31,7 @@ async function draftFromUrl(userId: number, url: URL) {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const url = pageUrl(request);
+  const url = new URL(request.url);
   const draft = await draftFromUrl(user.id, url);
   const printerId = parseId(url.searchParams.get("printer")) ?? draft?.printerId ?? null;
   const named = printerId ? await getPrinterRate(printerId) : null;
@@ -85,12 +84,12 @@ export interface UploadActionData {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const draft = await draftFromUrl(user.id, pageUrl(request));
+  const draft = await draftFromUrl(user.id, new URL(request.url));
   return designPageAnswer(request, { user, draft });
 }
 
 export async function clientAction({ request }: ClientActionFunctionArgs): Promise<UploadActionData | Response> {
-  const url = pageUrl(request);
+  const url = new URL(request.url);
   const formData = await request.formData();
   const draftId = url.searchParams.get("draft");
   const intent = formData.get("intent") === "submit" ? "submit" : "save";

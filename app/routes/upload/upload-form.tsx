@@ -2,9 +2,9 @@
 // It posts the same multipart form with JavaScript off; with it on, the route's clientAction adds upload progress.
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { useActionData, useLoaderData } from "react-router";
-import { Form } from "react-router";
-import { Link } from "react-router";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form } from "~/components/form";
+import { Link } from "~/components/link";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
 import { AnalysisResults, AnalysisWarning, formatBytes, PricingBreakdown } from "~/components/design-panels";
 import { DesignSettingsFields } from "~/components/design-settings";

@@ -2,7 +2,7 @@
 // streamed form, check the settings with conform, run the design flow, and answer as a page or as JSON.
 import { parseWithZod } from "@conform-to/zod";
 import type { SubmissionResult } from "@conform-to/react";
-import { data } from "react-router";
+import { data } from "@remix-run/node";
 import type { PrintJob, User } from "../../../db/schema";
 import { isAppError, type AppError } from "~/domain/app-error";
 import {

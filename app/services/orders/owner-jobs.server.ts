@@ -12,7 +12,8 @@ import {
   type JobStatus,
   type TrackingTab,
 } from "~/domain/job-status";
-import { getDb, preparedQuery, readRows, type Database } from "~/utils/db.server";
+import { getDb, preparedQuery, type Database } from "~/utils/db.server";
+import { readRows } from "~/utils/read-rows.server";
 import {
   jobListSelect,
   listColumns,

@@ -133,7 +133,7 @@ export function readDefaultPrinterImage(): Promise<PhotoBytes> {
   defaultImage ??= (async () => {
     const candidates = [
       resolve("public/images/default-printer.jpg"),
-      resolve(process.env.BUILD_DIR || "build", "client/images/default-printer.jpg"),
+      resolve(process.env.REMIX_BUILD_DIR || "build", "client/images/default-printer.jpg"),
     ];
     for (const path of candidates) {
       try {

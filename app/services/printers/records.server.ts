@@ -7,7 +7,8 @@ import { pricePerGramFromRatePerKgCents } from "~/domain/pricing";
 import { centsToDollarString } from "~/domain/money";
 import type { OwnPrinter, PrinterJson } from "~/domain/printer-listing";
 import { OWNER_COMPLETED } from "~/domain/job-status";
-import { getDb, readRows, type Database } from "~/utils/db.server";
+import { getDb, type Database } from "~/utils/db.server";
+import { readRows } from "~/utils/read-rows.server";
 import { printerImageUrl } from "./images.server";
 
 /** A printer row as the hydrate query's json_object gives it: SQLite's 0/1 and epoch milliseconds, with owner and inventory. */

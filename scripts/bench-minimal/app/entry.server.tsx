@@ -1,16 +1,15 @@
-// React Router's default server entry (streamed for browsers, whole for bots).
+// Remix's default server entry (streamed for browsers, whole for bots), as the site's.
 import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
+import type { EntryContext } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { ServerRouter, type EntryContext } from "react-router";
 
-export const streamTimeout = 5_000;
-
-export default function handleRequest(request: Request, status: number, headers: Headers, routerContext: EntryContext) {
+export default function handleRequest(request: Request, status: number, headers: Headers, remixContext: EntryContext) {
   const readyEvent = isbot(request.headers.get("user-agent") || "") ? "onAllReady" : "onShellReady";
   return new Promise((resolve, reject) => {
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
       [readyEvent]() {
         const body = new PassThrough();
         headers.set("Content-Type", "text/html; charset=utf-8");
@@ -19,6 +18,6 @@ export default function handleRequest(request: Request, status: number, headers:
       },
       onShellError: reject,
     });
-    setTimeout(abort, streamTimeout + 1000);
+    setTimeout(abort, 5000);
   });
 }

@@ -1,4 +1,3 @@
-import type { RouteConfig } from "@react-router/dev/routes";
-import { flatRoutes } from "@react-router/fs-routes";
+import { flatRoutes } from "@remix-run/fs-routes";
 
-export default flatRoutes() satisfies RouteConfig;
+export default flatRoutes();

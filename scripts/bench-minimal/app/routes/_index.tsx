@@ -1,7 +1,7 @@
-import { useLoaderData } from "react-router";
+import { useLoaderData } from "@remix-run/react";
 
 export function loader() {
-  return { greeting: "Hello from a minimal React Router page" };
+  return { greeting: "Hello from a minimal Remix page" };
 }
 
 export default function Index() {

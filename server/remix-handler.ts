@@ -1,8 +1,10 @@
-// Express → React Router, as @react-router/express does it, except that the body the app reads is the
+// Express → Remix, as @remix-run/express does it, except that the body the app reads is the
 // counted, route-limited stream of ./request-body.ts.
-import { createRequestHandler, type ServerBuild } from "react-router";
+import { createRequestHandler } from "@remix-run/node";
+import type { ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { requestContext, requestState, type RequestState } from "../app/utils/request-state";
+import { withRequestScope } from "../app/utils/request-scope.server";
+import { requestState, type RequestState } from "../app/utils/request-state";
 import { cachedPage, pageCacheKey } from "./page-cache";
 import { countedBody } from "./request-body";
 
@@ -26,7 +28,7 @@ function publicProtocol(req: ExpressRequest): string {
   return forwarded === "https" || forwarded === "http" ? forwarded : req.protocol;
 }
 
-export function createAppRequest(req: ExpressRequest, res: ExpressResponse): Request | null {
+export function createRemixRequest(req: ExpressRequest, res: ExpressResponse): Request | null {
   const url = new URL(`${publicProtocol(req)}://${publicHost(req) || "localhost"}${req.originalUrl}`);
   const controller = new AbortController();
   // abort loaders and actions once no answer can be written (closed before finished), or the body was cut
@@ -88,7 +90,7 @@ export async function writeBodyByTurn(body: ReadableStream<Uint8Array>, res: Res
   }
 }
 
-async function sendAppResponse(res: ExpressResponse, response: Response) {
+async function sendRemixResponse(res: ExpressResponse, response: Response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers.entries()) res.append(key, value);
@@ -102,7 +104,7 @@ const BUSY_RETRY_SECONDS = 2;
 
 /**
  * A request whose loader or action met a held write lock or a read-only database answers 503 with
- * Retry-After instead of 500: the API with {message}, pages with the error page the app rendered
+ * Retry-After instead of 500: the API with {message}, pages with the error page Remix rendered
  * ("Please try again in a moment"). Null when the request did not meet a busy database.
  */
 export function busyAnswer(path: string, response: Response, state: RequestState): Response | null {
@@ -120,32 +122,36 @@ export function busyAnswer(path: string, response: Response, state: RequestState
 /**
  * A known /api address asked with a method it does not answer (a POST where there is only a
  * loader, a GET where there is only an action) answers 405 with JSON {message}, not the
- * framework's bare error (the router refused the method: entry.server's handleError marks it). Null for every
- * other response.
+ * framework's bare error. Null for every other response.
  */
-export function apiMethodAnswer(path: string, method: string, response: Response, state: RequestState): Response | null {
-  if (!path.startsWith("/api/") || !state.refusedByRouter) return null;
+export function apiMethodAnswer(path: string, method: string, response: Response): Response | null {
+  if (!path.startsWith("/api/") || !response.headers.has("X-Remix-Error")) return null;
   const readWithoutLoader = response.status === 400 && (method === "GET" || method === "HEAD");
   if (response.status !== 405 && !readWithoutLoader) return null;
   return Response.json({ message: "Method not allowed" }, { status: 405, headers: { "Cache-Control": "no-store" } });
 }
 
-export function appHandler(build: ServerBuild | (() => Promise<ServerBuild>), mode: string) {
+export function remixHandler(build: ServerBuild | (() => Promise<ServerBuild>), mode: string) {
   const handle = createRequestHandler(build, mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
-      const request = createAppRequest(req, res);
+      const request = createRemixRequest(req, res);
       if (!request) return; // refused with 413 already
       const state = requestState();
       const cspNonce = typeof res.locals.cspNonce === "string" ? res.locals.cspNonce : undefined;
-      const render = () => handle(request, requestContext(state, cspNonce));
+      // a read-only request's loaders share one memo (the session's user is looked up once, not per loader)
+      const readOnly = req.method === "GET" || req.method === "HEAD";
+      const render = () =>
+        readOnly
+          ? withRequestScope(() => handle(request, { requestState: state, cspNonce }))
+          : handle(request, { requestState: state, cspNonce });
       const cacheKey = pageCacheKey({ method: req.method, path: req.path, url: req.originalUrl, headers: request.headers });
       const response = cacheKey ? await cachedPage(cacheKey, cspNonce, render) : await render();
       // a body cut at its limit was answered with 413 while the app was still reading it
       if (res.headersSent) return;
-      await sendAppResponse(
+      await sendRemixResponse(
         res,
-        busyAnswer(req.path, response, state) ?? apiMethodAnswer(req.path, req.method, response, state) ?? response,
+        busyAnswer(req.path, response, state) ?? apiMethodAnswer(req.path, req.method, response) ?? response,
       );
     } catch (error) {
       if (res.headersSent) return;
